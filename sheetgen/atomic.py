@@ -1,0 +1,34 @@
+"""Files are written to a temporary name beside the target and renamed when
+complete, so an interrupted run never leaves a half-written file behind and
+never replaces a good file with a broken one."""
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+
+@contextlib.contextmanager
+def atomic_path(target: str | Path):
+    """Yield a temporary path in target's folder; rename it onto target on success."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def write_bytes(target: str | Path, data: bytes) -> None:
+    with atomic_path(target) as tmp:
+        tmp.write_bytes(data)
+
+
+def write_text(target: str | Path, text: str) -> None:
+    write_bytes(target, text.encode("utf-8"))

@@ -1,0 +1,63 @@
+"""sheetgen's command line: thin Click commands, loaded lazily.
+
+Each command lives in sheetgen/commands/<name>.py and imports only click at
+module level, so `sheetgen --help` stays as quick as importing click.
+"""
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from . import __version__
+
+# name -> (module, attribute, one-line help shown by `sheetgen --help`)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "build": ("sheetgen.commands.build", "build", "Render definitions (or the default pack) to PDF, SVG and PNG."),
+    "list": ("sheetgen.commands.listing", "list_", "List the built-in definitions."),
+    "validate": ("sheetgen.commands.validate", "validate", "Check definitions without rendering (and lint maps)."),
+    "schema": ("sheetgen.commands.schema", "schema", "Print the JSON Schema of the definition format."),
+    "calibrate": ("sheetgen.commands.calibrate", "calibrate", "Print a scale test page, or store measured printer scale."),
+    "check": ("sheetgen.commands.check", "check", "Replay a play log against the rules and list violations."),
+    "track": ("sheetgen.commands.track", "track", "Record a game live in a journal, step by step."),
+    "roll": ("sheetgen.commands.roll", "roll", "Roll dice: d6, 2d6, d66, NdM."),
+    "table": ("sheetgen.commands.table", "table", "Generate fresh d66 room tables."),
+    "explore": ("sheetgen.commands.explore", "explore", "Map mode: generate a dungeon on a graph sheet."),
+    "simulate": ("sheetgen.commands.simulate", "simulate", "Play a map thousands of times and report how it plays."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return [name for name in COMMANDS if _available(name)]
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS or not _available(name):
+            return None
+        module, attr, _ = COMMANDS[name]
+        return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def _available(name: str) -> bool:
+    import importlib.util
+    return importlib.util.find_spec(COMMANDS[name][0]) is not None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="sheetgen")
+def main():
+    """Print-and-play dungeon sheets and roll-and-write rules checking.
+
+    \b
+    Examples:
+      sheetgen build                      # the default print pack into output/
+      sheetgen build graph-20x28 --paper letter --format pdf,png
+      sheetgen validate my-map.yaml
+      sheetgen check my-game.yaml
+    """

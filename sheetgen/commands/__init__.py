@@ -1,0 +1,1 @@
+"""Click commands: each turns library results and errors into output and exit codes."""

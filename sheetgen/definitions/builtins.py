@@ -1,0 +1,58 @@
+"""The built-in definitions shipped in layouts/ (found by file name)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ..errors import InputError, Problem, did_you_mean
+from ..paths import layouts_dir
+
+
+@dataclass(frozen=True)
+class BuiltinInfo:
+    name: str
+    kind: str
+    ruleset: str | None
+    title: str
+    path: Path
+
+
+@lru_cache(maxsize=1)
+def _index() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    root = layouts_dir()
+    for path in sorted(root.rglob("*.yaml")):
+        found.setdefault(path.stem, path)
+    return found
+
+
+def builtin_names() -> list[str]:
+    return sorted(_index())
+
+
+def find_builtin(name: str) -> Path:
+    index = _index()
+    if name in index:
+        return index[name]
+    raise InputError(Problem(f"no built-in definition named '{name}' and no such file",
+                             expected="a path to a .yaml file or one of the names `sheetgen list` shows",
+                             suggestion=did_you_mean(name, index)))
+
+
+def builtin_info() -> list[BuiltinInfo]:
+    """Name, kind and title of every built-in, read from the header lines only."""
+    import yaml
+    out = []
+    for name, path in _index().items():
+        head: dict = {}
+        try:
+            # the header keys sit at the top: parse just the top-level scalars
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            if isinstance(data, dict):
+                head = data
+        except yaml.YAMLError:
+            pass
+        out.append(BuiltinInfo(name, str(head.get("kind", "?")), head.get("ruleset"),
+                               str(head.get("title", name)), path))
+    return out

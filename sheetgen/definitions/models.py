@@ -1,0 +1,180 @@
+"""Shared pieces of every definition model: the strict base, lengths, colours,
+and validation that turns pydantic's errors into located Problems."""
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
+
+from ..errors import InputError, Problem, did_you_mean
+from .yamlsource import MarkedDict, key_path, locate
+
+
+class Strict(BaseModel):
+    """Base of every definition model: unknown keys are errors."""
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+# -- lengths -----------------------------------------------------------------
+_UNIT_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72.0}
+_LENGTH_RE = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*([a-z]*)\s*$")
+
+
+def parse_length(value: Any) -> float:
+    """'12mm', '1.5 in', '10pt', '2cm' or a plain number (mm) -> mm."""
+    if isinstance(value, bool):
+        raise ValueError("a length, not true/false")
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        m = _LENGTH_RE.match(value)
+        if m:
+            number, unit = m.groups()
+            if unit == "":
+                return float(number)
+            if unit in _UNIT_MM:
+                return float(number) * _UNIT_MM[unit]
+            hint = did_you_mean(unit, _UNIT_MM)
+            raise ValueError(f"unknown unit '{unit}' (units: mm, cm, in, pt)"
+                             + (f"; did you mean '{hint}'?" if hint else ""))
+    raise ValueError(f"a length such as 12mm, 1.5in, 10pt or a number of mm, not {value!r}")
+
+
+Length = Annotated[float, BeforeValidator(parse_length)]
+
+# -- colours -----------------------------------------------------------------
+NAMED_COLOURS = {
+    "black": "#000000", "white": "#ffffff", "gray": "#808080", "grey": "#808080",
+    "lightgray": "#d3d3d3", "lightgrey": "#d3d3d3", "darkgray": "#a9a9a9", "darkgrey": "#a9a9a9",
+    "red": "#c0392b", "darkred": "#8b0000", "green": "#2e8b57", "darkgreen": "#006400",
+    "blue": "#2c5aa0", "navy": "#000080", "lightblue": "#add8e6", "yellow": "#f1c40f",
+    "gold": "#d4a017", "orange": "#e67e22", "purple": "#7d3c98", "brown": "#8b5a2b",
+    "beige": "#f1e3c6", "tan": "#d2b48c", "cream": "#fffdd0", "pink": "#f4a6b7",
+    "teal": "#16a085", "olive": "#808000", "none": "none",
+}
+_HEX_RE = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+
+
+def parse_colour(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"a colour name or #rrggbb, not {value!r}")
+    v = value.strip()
+    if _HEX_RE.match(v):
+        if len(v) == 4:
+            v = "#" + "".join(ch * 2 for ch in v[1:])
+        return v.lower()
+    name = v.lower()
+    if name in NAMED_COLOURS:
+        return None if name == "none" else NAMED_COLOURS[name]
+    hint = did_you_mean(name, NAMED_COLOURS)
+    raise ValueError(f"unknown colour '{value}' (a name such as black or a hex value #rrggbb)"
+                     + (f"; did you mean '{hint}'?" if hint else ""))
+
+
+Colour = Annotated[str | None, BeforeValidator(parse_colour)]
+
+
+# -- validation --------------------------------------------------------------
+def _known_keys(model: type[BaseModel], loc: tuple) -> list[str]:
+    """Field names (and aliases) of the model reached by following loc (best effort)."""
+    current: Any = model
+    for part in loc:
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            fields = current.model_fields
+            field = fields.get(part) or next((f for f in fields.values() if f.alias == part), None)
+            if field is None:
+                return []
+            current = field.annotation
+        else:
+            # a dict or list (or Optional/Annotated around one): step into its values
+            current = _element_type(current)
+            if current is None:
+                return []
+    current = _inner_model(current)
+    fields = getattr(current, "model_fields", None) or {}
+    return [f.alias or name for name, f in fields.items()]
+
+
+def _inner_model(annotation):
+    import typing
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in typing.get_args(annotation):
+        found = _inner_model(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def _element_type(annotation):
+    import typing
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    origin = typing.get_origin(annotation)
+    if origin is dict and len(args) == 2:
+        return args[1]
+    if origin in (list, tuple, set, frozenset) and args:
+        return args[0]
+    for arg in args:
+        inner = _element_type(arg)
+        if inner is not None:
+            return inner
+    return None
+
+
+def problems_from_validation(exc: ValidationError, data: Any, filename: str,
+                             model: type[BaseModel] | None = None, prefix: tuple = ()) -> list[Problem]:
+    problems: list[Problem] = []
+    seen = set()
+    for err in exc.errors(include_url=False):
+        loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+        # drop pydantic's union/tag markers that are not keys in the data
+        loc = tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in {"str", "int", "float", "list", "dict"})))
+        full = prefix + loc
+        kind = err["type"]
+        if kind == "extra_forbidden":
+            mark = locate(data, loc, key_itself=True)
+            known = _known_keys(model, loc[:-1]) if model else []
+            problem = Problem(f"unknown key '{loc[-1]}'", filename, *(mark or (None, None)),
+                              path=key_path(full[:-1]) or None,
+                              expected="one of " + ", ".join(known) if known else None,
+                              suggestion=did_you_mean(loc[-1], known) if known else None)
+        elif kind == "missing":
+            mark = locate(data, loc[:-1])
+            problem = Problem(f"missing required key '{loc[-1]}'", filename, *(mark or (None, None)),
+                              path=key_path(full[:-1]) or None)
+        else:
+            mark = locate(data, loc)
+            msg = err["msg"]
+            if msg.startswith("Value error, "):
+                msg = msg[len("Value error, "):]
+            elif msg.startswith("Assertion failed, "):
+                msg = msg[len("Assertion failed, "):]
+            got = err.get("input")
+            if kind.endswith("_type") or kind.endswith("_parsing") or kind == "literal_error":
+                if not isinstance(got, (dict, list)):
+                    msg = f"{msg[0].lower()}{msg[1:]}, got {got!r}"
+            problem = Problem(msg, filename, *(mark or (None, None)), path=key_path(full) or None)
+        key = problem.format()
+        if key not in seen:
+            seen.add(key)
+            problems.append(problem)
+    return problems
+
+
+def validate_model(model: type[BaseModel], data: Any, filename: str, context: dict | None = None):
+    """Build model from marked data or raise InputError listing every located problem."""
+    if not isinstance(data, dict):
+        raise InputError(Problem("expected a mapping of keys at the top of the file", filename, 1, 1))
+    try:
+        return model.model_validate(data, context=context)
+    except ValidationError as exc:
+        raise InputError(problems_from_validation(exc, data, filename, model)) from None
+
+
+def problem_at(data: MarkedDict, loc: tuple, message: str, filename: str, **kw) -> Problem:
+    """A Problem located at loc inside marked data (for checks after pydantic)."""
+    mark = locate(data, loc)
+    return Problem(message, filename, *(mark or (None, None)), path=key_path(loc) or None, **kw)

@@ -1,0 +1,53 @@
+"""What every printed page carries: footer (seed, sheet id, scale correction),
+a 50 mm calibration ruler, and the printer scale correction itself."""
+from __future__ import annotations
+
+import hashlib
+
+from .model import Group, Line, Page, Style, Text, compose, scale, translate
+from .options import BuildOptions
+
+FOOTER_SIZE = 6.0       # pt
+GREY = "#555555"
+RULER_STYLE = Style(stroke="#000000", stroke_width=0.2)
+
+
+def sheet_id(*parts) -> str:
+    """A short stable id for a sheet made from its definition text and options."""
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(repr(part).encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()[:8]
+
+
+def ruler(x: float, y: float, length: float = 50.0) -> Group:
+    """A horizontal ruler with mm ticks, its left end at (x, y) (the baseline)."""
+    items = [Line(x, y, x + length, y, RULER_STYLE)]
+    for mm in range(0, int(length) + 1):
+        tick = 2.0 if mm % 10 == 0 else (1.4 if mm % 5 == 0 else 0.8)
+        items.append(Line(x + mm, y, x + mm, y - tick, RULER_STYLE))
+    items.append(Text(x + length + 1.0, y, f"{length:g} mm", size=FOOTER_SIZE, font="sans", fill=GREY))
+    return Group(tuple(items), id="calibration-ruler", cls="ruler")
+
+
+def finish_page(page: Page, options: BuildOptions, sid: str, footer: str = "",
+                ruler_at: tuple[float, float] | None = None) -> Page:
+    """Add footer and ruler and apply the printer scale correction.
+
+    footer: extra text (e.g. the title) printed at the left of the footer line.
+    ruler_at: where the 50 mm ruler goes (default bottom right inside 6 mm).
+    """
+    y = page.height - 4.0
+    parts = [p for p in (footer, f"seed {options.seed}", f"sheet {sid}", options.calibration.label()) if p]
+    page.add(Text(5.0, y, " · ".join(parts), size=FOOTER_SIZE, font="sans", fill=GREY, id="footer", cls="footer"))
+    if options.ruler:
+        rx, ry = ruler_at if ruler_at else (page.width - 5.0 - 50.0 - 9.0, page.height - 4.0)
+        page.add(ruler(rx, ry))
+    cal = options.calibration
+    if not cal.is_identity:
+        # scale about the page centre so margins stay balanced
+        cx, cy = page.width / 2, page.height / 2
+        t = compose(translate(cx, cy), compose(scale(cal.factor_x, cal.factor_y), translate(-cx, -cy)))
+        page.items = [Group(tuple(page.items), transform=t, id="calibrated")]
+    return page

@@ -1,0 +1,47 @@
+"""Options that shape a build, passed from the CLI to every composer."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+PAPER_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Printer scale correction: content is scaled by 1/scale so it prints true."""
+    measured_x: float = 100.0           # what the printer made of a 100 mm ruler
+    measured_y: float = 100.0
+    printer: str | None = None
+
+    @property
+    def factor_x(self) -> float:
+        return 100.0 / self.measured_x
+
+    @property
+    def factor_y(self) -> float:
+        return 100.0 / self.measured_y
+
+    @property
+    def is_identity(self) -> bool:
+        return abs(self.measured_x - 100.0) < 1e-9 and abs(self.measured_y - 100.0) < 1e-9
+
+    def label(self) -> str:
+        if self.is_identity:
+            return "no scale correction"
+        who = f" ({self.printer})" if self.printer else ""
+        return f"scale corrected x{self.factor_x:.4f} y{self.factor_y:.4f}{who}"
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    paper: str | None = None            # a4 | letter; None = the definition's own
+    dpi: int = 150                      # PNG resolution
+    seed: int = 1                       # for anything random in a sheet
+    grayscale: bool = False             # ink saver: no colour fills; patterns/letters instead
+    calibration: Calibration = field(default_factory=Calibration)
+    duplex: bool = False                # card sheets: add mirrored back pages
+    ruler: bool = True                  # print the 50 mm calibration ruler
+    params: tuple[tuple[str, object], ...] = ()   # sheet parameters (e.g. columns=11)
+
+    def param(self, name: str, default=None):
+        return dict(self.params).get(name, default)
