@@ -25,7 +25,8 @@ def validate_files(files, echo, quiet: bool = False) -> int:
             echo(f"{finding.severity}: {finding.problem.format()}", err=True)
         if errors:
             worst = max(worst, 1)
-            echo(f"{loaded.source.filename}: not playable as designed ({len(errors)} problem"
+            what = "not playable as designed" if loaded.kind == "map" else "has problems"
+            echo(f"{loaded.source.filename}: {what} ({len(errors)} problem"
                  f"{'s' if len(errors) != 1 else ''})", err=True)
         elif not quiet:
             note = f" ({len(findings)} warning{'s' if len(findings) != 1 else ''})" if findings else ""

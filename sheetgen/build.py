@@ -1,0 +1,97 @@
+"""Building sheets: definitions (or the default pack) -> documents -> files.
+
+All inputs are loaded and composed before anything is written, so bad input
+writes nothing; each file is then written atomically by the render back end.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable
+
+from .definitions.registry import Loaded, load
+from .draw.model import Document
+from .draw.options import BuildOptions
+from .errors import InputError, Problem
+
+DEFAULT_PACK = "default-pack"
+FORMATS = ("pdf", "svg", "png")
+
+
+def parse_formats(text: str) -> tuple[str, ...]:
+    from .errors import did_you_mean
+    out = []
+    for part in (p.strip().lower() for p in text.split(",")):
+        if not part:
+            continue
+        if part not in FORMATS:
+            raise InputError(Problem(f"unknown format '{part}'", expected="pdf, svg, png (comma-separated)",
+                                     suggestion=did_you_mean(part, FORMATS)))
+        if part not in out:
+            out.append(part)
+    if not out:
+        raise InputError(Problem("no output format given", expected="pdf, svg, png (comma-separated)"))
+    return tuple(out)
+
+
+def compose_loaded(loaded: Loaded, options: BuildOptions) -> Document:
+    compose = getattr(loaded.handler, "compose", None)
+    if compose is None:
+        raise InputError(Problem(f"a {loaded.kind}{' (' + loaded.ruleset + ')' if loaded.ruleset else ''} "
+                                 "has no pages to print", loaded.source.filename,
+                                 hint_for(loaded.kind)))
+    return compose(loaded.definition, options)
+
+
+def hint_for(kind: str) -> str | None:
+    return {"playlog": "use `sheetgen check` for play logs"}.get(kind)
+
+
+def compose_pack(loaded: Loaded, options: BuildOptions,
+                 progress: Callable[[str], None] | None = None) -> Document:
+    pack = loaded.definition
+    pages = []
+    for member in pack.members():
+        doc = compose_loaded(load(member), options)
+        stem = Path(member).stem
+        for page in doc.pages:
+            page.name = f"{stem}-{page.name}" if page.name != stem else stem
+            pages.append(page)
+        if progress:
+            progress(member)
+    return Document(pages, title=pack.model.title, name=pack.model.name)
+
+
+def documents(targets: list[str], options: BuildOptions,
+              progress: Callable[[str], None] | None = None) -> list[Document]:
+    """Load and compose every target (nothing written)."""
+    loaded = [load(t) for t in (targets or [DEFAULT_PACK])]
+    docs = []
+    for item in loaded:
+        if item.kind == "pack":
+            docs.append(compose_pack(item, options, progress))
+        else:
+            docs.append(compose_loaded(item, options))
+            if progress:
+                progress(item.source.filename)
+    return docs
+
+
+def count_sheets(targets: list[str]) -> int:
+    n = 0
+    for t in targets or [DEFAULT_PACK]:
+        item = load(t)
+        n += len(item.definition.members()) if item.kind == "pack" else 1
+    return n
+
+
+def render(docs: list[Document], outdir: str | Path, formats: tuple[str, ...], options: BuildOptions) -> list[Path]:
+    from .render import render_document
+    names = [d.name for d in docs]
+    dupes = {n for n in names if names.count(n) > 1}
+    written: list[Path] = []
+    for i, doc in enumerate(docs):
+        if doc.name in dupes:
+            doc.name = f"{doc.name}-{i + 1}"
+        written += render_document(doc, Path(outdir), formats=formats, dpi=options.dpi, grayscale=options.grayscale)
+    return written

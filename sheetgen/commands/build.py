@@ -1,0 +1,63 @@
+import click
+
+from ._common import clean_errors
+
+
+@click.command()
+@click.argument("definitions", nargs=-1)
+@click.option("-o", "--output", "outdir", default="output", show_default=True, type=click.Path(file_okay=False),
+              help="Folder to write into.")
+@click.option("--format", "formats", default="pdf,svg,png", show_default=True,
+              help="Comma-separated output formats: pdf, svg, png.")
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default=None,
+              help="Paper size (default: each definition's own, usually A4).")
+@click.option("--dpi", type=click.IntRange(36, 1200), default=150, show_default=True, help="PNG resolution.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed for anything random; printed in the footer.")
+@click.option("--grayscale", is_flag=True, help="Ink saver: no colour fills; patterns and letters instead.")
+@click.option("--duplex", is_flag=True, help="Card sheets: add mirrored back pages for long-edge duplex.")
+@click.option("--printer", default=None, help="Apply the calibration stored for this printer.")
+@click.option("--no-calibration", is_flag=True, help="Ignore the stored printer scale correction.")
+@click.option("--no-ruler", is_flag=True, help="Leave out the 50 mm calibration ruler.")
+@click.option("--columns", type=click.IntRange(3, 26), default=None, help="Blank maps: number of columns.")
+@click.option("--rows", type=click.IntRange(3, 26), default=None, help="Blank maps: number of rows.")
+@clean_errors
+def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, printer, no_calibration, no_ruler,
+          columns, rows):
+    """Render definitions (files or built-in names) to PDF, SVG and PNG.
+
+    With no DEFINITIONS, builds the default print pack (every built-in sheet)
+    into output/ as one multi-page PDF plus one SVG and one PNG per page.
+
+    \b
+    Examples:
+      sheetgen build
+      sheetgen build graph-20x28 --paper letter --format pdf
+      sheetgen build my-map.yaml -o prints --grayscale
+      sheetgen build foury-blank --columns 11 --rows 11
+    """
+    import sys
+
+    from .. import build as builder
+    from .. import calibration
+    from ..draw.options import BuildOptions, Calibration
+
+    fmt = builder.parse_formats(formats)
+    params = tuple((k, v) for k, v in (("columns", columns), ("rows", rows)) if v is not None)
+    cal = Calibration() if no_calibration else calibration.current(printer)
+    options = BuildOptions(paper=paper.lower() if paper else None, dpi=dpi, seed=seed, grayscale=grayscale,
+                           calibration=cal, duplex=duplex, ruler=not no_ruler, params=params)
+    targets = list(definitions)
+    interactive = sys.stdout.isatty()
+    total = builder.count_sheets(targets) if interactive else 0
+    if interactive and total > 1:
+        with click.progressbar(length=total, label="composing", show_pos=True) as bar:
+            docs = builder.documents(targets, options, progress=lambda _name: bar.update(1))
+    else:
+        docs = builder.documents(targets, options)
+    written = builder.render(docs, outdir, fmt, options)
+    pages = sum(len(d.pages) for d in docs)
+    click.echo(f"built {pages} page{'s' if pages != 1 else ''} into {outdir}/ "
+               f"({len(written)} file{'s' if len(written) != 1 else ''}; {cal.label()})")
+    for path in written:
+        if path.suffix == ".pdf":
+            click.echo(f"  {path}")

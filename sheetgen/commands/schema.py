@@ -1,0 +1,26 @@
+import click
+
+from ._common import clean_errors
+
+
+@click.command()
+@click.option("-o", "--output", default=None, type=click.Path(dir_okay=False), help="Write to a file instead of stdout.")
+@clean_errors
+def schema(output):
+    """Print the JSON Schema of the definition format (for editor autocompletion).
+
+    \b
+    Example:
+      sheetgen schema -o sheetgen.schema.json
+      # then in VS Code's YAML extension: "yaml.schemas": {"sheetgen.schema.json": "*.yaml"}
+    """
+    import json
+
+    from ..definitions.schema import definition_schema
+    text = json.dumps(definition_schema(), indent=2, sort_keys=True) + "\n"
+    if output:
+        from ..atomic import write_text
+        write_text(output, text)
+        click.echo(f"wrote {output}")
+    else:
+        click.echo(text, nl=False)
