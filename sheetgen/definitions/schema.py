@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import importlib
+import typing
+
+from pydantic import BaseModel
 
 from pydantic.json_schema import models_json_schema
 
@@ -15,12 +18,23 @@ def models() -> list[type]:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError:
             continue          # a handler not written yet
-        model = getattr(module, "MODEL", None)
-        extra = getattr(module, "MODELS", ())
-        for m in ((model,) if model is not None else ()) + tuple(extra):
+        for m in _model_classes(getattr(module, "MODEL", None)) + _model_classes(getattr(module, "MODELS", None)):
             if m not in found:
                 found.append(m)
     return found
+
+
+def _model_classes(value) -> list[type]:
+    """Model classes in MODEL/MODELS: a model, a Union of models, a dict or tuple of them."""
+    if value is None:
+        return []
+    if isinstance(value, type) and issubclass(value, BaseModel):
+        return [value]
+    if isinstance(value, dict):
+        value = tuple(value.values())
+    if isinstance(value, (tuple, list)):
+        return [m for v in value for m in _model_classes(v)]
+    return [m for arg in typing.get_args(value) for m in _model_classes(arg)]
 
 
 def definition_schema() -> dict:

@@ -11,6 +11,7 @@ rendered, so a failure never leaves half a document or replaces a good file.
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 
 from ..atomic import atomic_path
@@ -35,6 +36,17 @@ def render_png_pages(doc, dpi: int = 150, grayscale: bool = False) -> list[bytes
     return list(iter_png_pages(doc, dpi=dpi, grayscale=grayscale))
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _make_readable(tmp: Path, mode: int) -> None:
+    # mkstemp creates 0600 files; outputs are ordinary files the user shares/prints
+    os.chmod(tmp, mode)
+
+
 def output_paths(doc, outdir, formats=FORMATS) -> list[Path]:
     """The files render_document would write, in the order it returns them."""
     outdir = Path(outdir)
@@ -49,37 +61,55 @@ def output_paths(doc, outdir, formats=FORMATS) -> list[Path]:
 
 def render_document(doc, outdir, formats=FORMATS, dpi: int = 150, grayscale: bool = False) -> list[Path]:
     """Write <name>.pdf (all pages) and <name>-NN-<page>.svg/.png per page into
-    outdir; returns the written paths.  All or nothing: if any page fails, the
-    temporary files are removed and existing files are left as they were."""
+    outdir; returns the written paths (the PDF, then the SVGs, then the PNGs).
+
+    All or nothing: if any page fails, the temporary files are removed and
+    existing files are left as they were.  Pages are drawn in one pass, so
+    doc.pages may be a generator (memory stays flat for long documents)."""
     formats = tuple(f.lower() for f in formats)
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
         raise InputError(Problem(f"unknown format '{unknown[0]}'", expected="pdf, svg or png"))
-    if not doc.pages:
-        raise InputError(Problem(f"document '{doc.name}' has no pages"))
+    if not formats:
+        raise InputError(Problem("no output format asked for", expected="pdf, svg or png"))
+    if "png" in formats:
+        from .png import check_dpi, png_bytes
+        check_dpi(dpi)
     outdir = Path(outdir)
-    written: list[Path] = []
+    mode = 0o666 & ~_umask()
+    pdf_path: list[Path] = []
+    per_page: dict[str, list[Path]] = {"svg": [], "png": []}
     with contextlib.ExitStack() as stack:
         # Each atomic_path renames its temporary file on a clean exit and deletes
         # it on an exception; the ExitStack holds every rename until all rendered.
+        pdf = pdf_tmp = None
         if "pdf" in formats:
-            from .pdf import render_pdf
+            from .pdf import PdfRenderer
             target = outdir / f"{safe_name(doc.name)}.pdf"
-            tmp = stack.enter_context(atomic_path(target))
-            render_pdf(doc, tmp, grayscale=grayscale)
-            written.append(target)
+            pdf_tmp = stack.enter_context(atomic_path(target))
+            pdf = PdfRenderer(doc, pdf_tmp, grayscale=grayscale)
+            pdf_path.append(target)
+        svg = None
         if "svg" in formats:
-            from .svg import iter_svg_pages
-            for i, text in enumerate(iter_svg_pages(doc, grayscale=grayscale)):
-                target = outdir / page_file_name(doc.name, i, doc.pages[i].name, "svg")
-                tmp = stack.enter_context(atomic_path(target))
-                tmp.write_bytes(text.encode("utf-8"))
-                written.append(target)
-        if "png" in formats:
-            from .png import iter_png_pages
-            for i, data in enumerate(iter_png_pages(doc, dpi=dpi, grayscale=grayscale)):
-                target = outdir / page_file_name(doc.name, i, doc.pages[i].name, "png")
+            from .svg import SvgRenderer
+            svg = SvgRenderer(doc, grayscale=grayscale)
+        count = 0
+        for i, page in enumerate(doc.pages):
+            count += 1
+            if pdf is not None:
+                pdf.add(page)
+            for ext in ("svg", "png"):
+                if ext not in formats:
+                    continue
+                data = svg.page(page).encode("utf-8") if ext == "svg" else png_bytes(page, dpi, grayscale)
+                target = outdir / page_file_name(doc.name, i, page.name, ext)
                 tmp = stack.enter_context(atomic_path(target))
                 tmp.write_bytes(data)
-                written.append(target)
-    return written
+                _make_readable(tmp, mode)
+                per_page[ext].append(target)
+        if count == 0:
+            raise InputError(Problem(f"document '{doc.name}' has no pages"))
+        if pdf is not None:
+            pdf.finish()
+            _make_readable(pdf_tmp, mode)
+    return pdf_path + per_page["svg"] + per_page["png"]

@@ -73,3 +73,53 @@ def safe_name(name: str) -> str:
 def page_file_name(doc_name: str, index: int, page_name: str, ext: str) -> str:
     """<doc>-<NN>-<page>.<ext>, NN counting from 01."""
     return f"{safe_name(doc_name)}-{index + 1:02d}-{safe_name(page_name)}.{ext}"
+
+
+# Where a bundled font lacks a glyph (the EB Garamond bold file covers ASCII
+# only) the character is drawn from the DejaVu face of the same weight.
+FALLBACK_FONT = {"serif": "sans", "serif-bold": "sans-bold", "serif-italic": "sans",
+                 "condensed": "sans", "condensed-bold": "sans-bold", "mono": "sans",
+                 "sans-bold": "sans"}
+
+
+@lru_cache(maxsize=None)
+def _charset(font: str) -> frozenset[int]:
+    from reportlab.pdfbase.ttfonts import TTFontFile
+    from ..fonts import font_path
+    return frozenset(TTFontFile(str(font_path(font))).charToGlyph)
+
+
+@lru_cache(maxsize=4096)
+def text_runs(font: str, text: str) -> tuple[tuple[str, str], ...]:
+    """text split into (font, chunk) runs, each chunk drawn by a font that has its glyphs."""
+    if text.isascii():              # every bundled font covers ASCII
+        return ((font, text),)
+    runs: list[list[str]] = []
+    for ch in text:
+        f = font
+        while ord(ch) not in _charset(f) and f in FALLBACK_FONT:
+            f = FALLBACK_FONT[f]
+        if ord(ch) not in _charset(f):
+            f = font                # nobody has it: let the first choice draw its .notdef
+        if runs and runs[-1][0] == f:
+            runs[-1][1] += ch
+        else:
+            runs.append([f, ch])
+    return tuple((f, s) for f, s in runs)
+
+
+@lru_cache(maxsize=64)
+def grey_image_png(path: str) -> bytes:
+    """The image at path converted to luminance grey (keeping alpha), as PNG bytes."""
+    import io
+    from PIL import Image
+    p = check_image(path)
+    try:
+        with Image.open(p) as im:
+            im.load()
+            grey = im.convert("LA") if "A" in im.getbands() or "transparency" in im.info else im.convert("L")
+    except OSError as exc:
+        raise InputError(Problem(f"cannot read image: {exc}", str(p))) from None
+    buf = io.BytesIO()
+    grey.save(buf, "PNG")
+    return buf.getvalue()

@@ -14,10 +14,11 @@ from __future__ import annotations
 from ..draw.model import PT_PER_MM, Circle, Group, Image, Line, Path, Polygon, Rect, Text
 from ..errors import InputError, Problem
 from ..fonts import font_path
-from .common import check_image, rgb
+from .common import check_image, grey_image_png, rgb, text_runs
 
 KAPPA = 0.5522847498307936          # Bezier handle length for a quarter circle
 FORM_MIN_ITEMS = 4                  # smaller repeated groups are cheaper inline
+SEEN_LIMIT = 20000                  # groups remembered as candidates for a form
 
 _registered: dict[str, str] = {}
 
@@ -34,17 +35,20 @@ def _font_name(key: str) -> str:
     return name
 
 
+_UNKNOWN = object()                 # a graphics state value we cannot assume
+
+
 def _n(v: float) -> str:
     """A number for the content stream: at most 4 decimals (0.0001 mm)."""
     if v == int(v):
         return str(int(v))
-    s = "%.4f" % v
-    return s.rstrip("0")
+    s = ("%.4f" % v).rstrip("0").rstrip(".")
+    return "0" if s in ("", "-0") else s
 
 
 class _PdfWriter:
     __slots__ = ("c", "code", "doc", "gray", "state", "forms_by_id", "forms", "seen",
-                 "form_count", "fonts", "escape", "colour_ops", "in_form", "alpha_cache")
+                 "form_count", "fonts", "texts", "escape", "colour_ops", "in_form")
 
     def __init__(self, canvas, grayscale: bool):
         self.c = canvas
@@ -55,14 +59,24 @@ class _PdfWriter:
         self.seen: set[tuple] = set()              # items seen once (a second sighting makes a form)
         self.form_count = 0
         self.fonts: dict[str, object] = {}
+        self.texts: dict[tuple[str, str], tuple] = {}
         self.escape = canvas._escape
         self.colour_ops: dict[tuple[str, bool], str] = {}
         self.in_form = False
         self.reset_state()
 
-    def reset_state(self):
+    def start_page(self):
+        # the id() fast path is per page, so no page's objects are kept alive by it
+        self.forms_by_id.clear()
+        if len(self.seen) > SEEN_LIMIT:
+            self.seen.clear()
+        self.reset_state()
+
+    def reset_state(self, known: bool = True):
+        """A page starts in PDF's default graphics state; a form inherits whatever
+        state it is drawn in (known=False), so it sets everything it uses."""
         # stroke colour, fill colour, line width, dash, cap, join, stroke alpha, fill alpha
-        self.state = [(0, 0, 0), (0, 0, 0), 1.0, None, 0, 0, 1.0, 1.0]
+        self.state = [(0, 0, 0), (0, 0, 0), 1.0, None, 0, 0, 1.0, 1.0] if known else [_UNKNOWN] * 8
         self.code = self.c._code
 
     # --- graphics state -------------------------------------------------
@@ -195,34 +209,46 @@ class _PdfWriter:
         self.code.append(" ".join(parts))
 
     def text(self, t: Text) -> None:
-        if not t.text:
+        if not t.text or t.fill is None:
             return
-        name = _font_name(t.font)
-        font = self.fonts.get(name)
-        if font is None:
-            from reportlab.pdfbase import pdfmetrics
-            font = self.fonts[name] = pdfmetrics.getFont(name)
+        key = (t.font, t.text)
+        shown = self.texts.get(key)
+        if shown is None:
+            # encode once per document: subset assignments are stable within it
+            doc, escape = self.doc, self.escape
+            runs, unit_width = [], 0.0
+            for font_key, chunk_text in text_runs(t.font, t.text):
+                font = self.fonts.get(font_key)
+                if font is None:
+                    from reportlab.pdfbase import pdfmetrics
+                    font = self.fonts[font_key] = pdfmetrics.getFont(_font_name(font_key))
+                runs += [(font.getSubsetInternalName(subset, doc), escape(chunk))
+                         for subset, chunk in font.splitString(chunk_text, doc)]
+                unit_width += font.stringWidth(chunk_text, 1.0)
+            shown = self.texts[key] = (runs, unit_width)
+        runs, unit_width = shown
         size = t.size / PT_PER_MM                        # the page matrix is in mm
         x = t.x
         if t.anchor != "start":
-            w = font.stringWidth(t.text, size)
+            w = unit_width * size
             x -= w if t.anchor == "end" else w / 2
         self._colour(t.fill, False)
         if self.state[7] != 1.0:
             self._alpha(1.0, False, True)
-        doc = self.doc
-        escape = self.escape
-        parts = [f"BT 1 0 0 -1 {_n(x)} {_n(t.y)} Tm"]
-        for subset, chunk in font.splitString(t.text, doc):
-            parts.append(f"{font.getSubsetInternalName(subset, doc)} {_n(size)} Tf ({escape(chunk)}) Tj")
-        parts.append("ET")
-        self.code.append(" ".join(parts))
+        sz = _n(size)
+        self.code.append(f"BT 1 0 0 -1 {_n(x)} {_n(t.y)} Tm "
+                         + " ".join(f"{name} {sz} Tf ({chunk}) Tj" for name, chunk in runs) + " ET")
 
     def image(self, im: Image) -> None:
         path = check_image(im.path)
+        source = str(path)
+        if self.gray:
+            import io
+            from reportlab.lib.utils import ImageReader
+            source = ImageReader(io.BytesIO(grey_image_png(source)))
         self.code.append(f"q 1 0 0 -1 {_n(im.x)} {_n(im.y + im.h)} cm")
         try:
-            self.c.drawImage(str(path), 0, 0, im.w, im.h, mask="auto")
+            self.c.drawImage(source, 0, 0, im.w, im.h, mask="auto")
         except Exception as exc:  # reportlab/PIL cannot read it
             raise InputError(Problem(f"cannot read image: {exc}", str(path))) from None
         self.code.append("Q")
@@ -264,7 +290,10 @@ class _PdfWriter:
         is_form = self._is_form_cls(g)
         if not is_form and len(items) < FORM_MIN_ITEMS:
             return None
-        name = self.forms.get(items)
+        try:
+            name = self.forms.get(items)
+        except TypeError:               # a list somewhere inside: cannot be keyed, draw inline
+            return None
         if name is not None:
             return name
         if not is_form and items not in self.seen:
@@ -276,7 +305,7 @@ class _PdfWriter:
         saved_state, saved_code = self.state, self.code
         c.beginForm(name, -100000, -100000, 100000, 100000)
         self.in_form = True
-        self.reset_state()
+        self.reset_state(known=False)
         try:
             self.items(items)
         finally:
@@ -321,31 +350,55 @@ def _box(box, page_h_mm: float) -> tuple[float, float, float, float]:
             round((box.x + box.w) * PT_PER_MM, 4), round((page_h_mm - box.y) * PT_PER_MM, 4))
 
 
-def render_pdf(doc, target, grayscale: bool = False):
-    """Draw doc as one PDF; write it to target (a path) or return the bytes if target is None."""
-    from reportlab.pdfgen.canvas import Canvas
-    import io
+class PdfRenderer:
+    """A PDF built page by page (so pages can be streamed): add(page) for each, then finish()."""
 
-    first = doc.pages[0]
-    out = io.BytesIO() if target is None else str(target)
-    c = Canvas(out, pagesize=(first.width * PT_PER_MM, first.height * PT_PER_MM),
-               invariant=1, pageCompression=1, initialFontName=_font_name("sans"))
-    c.setTitle(doc.title)
-    c.setAuthor(doc.author)
-    c.setSubject(doc.subject)
-    c.setCreator("sheetgen")
-    c.setProducer("sheetgen")
-    w = _PdfWriter(c, grayscale)
-    for page in doc.pages:
+    def __init__(self, doc, target, grayscale: bool = False):
+        """target: a path to write, or None to collect the bytes (finish() returns them)."""
+        import io
+
+        from reportlab import rl_config
+        from reportlab.pdfgen.canvas import Canvas
+
+        # Binary (Flate only) streams: ASCII85 on top costs time (pure Python here)
+        # and a third more bytes, for 7-bit transport nobody needs.
+        rl_config.useA85 = 0
+        self.doc_name = doc.name
+        self.buffer = io.BytesIO() if target is None else None
+        c = self.canvas = Canvas(self.buffer if target is None else str(target),
+                                 pagesize=(210 * PT_PER_MM, 297 * PT_PER_MM),
+                                 invariant=1, pageCompression=1, initialFontName=_font_name("sans"))
+        c.setTitle(doc.title)
+        c.setAuthor(doc.author)
+        c.setSubject(doc.subject)
+        c.setCreator("sheetgen")
+        c.setProducer("sheetgen")
+        self.writer = _PdfWriter(c, grayscale)
+        self.count = 0
+
+    def add(self, page) -> None:
+        c, w = self.canvas, self.writer
+        self.count += 1
         c.setPageSize((page.width * PT_PER_MM, page.height * PT_PER_MM))
         c.setTrimBox(_box(page.trim, page.height) if page.trim else None)
         c.setBleedBox(_box(page.bleed, page.height) if page.bleed else None)
-        w.reset_state()
-        w.code.append(f"{_n(PT_PER_MM)} 0 0 {_n(-PT_PER_MM)} 0 {_n(page.height * PT_PER_MM)} cm")
+        w.start_page()
+        # one matrix turns the model's mm (y down) into PDF points (y up)
+        w.code.append(f"{PT_PER_MM:.8f} 0 0 {-PT_PER_MM:.8f} 0 {page.height * PT_PER_MM:.6f} cm")
         w.items(page.items)
         c.showPage()
-    if target is None:
-        c.save()
-        return out.getvalue()
-    c.save()
-    return None
+
+    def finish(self) -> bytes | None:
+        if self.count == 0:
+            raise InputError(Problem(f"document '{self.doc_name}' has no pages"))
+        self.canvas.save()
+        return self.buffer.getvalue() if self.buffer is not None else None
+
+
+def render_pdf(doc, target, grayscale: bool = False):
+    """Draw doc as one PDF; write it to target (a path) or return the bytes if target is None.
+    doc.pages may be any iterable: a generator streams pages and memory stays flat."""
+    pdf = PdfRenderer(doc, target, grayscale)
+    for page in doc.pages:
+        pdf.add(page)
+    return pdf.finish()

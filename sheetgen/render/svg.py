@@ -13,9 +13,14 @@ import mimetypes
 
 from ..draw.model import PT_PER_MM, Circle, Group, Image, Line, Path, Polygon, Rect, Text
 from ..errors import InputError, Problem
-from .common import SVG_FALLBACK, SVG_FONTS, check_image, hex_colour
+from ..fonts import check_font
+from .common import SVG_FALLBACK, SVG_FONTS, check_image, grey_image_png, hex_colour
 
 _CAPS = {"butt", "round", "square"}
+# Inherited by every element from the page's root group, so the common case
+# (thin black lines, sans text) carries no presentation attributes at all.
+ROOT_STYLE = {"stroke": "#000000", "stroke_width": 0.25, "fill": "none",
+              "font_family": "DejaVu Sans, sans-serif", "font_size": round(10 / PT_PER_MM, 4)}
 _JOINS = {"miter", "round", "bevel"}
 
 
@@ -34,9 +39,13 @@ class _SvgPage:
         self.style_cache = style_cache
         self.image_cache = image_cache
 
-    def _attrs(self, item, extra: dict) -> dict:
-        """id/class attributes: the first use of an id keeps it, repeats go to class."""
+    def _attrs(self, item, base: dict) -> dict:
+        """base plus id/class: the first use of an id keeps it, repeats go to class.
+        base is shared (cached) and never modified."""
         ident, cls = item.id, item.cls
+        if ident is None and not cls:
+            return base
+        extra = dict(base)
         if ident is not None:
             if ident in self.ids:
                 cls = f"{cls} {ident}" if cls else ident
@@ -47,15 +56,18 @@ class _SvgPage:
             extra["class_"] = cls
         return extra
 
-    def _style(self, style, closed_fill: bool = True) -> dict:
-        key = (style, closed_fill)
-        attrs = self.style_cache.get(key)
+    def _style(self, style) -> dict:
+        """Presentation attributes that differ from the page defaults (ROOT_STYLE)."""
+        attrs = self.style_cache.get(style)
         if attrs is None:
             attrs = {}
             gray = self.gray
             if style.stroke is not None and style.stroke_width > 0:
-                attrs["stroke"] = hex_colour(style.stroke, gray)
-                attrs["stroke_width"] = _n(style.stroke_width)
+                stroke = hex_colour(style.stroke, gray)
+                if stroke != ROOT_STYLE["stroke"]:
+                    attrs["stroke"] = stroke
+                if _n(style.stroke_width) != ROOT_STYLE["stroke_width"]:
+                    attrs["stroke_width"] = _n(style.stroke_width)
                 if style.dash:
                     attrs["stroke_dasharray"] = " ".join(str(_n(d)) for d in style.dash)
                 if style.cap != "butt" and style.cap in _CAPS:
@@ -64,11 +76,12 @@ class _SvgPage:
                     attrs["stroke_linejoin"] = style.join
             else:
                 attrs["stroke"] = "none"
-            attrs["fill"] = hex_colour(style.fill, gray) if style.fill is not None else "none"
+            if style.fill is not None:
+                attrs["fill"] = hex_colour(style.fill, gray)
             if style.opacity != 1.0:
                 attrs["fill_opacity"] = _n(style.opacity)
                 attrs["stroke_opacity"] = _n(style.opacity)
-            self.style_cache[key] = attrs
+            self.style_cache[style] = attrs
         return attrs
 
     def items(self, parent, items) -> None:
@@ -77,7 +90,7 @@ class _SvgPage:
             t = type(item)
             if t is Line:
                 parent.add(dwg.line((_n(item.x1), _n(item.y1)), (_n(item.x2), _n(item.y2)),
-                                    **self._attrs(item, dict(self._style(item.style)))))
+                                    **self._attrs(item, self._style(item.style))))
             elif t is Rect:
                 extra = dict(self._style(item.style))
                 if item.radius > 0:
@@ -95,14 +108,14 @@ class _SvgPage:
                 parent.add(g)
             elif t is Circle:
                 parent.add(dwg.circle((_n(item.cx), _n(item.cy)), _n(item.r),
-                                      **self._attrs(item, dict(self._style(item.style)))))
+                                      **self._attrs(item, self._style(item.style))))
             elif t is Polygon:
                 pts = [(_n(x), _n(y)) for x, y in item.points]
                 make = dwg.polygon if item.closed else dwg.polyline
-                parent.add(make(pts, **self._attrs(item, dict(self._style(item.style)))))
+                parent.add(make(pts, **self._attrs(item, self._style(item.style))))
             elif t is Path:
                 parent.add(dwg.path(d=_path_data(item.commands),
-                                    **self._attrs(item, dict(self._style(item.style)))))
+                                    **self._attrs(item, self._style(item.style))))
             elif t is Image:
                 parent.add(dwg.image(self._image_href(item.path), insert=(_n(item.x), _n(item.y)),
                                      size=(_n(item.w), _n(item.h)),
@@ -111,28 +124,39 @@ class _SvgPage:
                 raise TypeError(f"cannot draw {item!r}")
 
     def text(self, parent, t: Text) -> None:
-        family, weight, style = SVG_FONTS.get(t.font, SVG_FONTS["sans"])
-        extra = {"font_family": f"{family}, {SVG_FALLBACK[family]}",
-                 "font_size": _n(t.size / PT_PER_MM), "fill": hex_colour(t.fill, self.gray)}
-        if weight:
-            extra["font_weight"] = weight
-        if style:
-            extra["font_style"] = style
-        if t.anchor != "start":
-            extra["text_anchor"] = t.anchor
-        parent.add(self.dwg.text(t.text, insert=(_n(t.x), _n(t.y)), **self._attrs(t, extra)))
+        key = (t.font, t.size, t.fill, t.anchor)
+        base = self.style_cache.get(key)
+        if base is None:
+            check_font(t.font)
+            family, weight, style = SVG_FONTS[t.font]
+            base = {"stroke": "none", "fill": "none" if t.fill is None else hex_colour(t.fill, self.gray)}
+            font_family = f"{family}, {SVG_FALLBACK[family]}"
+            if font_family != ROOT_STYLE["font_family"]:
+                base["font_family"] = font_family
+            if _n(t.size / PT_PER_MM) != ROOT_STYLE["font_size"]:
+                base["font_size"] = _n(t.size / PT_PER_MM)
+            if weight:
+                base["font_weight"] = weight
+            if style:
+                base["font_style"] = style
+            if t.anchor != "start":
+                base["text_anchor"] = t.anchor
+            self.style_cache[key] = base
+        parent.add(self.dwg.text(t.text, insert=(_n(t.x), _n(t.y)), **self._attrs(t, base)))
 
     def _image_href(self, path: str) -> str:
         # Embedded as a data URI: the SVG stands alone, like the PDF.
-        href = self.image_cache.get(path)
+        href = self.image_cache.get((path, self.gray))
         if href is None:
             p = check_image(path)
             mime = mimetypes.guess_type(p.name)[0] or "image/png"
             try:
-                data = p.read_bytes()
+                data = grey_image_png(path) if self.gray else p.read_bytes()
             except OSError as exc:
                 raise InputError(Problem(f"cannot read image: {exc}", str(p))) from None
-            href = self.image_cache[path] = f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
+            if self.gray:
+                mime = "image/png"
+            href = self.image_cache[(path, self.gray)] = f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
         return href
 
 
@@ -149,19 +173,32 @@ def _path_data(commands) -> str:
     return " ".join(parts)
 
 
+class SvgRenderer:
+    """SVG text per page; caches (styles, embedded images) live as long as the renderer."""
+
+    def __init__(self, doc, grayscale: bool = False):
+        import svgwrite
+        self.svgwrite = svgwrite
+        self.title = doc.title
+        self.gray = grayscale
+        self.style_cache: dict = {}
+        self.image_cache: dict = {}
+
+    def page(self, page) -> str:
+        w, h = _n(page.width), _n(page.height)
+        dwg = self.svgwrite.Drawing(size=(f"{w}mm", f"{h}mm"), viewBox=f"0 0 {w} {h}", debug=False,
+                                    profile="full")
+        if self.title:
+            dwg.set_desc(title=self.title)
+        dwg.add(dwg.rect((0, 0), (w, h), fill="#ffffff", stroke="none", class_="page-background"))
+        root = dwg.g(**ROOT_STYLE)
+        _SvgPage(dwg, self.gray, self.style_cache, self.image_cache).items(root, page.items)
+        dwg.add(root)
+        return dwg.tostring()
+
+
 def iter_svg_pages(doc, grayscale: bool = False):
     """Yield the SVG text of each page in turn."""
-    import svgwrite
-
-    style_cache: dict = {}
-    image_cache: dict = {}
+    svg = SvgRenderer(doc, grayscale)
     for page in doc.pages:
-        w, h = _n(page.width), _n(page.height)
-        dwg = svgwrite.Drawing(size=(f"{w}mm", f"{h}mm"), viewBox=f"0 0 {w} {h}", debug=False,
-                               profile="full")
-        dwg.add(dwg.rect((0, 0), (w, h), fill="#ffffff", stroke="none", class_="page-background"))
-        if doc.title:
-            dwg.set_desc(title=doc.title)
-        writer = _SvgPage(dwg, grayscale, style_cache, image_cache)
-        writer.items(dwg, page.items)
-        yield dwg.tostring()
+        yield svg.page(page)

@@ -162,6 +162,11 @@ class Board:
     items: dict[Coord, tuple[str, ...]] = field(default_factory=dict)
     campaign: str = "ancient"           # ancient | slaughter | santa | strength | kraken
     start: Coord | None = None          # start cell for campaigns without entries
+    flooded: frozenset[Coord] = frozenset()   # water already on the map (Kraken)
+    turns: int | None = None            # hourglass boxes (Santa, Kraken); None = untimed
+    max_enemies: int | None = None      # Slaughter: the most enemies that can be met (48)
+    safe_zone: str | None = None        # Santa: the zone letter of the XMas Safe Zone
+    hero_extras: bool = True            # whether the sheet shades the beige hero extra boxes
 
     def on_board(self, c: Coord) -> bool:
         return 0 <= c[0] < self.columns and 0 <= c[1] < self.rows
@@ -187,3 +192,42 @@ class Board:
 
     def centre_cells(self) -> list[Coord]:
         return [c for c, s in self.cells.items() if s == CENTRE]
+
+    # -- helpers (added for the map lint and the rules engine; pure) --------
+    def all_cells(self) -> list[Coord]:
+        """Every cell in reading order (row by row, left to right)."""
+        return [(x, y) for y in range(self.rows) for x in range(self.columns)]
+
+    def zone_cells(self, letter: str) -> list[Coord]:
+        return [c for c in self.all_cells() if self.cells.get(c) == letter]
+
+    def items_at(self, c: Coord) -> tuple[str, ...]:
+        return self.items.get(c, ())
+
+    def entry_zone(self, entry: tuple[Coord, str]) -> str | None:
+        return self.zone_of(entry[0])
+
+    def open_on_blank_map(self, c: Coord, side: str) -> bool:
+        """Can one step from c through side on the printed map (no wall, no edge, no rock)?"""
+        n = neighbour(c, side)
+        return (self.on_board(n) and wall_key(c, side) not in self.walls
+                and not self.is_rock(n) and not self.is_rock(c))
+
+    def open_neighbours(self, c: Coord) -> list[Coord]:
+        return [neighbour(c, s) for s in SIDES if self.open_on_blank_map(c, s)]
+
+    def reachable_from(self, starts) -> set[Coord]:
+        """Cells reachable from starts through passages open on the blank map."""
+        seen = {c for c in starts if self.on_board(c) and not self.is_rock(c)}
+        todo = list(seen)
+        while todo:
+            c = todo.pop()
+            for n in self.open_neighbours(c):
+                if n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return seen
+
+    def is_flooded(self, c: Coord) -> bool:
+        """Water printed on the map: the flooded list or a 'flooded' item."""
+        return c in self.flooded or "flooded" in self.items.get(c, ())

@@ -1,0 +1,305 @@
+"""The exploration play log: read it (load), check it (check), write it (dump_log).
+
+The core format is fixed by the issue; sheetgen adds optional keys (marked +):
+
+    sheetgen: 1
+    kind: playlog
+    ruleset: exploration
+    sheet: 20x28                 # squares; x 1..20 left to right, y 1..28 top to bottom
+    table: builtin               # or a path to a d66 table (relative to this file)
+    entrance_table: builtin      # + or a path to a d6 entrance table
+    contents_table: builtin      # + or a path to a 2d6 contents table
+    seed: 7                      # + map mode's seed and policy
+    policy: first
+    rooms:
+      - id: 2
+        from: 1                  # + the room it was opened from
+        roll: {d66: 35}
+        transform: {rotate: 90, mirror: false, stretch: 0}
+        kind: corridor
+        cells: ["10,26", "10,25", "10,24"]
+        truncated: false
+        doors: [{at: "10,24:N", state: unexplored}]     # + secret: true on a found secret door
+        contents: {roll: 11, result: boss, escalation: {roll: 3, modifier: 0, total: 3, final: false}}
+        retrace: [{room: 1, roll: 4}]                    # + d6 per room moved back through (1 = wandering monsters)
+        time: 20                 # + minutes of game time after this room (10 per room)
+    end: {reason: final-boss, rooms: 12, minutes: 120}  # +
+
+Keys sheetgen does not know are ignored (other tools may extend the log too), unless
+they look like a misspelling of a known key, which is an error.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import InputError, Problem, did_you_mean
+from ..definitions.models import validate_model
+from ..definitions.registry import Source
+from ..definitions.yamlsource import MarkedDict, MarkedList, locate
+from ..rules.exploration.logcheck import Log, LogDoor, LogRoom, check_log
+from .base import Violation
+
+
+class Open(BaseModel):
+    """Log models accept extension keys (typos are caught separately, see _typos)."""
+    model_config = ConfigDict(extra="allow", frozen=True, populate_by_name=True)
+
+
+class DoorModel(Open):
+    at: str
+    state: str
+    to: int | None = None
+    secret: bool = False
+
+
+class RollModel(Open):
+    entrance: int | None = None
+    d66: int | None = None
+
+
+class TransformModel(Open):
+    rotate: int = 0
+    mirror: bool = False
+    stretch: int = 0
+
+
+class EscalationModel(Open):
+    roll: int
+    modifier: int | None = None
+    total: int | None = None
+    final: bool | None = None
+
+
+class ContentsModel(Open):
+    roll: int
+    result: str | None = None
+    escalation: EscalationModel | None = None
+
+
+class RetraceModel(Open):
+    room: int
+    roll: int
+    wandering: bool | None = None
+
+
+class RoomModel(Open):
+    id: int
+    from_: int | None = Field(None, alias="from")
+    roll: RollModel
+    transform: TransformModel | None = None
+    kind: str | None = None
+    name: str | None = None
+    cells: list[Union[str, list[int]]]
+    truncated: bool = False
+    doors: list[DoorModel] = []
+    contents: ContentsModel | None = None
+    retrace: list[RetraceModel] = []
+    time: int | None = None
+
+
+class EndModel(Open):
+    reason: str | None = None
+    rooms: int | None = None
+    minutes: int | None = None
+    wandering: int | None = None
+
+
+class PlayLogModel(Open):
+    """An exploration play log: the map as drawn, room by room."""
+    sheetgen: Literal[1]
+    kind: Literal["playlog"]
+    ruleset: Literal["exploration"]
+    sheet: str = "20x28"
+    table: str = "builtin"
+    entrance_table: str = "builtin"
+    contents_table: str = "builtin"
+    seed: int | None = None
+    policy: str | None = None
+    title: str | None = None
+    rooms: list[RoomModel]
+    end: EndModel | None = None
+
+
+MODEL = PlayLogModel
+
+
+@dataclass
+class PlayLog:
+    model: PlayLogModel
+    source: Source
+    log: Log
+    tables: tuple                  # (RoomTable, entrance RoomTable, ContentsTable)
+
+
+# -- load ----------------------------------------------------------------------------
+def load(data: MarkedDict, source: Source) -> PlayLog:
+    model = validate_model(PlayLogModel, data, source.filename)
+    problems = _typos(model, data, source, ())
+    from ..definitions.exploration import parse_size
+    size = parse_size(model.sheet)
+    if size is None:
+        problems.append(source.problem(("sheet",), f"'{model.sheet}' is not a sheet size",
+                                       expected="WIDTHxHEIGHT in squares, such as 20x28"))
+    tables = []
+    for key, builtin, want in (("table", "exploration-d66", "d66"), ("entrance_table", "exploration-entrance", "entrance"),
+                               ("contents_table", "exploration-contents", "contents")):
+        try:
+            tables.append(_table(getattr(model, key), builtin, want, source, key))
+        except InputError as exc:
+            problems += exc.problems
+    if problems:
+        raise InputError(problems)
+    log = _log(model, data, size)
+    return PlayLog(model, source, log, tuple(tables))
+
+
+def _table(name: str, builtin: str, want: str, source: Source, key: str):
+    from ..definitions.exploration import load_table
+    table = load_table(builtin if name in ("builtin", "built-in", "default") else name, source.folder)
+    if table.model.table != want:
+        raise InputError(source.problem((key,), f"'{name}' is a {table.model.table} table",
+                                        expected=f"a {want} table"))
+    return table.rooms if want != "contents" else table.contents
+
+
+def _typos(model: BaseModel, data, source: Source, loc: tuple) -> list[Problem]:
+    """Unknown keys that look like misspelt known keys are errors; others are extensions."""
+    out: list[Problem] = []
+    known = [f.alias or name for name, f in type(model).model_fields.items()]
+    for key in (model.model_extra or {}):
+        hint = did_you_mean(key, known)
+        if hint:
+            mark = locate(data, loc + (key,), key_itself=True)
+            out.append(Problem(f"unknown key '{key}'", source.filename, *(mark or (None, None)),
+                               path=".".join(str(p) for p in loc) or None, suggestion=hint))
+    for name, field in type(model).model_fields.items():
+        value = getattr(model, name)
+        key = field.alias or name
+        if isinstance(value, BaseModel):
+            out += _typos(value, data, source, loc + (key,))
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, BaseModel):
+                    out += _typos(item, data, source, loc + (key, i))
+    return out
+
+
+def _line(data, loc) -> int | None:
+    mark = locate(data, loc)
+    return mark[0] if mark else None
+
+
+def _key_line(data, loc) -> int | None:
+    mark = locate(data, loc, key_itself=True)
+    return mark[0] if mark else None
+
+
+def _log(model: PlayLogModel, data: MarkedDict, size) -> Log:
+    log = Log(size[0], size[1], [])
+    if model.end is not None and model.end.minutes is not None:
+        log.minutes = model.end.minutes
+        log.minutes_line = _line(data, ("end", "minutes"))
+    rooms_node = data.get("rooms")
+    for i, rm in enumerate(model.rooms):
+        base = ("rooms", i)
+        node = rooms_node[i] if isinstance(rooms_node, MarkedList) else None
+        line = rooms_node.item_marks[i][0] if isinstance(rooms_node, MarkedList) else None
+        die, roll = None, None
+        if (rm.roll.entrance is None) != (rm.roll.d66 is None):
+            die = "entrance" if rm.roll.entrance is not None else "d66"
+            roll = rm.roll.entrance if die == "entrance" else rm.roll.d66
+        cells = [c if isinstance(c, str) else ",".join(str(v) for v in c) for c in rm.cells]
+        cells_node = node.get("cells") if isinstance(node, MarkedDict) else None
+        cell_lines = ([m[0] for m in cells_node.item_marks] if isinstance(cells_node, MarkedList)
+                      else [None] * len(cells))
+        room = LogRoom(
+            rm.id, line=line, die=die, roll=roll, roll_line=_key_line(data, base + ("roll",)) or line,
+            kind=rm.kind, kind_line=_key_line(data, base + ("kind",)) or line,
+            transform=(rm.transform.rotate, rm.transform.mirror, rm.transform.stretch) if rm.transform else None,
+            transform_line=_key_line(data, base + ("transform",)) or line,
+            cells=cells, cell_lines=cell_lines, cells_line=_key_line(data, base + ("cells",)) or line,
+            truncated=rm.truncated, doors_line=_key_line(data, base + ("doors",)) or line,
+            parent=rm.from_, time=rm.time, time_line=_key_line(data, base + ("time",)) or line)
+        for j, d in enumerate(rm.doors):
+            room.doors.append(LogDoor(d.at, d.state, d.to, d.secret, _line(data, base + ("doors", j))))
+        if rm.contents is not None:
+            room.contents_roll = rm.contents.roll
+            room.contents_result = rm.contents.result
+            room.contents_line = _key_line(data, base + ("contents",))
+            if rm.contents.escalation is not None:
+                room.escalation = rm.contents.escalation.model_dump(exclude_none=True)
+        for j, r in enumerate(rm.retrace):
+            room.retrace.append((r.room, r.roll, r.wandering, _line(data, base + ("retrace", j))))
+        log.rooms.append(room)
+    return log
+
+
+# -- check ----------------------------------------------------------------------------
+def check(defn: PlayLog) -> list[Violation]:
+    rooms, entrances, contents = defn.tables
+    return [Violation(line=b.line, message=b.message, rule=b.rule)
+            for b in check_log(defn.log, rooms, entrances, contents)]
+
+
+# -- write ------------------------------------------------------------------------------
+def _s(text) -> str:
+    import json
+    return json.dumps(str(text), ensure_ascii=False)
+
+
+def dump_log(ex, seed: int | None = None, policy: str | None = None, table: str = "builtin",
+             title: str | None = None) -> str:
+    """A map-mode game (rules.exploration.mapmode.Explorer) as play-log YAML text.
+
+    Written by hand, not by yaml.dump: it is quicker, and keeps one room per block
+    with flow-style cells and doors as in the issue's example."""
+    out = ["sheetgen: 1", "kind: playlog", "ruleset: exploration"]
+    if title:
+        out.append(f"title: {_s(title)}")
+    out.append(f"sheet: {ex.width}x{ex.height}            # squares; x 1..{ex.width} left to right, "
+               f"y 1..{ex.height} top to bottom")
+    out.append(f"table: {table if table == 'builtin' else _s(table)}")
+    if seed is not None:
+        out.append(f"seed: {seed}")
+    if policy:
+        out.append(f"policy: {policy}")
+    out.append("rooms:")
+    final_at = ex.contents.escalation.final_at
+    for r in ex.rooms:
+        out.append(f"  - id: {r.id}")
+        if r.parent is not None:
+            out.append(f"    from: {r.parent}")
+        if r.die == "entrance":
+            out.append(f"    roll: {{entrance: {r.roll}}}")
+        else:
+            out.append(f"    roll: {{d66: {r.roll}}}")
+            out.append(f"    transform: {{rotate: {r.rotate}, mirror: {str(r.mirror).lower()}, "
+                       f"stretch: {r.stretch}}}")
+        out.append(f"    name: {_s(r.entry.name)}")
+        out.append(f"    kind: {r.kind}")
+        out.append("    cells: [" + ", ".join(f'"{x},{y}"' for x, y in r.cells) + "]")
+        if r.die != "entrance":
+            out.append(f"    truncated: {str(r.truncated).lower()}")
+        doors = []
+        for d in r.doors:
+            extra = f", to: {d.to}" if d.to is not None else ""
+            extra += ", secret: true" if d.secret and d.state != "secret" else ""
+            doors.append(f'{{at: "{d.at}", state: {d.state}{extra}}}')
+        out.append("    doors: [" + ", ".join(doors) + "]")
+        esc = ""
+        if r.escalation:
+            roll, mod, total = r.escalation
+            esc = (f", escalation: {{roll: {roll}, modifier: {mod}, total: {total}, "
+                   f"final: {str(total >= final_at).lower()}}}")
+        out.append(f"    contents: {{roll: {r.contents_roll}, result: {r.result.id}{esc}}}")
+        if r.retrace:
+            out.append("    retrace: [" + ", ".join(
+                f"{{room: {rid}, roll: {roll}{', wandering: true' if roll == 1 else ''}}}"
+                for rid, roll in r.retrace) + "]")
+        out.append(f"    time: {r.minutes}")
+    out.append(f"end: {{reason: {ex.ended or 'stopped'}, rooms: {len(ex.rooms)}, minutes: {ex.minutes}, "
+               f"wandering: {ex.wandering()}}}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,423 @@
+"""Dungeon Foury play logs: what a player penciled, replayed through the rules.
+
+A log (`kind: playlog`, `ruleset: foury`) names a map (a path relative to the
+log, or a built-in map name), the hero (`traits: {...}` freely marked, 12 in
+all, or `name: kael` for a pre-filled hero, optionally with `caps:`), and the
+rounds, each with its `entry: CELL:SIDE` (or `start: CELL` in campaigns
+without entries) and its `steps`:
+
+    {move: C2, roll: 4}          roll due on unexplored cells only
+    {fight: {hero: 3, weapon: true, enemy: 4, clover: {die: enemy, roll: 1}, shield: true,
+             type: orc, stolen: shovels, fury: 2}}    (enemy may also be {roll: 4, type: orc})
+    flee | climb | coin | candy  (bare words, or {flee: true} ...)
+    {collect: chest}             or {collect: {item: cornucopia, take: hearts}}
+    {redeem: hearts}             spend a carried cornucopia on a resource (extension)
+    {shovel: D1:W}   {circle: E5}   {lever: D4}   {oracle: {words: "..."}}   {exit: E3:E}
+    {market: {spend: {chests: 1}, gain: {hearts: 2}, trade: {give: {weapon: 2}, get: {shovels: 2}},
+              rate: next}}      (trade may also be signed: {weapon: -2, shovels: 2})
+    {flood: [C2, D3]}            Kraken: where the water spreads when a flood is due (extension)
+    {score: 31}                  the optional final score (extension)
+    {sheet: {hearts: 4, weapon: 1, walls: [C1:E], requirement: 1, ...}}   what is penciled
+
+Violations are located at the line of the step in the YAML; `step` is the step's
+1-based index counted over the whole log (all rounds), so it names one step
+unambiguously.  A round's entry is reported with its line and no step number.
+After a violation the replay follows the player's claimed step where it can
+(see sheetgen.rules.foury.engine), so one check lists every problem.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+
+from ..definitions.models import Strict, validate_model
+from ..errors import InputError, Problem, did_you_mean
+from ..rules.foury import actions as A
+from ..rules.foury.board import parse_cell, parse_cell_side
+from ..rules.foury.engine import SHEET_KEYS, RESOURCES, SANTA_COUNTERS, apply_lenient, new_game
+from ..rules.foury.heroes import HEROES, TRAITS, Hero, check_free_traits, free_hero, named_hero
+from .base import Violation
+
+STEP_KEYS = ("move", "fight", "flee", "collect", "redeem", "shovel", "circle", "climb", "lever", "oracle",
+             "exit", "market", "coin", "candy", "flood", "sheet", "score")
+BARE_STEPS = ("flee", "climb", "coin", "candy", "oracle", "lever")
+RESOURCE_NAMES = RESOURCES + SANTA_COUNTERS
+
+
+class _Loose(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CloverSpec(Strict):
+    die: Literal["hero", "enemy"]
+    roll: int
+
+
+class EnemySpec(Strict):
+    roll: int
+    type: str | None = None
+
+
+class FightSpec(Strict):
+    hero: int
+    enemy: Union[int, EnemySpec]
+    weapon: bool = False
+    clover: CloverSpec | None = None
+    shield: bool = False
+    type: str | None = None
+    stolen: str | None = None
+    fury: int = 0
+
+
+class CollectSpec(Strict):
+    item: str
+    take: str | None = None
+    roll: int | None = None
+    gain: dict[str, int] = {}
+
+
+class OracleSpec(Strict):
+    words: str = ""
+
+
+class TradeSpec(Strict):
+    give: dict[str, int] = {}
+    get: dict[str, int] = {}
+
+
+class MarketSpec(Strict):
+    spend: dict[str, int] = {}
+    gain: dict[str, int] = {}
+    trade: Union[TradeSpec, dict[str, int], None] = None
+    rate: Literal["this", "next"] = "this"
+
+
+class CoinSpec(Strict):
+    traits: dict[str, int] = {}
+
+
+def _bare(value: Any) -> Any:
+    if isinstance(value, str) and value.strip().lower() in BARE_STEPS:
+        return {value.strip().lower(): True}
+    return value
+
+
+class Step(Strict):
+    """One penciled action: exactly one of the step keys (roll goes with move)."""
+    move: str | None = None
+    roll: int | None = None
+    fight: FightSpec | None = None
+    flee: bool | None = None
+    collect: Union[str, CollectSpec, None] = None
+    redeem: str | None = None
+    shovel: str | None = None
+    circle: str | None = None
+    climb: bool | None = None
+    lever: Union[str, bool, None] = None
+    oracle: Union[OracleSpec, str, bool, None] = None
+    exit: str | None = None
+    market: MarketSpec | None = None
+    coin: Union[CoinSpec, bool, None] = None
+    candy: bool | None = None
+    flood: list[str] | None = None
+    sheet: dict[str, Any] | None = None
+    score: int | None = None
+    note: str | None = None                 # free text, ignored by the rules
+
+    @model_validator(mode="before")
+    @classmethod
+    def _words(cls, value):
+        return _bare(value)
+
+    @model_validator(mode="after")
+    def _one_action(self):
+        given = [k for k in STEP_KEYS if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("a step holds exactly one of " + ", ".join(STEP_KEYS)
+                             + (f" (this one has {', '.join(given)})" if given else ""))
+        if self.roll is not None and given[0] != "move":
+            raise ValueError("roll goes with a move step")
+        return self
+
+
+class HeroSpec(Strict):
+    name: str | None = None
+    traits: dict[str, int] | None = None
+    caps: dict[str, int] | None = None
+
+    @model_validator(mode="after")
+    def _one(self):
+        if self.name is None and self.traits is None:
+            raise ValueError("give the hero's traits (12 freely marked) or a hero name (kael, melyra, thalindra, elydion)")
+        return self
+
+
+class RoundSpec(Strict):
+    entry: str | None = None
+    start: str | None = None
+    steps: list[Step] = []
+
+
+class PlayLogModel(Strict):
+    sheetgen: Literal[1]
+    kind: Literal["playlog"]
+    ruleset: Literal["foury"]
+    map: str
+    title: str | None = None
+    player: str | None = None
+    date: str | None = None
+    question: str | None = None
+    hero: HeroSpec
+    rounds: list[RoundSpec] = []
+
+
+MODEL = PlayLogModel
+
+
+@dataclass
+class Entry:
+    """One replayable line of the log."""
+    action: Any
+    line: int | None
+    step: int | None                 # 1-based over the whole log; None for a round's entry
+    round: int                       # 1-based
+
+
+@dataclass
+class FouryLog:
+    model: PlayLogModel
+    source: Any
+    board: Any
+    hero: Hero
+    hero_problems: list[tuple[str, int | None]] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
+    map_name: str = ""
+
+
+# -- loading ----------------------------------------------------------------------
+def _load_board(name: str, source, problems: list[Problem]):
+    try:
+        from ..definitions.foury import load_map
+    except ImportError:  # pragma: no cover - the map handler ships with sheetgen
+        problems.append(source.problem(("map",), "the Foury map format is not available"))
+        return None
+    try:
+        return load_map(name, relative_to=source.folder).board
+    except InputError as exc:
+        for p in exc.problems:
+            problems.append(p)
+        problems.append(source.problem(("map",), f"the map '{name}' cannot be used (see above)"))
+        return None
+
+
+def _sheet_hero(name: str) -> tuple[dict | None, dict | None]:
+    """Traits and caps from the sheet definitions, if they offer them."""
+    try:
+        from ..definitions.foury_sheet import hero_traits  # type: ignore
+    except ImportError:
+        return None, None
+    try:
+        got = hero_traits(name)
+    except Exception:  # noqa: BLE001 - fall back to the rules' own table
+        return None, None
+    traits = caps = None
+    if isinstance(got, dict):
+        if "traits" in got:
+            traits, caps = got.get("traits"), got.get("caps")
+        else:
+            traits = got
+    else:
+        traits, caps = getattr(got, "traits", None), getattr(got, "caps", None)
+    try:
+        traits = {k: int(v) for k, v in dict(traits).items() if k in TRAITS} if traits else None
+        caps = {k: int(v) for k, v in dict(caps).items() if k in TRAITS} if caps else None
+    except (TypeError, ValueError):
+        return None, None
+    return traits, caps
+
+
+def _pairs(d: dict[str, int], loc, source, problems, allowed=RESOURCE_NAMES) -> tuple[tuple[str, int], ...]:
+    out = []
+    for k, v in d.items():
+        if k not in allowed:
+            problems.append(source.problem(loc, f"unknown resource '{k}'", expected="one of " + ", ".join(allowed),
+                                           suggestion=did_you_mean(k, allowed)))
+        out.append((k, int(v)))
+    return tuple(out)
+
+
+def load(data, source) -> FouryLog:
+    model: PlayLogModel = validate_model(PlayLogModel, data, source.filename)
+    problems: list[Problem] = []
+    fmap = _load_board(model.map, source, problems)
+    board = fmap
+    # the hero
+    hero_problems: list[tuple[str, int | None]] = []
+    h = model.hero
+    full = board is not None and (board.campaign == "strength" or not getattr(board, "hero_extras", True))
+    hero = None
+    if h.name is not None:
+        key = h.name.strip().lower()
+        if key not in HEROES:
+            problems.append(source.problem(("hero", "name"), f"unknown hero '{h.name}'",
+                                           expected="one of " + ", ".join(HEROES),
+                                           suggestion=did_you_mean(key, HEROES)))
+        else:
+            st, sc = _sheet_hero(key)
+            traits = dict(st or {}, **(h.traits or {}))
+            caps = dict(sc or {}, **(h.caps or {}))
+            hero = named_hero(key, traits or None, caps or None, full_scale=full)
+    else:
+        traits = dict(h.traits or {})
+        bad = [k for k in traits if k not in TRAITS]
+        for k in bad:
+            problems.append(source.problem(("hero", "traits", k), f"unknown trait '{k}'",
+                                           expected="one of " + ", ".join(TRAITS), suggestion=did_you_mean(k, TRAITS)))
+        line = _line(source, ("hero", "traits"))
+        for msg in check_free_traits({k: v for k, v in traits.items() if k in TRAITS}, full_scale=full):
+            hero_problems.append((msg, line))
+        hero = free_hero(traits, full_scale=full)
+        if h.caps:
+            hero = Hero(None, hero.traits, tuple(dict(dict(hero.caps), **h.caps).items()))
+    # the rounds and steps
+    entries: list[Entry] = []
+    n = 0
+    for ri, rnd in enumerate(model.rounds):
+        rloc = ("rounds", ri)
+        if rnd.entry is not None:
+            try:
+                cell, side = parse_cell_side(rnd.entry)
+                entries.append(Entry(A.Enter(entry=(cell, side)), _line(source, rloc + ("entry",)), None, ri + 1))
+            except ValueError as exc:
+                problems.append(source.problem(rloc + ("entry",), str(exc)))
+        elif rnd.start is not None:
+            try:
+                entries.append(Entry(A.Enter(start=parse_cell(rnd.start)), _line(source, rloc + ("start",)),
+                                     None, ri + 1))
+            except ValueError as exc:
+                problems.append(source.problem(rloc + ("start",), str(exc)))
+        elif board is not None and board.campaign in ("slaughter", "santa"):
+            entries.append(Entry(A.Enter(), _line(source, rloc), None, ri + 1))
+        else:
+            problems.append(source.problem(rloc, "a round starts with its entry arrow, like entry: C1:N"))
+        for si, step in enumerate(rnd.steps):
+            n += 1
+            loc = rloc + ("steps", si)
+            try:
+                action = _action(step, loc, source, problems)
+            except ValueError as exc:
+                problems.append(source.problem(loc, str(exc)))
+                continue
+            if action is not None:
+                entries.append(Entry(action, _line(source, loc), n, ri + 1))
+    if problems:
+        raise InputError(problems)
+    return FouryLog(model, source, board, hero, hero_problems, entries, model.map)
+
+
+def _line(source, loc) -> int | None:
+    from ..definitions.yamlsource import locate
+    mark = locate(source.data, loc)
+    return mark[0] if mark else None
+
+
+def _action(step: Step, loc, source, problems):
+    if step.move is not None:
+        return A.Move(parse_cell(step.move), step.roll)
+    if step.fight is not None:
+        f = step.fight
+        enemy, etype = (f.enemy, None) if isinstance(f.enemy, int) else (f.enemy.roll, f.enemy.type)
+        etype = etype or f.type
+        from ..rules.foury.board import ENEMIES
+        if etype is not None and etype not in ENEMIES and etype != "statue":
+            problems.append(source.problem(loc + ("fight",), f"unknown enemy '{etype}'",
+                                           expected="one of " + ", ".join(ENEMIES),
+                                           suggestion=did_you_mean(etype, ENEMIES)))
+        if f.stolen is not None and f.stolen not in RESOURCES:
+            problems.append(source.problem(loc + ("fight", "stolen"), f"unknown resource '{f.stolen}'",
+                                           suggestion=did_you_mean(f.stolen, RESOURCES)))
+        return A.Fight(f.hero, enemy, f.weapon, f.clover.die if f.clover else None,
+                       f.clover.roll if f.clover else None, f.shield, etype, f.stolen, f.fury)
+    if step.flee:
+        return A.Flee()
+    if step.collect is not None:
+        c = step.collect
+        if isinstance(c, str):
+            return A.Collect(c.strip().lower())
+        if c.take is not None and c.take not in TRAITS:
+            problems.append(source.problem(loc + ("collect", "take"), f"a cornucopia gives one of {', '.join(TRAITS)}",
+                                           suggestion=did_you_mean(c.take, TRAITS)))
+        return A.Collect(c.item.strip().lower(), c.take, c.roll, _pairs(c.gain, loc + ("collect",), source, problems))
+    if step.redeem is not None:
+        if step.redeem not in TRAITS:
+            raise ValueError(f"a cornucopia gives one of {', '.join(TRAITS)}, not '{step.redeem}'")
+        return A.Redeem(step.redeem)
+    if step.shovel is not None:
+        cell, side = parse_cell_side(step.shovel)
+        return A.Shovel(cell, side)
+    if step.circle is not None:
+        return A.Circle(parse_cell(step.circle))
+    if step.climb:
+        return A.Climb()
+    if step.lever is not None:
+        return A.Lever(parse_cell(step.lever) if isinstance(step.lever, str) else None)
+    if step.oracle is not None:
+        o = step.oracle
+        words = o.words if isinstance(o, OracleSpec) else (o if isinstance(o, str) else "")
+        return A.Oracle(words)
+    if step.exit is not None:
+        cell, side = parse_cell_side(step.exit)
+        return A.Exit(cell, side)
+    if step.market is not None:
+        m = step.market
+        bad = [k for k in m.spend if k != "chests"]
+        if bad:
+            problems.append(source.problem(loc + ("market", "spend"), "the market spends chests: spend: {chests: N}"))
+        give: tuple = ()
+        get: tuple = ()
+        if isinstance(m.trade, TradeSpec):
+            give = _pairs(m.trade.give, loc + ("market", "trade"), source, problems)
+            get = _pairs(m.trade.get, loc + ("market", "trade"), source, problems)
+        elif isinstance(m.trade, dict):
+            pairs = _pairs(m.trade, loc + ("market", "trade"), source, problems)
+            give = tuple((k, -v) for k, v in pairs if v < 0)
+            get = tuple((k, v) for k, v in pairs if v > 0)
+        return A.Market(int(m.spend.get("chests", 0)), _pairs(m.gain, loc + ("market", "gain"), source, problems),
+                        give, get, m.rate == "next")
+    if step.coin is not None:
+        traits = step.coin.traits if isinstance(step.coin, CoinSpec) else {}
+        return A.Coin(tuple(traits.items()))
+    if step.candy:
+        return A.Candy()
+    if step.flood is not None:
+        return A.Flood(tuple(parse_cell(c) for c in step.flood))
+    if step.sheet is not None:
+        for k in step.sheet:
+            if k not in SHEET_KEYS:
+                problems.append(source.problem(loc + ("sheet", k), f"'{k}' is not a value on the sheet",
+                                               expected="one of " + ", ".join(SHEET_KEYS),
+                                               suggestion=did_you_mean(k, SHEET_KEYS)))
+        return A.Sheet(tuple((k, v) for k, v in step.sheet.items()))
+    if step.score is not None:
+        return A.Score(step.score)
+    return None
+
+
+# -- checking ---------------------------------------------------------------------
+def replay(log: FouryLog):
+    """(final state, violations): the log replayed, following claimed steps where possible."""
+    violations = [Violation(line, msg, None, "hero.traits") for msg, line in log.hero_problems]
+    state = new_game(log.board, log.hero)
+    for e in log.entries:
+        state, problems = apply_lenient(state, e.action)
+        for rule, message in problems:
+            if e.step is None:
+                message = f"round {e.round} entry: {message}"
+            violations.append(Violation(e.line, message, e.step, rule))
+    return state, violations
+
+
+def check(log: FouryLog) -> list[Violation]:
+    return replay(log)[1]

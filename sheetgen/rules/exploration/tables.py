@@ -1,0 +1,139 @@
+"""The three tables map mode rolls on, as plain data (built by the definitions layer).
+
+RoomTable: d66 (11-16 .. 61-66) -> room shape; EntranceTable: d6 -> shape;
+ContentsTable: 2d6 (2-12) -> a result for corridors and one for rooms, with the
+boss escalation house rule for 11.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..dice import D66_VALUES
+from .shapes import Shape, default_stretch_line, mirror, orientations, rotate, stretch
+
+CATEGORIES = ("monsters", "traps", "treasure", "special", "empty", "events", "boss")
+CONTENTS_ROLLS = tuple(range(2, 13))
+BOSS_ROLL = 11
+FINAL_BOSS = "final-boss"
+BOSS = "boss"
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A shape in one orientation and stretch, ready for placement."""
+    rotate: int
+    mirror: bool
+    stretch: int
+    cells: tuple                     # of (x, y)
+    exits: tuple                     # of (x, y, side)
+    secret: frozenset
+    by_side: dict                    # side -> exits on that side
+
+
+class RoomEntry:
+    """One table entry: a room or corridor shape; variants are cached for placement."""
+    __slots__ = ("key", "kind", "name", "shape", "_variants")
+
+    def __init__(self, key: int, kind: str, name: str, shape: Shape):
+        self.key = key
+        self.kind = kind
+        self.name = name
+        self.shape = shape
+        self._variants: dict[int, list[Variant]] = {}
+
+    def variants(self, stretch_by: int = 0) -> list[Variant]:
+        """The 8 orientations (duplicates removed) at a stretch with map mode's default line."""
+        found = self._variants.get(stretch_by)
+        if found is None:
+            base = self.shape
+            if stretch_by:
+                axis, index = default_stretch_line(base)
+                base = stretch(base, stretch_by, axis, index)
+            seen = set()
+            found = []
+            for rot, mir in orientations(base):
+                s = rotate(mirror(base) if mir else base, rot)
+                key = (s.cells, s.exits)
+                if key in seen:
+                    continue
+                seen.add(key)
+                by_side: dict[str, list] = {"N": [], "E": [], "S": [], "W": []}
+                for e in s.exits:
+                    by_side[e[2]].append(e)
+                found.append(Variant(rot, mir, stretch_by, tuple(sorted(s.cells)), s.exits, s.secret,
+                                     {k: tuple(v) for k, v in by_side.items()}))
+            self._variants[stretch_by] = found
+        return found
+
+
+@dataclass
+class RoomTable:
+    """A d66 room table (or a d6 entrance table: the same entries keyed 1-6)."""
+    entries: dict[int, RoomEntry]
+    title: str = ""
+    name: str = "builtin"
+    die: str = "d66"
+
+    def __getitem__(self, key: int) -> RoomEntry:
+        return self.entries[key]
+
+    def keys(self):
+        return D66_VALUES if self.die == "d66" else tuple(range(1, 7))
+
+
+@dataclass(frozen=True)
+class Result:
+    id: str
+    category: str
+    text: str
+    title: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.title or self.id.replace("-", " ").capitalize()
+
+
+@dataclass
+class Escalation:
+    """The boss escalation house rule: d6 + per_prior for every earlier boss result; final_at+ = Final Boss."""
+    final_at: int = 6
+    per_prior: int = 1
+    rule: str = ""
+
+    def modifier(self, prior_bosses: int) -> int:
+        return self.per_prior * prior_bosses
+
+    def is_final(self, roll: int, prior_bosses: int) -> bool:
+        return roll + self.modifier(prior_bosses) >= self.final_at
+
+
+@dataclass
+class ContentsTable:
+    rows: dict[int, tuple[str, str]]         # 2d6 -> (corridor result id, room result id)
+    results: dict[str, Result]
+    escalation: Escalation = field(default_factory=Escalation)
+    title: str = ""
+
+    def result(self, roll: int, kind: str) -> Result:
+        corridor, room = self.rows[roll]
+        return self.results[corridor if kind == "corridor" else room]
+
+    def matches(self, roll: int, kind: str, text: str, final: bool | None = None) -> bool:
+        """Whether a written result names the table's result for roll and kind."""
+        if roll not in self.rows:
+            return False
+        expected = self.result(roll, kind)
+        got = _norm(text)
+        names = {_norm(expected.id), _norm(expected.label), _norm(expected.text)}
+        if expected.category == "boss":
+            final_names = {_norm(FINAL_BOSS), "finalboss", "final boss"}
+            if final is True:
+                return got in final_names
+            if final is False:
+                return got in names or got == _norm(BOSS)
+            return got in names or got == _norm(BOSS) or got in final_names
+        return got in names
+
+
+def _norm(text) -> str:
+    return " ".join(str(text).strip().lower().replace("-", " ").replace("_", " ").split())

@@ -1,0 +1,200 @@
+"""Foury map lint through `sheetgen validate`: playable maps pass, unplayable ones exit 1 naming cells."""
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sheetgen.cli import main
+from sheetgen.definitions.builtins import builtin_info
+from sheetgen.definitions.foury import blank_layout, lint, load_map, resize_blank
+from sheetgen.errors import InputError
+from sheetgen.rules.foury.board import parse_cell
+
+DATA = Path(__file__).parent / "data" / "foury_maps"
+TEST_HALL = DATA / "test-hall.yaml"
+BUILTIN_MAPS = ["ancient-story", "slaughter", "santa", "strength", "kraken", "foury-blank"]
+
+
+def _validate(*args):
+    result = CliRunner().invoke(main, ["validate", *map(str, args)])
+    return result.exit_code, result.output      # click mixes stderr into output
+
+
+def _variant(tmp_path, name, old_new: list[tuple[str, str]], extra: str = "") -> Path:
+    text = TEST_HALL.read_text()
+    for old, new in old_new:
+        assert old in text, old
+        text = text.replace(old, new)
+    path = tmp_path / name
+    path.write_text(text + extra)
+    return path
+
+
+def test_playable_test_hall_passes_with_only_a_warning():
+    code, out = _validate(TEST_HALL)
+    assert code == 0, out
+    assert "ok, map foury" in out
+    # four entries only carry two rounds: each round closes its entry and its exit
+    assert "warning:" in out and "4 rounds use 8 entries but the map has 4" in out
+    assert "error:" not in out
+
+
+@pytest.mark.parametrize("name", BUILTIN_MAPS)
+def test_every_builtin_map_validates_clean(name):
+    code, out = _validate(name)
+    assert code == 0, out
+    assert "error" not in out and "warning" not in out, out
+
+
+def test_builtin_maps_are_all_listed_and_checked():
+    maps = {b.name for b in builtin_info() if (b.kind, b.ruleset) == ("map", "foury")}
+    assert set(BUILTIN_MAPS) <= maps
+    assert maps - set(BUILTIN_MAPS) == set(), "a new built-in map needs adding to BUILTIN_MAPS"
+
+
+def test_disconnected_zone_exit_1_names_the_stray_cells():
+    code, out = _validate(DATA / "lint-disconnected.yaml")
+    assert code == 1
+    assert "zone D is not one connected region: B5 is cut off from A2, A3, B3, A4" in out
+    assert "zone C is not one connected region: A5 is cut off from" in out
+    assert "not playable as designed (2 problems)" in out
+
+
+def test_walled_centre_exit_1_names_entry_and_walls():
+    code, out = _validate(DATA / "lint-centre-walled.yaml")
+    assert code == 1
+    assert "entry C1:N cannot reach the centre room C3" in out
+    assert "blocked by the walls C2:S, B3:E, D3:W, C4:N" in out
+    assert "unreachable from every entry: C3" in out            # the warning too
+
+
+def test_rock_and_walls_leave_an_entry_stuck(tmp_path):
+    # rock across row 4 and two walls seal the bottom row off from the rest
+    path = _variant(tmp_path, "stuck.yaml", [("  D C C C B", "  D # # # B"), ("walls: [B3:E]", "walls: [B3:E, A4:S, E5:N]"),
+                                             ("  B4: stairs", "  B5: stairs"), ("  D4: lever", "  D5: lever")])
+    code, out = _validate(path)
+    assert code == 1
+    assert "entry C5:S cannot reach the centre room C3: it gets stuck in A5, B5, C5, D5, E5 (5 cells), " \
+           "blocked by the walls A5:N, E5:N and rock at B4, C4, D4" in out
+
+
+def test_unmeetable_requirements_exit_1_with_cells():
+    code, out = _validate(DATA / "lint-requirement.yaml")
+    assert code == 1
+    assert "zones.A.requirement: zone A needs 3 statues but has 2 reachable in its cells: B1, B2" in out
+    assert "zone C needs 2 levers reached by the stairs: no stairs in or reachable from zone C" in out
+
+
+def test_requirement_counts_both_ways(tmp_path):
+    # statues outside zone A do not count; a statue moved into A does
+    outside = _variant(tmp_path, "outside.yaml", [("  E1: statue", "  E2: statue")])
+    assert _validate(outside)[0] == 1
+    inside = _variant(tmp_path, "inside.yaml", [("  E1: statue", "  D1: statue")])
+    assert _validate(inside)[0] == 0
+    # one lever is not enough for levers: 2
+    one_lever = _variant(tmp_path, "lever.yaml", [("  A5: lever\n", "")])
+    code, out = _validate(one_lever)
+    assert code == 1 and "only 1 reachable lever: D4" in out
+    # no cornucopia and no way to find one
+    no_horn = _variant(tmp_path, "horn.yaml", [("  A4: cornucopia\n", "")])
+    code, out = _validate(no_horn)
+    assert code == 1 and "zone D needs 1 cornucopia but the map has 0 reachable" in out
+    # ... but a bandit (who gives one when beaten) or a `find cornucopia` event will do
+    bandit = _variant(tmp_path, "bandit.yaml", [("  A4: cornucopia", "  A4: bandit")])
+    assert _validate(bandit)[0] == 0
+    finds = _variant(tmp_path, "find.yaml", [("  A4: cornucopia\n", ""), ("6: chest}", "6: find cornucopia}")])
+    assert _validate(finds)[0] == 0
+    # kills: no monster events anywhere and too few printed enemies
+    calm = _variant(tmp_path, "calm.yaml", [("1: monster,", "1: chest,"), ("collapse behind + monster", "collapse behind"),
+                                            ("2: monster, 3", "2: chest, 3"), ("  D2: chest", "  D2: orc")])
+    code, out = _validate(calm)
+    assert code == 1 and "zone B needs 3 kills but the map has 1 reachable enemies: D2 and no monster events" in out
+
+
+def test_entries_in_one_zone_only_cannot_exit_elsewhere(tmp_path):
+    path = _variant(tmp_path, "one-zone.yaml", [("entries: [C1:N, E3:E, C5:S, A3:W]", "entries: [C1:N, D1:N]")])
+    code, out = _validate(path)
+    assert code == 1
+    assert "the map needs entries in at least 2 zones (has A)" in out
+    assert "zone B (The Palace Rooms) has a round but no entry arrow" in out
+
+
+def test_unreachable_cells_are_a_warning_not_an_error(tmp_path):
+    path = _variant(tmp_path, "pocket.yaml", [("walls: [B3:E]", "walls: [B3:E, A1:E, A1:S]")])
+    code, out = _validate(path)
+    assert code == 0, out
+    assert "warning:" in out and "unreachable from every entry: A1" in out
+
+
+def test_campaign_rules(tmp_path):
+    # the slaughter has no exits and starts inside
+    slaughter = _variant(tmp_path, "sl.yaml", [], "campaign: slaughter\n")
+    code, out = _validate(slaughter)
+    assert code == 1
+    assert "has no exits" in out and "give `start:` a cell at the centre" in out
+    # santa needs turns and a start open onto Santa's room (B3:E walls C3 off from B3)
+    santa = _variant(tmp_path, "sa.yaml", [], "campaign: santa\nstart: B3\n")
+    code, out = _validate(santa)
+    assert code == 1
+    assert "give `turns:`" in out and "start B3 is not an open space next to Santa's room C3" in out
+    santa_ok = _variant(tmp_path, "sa2.yaml", [], "campaign: santa\nstart: C2\nturns: 30\n")
+    code, out = _validate(santa_ok)
+    assert code == 0, out
+    # the kraken: no cave-ins, only floods
+    kraken = _variant(tmp_path, "kr.yaml", [], "campaign: kraken\nturns: 30\nflooded: [C4]\n")
+    code, out = _validate(kraken)
+    assert code == 1 and "zone A event 2 collapses walls" in out and "no cave-ins" in out
+
+
+def test_max_enemies_caps_the_printed_enemies(tmp_path):
+    path = _variant(tmp_path, "max.yaml", [("  D2: chest", "  D2: [orc, goblin]")], "max_enemies: 1\n")
+    code, out = _validate(path)
+    assert code == 1 and "the map prints 2 enemies but max_enemies is 1" in out
+
+
+def test_builtin_maps_follow_their_campaigns():
+    slaughter = load_map("slaughter").board
+    enemies = sum(1 for names in slaughter.items.values() for n in names
+                  if n in {"goblin", "orc", "imp", "bandit", "troll", "minotaur"})
+    assert (slaughter.campaign, slaughter.entries, slaughter.max_enemies, enemies) == ("slaughter", (), 48, 48)
+    assert slaughter.start == (slaughter.columns // 2, slaughter.rows // 2)
+    assert all(e.kind != "monster" for z in slaughter.zones.values() for evs in z.events.values() for e in evs)
+    santa = load_map("santa").board
+    counts = {}
+    for names in santa.items.values():
+        for n in names:
+            counts[n] = counts.get(n, 0) + 1
+    assert counts["reindeer"] >= 8 and counts["rudolph"] == 1 and counts["sleigh"] == 1
+    assert counts["green package"] >= 16 and counts["blue package"] >= 16
+    assert santa.turns and santa.safe_zone == "S" and santa.zones["S"].name == "XMas Safe Zone"
+    kraken = load_map("kraken").board
+    assert kraken.turns and kraken.flooded and kraken.items[kraken.centre_cells()[0]] == ("kraken",)
+    strength = load_map("strength").board
+    assert not strength.hero_extras
+    assert {"yellow potion", "purple potion"} <= {n for v in strength.items.values() for n in v}
+    ancient = load_map("ancient-story").board
+    assert len(ancient.entries) == 8 and ancient.hero_extras
+    assert sum(len(v) for v in strength.items.values()) < sum(len(v) for v in ancient.items.values())
+
+
+def test_blank_map_resizes_and_stays_playable():
+    blank = load_map("foury-blank")
+    assert (blank.board.columns, blank.board.rows) == (7, 7) and blank.board.items == {}
+    big = resize_blank(blank, 11, 11)
+    assert (big.board.columns, big.board.rows) == (11, 11)
+    assert big.board.centre_cells() == [parse_cell("F6")]
+    assert not [f for f in lint(big) if f.severity == "error"]
+    for cols, rows in [(5, 5), (9, 7), (8, 12), (26, 20)]:
+        cells, entries = blank_layout(cols, rows)
+        assert len(cells.split()) == cols * rows and len(entries) == 8
+    with pytest.raises(InputError, match="only blank maps can change size"):
+        resize_blank(load_map("ancient-story"), 11, 11)
+    with pytest.raises(InputError, match="columns 40 is out of range"):
+        resize_blank(blank, 40, 11)
+
+
+def test_compose_refuses_to_resize_a_designed_map():
+    from sheetgen.definitions.foury import compose
+    from sheetgen.draw.options import BuildOptions
+    with pytest.raises(InputError, match="only blank maps can change size"):
+        compose(load_map("ancient-story"), BuildOptions(params=(("columns", 9), ("rows", 9))))
