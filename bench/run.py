@@ -3,6 +3,7 @@ baseline measured in the same run.
 
     python bench/run.py                 # cold start, render, then every bench/bench_*.py
     python bench/run.py --only render   # cold start and render figures only
+    python bench/run.py --only AREA     # just bench/bench_AREA.py
     python bench/run.py --quick         # fewer repetitions
 
 Not a timed test: the numbers depend on the machine; the ratios travel better.
@@ -47,10 +48,15 @@ def main(argv: list[str]) -> int:
             return 2
         only = argv[i + 1]
     quick = "--quick" in argv
-    cold_start(5 if quick else 10)
     scripts = sorted(HERE.glob("bench_*.py"))
     if only:
         scripts = [s for s in scripts if s.stem == f"bench_{only}"]
+        if not scripts:
+            known = ", ".join(s.stem[len("bench_"):] for s in sorted(HERE.glob("bench_*.py")))
+            print(f"no bench/bench_{only}.py (areas: {known})", file=sys.stderr)
+            return 2
+    if only in (None, "render"):
+        cold_start(5 if quick else 10)
     # render first: it is the figure the issue names; others follow in name order
     scripts.sort(key=lambda s: (s.stem != "bench_render", s.stem))
     failed = 0

@@ -97,3 +97,11 @@ def test_calibration_applies_to_options():
     from sheetgen.errors import InputError
     with pytest.raises(InputError, match="did you mean 'p1'"):
         calibration.current("p2")
+
+
+def test_builtin_names_are_unique():
+    from collections import Counter
+
+    from sheetgen.paths import layouts_dir
+    stems = Counter(p.stem for p in layouts_dir().rglob("*.yaml"))
+    assert [s for s, n in stems.items() if n > 1] == []

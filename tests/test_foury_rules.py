@@ -318,11 +318,11 @@ def test_kael_rolls_no_event_entering_a_space_with_an_enemy():
 def test_resources_never_above_caps():
     from dataclasses import replace
     board = replace(BOARD, items={**BOARD.items, P("D2"): ("potion",)})
-    s = play(game(free_hero({"hearts": 8, "shields": 1, "weapon": 1, "clovers": 1, "shovels": 1}), board=board),
+    s = play(game(free_hero({"hearts": 12, "shields": 0, "weapon": 0, "clovers": 0, "shovels": 0}), board=board),
              *A_START, mv("C1", 6), mv("C2"), mv("D2", 3))
     s = play(s, Collect("potion"))
-    assert s.res["hearts"] == 8                                 # the cap (free characters: 8 hearts)
-    assert refused(s, Sheet((("hearts", 9),))) == {"sheet.hearts"}
+    assert s.res["hearts"] == 12                                # a free character's sheet has 12 heart boxes
+    assert refused(s, Sheet((("hearts", 13),))) == {"sheet.hearts"}
 
 
 # -- requirements, Oracle, exits -----------------------------------------------------------------
@@ -371,8 +371,9 @@ def test_exit_rules():
 def test_used_entry_is_closed_for_good_and_a_zone_is_played_once():
     s = play(game(), *A_START, mv("C1", 6), mv("C2"), mv("C3"), mv("D3"), mv("E3", 4), Exit(P("E3"), "E"))
     assert refused(s, enter("C1:N")) >= {"entry.used", "round.zone_done"}
-    r2 = play(s, enter("E3:E"))                                  # an exit does not close its arrow
-    assert r2.zone == "B" and r2.round_no == 2
+    assert refused(s, enter("E3:E")) == {"entry.used"}           # the exit's arrow is closed too
+    r2 = play(s, enter("C5:S"))
+    assert r2.zone == "C" and r2.round_no == 2
 
 
 def test_exit_cell_rolls_its_events_like_any_cell():
@@ -402,7 +403,8 @@ def test_market_trades_one_for_one_within_caps():
     assert t.res["weapon"] == 0 and t.res["shovels"] == 4
     assert refused(s, Market(0, (), (("weapon", 2),), (("shovels", 1),))) == {"market.trade"}
     assert refused(s, Market(0, (), (("weapon", 3),), (("shovels", 3),))) == {"market.trade"}
-    assert "resource.cap" in refused(s, Market(0, (), (("weapon", 2), ("shovels", 2)), (("hearts", 4),)))
+    s.caps = dict(s.caps, hearts=8)
+    assert "resource.cap" in refused(s, Market(0, (), (("weapon", 2), ("shovels", 2), ("clovers", 1)), (("hearts", 5),)))
     assert refused(play(game(), *A_START), Market(0, (), (("weapon", 1),), (("hearts", 1),))) == {"market.when"}
 
 

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from sheetgen.definitions.registry import load, load_file
+from sheetgen.definitions.registry import load
 from sheetgen.draw.layout import FURNITURE_MM
-from sheetgen.draw.model import Circle, Group, Image, Line, Polygon, Rect, Text, dump, walk
+from sheetgen.draw.model import Group, Image, Line, Polygon, Rect, Text, dump, walk
 from sheetgen.draw.options import PAPER_SIZES, BuildOptions
 
 DATA = Path(__file__).parent / "data" / "layout"
@@ -204,3 +204,30 @@ def test_schema_lists_every_element_type():
         model = {"checkbox_track": "CheckboxTrackElement"}.get(t, t.capitalize() + "Element")
         assert model in names, model
     assert schema["$defs"]["TextElement"]["properties"]["font"]["enum"][0] == "sans"
+
+
+def test_text_alignment_valign_shrink_and_upper(tmp_path):
+    path = write(tmp_path, "sheetgen: 1\nkind: layout\npage: {margins: 0}\nelements:\n"
+                 "  r: {type: text, text: right, x: 10mm, y: 10mm, width: 50mm, align: right}\n"
+                 "  m: {type: text, text: mid, x: 0, y: 0, width: 100mm, height: 40mm, valign: middle, size: 10}\n"
+                 "  b: {type: text, text: bottom, x: 0, y: 0, width: 100mm, height: 40mm, valign: bottom}\n"
+                 "  s: {type: text, text: a very long line that cannot fit, x: 0, y: 50mm, width: 20mm, shrink: true, upper: true}\n")
+    ids = by_id(compose(path).pages[0].items)
+    assert (ids["el-r"].x, ids["el-r"].anchor) == (60.0, "end")
+    assert 0 < ids["el-m"].y - 20 < 2.5 and 37 < ids["el-b"].y < 40
+    from sheetgen.fonts import text_width
+    s = ids["el-s"]
+    assert s.text == "A VERY LONG LINE THAT CANNOT FIT" and s.size < 10
+    assert text_width(s.text, s.font, s.size) <= 20.01 or s.size == 4.0
+
+
+def test_deck_cards_override_template_parts_by_name(tmp_path):
+    path = write(tmp_path, "sheetgen: 1\nkind: deck\ncard: {width: 50mm, height: 70mm}\n"
+                 "template:\n  title: {type: text, text: Room, size: 9, font: serif}\n  frame: {type: box}\n"
+                 "cards:\n  - {name: hall, elements: {title: {text: Hall}}}\n"
+                 "  - {count: 2, elements: {title: {text: 'Cell {n}'}, extra: {type: line, x: 0, y: 0, x2: 5mm, y2: 5mm}}}\n")
+    page = compose(path).pages[0]
+    ids = by_id(page.items)
+    assert [ids[f"c{n}-el-title"].text for n in (1, 2, 3)] == ["Hall", "Cell 2", "Cell 3"]
+    assert ids["c1-el-title"].font == "serif" and ids["c1-el-title"].size == 9     # the rest inherited
+    assert "c2-el-extra" in ids and "c1-el-extra" not in ids

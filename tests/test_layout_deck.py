@@ -1,10 +1,8 @@
 """N-up card sheets: 9-up positions, crop marks to the edge, trim/bleed boxes, duplex."""
-from pathlib import Path
-
 import pytest
 
 from sheetgen.definitions.registry import load
-from sheetgen.draw.model import Group, Line, Rect
+from sheetgen.draw.model import Group, Rect
 from sheetgen.draw.nup import nup_grid, nup_pages
 from sheetgen.draw.options import PAPER_SIZES, BuildOptions
 
@@ -93,9 +91,9 @@ def test_bleed_sets_bleed_box_and_keeps_marks_off_the_art(tmp_path):
                     "template:\n  art: {type: box, x: -3mm, y: -3mm, width: 69mm, height: 94mm, fill: beige, stroke: none}\n",
                     encoding="utf-8")
     page = compose(path).pages[0]
-    assert len(cards_of(page)) == 6                 # 3 x 2 with bleed on A4
+    assert len(cards_of(page)) == 6                 # 2 x 3 with 3 mm bleed and 5 mm margins on A4
     assert page.bleed is not None
-    assert page.bleed.w == pytest.approx(page.trim.w + 6 + 2 * 6)      # 3 slots of 69 mm
+    assert page.bleed.w == pytest.approx(2 * 69) and page.trim.w == pytest.approx(2 * 69 - 6)
     assert page.bleed.x == pytest.approx(page.trim.x - 3)
     for m in crop_lines(page):
         for x, y in ((m.x1, m.y1), (m.x2, m.y2)):
@@ -110,7 +108,8 @@ def test_nup_api_pages_and_validation():
     assert [p.name for p in pages] == ["x-1", "x-2"]
     assert len(cards_of(pages[0])) == 9 and len(cards_of(pages[1])) == 1
     assert nup_grid(63, 88, *PAPER_SIZES["letter"]).per_page == 9
-    assert nup_grid(63, 88, *PAPER_SIZES["a4"], bleed=3).per_page == 9
+    assert nup_grid(63, 88, *PAPER_SIZES["a4"], bleed=3).per_page == 6    # 3 x 69 mm leaves no margin
+    assert nup_grid(63, 88, *PAPER_SIZES["a4"], bleed=2, margin=4).per_page == 9
     with pytest.raises(ValueError):
         nup_pages(faces, 63, 88, 210, 297, backs=[Rect(0, 0, 1, 1)] * 3)
     with pytest.raises(ValueError, match="does not fit"):

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import io
-import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -302,3 +301,31 @@ def test_pdf_form_does_not_inherit_colour_or_width_from_the_page():
     x = round(50 * 100 / 25.4)
     r, g, b = min((img.getpixel((x, y + d)) for d in (-1, 0, 1)), key=sum)
     assert r < 100 and g < 100 and b < 100        # black, not the red the page used before
+
+
+def test_render_documents_is_all_or_nothing_across_documents(tmp_path):
+    from sheetgen.render import render_documents
+    good = Document([sample_page()], name="first")
+    broken = Document([sample_page()], name="second")
+    broken.pages[0].add(Image(1, 1, 5, 5, str(tmp_path / "gone.png")))
+    with pytest.raises(InputError, match="gone.png"):
+        render_documents([good, broken], tmp_path, formats=("pdf", "svg"))
+    assert not list(tmp_path.iterdir())
+    written = render_documents([good, Document([sample_page()], name="second")], tmp_path, formats=("pdf",))
+    assert [p.name for p in written] == ["first.pdf", "second.pdf"]
+
+
+def test_pdf_image_inside_a_form_is_drawn_on_every_page():
+    stamp = Group((Image(0, 0, 20, 10, str(DATA / "marker.png")), Rect(0, 0, 20, 10)), cls="form")
+    pages = []
+    for n in range(3):
+        p = Page(60, 40)
+        p.add(Group((stamp,), transform=translate(5 + 5 * n, 5)))
+        pages.append(p)
+    data = render_pdf_bytes(Document(pages))
+    from PIL import Image as PILImage
+    for n in range(3):
+        out = subprocess.run(["pdftoppm", "-r", "50", "-f", str(n + 1), "-l", str(n + 1), "-"],
+                             input=data, capture_output=True, check=True).stdout
+        img = PILImage.open(io.BytesIO(out)).convert("RGB")
+        assert img.getpixel((round((10 + 5 * n) * 50 / 25.4), round(10 * 50 / 25.4))) == (255, 0, 0)

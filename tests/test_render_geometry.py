@@ -203,3 +203,20 @@ def test_rotated_shapes_agree():
     # a 40x10 bar turned 30 degrees is wider than tall but no longer flat
     x0, y0, x1, y1 = ink_box(png_image(doc), (30, 30, 90, 64.9))   # the bar alone, not the ring below
     assert 30 * PX < (x1 - x0) < 40 * PX and (y1 - y0) > 20 * PX
+
+
+def test_translucent_fills_blend_alike():
+    page = Page(60, 40)
+    page.add(Rect(5, 5, 30, 20, Style(stroke=None, fill="#ff0000")),
+             Rect(20, 15, 30, 20, Style(stroke=None, fill="#0000ff", opacity=0.5)))
+    doc = Document([page])
+    pdf = subprocess.run(["pdftoppm", "-r", str(DPI), "-"], input=render_pdf_bytes(doc),
+                         capture_output=True, check=True).stdout
+    images = [PILImage.open(io.BytesIO(pdf)).convert("RGB"),
+              PILImage.open(io.BytesIO(render_png_pages(doc, dpi=DPI)[0])).convert("RGB")]
+    for where, want in (((28, 20), (128, 0, 128)),      # blue at half over red
+                        ((45, 30), (128, 128, 255)),    # blue at half over white
+                        ((10, 10), (255, 0, 0))):       # red alone
+        for img in images:
+            got = img.getpixel((round(where[0] * PX), round(where[1] * PX)))
+            assert all(abs(g - w) <= 3 for g, w in zip(got, want)), (where, got, want)

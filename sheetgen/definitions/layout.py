@@ -321,7 +321,9 @@ class CardSpec(Strict):
 class CardEntry(Strict):
     name: str | None = None
     count: PositiveInt = 1
-    elements: dict[str, Element] = Field(default_factory=dict)
+    elements: Annotated[dict[str, Element], WithJsonSchema(
+        {"type": "object", "description": "elements merged by name onto the deck's template"})] = \
+        Field(default_factory=dict)
 
 
 class LayoutModel(Strict):
@@ -504,18 +506,18 @@ def _resolve_extends(data: MarkedDict, path: Path, chain: list[Path]) -> Node:
 # -- validation with locations across files -------------------------------------------------------
 
 
-def _clean_loc(loc: tuple, data: Any) -> tuple[tuple, list]:
-    """Drop pydantic's union tags from loc (walking the data); also return the
-    model class reached at each step (for 'did you mean' on unknown keys)."""
+def _clean_loc(loc: tuple, data: Any) -> tuple[tuple, Any]:
+    """Drop pydantic's union tags from loc, walking the data: the first part of
+    the loc inside an element mapping is always its discriminator tag (even
+    when the element also has a key of that name, as text elements do)."""
     out = []
     node = data
+    fresh = True                        # no part consumed inside node yet
     for part in loc:
         if isinstance(part, str) and part.startswith("function-"):
             continue
-        if isinstance(node, dict) and part not in node and not any(str(k) == str(part) for k in node) \
-                and element_tag(node) == part:
-            continue                                    # the discriminator tag
-        if isinstance(node, dict) and part not in node and part in {"str", "int", "float", "bool", "list", "dict"}:
+        if fresh and isinstance(node, dict) and element_tag(node) in ELEMENT_MODELS and part == element_tag(node):
+            fresh = False
             continue
         if isinstance(node, list) and not isinstance(part, int):
             continue
@@ -527,13 +529,13 @@ def _clean_loc(loc: tuple, data: Any) -> tuple[tuple, list]:
             node = node[part]
         else:
             node = None
+        fresh = True
     return tuple(out), node
 
 
 def _model_at(loc: tuple, data: Any):
     """The model class of the mapping at loc (element unions resolved by their type)."""
     import typing
-    from pydantic import BaseModel
     current: Any = LayoutModel
     node = data
     for part in loc:
@@ -628,9 +630,9 @@ def _problems(exc: ValidationError, data: Any, filename: str, prefix: tuple = ()
                     and not isinstance(got, (dict, list)):
                 msg = f"{msg[0].lower()}{msg[1:]}, got {got!r}"
             problems.append(Problem(msg, file, line, col, path=key_path(full) or None))
-    unique: dict[str, Problem] = {}
-    for p in problems:
-        unique.setdefault(p.format(), p)
+    unique: dict[tuple, Problem] = {}
+    for p in problems:       # a template's problem shows once, not once per card
+        unique.setdefault((p.file, p.line, p.column, p.message), p)
     return list(unique.values())
 
 
@@ -643,6 +645,7 @@ def load(data: MarkedDict, source) -> LayoutDefinition:
     merged = _resolve_extends(data, Path(source.path).resolve(), [Path(source.path).resolve()])
     # locations in errors name the file as the user gave it
     _rename_file(merged, str(Path(source.path).resolve()), filename)
+    _merge_cards_onto_template(merged)
     try:
         model = LayoutModel.model_validate(merged)
     except ValidationError as exc:
@@ -657,12 +660,33 @@ def load(data: MarkedDict, source) -> LayoutDefinition:
     model = checker.run()
     cards = checker.cards
     if problems:
-        unique: dict[str, Problem] = {}
-        for p in problems:
-            unique.setdefault(p.format(), p)
+        unique: dict[tuple, Problem] = {}
+        for p in problems:       # a template's problem shows once, not once per card
+            unique.setdefault((p.file, p.line, p.column, p.message), p)
         raise InputError(list(unique.values()))
     name = model.name or Path(source.path).stem
     return LayoutDefinition(model=model, source=source, name=name, cards=cards, where=locate_problem)
+
+
+def _merge_cards_onto_template(data: Node) -> None:
+    """Each card's elements deep-merged onto the template (so a card may change
+    one key of a template element); locations still point where keys came from."""
+    template, cards = data.get("template"), data.get("cards")
+    if not isinstance(cards, list):
+        return
+    if not isinstance(template, Node):
+        template = Node()
+    for entry in cards:
+        if not isinstance(entry, Node):
+            continue
+        own = entry.get("elements")
+        if own is None:
+            entry["elements"] = template
+            entry.key_files["elements"] = data.key_files.get("template")
+            if "template" in data.value_marks:
+                entry.value_marks["elements"] = data.value_marks["template"]
+        elif isinstance(own, Node):
+            entry["elements"] = deep_merge(template, own)
 
 
 def _rename_file(node: Any, old: str, new: str) -> None:
@@ -723,35 +747,15 @@ class _Checker:
         return m.model_copy(update=updates)
 
     def _cards(self, template: dict) -> None:
+        """The deck's cards: `count` copies of the template, or each entry of
+        `cards` (whose elements were merged onto the template before validation)."""
         m = self.model
         if m.cards is None:
             self.cards = [(f"{i + 1}", template) for i in range(m.count or 1)]
             return
-        template_raw = self.data.get("template") or Node()
-        adapter = _element_adapter()
         number = 0
         for i, entry in enumerate(m.cards):
-            raw = self.data["cards"][i].get("elements") or Node()
-            merged = deep_merge(template_raw, raw)
-            elements = {}
-            for ename, value in merged.items():
-                if ename not in raw:
-                    elements[ename] = template[ename]       # inherited unchanged: checked already
-                    continue
-                loc = ("cards", i, "elements", ename)
-                try:
-                    el = adapter.validate_python(value)
-                except ValidationError as exc:
-                    # the merge made something invalid that neither part was alone
-                    holder = Node({"x": value})
-                    holder.key_files["x"] = merged.key_files.get(ename)
-                    if ename in merged.value_marks:
-                        holder.value_marks["x"] = merged.value_marks[ename]
-                    for p in _problems(exc, holder, self.filename):
-                        p.path = key_path(loc) + (p.path[1:] if p.path and p.path != "x" else "")
-                        self.problems.append(p)
-                    continue
-                elements[ename] = self.element(el, loc, top=False, quiet=False)
+            elements = self.elements(entry.elements, ("cards", i, "elements"), top=False)
             for _ in range(entry.count):
                 number += 1
                 self.cards.append((entry.name or f"{number}", elements))
@@ -776,16 +780,16 @@ class _Checker:
         for name in groups:
             visit(name, [name])
 
-    def elements(self, elements: dict, loc: tuple, top: bool, quiet: bool = False) -> dict:
+    def elements(self, elements: dict, loc: tuple, top: bool) -> dict:
         """Check elements (recursively); returns them with image paths made absolute."""
         out = {}
         for name, el in elements.items():
             here = loc + (name,)
-            out[name] = self.element(el, here, top, quiet)
+            out[name] = self.element(el, here, top)
         return out
 
-    def element(self, el, loc: tuple, top: bool, quiet: bool):
-        add = (lambda *a, **k: None) if quiet else self.add
+    def element(self, el, loc: tuple, top: bool):
+        add = self.add
         uses_cells = any(isinstance(v, Rel) and v.unit == "cells" for v in _coords(el))
         if el.grid is not None:
             if el.grid not in self.grids:
@@ -833,8 +837,7 @@ class _Checker:
         elif isinstance(el, ImageElement):
             el = self._image(el, loc, add)
         elif isinstance(el, GroupElement):
-            el = el.model_copy(update={"elements": self.elements(el.elements, loc + ("elements",), top=False,
-                                                                  quiet=quiet)})
+            el = el.model_copy(update={"elements": self.elements(el.elements, loc + ("elements",), top=False)})
         elif isinstance(el, UseElement):
             if el.use not in self.model.groups:
                 add(loc + ("use",), f"no group named '{el.use}'",
@@ -874,17 +877,6 @@ def _coords(el) -> list:
     if at is not None:
         values += [at.x, at.y]
     return values
-
-
-_ADAPTER = None
-
-
-def _element_adapter():
-    global _ADAPTER
-    if _ADAPTER is None:
-        from pydantic import TypeAdapter
-        _ADAPTER = TypeAdapter(Element)
-    return _ADAPTER
 
 
 # -- compose -----------------------------------------------------------------------------------

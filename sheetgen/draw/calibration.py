@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .furniture import finish_page, sheet_id
-from .model import Document, Group, Line, Page, Rect, Style, Text
+from .model import Document, Group, Line, Page, Rect, Style, Text, rotate
 from .options import PAPER_SIZES, BuildOptions, Calibration
 
 RULE = Style(stroke="#000000", stroke_width=0.25)
@@ -10,13 +10,11 @@ THICK = Style(stroke="#000000", stroke_width=0.5)
 
 
 def _ruler(x: float, y: float, length_mm: float, step_mm: float, major_every: int, label: str,
-           vertical: bool, id: str) -> Group:
-    """A ruler from (x, y) along +x (or +y when vertical), ticks on the left/top side."""
+           vertical: bool, id: str, numbers: int | None = None) -> Group:
+    """A ruler from (x, y) along +x (or +y when vertical); ticks above (or left of) the line,
+    numbers and the label below (or right of) it, the vertical label reading upwards."""
     items = []
-    if vertical:
-        items.append(Line(x, y, x, y + length_mm, THICK))
-    else:
-        items.append(Line(x, y, x + length_mm, y, THICK))
+    items.append(Line(x, y, x, y + length_mm, THICK) if vertical else Line(x, y, x + length_mm, y, THICK))
     n = round(length_mm / step_mm)
     for i in range(n + 1):
         pos = i * step_mm
@@ -27,10 +25,18 @@ def _ruler(x: float, y: float, length_mm: float, step_mm: float, major_every: in
             items.append(Line(x, y + pos, x - tick, y + pos, RULE))
         else:
             items.append(Line(x + pos, y, x + pos, y - tick, RULE))
+        if major and numbers is not None:
+            value = f"{i // major_every * numbers}"
+            if vertical:
+                items.append(Text(x + 1.5, y + pos + 1.0, value, size=6, fill="#333333"))
+            else:
+                items.append(Text(x + pos, y + 3.0, value, size=6, anchor="middle", fill="#333333"))
     if vertical:
-        items.append(Text(x + 2.0, y + length_mm / 2, label, size=9, font="sans-bold"))
+        cx, cy = x + 8.0, y + length_mm / 2
+        items.append(Group((Text(cx, cy, label, size=9, font="sans-bold", anchor="middle"),),
+                           transform=rotate(-90, cx, cy)))
     else:
-        items.append(Text(x + length_mm / 2, y + 5.0, label, size=9, font="sans-bold", anchor="middle"))
+        items.append(Text(x + length_mm / 2, y + 8.0, label, size=9, font="sans-bold", anchor="middle"))
     return Group(tuple(items), id=id, cls="ruler")
 
 
@@ -42,14 +48,14 @@ def compose_calibration(options: BuildOptions) -> Document:
     page.add(Text(w / 2, 22, "sheetgen printer calibration", size=18, font="serif-bold", anchor="middle"))
     page.add(Text(w / 2, 30, f"Print this page at 100% / actual size on {paper.upper()} paper, then measure the two long rulers.",
                   size=9, anchor="middle"))
-    x0, y0 = 30.0, 55.0
-    page.add(_ruler(x0, y0, 100.0, 1.0, 10, "100 mm (measure this: --measured-x)", False, "ruler-x-100mm"))
-    page.add(_ruler(x0, y0 + 25, 101.6, 25.4 / 8, 8, "4 in", False, "ruler-x-4in"))
-    page.add(_ruler(x0 - 12, y0 + 45, 100.0, 1.0, 10, "100 mm (measure: --measured-y)", True, "ruler-y-100mm"))
-    page.add(_ruler(x0 + 140, y0 + 45, 101.6, 25.4 / 8, 8, "4 in", True, "ruler-y-4in"))
-    # a 50 mm square: quick visual check of both axes at once
-    page.add(Rect(x0 + 35, y0 + 70, 50, 50, THICK, id="square-50mm"))
-    page.add(Text(x0 + 60, y0 + 97, "50 x 50 mm", size=9, anchor="middle"))
+    left = (w - 100.0) / 2
+    page.add(_ruler(left, 55.0, 100.0, 1.0, 10, "100 mm  (measure this: --measured-x)", False, "ruler-x-100mm", 10))
+    page.add(_ruler(left, 80.0, 101.6, 25.4 / 8, 8, "4 in", False, "ruler-x-4in", 1))
+    page.add(_ruler(32.0, 105.0, 100.0, 1.0, 10, "100 mm  (measure this: --measured-y)", True, "ruler-y-100mm", 10))
+    page.add(_ruler(w - 40.0, 105.0, 101.6, 25.4 / 8, 8, "4 in", True, "ruler-y-4in", 1))
+    # a 50 mm square: a quick visual check of both axes at once
+    page.add(Rect(w / 2 - 25, 130.0, 50, 50, THICK, id="square-50mm"))
+    page.add(Text(w / 2, 156.0, "50 x 50 mm", size=9, anchor="middle"))
     steps = [
         "1. Print at 100% (\"actual size\", no \"fit to page\").",
         "2. Measure the horizontal 100 mm ruler and the vertical one, in mm.",

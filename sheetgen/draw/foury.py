@@ -399,7 +399,7 @@ def draw_legend(fmap, x, y, w, h, grayscale) -> list:
         out.append(_t(x + demo + 1.5, cy + 2.6 + i * 2.7, ln, 6.6, "condensed"))
     cy += max(demo, len(tips[:8]) * 2.7) + 2.5
     present = []
-    for names in b.items.values():
+    for names in (b.items.values() if not getattr(fmap.model, "blank", False) else ()):
         for n in names:
             if n not in present:
                 present.append(n)
@@ -452,8 +452,8 @@ def scissors(x, y, size=4.0, vertical=True) -> Group:
 
 def cut_line(x, y1, y2, id="cut-line") -> list:
     return [Line(x, y1, x, y2, Style(stroke=GREY, stroke_width=0.3, dash=(2.0, 1.5)), id=id, cls="cut"),
-            Group((Rect(x - 2.6, y1 + 6, 5.2, 6.0, Style(stroke=None, fill="#ffffff")),
-                   scissors(x, y1 + 9.0, 4.6)), id=f"{id}-scissors")]
+            Group((Rect(x - 2.6, y1, 5.2, 6.0, Style(stroke=None, fill="#ffffff")),
+                   scissors(x, y1 + 3.2, 4.6)), id=f"{id}-scissors")]
 
 
 def zone_infos(fmap) -> list[ZoneInfo]:
@@ -510,33 +510,26 @@ def compose_map(fmap, options: BuildOptions) -> Document:
                 page.add(_t(gx, MARGIN + 12.8 + i * 3.2, ln, fs, "serif-italic", fill=GREY))
 
     # the map: the biggest square that leaves room for the events below and a legend beside it
-    events_h = 0.0 if blank else (44.0 if len(b.zones) <= 4 else 62.0)
-    top = MARGIN + 27.0
-    avail_h = bottom - events_h - top - 11.0
-    legend_min = 0.0 if blank else 40.0
-    avail_w = left_w - legend_min - 22.0
+    events_h = 44.0 if len(b.zones) <= 4 else 62.0
+    top = MARGIN + (32.0 if blank else 27.0)
+    avail_h = bottom - events_h - top - (14.0 if blank else 11.0)
+    avail_w = left_w - 40.0 - 22.0
     cell = min(avail_h / rows, avail_w / columns, 26.0)
     map_w, map_h = cell * columns, cell * rows
-    mx = MARGIN + 11.0 if not blank else MARGIN + (left_w - map_w) / 2
+    mx = MARGIN + 11.0
     geo = MapGeometry(mx, top, cell, columns, rows)
-    if resized or blank:
-        if resized:
-            grid = Group(tuple(draw_map(None, geo, gray)), id="map", cls="map")
-        else:
-            grid = Group(tuple(draw_map(fmap, geo, gray, blank_grid=False)), id="map", cls="map")
-    else:
-        grid = Group(tuple(draw_map(fmap, geo, gray)), id="map", cls="map")
-    page.add(grid)
-    page.add(*coordinates(geo, min(7.5, cell * 0.5) + 2.5))
-    if not blank:
-        lx = mx + map_w + 12.0
-        page.add(Group(tuple(draw_legend(fmap, lx, top - 6.0, MARGIN + left_w - lx, map_h + 6.0, gray)),
-                       id="legend"))
-        page.add(Group(tuple(draw_event_tables(fmap, MARGIN, bottom - events_h, left_w, events_h, gray)),
-                       id="events"))
-    else:
-        page.add(_t(MARGIN, bottom, "Draw the icons (see the icon page), the zone colours and letters, the "
-                    "entry arrows and the zone events; write a title in the strip.", 7.0, "condensed", fill=GREY))
+    # another size than the definition's grid: an empty grid for the player to zone
+    page.add(Group(tuple(draw_map(None if resized else fmap, geo, gray)), id="map", cls="map"))
+    page.add(*coordinates(geo, (min(7.5, cell * 0.5) + 2.5) if not resized else 3.0))
+    lx = mx + map_w + 12.0
+    page.add(Group(tuple(draw_legend(fmap, lx, top - 6.0, MARGIN + left_w - lx, map_h + 6.0, gray)),
+                   id="legend"))
+    page.add(Group(tuple(draw_event_tables(fmap, MARGIN, bottom - events_h, left_w, events_h, gray)),
+                   id="events"))
+    if blank:
+        page.add(_t(MARGIN, bottom - events_h - 3.0, "Draw the icons (cut them from the icon page), the zones, "
+                    "the entry arrows and the walls; write the map's title in the strip.", 7.0, "condensed",
+                    fill=GREY))
     # the character sheet, detachable
     page.add(*cut_line(cut_x, MARGIN - 2, H - 7.5))
     hero = None
@@ -565,12 +558,13 @@ def character_pages(specs: list[CharacterSpec], options: BuildOptions, title: st
     slots = per_page if side_text is None else per_page - 1
     chunks = [specs[i:i + slots] for i in range(0, len(specs), slots)] or [[]]
     colw = (W - 2 * MARGIN) / per_page
+    sw = min(SHEET_W, colw - 6.0)
     for pi, chunk in enumerate(chunks):
         page = Page(W, H, name=f"{name}-{pi + 1}" if len(chunks) > 1 else name)
         for i, spec in enumerate(chunk):
-            x = MARGIN + i * colw + (colw - SHEET_W) / 2
+            x = MARGIN + i * colw + (colw - sw) / 2
             prefix = f"p{pi * slots + i + 1}-" if len(specs) > 1 else ""
-            page.add(Group(tuple(character_sheet(x, MARGIN, SHEET_W, H - 9.0 - MARGIN, spec, gray, prefix)),
+            page.add(Group(tuple(character_sheet(x, MARGIN, sw, H - 9.0 - MARGIN, spec, gray, prefix)),
                            id=f"{prefix}character-sheet", cls="character-sheet"))
             if i:
                 page.add(*cut_line(MARGIN + i * colw, MARGIN - 2, H - 7.5, id=f"cut-line-{i}"))
@@ -661,6 +655,22 @@ def icon_page(options: BuildOptions, title: str, size: float = 14.0, small: floa
         lines = wrap(e, "condensed", 6.0, ev + 7)
         for k, ln in enumerate(lines[:2]):
             page.add(_t(ex + ev / 2, ey + ev + 2.6 + k * 2.4, ln, 6.0, "condensed", "middle"))
+    # fill the rest of the page with spare copies of the icons a designer needs most
+    y = ey + ev + 12 if events else y
+    spares = ("statue", "lever", "stairs", "chest", "monster", "magic circle", "potion", "cornucopia", "die",
+              "shovel", "weapon", "shield", "clover", "entry")
+    tile = 12.0
+    per = int((W - 2 * MARGIN) // tile)
+    x0 = (W - per * tile) / 2
+    rows = int((H - 12 - (y + 2)) // tile)
+    if rows > 0:
+        page.add(_t(MARGIN, y, "SPARE COPIES", 8, "condensed-bold"))
+        y += 2
+        for k in range(rows * per):
+            r, c = divmod(k, per)
+            tx, ty = x0 + c * tile, y + r * tile
+            page.add(Rect(tx, ty, tile, tile, cut))
+            page.add(icon(spares[k % len(spares)], tx + 1.5, ty + 1.5, tile - 3.0, colour=not gray))
     sid = sheet_id("foury-icons", ICON_NAMES, size, small, options.paper, gray)
     finish_page(page, options, sid, footer=f"Dungeon Foury · {title}")
     return Document([page], title=f"Dungeon Foury: {title}", name="foury-icons", subject="Dungeon Foury icons")

@@ -49,19 +49,19 @@ TURN_SEQUENCE = (
 
 # the elements summary: icon, short effect (campaign-specific extras are added)
 ELEMENTS = (
-    ("chest", "1 chest: trade at the market (x round)"),
+    ("chest", "1 chest, sold at the market"),
     ("potion", "+1 life point"),
     ("shovel", "+1 shovel"),
     ("weapon", "+1 weapon"),
     ("shield", "+1 shield"),
     ("clover", "+1 four-leaf clover"),
     ("cornucopia", "1 resource of your choice"),
-    ("die", "roll 1d6 on the die table"),
-    ("magic circle", "jump to another circle (stays)"),
-    ("stairs", "upper level to the levers (stays)"),
-    ("lever", "activate it from the stairs"),
-    ("statue", "dart trap: fight it (d6 vs d6)"),
-    ("monster", "fight: d6 + round strength"),
+    ("die", "roll on the die table"),
+    ("magic circle", "jump to another circle"),
+    ("stairs", "upper level, to the levers"),
+    ("lever", "reached by the stairs"),
+    ("statue", "dart trap: fight it"),
+    ("monster", "fight: d6 + round bonus"),
 )
 # The Slaughter of Monsters: our own motivational phrases for the foot of the sheet
 MOTIVATION = (
@@ -165,16 +165,22 @@ def _boxes(items, x, y, n, *, size=BOX, fills=None, id_prefix=None, cls="box", m
 
 
 def _label_cell(items, x, y, label, icon_name, colour, width=22.0, size=BOX):
+    """Icon and label in front of a row of boxes: one line, else two lines, else a smaller line."""
     items.append(icon(icon_name, x, y + 0.1, size - 0.2, colour=colour))
+    room = width - size - 1.2
+    font = "condensed-bold"
+    if text_width(label, font, LABEL_PT) <= room:
+        items.append(_text(x + size + 1.0, y + size / 2 + LABEL_PT * 0.127, label, LABEL_PT, font))
+        return
+    lines = wrap(label, font, 6.6, room)
+    if len(lines) == 2 and all(text_width(ln, font, 6.6) <= room for ln in lines):
+        for i, ln in enumerate(lines):
+            items.append(_text(x + size + 1.0, y + 2.2 + i * 2.6, ln, 6.6, font))
+        return
     fs = LABEL_PT
-    while text_width(label, "condensed-bold", fs) > width - size - 1.2 and fs > 6.6:
-        fs -= 0.2
-    lines = [label] if text_width(label, "condensed-bold", fs) <= width - size - 1.2 else wrap(label, "condensed-bold", 6.6, width - size - 1.2)
-    if len(lines) == 1:
-        items.append(_text(x + size + 1.0, y + size / 2 + fs * 0.127, label, fs, "condensed-bold"))
-    else:
-        for i, ln in enumerate(lines[:2]):
-            items.append(_text(x + size + 1.0, y + 2.2 + i * 2.6, ln, 6.6, "condensed-bold"))
+    while text_width(label, font, fs) > room and fs > 6.0:
+        fs -= 0.1
+    items.append(_text(x + size + 1.0, y + size / 2 + fs * 0.127, label, fs, font))
 
 
 def _round_markers(items, x, y, labels, id_prefix, size=BOX):
@@ -199,21 +205,29 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
 
     # -- header -----------------------------------------------------------------
     items.append(_text(x, y + 4.6, "DUNGEON FOURY", 12.5, "serif-bold", id=f"{P}sheet-title"))
-    sub = spec.title if not hero else f"{hero.name}, {hero.epithet}" if hero.epithet else hero.name
-    items.append(_text(x + w, y + 4.4, sub, 8.5 if text_width(sub, "serif-bold", 8.5) < w - 42 else 7.0,
-                       "serif-bold", "end"))
+    sub = spec.title
+    room = w - text_width("DUNGEON FOURY", "serif-bold", 12.5) - 3
+    fs = 8.5
+    while text_width(sub, "serif-bold", fs) > room and fs > 6.5:
+        fs -= 0.25
+    items.append(_text(x + w, y + 4.4, sub, fs, "serif-bold", "end"))
     cy = y + 7.0
     if hero:
+        items.append(_text(x, cy + 4.2, hero.name, 11.0, "serif-bold", id=f"{P}hero-name"))
+        nx = x + text_width(hero.name, "serif-bold", 11.0) + 2.0
+        if hero.epithet:
+            items.append(_text(nx, cy + 4.2, hero.epithet, 8.5, "serif-italic"))
         diff = hero.difficulty.upper()
-        items.append(Rect(x, cy, text_width(diff, "condensed-bold", 7.0) + 3.0, 4.2,
-                          Style(stroke=None, fill=ink.fill({"EASY": "#3f9b3a", "INTERMEDIATE": "#d08a1c"}.get(diff, CAP_RED))),
+        dw = text_width(diff, "condensed-bold", 7.0) + 3.0
+        items.append(Rect(x + w - dw, cy + 0.9, dw, 4.2,
+                          Style(stroke=None, fill=ink.fill({"EASY": "#3f9b3a", "INTERMEDIATE": "#c27a12"}.get(diff, CAP_RED))),
                           radius=1.0, id=f"{P}hero-difficulty"))
-        items.append(_text(x + 1.5, cy + 3.1, diff, 7.0, "condensed-bold", fill="#ffffff"))
-        ax = x + text_width(diff, "condensed-bold", 7.0) + 4.5
-        lines = wrap("Specific action: " + hero.action, "condensed", SMALL_PT, w - (ax - x))
+        items.append(_text(x + w - dw / 2, cy + 4.0, diff, 7.0, "condensed-bold", "middle", fill="#ffffff"))
+        cy += 6.0
+        lines = wrap("Specific action: " + hero.action, "condensed", SMALL_PT, w)
         for i, ln in enumerate(lines[:3]):
-            items.append(_text(ax, cy + 3.0 + i * 3.0, ln, SMALL_PT, "condensed", id=f"{P}hero-action" if i == 0 else None))
-        cy += 3.0 * max(1, min(3, len(lines))) + 1.8
+            items.append(_text(x, cy + 2.8 + i * 3.0, ln, SMALL_PT, "condensed", id=f"{P}hero-action" if i == 0 else None))
+        cy += 3.0 * max(1, min(3, len(lines))) + 1.2
     else:
         who = f"{spec.player}: " if spec.player else "Name: "
         items.append(_text(x, cy + 3.4, who, LABEL_PT, "condensed-bold"))
@@ -228,7 +242,9 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
     cy = _section(items, x, cy, w, "Resources", note + ("" if not spec.hero_extras or spec.campaign == "strength"
                                                         else "; beige: heroes only"))
     lengths = spec.track_lengths()
-    label_w = 22.0
+    longest = max(a + b for a, b in lengths.values()) + (FURY_BOXES if spec.campaign == "slaughter" else 0)
+    label_w = 22.0 if w >= 22.0 + longest * BOX else max(19.0, w - longest * BOX)
+    tbox = min(BOX, (w - label_w) / longest)
     for key, label, icon_name, _, _ in TRACKS:
         base, extra = lengths[key]
         n = base + extra
@@ -241,15 +257,15 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
             start = hero.traits.get(key, 0)
             marks = [i < start for i in range(n)]
         _label_cell(items, x, cy, label, icon_name, colour, label_w)
-        bx = _boxes(items, x + label_w, cy, n, fills=fills, id_prefix=f"{P}track-{key}", marks=marks)
+        bx = _boxes(items, x + label_w, cy, n, size=tbox, fills=fills, id_prefix=f"{P}track-{key}", marks=marks)
         if key == "hearts" and spec.campaign == "slaughter":
             # the Fury: skull boxes at the far right, blacked out from the right
             fx = bx
             for i in range(FURY_BOXES):
-                items.append(Group((icon("skull", fx + i * BOX, cy, BOX, colour=colour),),
+                items.append(Group((icon("skull", fx + i * tbox, cy, tbox, colour=colour),),
                                    id=f"{P}track-fury-{i + 1}", cls="box fury"))
-            bx = fx + FURY_BOXES * BOX
-        cy += BOX + 1.3
+            bx = fx + FURY_BOXES * tbox
+        cy += tbox + 1.0
 
     # -- counters --------------------------------------------------------------------
     cy += 0.6
@@ -273,19 +289,20 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
         cy += ((spec.max_enemies + per_row - 1) // per_row) * size + 1.4
         _label_cell(items, x, cy, "Cornucopias", "cornucopia", colour, label_w)
         _boxes(items, x + label_w, cy, 14, id_prefix=f"{P}track-cornucopias")
-        cy += BOX + 1.3
+        cy += BOX + 0.9
     else:
         _label_cell(items, x, cy, "Chests", "chest", colour, label_w)
         mx = _round_markers(items, x + label_w, cy, ("x1", "x2", "x3", "x4"), f"{P}chest-round")
         _boxes(items, mx + 1.2, cy, int((x + w - mx - 1.2) // BOX), id_prefix=f"{P}track-chests")
-        cy += BOX + 1.3
+        cy += BOX + 0.9
         _label_cell(items, x, cy, "Monsters defeated", "monster", colour, label_w)
         mx = _round_markers(items, x + label_w, cy, ("+0", "+1", "+2", "+3"), f"{P}monster-round")
         _boxes(items, mx + 1.2, cy, int((x + w - mx - 1.2) // BOX), id_prefix=f"{P}track-kills")
-        cy += BOX + 1.3
+        cy += BOX + 0.9
         _label_cell(items, x, cy, "Cornucopias", "cornucopia", colour, label_w)
         _boxes(items, x + label_w, cy, int((w - label_w) // BOX), id_prefix=f"{P}track-cornucopias")
-        cy += BOX + 1.3
+        cy += BOX + 0.9
+        cy += 0.5
         items.append(_text(x + w, cy + 1.2, "tick the round: chests are worth x1..x4, monsters gain +0..+3; "
                            "kills reset each round", 6.4, "condensed", "end", GREY))
         cy += 2.6
@@ -337,7 +354,7 @@ def _requirements(items, x, cy, w, spec, colour, ink, P):
         for cx_, label in ((oracle_x, "oracle"), (exit_x, "exit")):
             items.append(Circle(cx_ + BOX / 2, cy + BOX / 2, BOX / 2 - 0.2, Style(stroke=INK, stroke_width=0.3),
                                 id=f"{P}req-{z.letter}-{label}", cls="box"))
-        cy += BOX + 1.0
+        cy += BOX + 0.8
     return cy + 0.4
 
 
@@ -352,10 +369,10 @@ def _oracle(items, x, cy, w, P):
     for i in range(4):
         r, c = divmod(i, 2)
         ax = x + c * (half + 3)
-        ay = cy + r * 5.6
+        ay = cy + r * 5.3
         items.append(_text(ax, ay + 3.6, f"{i + 1}.", LABEL_PT, "condensed-bold"))
         items.append(Line(ax + 3.5, ay + 4.0, ax + half, ay + 4.0, st, id=f"{P}oracle-answer-{i + 1}"))
-    return cy + 11.6
+    return cy + 11.0
 
 
 def _santa_collection(items, x, cy, w, colour, ink, P):
@@ -414,9 +431,21 @@ def _turns(items, x, cy, w, spec, colour, P):
     cy = _section(items, x, cy, w, title)
     size = 4.5
     coin_w = 31.5 if spec.campaign != "slaughter" else 0.0
+    note = {"kraken": "Kr: every 5 turns each flooded space linked to the Kraken floods one neighbour. "
+                      "Swim or backtrack at most 5 spaces.",
+            "santa": "Star: 4 free steps for 1 turn. Time out outside the XMas Safe Zone: 10 turns of "
+                     "Santa's wrath."}.get(spec.campaign, "") if spec.turns else ""
+    beside = False
     if spec.turns:
-        per_row = 5 * int(w // (5 * size))          # rows of whole fives: the Kr counter lines up
+        # rows of whole fives (the Kr counter lines up); the coin box goes beside the boxes
+        # when that is shorter than a row of its own
         n = spec.turns
+        full = 5 * int(w // (5 * size))
+        narrow = 5 * int((w - coin_w - 1.5) // (5 * size)) if coin_w else 0
+        h_full = -(-n // full) * size + (9.0 + 1.0 if coin_w else 0.0)
+        h_narrow = max(-(-n // narrow) * size, 9.0) if narrow else 1e9
+        beside = not note and h_narrow < h_full
+        per_row = narrow if beside else full
     else:
         per_row = int((w - coin_w - 1.5) // size)
         n = per_row * 2
@@ -432,16 +461,12 @@ def _turns(items, x, cy, w, spec, colour, P):
             items.append(_text(bx + size / 2, by + size - 1.3, "Kr", 5.6, "condensed-bold", "middle", GREY))
     top = cy
     cy += rows * size + 1.0
-    if not spec.turns:
+    if not spec.turns or beside:
         if coin_w:
-            bh = max(rows * size, 9.0)
-            _coin_box(items, x + w - coin_w + 1.5, top, coin_w - 1.5, bh, colour, P)
+            bh = min(max(rows * size, 9.0), 12.0)
+            _coin_box(items, x + w - coin_w + 1.5, top + (max(rows * size, bh) - bh) / 2, coin_w - 1.5, bh, colour, P)
             cy = max(cy, top + bh + 1.0)
         return cy
-    note = {"kraken": "Kr: every 5 turns each flooded space linked to the Kraken floods one neighbour. "
-                      "Swim or backtrack at most 5 spaces.",
-            "santa": "Star: 4 free steps for 1 turn. Time out outside the XMas Safe Zone: 10 turns of "
-                     "Santa's wrath."}.get(spec.campaign, "")
     lines = wrap(note, "condensed", 6.4, w - coin_w - 1.5) if note else []
     for i, ln in enumerate(lines):
         items.append(_text(x, cy + 2.6 + i * 2.8, ln, 6.4, "condensed", fill=GREY))
@@ -477,20 +502,23 @@ def _summary(items, x, cy, w, bottom, spec, colour):
         elements += [("star", "4 free steps, 1 turn"), ("candy cane", "distract Yeti or Grinch")]
     if spec.campaign == "kraken":
         elements += [("kraken", "strength 6, immortal"), ("flooded", "Kraken's water: swim <= 5")]
-    size = 4.2
-    col_w = (w - 2.0) / 2
-    rows = (len(elements) + 1) // 2
-    room = bottom - cy
-    pitch = min(size + 0.7, room / max(rows, 1))
-    size = min(size, pitch - 0.4)
+    # two columns when there is room, else three with smaller icons
+    for ncols, size in ((2, 4.4), (3, 4.0), (3, 3.6), (3, None)):
+        rows = (len(elements) + ncols - 1) // ncols
+        if size is None:                        # squeeze: whatever room is left
+            size = max(2.8, (bottom - cy) / rows - 0.5)
+        pitch = size + 0.7 if size > 3.0 else size + 0.4
+        if cy + rows * pitch <= bottom:
+            break
+    col_w = (w - 1.5 * (ncols - 1)) / ncols
     for i, (name, effect) in enumerate(elements):
         r, c = i % rows, i // rows
-        ex, ey = x + c * (col_w + 2.0), cy + r * pitch
+        ex, ey = x + c * (col_w + 1.5), cy + r * pitch
         items.append(icon(name, ex, ey, size, colour=colour))
-        fs = 6.6
-        while text_width(effect, "condensed", fs) > col_w - size - 1.2 and fs > 5.6:
-            fs -= 0.2
-        items.append(_text(ex + size + 1.0, ey + size / 2 + 1.0, effect, fs, "condensed"))
+        fs = 6.8
+        while text_width(effect, "condensed", fs) > col_w - size - 1.0 and fs > 6.0:
+            fs -= 0.1
+        items.append(_text(ex + size + 0.8, ey + size / 2 + fs * 0.13, effect, fs, "condensed"))
     cy += rows * pitch
     if spec.campaign == "slaughter" and cy + 14 < bottom:
         cy += 1.5

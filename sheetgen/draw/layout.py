@@ -12,8 +12,7 @@ package depends on draw, not the other way round).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, replace
 
 from .furniture import finish_page, sheet_id
 from .model import (Document, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text, rotate,
@@ -21,6 +20,7 @@ from .model import (Document, Group, Image, Item, Line, Page, Polygon, Rect, Sty
 from .options import PAPER_SIZES, BuildOptions
 from .patterns import is_grey, pattern_for_colour, pattern_items, rect_points
 
+DECK_MARGIN = 5.0           # default least margin around a deck's cards (printers' reach)
 FURNITURE_MM = 8.0          # bottom band of every page kept free for footer and ruler
 MM_PER_PT = 25.4 / 72.0
 ASCENT = 0.76               # first baseline below the top of a text box, in em
@@ -189,8 +189,12 @@ def _deck_pages(definition, options: BuildOptions, w: float, h: float, paper: st
     model = definition.model
     card = model.card
     margins = model.page.margins
-    margin = margins if isinstance(margins, (int, float)) else min(margins.top, margins.right,
-                                                                   margins.bottom, margins.left)
+    if "margins" not in model.page.model_fields_set:
+        margin = DECK_MARGIN
+    elif isinstance(margins, (int, float)):
+        margin = margins
+    else:
+        margin = min(margins.top, margins.right, margins.bottom, margins.left)
     base = Frame(Area(0.0, 0.0, card.width, card.height), {}, None, False, options.grayscale, "",
                  model.groups, {"title": definition.title, "paper": paper})
     faces = []

@@ -98,11 +98,12 @@ def pattern_items(kind: str, points: list[Point], *, spacing: float | None = Non
         angles = {"hatch": (45.0,), "backhatch": (135.0,), "crosshatch": (45.0, 135.0),
                   "horizontal": (0.0,), "vertical": (90.0,)}[kind]
         for angle in angles:
-            items += [Line(*seg, style) for seg in hatch_segments(points, gap, angle)]
+            items += [Line(*(round(v, 6) for v in seg), style) for seg in hatch_segments(points, gap, angle)]
     elif kind == "dots":
         gap = spacing or 1.8
         r = max(0.18, gap * 0.14)
-        items += [Circle(x, y, r, Style(stroke=None, fill=colour)) for x, y in dot_centres(points, gap)]
+        items += [Circle(round(x, 6), round(y, 6), r, Style(stroke=None, fill=colour))
+                  for x, y in dot_centres(points, gap)]
     elif kind != "none":
         raise ValueError(f"unknown pattern '{kind}'")
     return Group(tuple(items), id=id, cls=cls or f"pattern pattern-{kind}")

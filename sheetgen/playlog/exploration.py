@@ -35,7 +35,7 @@ from typing import Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import InputError, Problem, did_you_mean
+from ..errors import InputError, Problem
 from ..definitions.models import validate_model
 from ..definitions.registry import Source
 from ..definitions.yamlsource import MarkedDict, MarkedList, locate
@@ -170,7 +170,7 @@ def _typos(model: BaseModel, data, source: Source, loc: tuple) -> list[Problem]:
     out: list[Problem] = []
     known = [f.alias or name for name, f in type(model).model_fields.items()]
     for key in (model.model_extra or {}):
-        hint = did_you_mean(key, known)
+        hint = _misspelt(key, known)
         if hint:
             mark = locate(data, loc + (key,), key_itself=True)
             out.append(Problem(f"unknown key '{key}'", source.filename, *(mark or (None, None)),
@@ -185,6 +185,17 @@ def _typos(model: BaseModel, data, source: Source, loc: tuple) -> list[Problem]:
                 if isinstance(item, BaseModel):
                     out += _typos(item, data, source, loc + (key, i))
     return out
+
+
+def _misspelt(key: str, known: list[str]) -> str | None:
+    """A known key this one is a near miss of (one or two letters off), else None."""
+    import difflib
+    best = None
+    for name in known:
+        ratio = difflib.SequenceMatcher(None, str(key), name).ratio()
+        if abs(len(str(key)) - len(name)) <= 2 and ratio >= 0.75 and (best is None or ratio > best[0]):
+            best = (ratio, name)
+    return best[1] if best else None
 
 
 def _line(data, loc) -> int | None:

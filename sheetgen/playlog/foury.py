@@ -213,29 +213,24 @@ def _load_board(name: str, source, problems: list[Problem]):
 
 
 def _sheet_hero(name: str) -> tuple[dict | None, dict | None]:
-    """Traits and caps from the sheet definitions, if they offer them."""
+    """Traits and caps from the sheet definitions (what the printed hero sheet shows), if offered."""
     try:
         from ..definitions.foury_sheet import hero_traits  # type: ignore
-    except ImportError:
-        return None, None
-    try:
         got = hero_traits(name)
+        traits = {k: int(got[k]) for k in TRAITS if k in got}
+        caps = {k: int(v) for k, v in dict(got.get("caps") or {}).items() if k in TRAITS}
     except Exception:  # noqa: BLE001 - fall back to the rules' own table
         return None, None
-    traits = caps = None
-    if isinstance(got, dict):
-        if "traits" in got:
-            traits, caps = got.get("traits"), got.get("caps")
-        else:
-            traits = got
-    else:
-        traits, caps = getattr(got, "traits", None), getattr(got, "caps", None)
+    return traits or None, caps or None
+
+
+def free_caps(campaign: str) -> dict | None:
+    """The boxes a free character may fill on the printed sheet of this campaign."""
     try:
-        traits = {k: int(v) for k, v in dict(traits).items() if k in TRAITS} if traits else None
-        caps = {k: int(v) for k, v in dict(caps).items() if k in TRAITS} if caps else None
-    except (TypeError, ValueError):
-        return None, None
-    return traits, caps
+        from ..definitions.foury_sheet import track_limits  # type: ignore
+        return {k: int(v) for k, v in track_limits(campaign).items() if k in TRAITS} or None
+    except Exception:  # noqa: BLE001 - fall back to the rules' own table
+        return None
 
 
 def _pairs(d: dict[str, int], loc, source, problems, allowed=RESOURCE_NAMES) -> tuple[tuple[str, int], ...]:
@@ -276,9 +271,10 @@ def load(data, source) -> FouryLog:
             problems.append(source.problem(("hero", "traits", k), f"unknown trait '{k}'",
                                            expected="one of " + ", ".join(TRAITS), suggestion=did_you_mean(k, TRAITS)))
         line = _line(source, ("hero", "traits"))
-        for msg in check_free_traits({k: v for k, v in traits.items() if k in TRAITS}, full_scale=full):
+        caps = free_caps(board.campaign) if board is not None else None
+        for msg in check_free_traits({k: v for k, v in traits.items() if k in TRAITS}, full_scale=full, caps=caps):
             hero_problems.append((msg, line))
-        hero = free_hero(traits, full_scale=full)
+        hero = free_hero(traits, full_scale=full, caps=caps)
         if h.caps:
             hero = Hero(None, hero.traits, tuple(dict(dict(hero.caps), **h.caps).items()))
     # the rounds and steps
@@ -403,6 +399,41 @@ def _action(step: Step, loc, source, problems):
     if step.score is not None:
         return A.Score(step.score)
     return None
+
+
+class _Collector:
+    """Stands in for a Source when steps come from elsewhere (the tracker): collects messages."""
+
+    def __init__(self):
+        self.messages: list[str] = []
+
+    def problem(self, loc, message, **kw):
+        hint = kw.get("suggestion")
+        self.messages.append(message + (f"; did you mean '{hint}'?" if hint else ""))
+        return self.messages[-1]
+
+
+def step_action(step: dict):
+    """One play-log step (a dict, or a bare word) -> a rules action; ValueError says what is wrong."""
+    from pydantic import ValidationError
+    if isinstance(step, dict) and set(step) <= {"entry", "start"} and step:
+        if "entry" in step:
+            return A.Enter(entry=parse_cell_side(str(step["entry"])))
+        return A.Enter(start=parse_cell(str(step["start"])))
+    try:
+        model = Step.model_validate(step)
+    except ValidationError as exc:
+        msgs = []
+        for err in exc.errors(include_url=False):
+            where = ".".join(str(p) for p in err["loc"])
+            msgs.append((f"{where}: " if where else "") + err["msg"].removeprefix("Value error, "))
+        raise ValueError("; ".join(msgs)) from None
+    collector = _Collector()
+    problems: list = []
+    action = _action(model, (), collector, problems)
+    if collector.messages:
+        raise ValueError("; ".join(collector.messages))
+    return action
 
 
 # -- checking ---------------------------------------------------------------------

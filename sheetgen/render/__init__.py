@@ -66,50 +66,66 @@ def render_document(doc, outdir, formats=FORMATS, dpi: int = 150, grayscale: boo
     All or nothing: if any page fails, the temporary files are removed and
     existing files are left as they were.  Pages are drawn in one pass, so
     doc.pages may be a generator (memory stays flat for long documents)."""
-    formats = tuple(f.lower() for f in formats)
+    return render_documents([doc], outdir, formats, dpi, grayscale)
+
+
+def render_documents(docs, outdir, formats=FORMATS, dpi: int = 150, grayscale: bool = False) -> list[Path]:
+    """render_document for several documents, all or nothing across all of them:
+    no file is renamed into place until every page of every document rendered."""
+    if isinstance(formats, str):        # "pdf,png" as typed on a command line
+        formats = formats.split(",")
+    formats = tuple(f.strip().lower() for f in formats if f.strip())
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
         raise InputError(Problem(f"unknown format '{unknown[0]}'", expected="pdf, svg or png"))
     if not formats:
         raise InputError(Problem("no output format asked for", expected="pdf, svg or png"))
     if "png" in formats:
-        from .png import check_dpi, png_bytes
+        from .png import check_dpi
         check_dpi(dpi)
     outdir = Path(outdir)
     mode = 0o666 & ~_umask()
-    pdf_path: list[Path] = []
-    per_page: dict[str, list[Path]] = {"svg": [], "png": []}
+    written: list[Path] = []
     with contextlib.ExitStack() as stack:
         # Each atomic_path renames its temporary file on a clean exit and deletes
         # it on an exception; the ExitStack holds every rename until all rendered.
-        pdf = pdf_tmp = None
-        if "pdf" in formats:
-            from .pdf import PdfRenderer
-            target = outdir / f"{safe_name(doc.name)}.pdf"
-            pdf_tmp = stack.enter_context(atomic_path(target))
-            pdf = PdfRenderer(doc, pdf_tmp, grayscale=grayscale)
-            pdf_path.append(target)
-        svg = None
-        if "svg" in formats:
-            from .svg import SvgRenderer
-            svg = SvgRenderer(doc, grayscale=grayscale)
-        count = 0
-        for i, page in enumerate(doc.pages):
-            count += 1
-            if pdf is not None:
-                pdf.add(page)
-            for ext in ("svg", "png"):
-                if ext not in formats:
-                    continue
-                data = svg.page(page).encode("utf-8") if ext == "svg" else png_bytes(page, dpi, grayscale)
-                target = outdir / page_file_name(doc.name, i, page.name, ext)
-                tmp = stack.enter_context(atomic_path(target))
-                tmp.write_bytes(data)
-                _make_readable(tmp, mode)
-                per_page[ext].append(target)
-        if count == 0:
-            raise InputError(Problem(f"document '{doc.name}' has no pages"))
+        for doc in docs:
+            written += _render_into(stack, doc, outdir, formats, dpi, grayscale, mode)
+    return written
+
+
+def _render_into(stack, doc, outdir: Path, formats, dpi, grayscale, mode) -> list[Path]:
+    pdf_path: list[Path] = []
+    per_page: dict[str, list[Path]] = {"svg": [], "png": []}
+    pdf = pdf_tmp = svg = None
+    if "pdf" in formats:
+        from .pdf import PdfRenderer
+        target = outdir / f"{safe_name(doc.name)}.pdf"
+        pdf_tmp = stack.enter_context(atomic_path(target))
+        pdf = PdfRenderer(doc, pdf_tmp, grayscale=grayscale)
+        pdf_path.append(target)
+    if "svg" in formats:
+        from .svg import SvgRenderer
+        svg = SvgRenderer(doc, grayscale=grayscale)
+    if "png" in formats:
+        from .png import png_bytes
+    count = 0
+    for i, page in enumerate(doc.pages):
+        count += 1
         if pdf is not None:
-            pdf.finish()
-            _make_readable(pdf_tmp, mode)
+            pdf.add(page)
+        for ext in ("svg", "png"):
+            if ext not in formats:
+                continue
+            data = svg.page(page).encode("utf-8") if ext == "svg" else png_bytes(page, dpi, grayscale)
+            target = outdir / page_file_name(doc.name, i, page.name, ext)
+            tmp = stack.enter_context(atomic_path(target))
+            tmp.write_bytes(data)
+            _make_readable(tmp, mode)
+            per_page[ext].append(target)
+    if count == 0:
+        raise InputError(Problem(f"document '{doc.name}' has no pages"))
+    if pdf is not None:
+        pdf.finish()
+        _make_readable(pdf_tmp, mode)
     return pdf_path + per_page["svg"] + per_page["png"]

@@ -123,3 +123,9 @@ def grey_image_png(path: str) -> bytes:
     buf = io.BytesIO()
     grey.save(buf, "PNG")
     return buf.getvalue()
+
+
+def dash_of(style) -> tuple[float, ...] | None:
+    """The style's dash pattern, or None for a solid line (an all-zero pattern is solid)."""
+    dash = style.dash
+    return dash if dash and sum(dash) > 0 else None

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..draw.model import PT_PER_MM, Circle, Group, Image, Line, Path, Polygon, Rect, Text
 from ..errors import InputError, Problem
 from ..fonts import font_path
-from .common import check_image, grey_image_png, rgb, text_runs
+from .common import check_image, dash_of, grey_image_png, rgb, text_runs
 
 KAPPA = 0.5522847498307936          # Bezier handle length for a quarter circle
 FORM_MIN_ITEMS = 4                  # smaller repeated groups are cheaper inline
@@ -123,9 +123,10 @@ class _PdfWriter:
             if st[2] != style.stroke_width:
                 st[2] = style.stroke_width
                 code.append(f"{_n(style.stroke_width)} w")
-            if st[3] != style.dash:
-                st[3] = style.dash
-                code.append(f"[{' '.join(_n(d) for d in style.dash)}] 0 d" if style.dash else "[] 0 d")
+            dash = dash_of(style)
+            if st[3] != dash:
+                st[3] = dash
+                code.append(f"[{' '.join(_n(d) for d in dash)}] 0 d" if dash else "[] 0 d")
             cap = _CAPS.get(style.cap, 0)
             if st[4] != cap:
                 st[4] = cap

@@ -18,7 +18,7 @@ from functools import lru_cache
 from ..draw.model import Circle, Group, Image, Line, Path, Polygon, Rect, Text
 from ..errors import InputError, Problem
 from ..fonts import font_path
-from .common import check_image, rgb, text_runs
+from .common import check_image, dash_of, rgb, text_runs
 
 KAPPA = 0.5522847498307936
 _ANCHORS = {"start": "ls", "middle": "ms", "end": "rs"}
@@ -76,6 +76,37 @@ def _extend(p0, p1, by):
 _STYLED = (Line, Rect, Circle, Polygon, Path)
 
 
+def _model_points(item):
+    """Points whose hull contains the item (Bezier control points bound their curve)."""
+    t = type(item)
+    if t is Line:
+        return ((item.x1, item.y1), (item.x2, item.y2))
+    if t is Rect:
+        return ((item.x, item.y), (item.x + item.w, item.y + item.h), (item.x + item.w, item.y),
+                (item.x, item.y + item.h))
+    if t is Circle:
+        r = item.r
+        return ((item.cx - r, item.cy - r), (item.cx + r, item.cy + r), (item.cx + r, item.cy - r),
+                (item.cx - r, item.cy + r))
+    if t is Polygon:
+        return item.points
+    return tuple((cmd[i], cmd[i + 1]) for cmd in item.commands for i in range(1, len(cmd) - 1, 2))
+
+
+def _device_box(item, m, size):
+    """The item's pixel bounding box (with room for its stroke) clipped to the image, or None."""
+    pts = _model_points(item)
+    if not pts:
+        return None
+    a, b, c, d, e, f = m
+    xs = [a * x + c * y + e for x, y in pts]
+    ys = [b * x + d * y + f for x, y in pts]
+    pad = item.style.stroke_width * math.sqrt(abs(a * d - b * c)) + 3
+    x0, y0 = max(0, math.floor(min(xs) - pad)), max(0, math.floor(min(ys) - pad))
+    x1, y1 = min(size[0], math.ceil(max(xs) + pad)), min(size[1], math.ceil(max(ys) + pad))
+    return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
+
+
 class _PngPage:
     def __init__(self, img, k: float, grayscale: bool):
         from PIL import ImageDraw
@@ -121,7 +152,7 @@ class _PngPage:
                     continue
                 x1, y1, x2, y2 = item.x1, item.y1, item.x2, item.y2
                 pts = [(a * x1 + c * y1 + e, b * x1 + d * y1 + f), (a * x2 + c * y2 + e, b * x2 + d * y2 + f)]
-                if item.style.dash:
+                if dash_of(item.style):
                     self._dashed(pts, ink, width, item.style.dash, scale, item.style.cap)
                 else:
                     self._polyline(pts, ink, width, item.style.cap)
@@ -157,7 +188,7 @@ class _PngPage:
             if len(pts) < 2:
                 continue
             line = pts + [pts[0]] if is_closed else pts
-            if style.dash:
+            if dash_of(style):
                 self._dashed(line, ink, width, style.dash, scale, style.cap)
             else:
                 # a closed outline's start and end meet with a round cap, not a notch
@@ -165,7 +196,7 @@ class _PngPage:
 
     def rect(self, r: Rect, m, axis: bool, scale: float) -> None:
         a, b, c, d, e, f = m
-        if axis and not r.style.dash:
+        if axis and not dash_of(r.style):
             x0, x1 = sorted((a * r.x + e, a * (r.x + r.w) + e))
             y0, y1 = sorted((d * r.y + f, d * (r.y + r.h) + f))
             self._box(x0, y0, x1, y1, r.style, scale, "rect", r.radius * scale)
@@ -186,7 +217,7 @@ class _PngPage:
 
     def circle(self, ci: Circle, m, axis: bool, scale: float) -> None:
         a, b, c, d, e, f = m
-        if axis and abs(abs(a) - abs(d)) < 1e-9 and not ci.style.dash:
+        if axis and abs(abs(a) - abs(d)) < 1e-9 and not dash_of(ci.style):
             x, y, r = a * ci.cx + e, d * ci.cy + f, ci.r * abs(a)
             self._box(x - r, y - r, x + r, y + r, ci.style, scale, "ellipse")
             return
@@ -270,22 +301,28 @@ class _PngPage:
 
     def _translucent(self, item, m) -> None:
         """Draw item's fill and stroke as coverage masks and blend their inks in
-        at the item's opacity (true compositing over whatever is below)."""
+        at the item's opacity (true compositing over whatever is below).  The
+        masks cover only the item's bounding box, so faded icons stay cheap."""
         from dataclasses import replace
         from PIL import Image as PILImage
+        box = _device_box(item, m, self.img.size)
+        if box is None:
+            return
+        x0, y0, x1, y1 = box
+        local = _mul((1.0, 0.0, 0.0, 1.0, -x0, -y0), m)
         style = item.style
         parts = ((replace(style, stroke=None, opacity=1.0), style.fill),
                  (replace(style, fill=None, opacity=1.0), style.stroke if style.stroke_width > 0 else None))
+        alpha = round(255 * style.opacity)
         for part, colour in parts:
             if colour is None:
                 continue
-            mask = PILImage.new("L", self.img.size, 0)
+            mask = PILImage.new("L", (x1 - x0, y1 - y0), 0)
             sub = _PngPage(mask, self.k, False)
             sub.ink_override = 255
-            sub.items([replace(item, style=part)], m)
-            alpha = round(255 * style.opacity)
+            sub.items([replace(item, style=part)], local)
             mask = mask.point(lambda v: v * alpha // 255)
-            self.img.paste(self.col(colour), (0, 0, *self.img.size), mask)
+            self.img.paste(self.col(colour), box, mask)
 
     def _dashed(self, pts, ink, width, dash, scale, cap="butt") -> None:
         pattern = [max(d * scale, 0.5) for d in dash]
@@ -397,9 +434,9 @@ def render_page_image(page, dpi: int = 150, grayscale: bool = False):
     return img
 
 
-def check_dpi(dpi: int) -> None:
-    if not isinstance(dpi, int) or dpi <= 0 or dpi > 2400:
-        raise InputError(Problem(f"dpi {dpi} is out of range", expected="a whole number 1..2400"))
+def check_dpi(dpi) -> None:
+    if isinstance(dpi, bool) or not isinstance(dpi, (int, float)) or not 1 <= dpi <= 2400:
+        raise InputError(Problem(f"dpi {dpi} is out of range", expected="a number from 1 to 2400"))
 
 
 def png_bytes(page, dpi: int = 150, grayscale: bool = False) -> bytes:

@@ -14,14 +14,15 @@ import mimetypes
 from ..draw.model import PT_PER_MM, Circle, Group, Image, Line, Path, Polygon, Rect, Text
 from ..errors import InputError, Problem
 from ..fonts import check_font
-from .common import SVG_FALLBACK, SVG_FONTS, check_image, grey_image_png, hex_colour
+from .common import SVG_FALLBACK, SVG_FONTS, check_image, dash_of, grey_image_png, hex_colour
 
 _CAPS = {"butt", "round", "square"}
+_JOINS = {"miter", "round", "bevel"}
 # Inherited by every element from the page's root group, so the common case
 # (thin black lines, sans text) carries no presentation attributes at all.
-ROOT_STYLE = {"stroke": "#000000", "stroke_width": 0.25, "fill": "none",
+# The miter limit is PDF's default (SVG's own is 4), so sharp corners agree.
+ROOT_STYLE = {"stroke": "#000000", "stroke_width": 0.25, "stroke_miterlimit": 10, "fill": "none",
               "font_family": "DejaVu Sans, sans-serif", "font_size": round(10 / PT_PER_MM, 4)}
-_JOINS = {"miter", "round", "bevel"}
 
 
 def _n(v: float):
@@ -68,7 +69,7 @@ class _SvgPage:
                     attrs["stroke"] = stroke
                 if _n(style.stroke_width) != ROOT_STYLE["stroke_width"]:
                     attrs["stroke_width"] = _n(style.stroke_width)
-                if style.dash:
+                if dash_of(style):
                     attrs["stroke_dasharray"] = " ".join(str(_n(d)) for d in style.dash)
                 if style.cap != "butt" and style.cap in _CAPS:
                     attrs["stroke_linecap"] = style.cap
@@ -95,8 +96,9 @@ class _SvgPage:
                 extra = dict(self._style(item.style))
                 if item.radius > 0:
                     extra["rx"] = extra["ry"] = _n(item.radius)
-                parent.add(dwg.rect((_n(item.x), _n(item.y)), (_n(item.w), _n(item.h)),
-                                    **self._attrs(item, extra)))
+                x, w = (item.x + item.w, -item.w) if item.w < 0 else (item.x, item.w)   # SVG wants w, h >= 0
+                y, h = (item.y + item.h, -item.h) if item.h < 0 else (item.y, item.h)
+                parent.add(dwg.rect((_n(x), _n(y)), (_n(w), _n(h)), **self._attrs(item, extra)))
             elif t is Text:
                 self.text(parent, item)
             elif t is Group:

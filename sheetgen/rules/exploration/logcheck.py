@@ -362,7 +362,9 @@ class Checker:
             how = _describe_transform(room.transform)
         else:
             how = "in any orientation"
-        self.broken(room.cells_line or room.line,
+        # a wrong transform is the offending key when the squares fit the shape turned another way
+        line = room.transform_line if "rotate:" in hint and room.transform is not None else room.cells_line
+        self.broken(line or room.line,
                     f"the squares of room {room.id} are not the shape of {self._label(room)} ({entry.name}, "
                     f"a {entry.kind}) {how}, entered {where}{hint}", "shape.match")
 

@@ -24,8 +24,9 @@ Readings we chose where the rules text is ambiguous (each one tested):
   on the map, and stops counting once the Oracle has been visited ("you do not
   collect requirements when exiting").  A statue counts when first faced.
 - Exiting needs a visit to the Oracle (awakened or not: unawakened it just
-  gives no chest).  Only entries a round started from are closed; an exit does
-  not close its arrow.  A zone's round is played once.
+  gives no chest).  An arrow used to enter or to exit is closed for good (four
+  rounds use eight arrows: the built-in maps have two per zone).  A zone's round
+  is played once.
 - The exit cell's events are those of the move that enters it (a roll if it is
   unexplored); `exit` then leaves through the arrow.
 - `weapon: true` costs 1 weapon after that fight step (each exchange).
@@ -375,7 +376,7 @@ def _enter(s: GameState, a: Enter, ctx: _Ctx) -> None:
         ctx.soft("entry.unknown", f"{_fmt(cell)}:{side} is not an entry arrow of this map "
                  f"(entries: {', '.join(f'{_fmt(c)}:{d}' for c, d in b.entries)})")
     if (cell, side) in s.used_entries:
-        ctx.soft("entry.used", f"the entry {_fmt(cell)}:{side} was already used: it is closed for good")
+        ctx.soft("entry.used", f"the arrow {_fmt(cell)}:{side} was already used: it is closed for good")
     zone = b.zone_of(cell)
     if zone in s.zones_done and b.campaign != "kraken":
         ctx.soft("round.zone_done", f"the round of zone {zone} was already completed")
@@ -497,6 +498,8 @@ def _move(s: GameState, a: Move, ctx: _Ctx) -> None:
         s.turns += 1
         if s.campaign == "santa" and s.turns > _santa_turns(s):
             ctx.soft("santa.time", "every hourglass space is marked: time is up, the campaign is over")
+        elif s.campaign == "kraken" and getattr(b, "turns", None) and s.turns > b.turns:
+            ctx.soft("kraken.time", "every hourglass space is marked: the Kraken is out")
     free = rule == "free" and to in s.explored
     s.turn_open = free or rule == "extra"
     # kraken: backtracking and swimming are limited to 5 spaces
@@ -857,9 +860,13 @@ def _shovel(s: GameState, a: Shovel, ctx: _Ctx) -> None:
     if s.res.get("shovels", 0) < 1:
         ctx.soft("shovel.none", "no shovel left")
     beyond = neighbour(a.cell, a.side)
-    if not s.board.on_board(beyond):
-        raise _Hard("shovel.edge", f"{_fmt(a.cell)}:{a.side} is the map's edge, not a collapsed wall")
     key = wall_key(a.cell, a.side)
+    if not s.board.on_board(beyond):
+        if (a.cell, a.side) in s.board.entries and key in s.walls:
+            _gain(s, "shovels", -1)          # clears a collapsed exit arrow; the hero stays
+            s.walls = s.walls - {key}
+            return
+        raise _Hard("shovel.edge", f"{_fmt(a.cell)}:{a.side} is the map's edge, not a collapsed wall")
     if key not in s.walls:
         if key in s.board.walls:
             ctx.soft("shovel.printed", f"{_fmt(a.cell)}:{a.side} is a printed wall: a shovel erases only collapsed walls")
@@ -961,9 +968,11 @@ def _exit(s: GameState, a: Exit, ctx: _Ctx) -> None:
     if (a.cell, a.side) not in b.entries:
         ctx.soft("exit.unknown", f"{name} is not an entry/exit arrow of this map")
     elif (a.cell, a.side) in s.used_entries:
-        ctx.soft("exit.used", f"the entry {name} was already used to enter: it is closed for good")
+        ctx.soft("exit.used", f"the arrow {name} was already used: it is closed for good")
     if s.engaged:
         ctx.soft("fight.pending", f"the {s.enemy_at(s.pos)} in {_fmt(s.pos)} must be faced first")
+    if wall_key(a.cell, a.side) in s.walls:
+        ctx.soft("exit.wall", f"a collapsed wall closes {name}: a shovel can clear it")
     zone = b.zone_of(a.cell)
     if b.campaign == "kraken":
         done = [k for k in REQ_OF_KIND if s.kprogress.get(k, 0) >= _kraken_target(s, k)]
@@ -977,6 +986,7 @@ def _exit(s: GameState, a: Exit, ctx: _Ctx) -> None:
             ctx.soft("exit.zone", f"the round entered in zone {s.zone}: it exits through a door of a different zone")
         if not s.visited:
             ctx.soft("exit.oracle", "the Oracle has not been visited this round: reach it before exiting")
+    s.used_entries = s.used_entries | {(a.cell, a.side)}   # the exit's arrow is used too
     s.completed += 1
     if s.zone is not None:
         s.zones_done = s.zones_done | {s.zone}
@@ -1148,6 +1158,8 @@ def sheet_value(s: GameState, key: str):
         return s.round_no
     if key == "walls":
         return sorted(f"{_fmt(c)}:{side}" for c, side in s.walls)
+    if key in ("statues", "levers"):
+        return s.requirement_progress() if s.kind == key else 0
     if key == "flooded":
         return sorted(_fmt(c) for c in s.flooded)
     if key in ("rooms", "collapsed rooms"):
@@ -1171,7 +1183,7 @@ def sheet_value(s: GameState, key: str):
     raise KeyError(key)
 
 
-SHEET_KEYS = RESOURCES + SANTA_COUNTERS + ("kills", "requirement", "progress", "round", "walls", "flooded",
+SHEET_KEYS = RESOURCES + SANTA_COUNTERS + ("kills", "requirement", "progress", "statues", "levers", "round", "walls", "flooded",
                                            "rooms", "explored", "turns",
                                            "hourglass", "fury", "position", "cell", "awakened", "kills_total")
 

@@ -11,12 +11,11 @@ from dataclasses import dataclass
 
 TRAITS = ("hearts", "shields", "weapon", "clovers", "shovels")
 FREE_TRAIT_TOTAL = 12
-# Boxes on each track of the character sheet (the full scale) ...
-SCALE = {"hearts": 10, "shields": 8, "weapon": 8, "clovers": 8, "shovels": 8}
-# ... of which the last two are the beige hero extras a free character may not use
-# (In and Out with Your Strength removes that limit: caps are the full scale).
-BEIGE = 2
-FREE_CAPS = {k: v - BEIGE for k, v in SCALE.items()}
+# Boxes on each track of the character sheet (the full scale, In and Out with Your
+# Strength) and the boxes a free character may fill (the beige hero extras excluded);
+# these mirror the sheets sheetgen prints (definitions/foury_sheet.track_limits).
+SCALE = {"hearts": 14, "shields": 10, "weapon": 10, "clovers": 8, "shovels": 8}
+FREE_CAPS = {"hearts": 12, "shields": 8, "weapon": 8, "clovers": 6, "shovels": 6}
 ABILITIES = ("kael", "melyra", "thalindra", "elydion")
 
 
@@ -38,20 +37,20 @@ class Hero:
 
 
 HEROES = {
-    # name: (starting traits, caps: the squares not blacked out in red)
-    "kael": ({"hearts": 5, "shields": 3, "weapon": 2, "clovers": 2, "shovels": 2},
-             {"hearts": 9, "shields": 5, "weapon": 6, "clovers": 4, "shovels": 5}),
-    "melyra": ({"hearts": 4, "shields": 2, "weapon": 2, "clovers": 3, "shovels": 2},
-               {"hearts": 8, "shields": 5, "weapon": 5, "clovers": 7, "shovels": 5}),
-    "thalindra": ({"hearts": 5, "shields": 1, "weapon": 3, "clovers": 1, "shovels": 2},
-                  {"hearts": 9, "shields": 4, "weapon": 7, "clovers": 4, "shovels": 5}),
-    "elydion": ({"hearts": 3, "shields": 2, "weapon": 1, "clovers": 2, "shovels": 2},
-                {"hearts": 7, "shields": 5, "weapon": 5, "clovers": 5, "shovels": 5}),
+    # name: (starting traits, caps: the squares not blacked out in red), as on our hero sheets
+    "kael": ({"hearts": 5, "shields": 3, "weapon": 2, "clovers": 1, "shovels": 1},
+             {"hearts": 14, "shields": 10, "weapon": 8, "clovers": 6, "shovels": 6}),
+    "melyra": ({"hearts": 4, "shields": 2, "weapon": 1, "clovers": 4, "shovels": 1},
+               {"hearts": 10, "shields": 6, "weapon": 6, "clovers": 8, "shovels": 6}),
+    "thalindra": ({"hearts": 5, "shields": 1, "weapon": 4, "clovers": 1, "shovels": 1},
+                  {"hearts": 12, "shields": 5, "weapon": 10, "clovers": 4, "shovels": 6}),
+    "elydion": ({"hearts": 3, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 3},
+                {"hearts": 8, "shields": 5, "weapon": 5, "clovers": 5, "shovels": 8}),
 }
 
 
-def free_hero(traits: dict[str, int], full_scale: bool = False) -> Hero:
-    caps = SCALE if full_scale else FREE_CAPS
+def free_hero(traits: dict[str, int], full_scale: bool = False, caps: dict[str, int] | None = None) -> Hero:
+    caps = caps or (SCALE if full_scale else FREE_CAPS)
     return Hero(None, tuple((k, int(traits.get(k, 0))) for k in TRAITS), tuple(caps.items()))
 
 
@@ -65,7 +64,8 @@ def named_hero(name: str, traits: dict[str, int] | None = None, caps: dict[str, 
     return Hero(key, tuple((k, int(t.get(k, 0))) for k in TRAITS), tuple(c.items()))
 
 
-def check_free_traits(traits: dict[str, int], full_scale: bool = False) -> list[str]:
+def check_free_traits(traits: dict[str, int], full_scale: bool = False,
+                      caps: dict[str, int] | None = None) -> list[str]:
     """What is wrong with a free distribution of 12 traits (empty if fine)."""
     problems = []
     unknown = [k for k in traits if k not in TRAITS]
@@ -74,7 +74,7 @@ def check_free_traits(traits: dict[str, int], full_scale: bool = False) -> list[
     total = sum(int(v) for k, v in traits.items() if k in TRAITS)
     if total != FREE_TRAIT_TOTAL:
         problems.append(f"the traits add up to {total}, but a character marks exactly {FREE_TRAIT_TOTAL}")
-    caps = SCALE if full_scale else FREE_CAPS
+    caps = caps or (SCALE if full_scale else FREE_CAPS)
     for k, v in traits.items():
         if k in TRAITS and int(v) < 0:
             problems.append(f"{k} {v} is below zero")

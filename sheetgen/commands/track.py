@@ -1,0 +1,475 @@
+import click
+
+from ._common import clean_errors
+
+JOURNAL_HELP = "The journal database (default: USER_DATA_DIR/journal.sqlite, or $SHEETGEN_JOURNAL)."
+
+
+def _journal_option(fn):
+    return click.option("--journal", "journal_path", type=click.Path(dir_okay=False), default=None,
+                        help=JOURNAL_HELP)(fn)
+
+
+@click.group()
+@click.option("--journal", "journal_path", type=click.Path(dir_okay=False), default=None, help=JOURNAL_HELP)
+@click.pass_context
+def track(ctx, journal_path):
+    """Record a game live in a journal, step by step.
+
+    Each action is checked against the rules before it is recorded; an
+    illegal one is refused with the reason (exit 1) and nothing is written.
+    Leave out --roll (or the fight dice) to let sheetgen roll.
+
+    \b
+    Example:
+      sheetgen track new --map ancient-story --hero kael
+      sheetgen track enter C1:N
+      sheetgen track move C1 --roll 2
+      sheetgen track fight --hero 3 --weapon --enemy 4
+      sheetgen track status
+      sheetgen track export -o my-game.yaml
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["journal"] = journal_path
+
+
+def _open(journal_path):
+    import os
+
+    from ..errors import InputError
+    from ..tracker.journal import Journal, JournalError
+    ctx = click.get_current_context()
+    path = journal_path or (ctx.obj or {}).get("journal") or os.environ.get("SHEETGEN_JOURNAL")
+    try:
+        return Journal(path)
+    except JournalError as exc:
+        raise InputError(str(exc)) from None
+
+
+def _current(journal):
+    from ..errors import InputError
+    from ..tracker.journal import JournalError
+    try:
+        return journal.current()
+    except JournalError as exc:
+        raise InputError(str(exc)) from None
+
+
+def _refuse(message: str):
+    import sys
+    click.echo(f"refused: {message}", err=True)
+    sys.exit(1)
+
+
+def _record(journal_path, step, seed=None):
+    """Check step against the rules, then record it in one transaction."""
+    import random
+
+    from ..tracker.adapters import StepRefused, adapter
+    journal = _open(journal_path)
+    try:
+        game = _current(journal)
+        try:
+            ad = adapter(game.ruleset)
+        except StepRefused as exc:
+            _refuse(str(exc))
+        state = ad.replay(game.header, journal.steps(game.id))
+        rng = random.Random(seed) if seed is not None else random.Random()
+        if hasattr(ad, "prepare"):
+            step = ad.prepare(state, step, rng)
+        try:
+            new_state = ad.apply(state, step)
+        except StepRefused as exc:
+            _refuse(str(exc))
+        seq = journal.append(game.id, step)
+        click.echo(f"recorded step {seq}: {_flow(step)}")
+        click.echo(ad.status(new_state).splitlines()[-2])
+    finally:
+        journal.close()
+
+
+def _flow(step) -> str:
+    import yaml
+    return yaml.safe_dump(step, default_flow_style=True, sort_keys=False, width=10 ** 6).strip()
+
+
+def _pairs(text: str | None, what: str) -> dict:
+    """'hearts=4,shields=2' -> {'hearts': 4, 'shields': 2}."""
+    from ..errors import InputError
+    out: dict = {}
+    if not text:
+        return out
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        if "=" not in part:
+            raise InputError(f"{what}: '{part}' is not NAME=NUMBER (like hearts=4)")
+        k, v = part.split("=", 1)
+        try:
+            out[k.strip().replace("_", " ")] = int(v)
+        except ValueError:
+            raise InputError(f"{what}: '{v}' is not a whole number") from None
+    return out
+
+
+# -- games -----------------------------------------------------------------------------
+@track.command("new")
+@click.option("--map", "map_name", required=True, help="A built-in map name or a map YAML file.")
+@click.option("--hero", default=None, help="A pre-filled hero: kael, melyra, thalindra, elydion.")
+@click.option("--traits", default=None, help="12 traits freely marked: hearts=4,shields=2,weapon=2,clovers=2,shovels=2")
+@click.option("--ruleset", default="foury", show_default=True, help="The ruleset of the game.")
+@_journal_option
+@clean_errors
+def new(map_name, hero, traits, ruleset, journal_path):
+    """Start a new game; it becomes the current game of the journal.
+
+    \b
+    Example:
+      sheetgen track new --map tests/data/foury_maps/test-hall.yaml \\
+          --traits hearts=4,shields=2,weapon=2,clovers=2,shovels=2
+    """
+    from ..errors import InputError
+    from ..tracker.adapters import StepRefused, adapter
+    if hero and traits:
+        raise InputError("give either --hero or --traits, not both")
+    if not hero and not traits:
+        raise InputError("give --hero NAME or --traits hearts=4,shields=2,... (12 in all)")
+    try:
+        ad = adapter(ruleset)
+        header = ad.start({"map": map_name, "hero": hero, "traits": _pairs(traits, "--traits")})
+    except StepRefused as exc:
+        _refuse(str(exc))
+    journal = _open(journal_path)
+    try:
+        gid = journal.new_game(ruleset, header)
+        click.echo(f"game {gid} started in {journal.path}")
+        click.echo(ad.status(ad.replay(header, [])))
+    finally:
+        journal.close()
+
+
+@track.command("status")
+@_journal_option
+@clean_errors
+def status(journal_path):
+    """Resources, round, requirement progress and the legal moves from here.
+
+    \b
+    Example:
+      sheetgen track status
+    """
+    from ..tracker.adapters import adapter
+    journal = _open(journal_path)
+    try:
+        game = _current(journal)
+        steps = journal.steps(game.id)
+        ad = adapter(game.ruleset)
+        click.echo(f"game {game.id}, {len(steps)} step(s)")
+        click.echo(ad.status(ad.replay(game.header, steps)))
+    finally:
+        journal.close()
+
+
+@track.command("undo")
+@_journal_option
+@clean_errors
+def undo(journal_path):
+    """Take back the last recorded step.
+
+    \b
+    Example:
+      sheetgen track undo
+    """
+    journal = _open(journal_path)
+    try:
+        game = _current(journal)
+        step = journal.undo(game.id)
+        click.echo(f"undid {_flow(step)}" if step is not None else "nothing to undo")
+    finally:
+        journal.close()
+
+
+@track.command("games")
+@_journal_option
+@clean_errors
+def games(journal_path):
+    """List the games in the journal (the current one is starred).
+
+    \b
+    Example:
+      sheetgen track games
+    """
+    journal = _open(journal_path)
+    try:
+        try:
+            cur = journal.current().id
+        except Exception:  # noqa: BLE001 - an empty journal has no current game
+            cur = None
+        for g in journal.games():
+            n = len(journal.steps(g.id))
+            click.echo(f"{'*' if g.id == cur else ' '} {g.id}  {g.ruleset}  {g.header.get('map')}  "
+                       f"{n} step(s)  {g.created}")
+    finally:
+        journal.close()
+
+
+@track.command("use")
+@click.argument("game_id", type=int)
+@_journal_option
+@clean_errors
+def use(game_id, journal_path):
+    """Make another game of the journal the current one.
+
+    \b
+    Example:
+      sheetgen track use 3
+    """
+    from ..errors import InputError
+    from ..tracker.journal import JournalError
+    journal = _open(journal_path)
+    try:
+        try:
+            journal.set_current(game_id)
+        except JournalError as exc:
+            raise InputError(str(exc)) from None
+        click.echo(f"current game: {game_id}")
+    finally:
+        journal.close()
+
+
+@track.command("export")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write to FILE (default: stdout).")
+@_journal_option
+@clean_errors
+def export(output, journal_path):
+    """Write the current game as a play log that `sheetgen check` accepts.
+
+    \b
+    Example:
+      sheetgen track export -o my-game.yaml && sheetgen check my-game.yaml
+    """
+    from pathlib import Path
+
+    from ..atomic import write_text
+    from ..tracker.adapters import adapter
+    journal = _open(journal_path)
+    try:
+        game = _current(journal)
+        ad = adapter(game.ruleset)
+        text = ad.export(game.header, journal.steps(game.id), Path(output).resolve().parent if output else None)
+    finally:
+        journal.close()
+    if output:
+        write_text(output, text)
+        click.echo(f"wrote {output}")
+    else:
+        click.echo(text, nl=False)
+
+
+@track.command("render")
+@click.option("-o", "--output", "outdir", type=click.Path(file_okay=False), required=True, help="Output folder.")
+@click.option("--format", "formats", default="pdf,svg,png", show_default=True, help="Comma-separated: pdf,svg,png.")
+@_journal_option
+@clean_errors
+def render(outdir, formats, journal_path):
+    """Draw the map as the player's pencil would have it (PDF, SVG, PNG).
+
+    \b
+    Example:
+      sheetgen track render -o out/
+    """
+    from ..errors import InputError
+    from ..tracker.adapters import adapter
+    journal = _open(journal_path)
+    try:
+        game = _current(journal)
+        ad = adapter(game.ruleset)
+        steps = journal.steps(game.id)
+    finally:
+        journal.close()
+    if not hasattr(ad, "render"):
+        raise InputError(f"the {game.ruleset} tracker cannot draw yet")
+    fmts = tuple(f.strip() for f in formats.split(",") if f.strip())
+    bad = [f for f in fmts if f not in ("pdf", "svg", "png")]
+    if bad:
+        raise InputError(f"unknown format {', '.join(bad)} (pdf, svg, png)")
+    for path in ad.render(game.header, steps, outdir, fmts):
+        click.echo(f"wrote {path}")
+
+
+# -- steps -----------------------------------------------------------------------------
+@track.command("step")
+@click.argument("step")
+@click.option("--seed", type=int, default=None, help="Seed for dice sheetgen rolls.")
+@_journal_option
+@clean_errors
+def step_(step, seed, journal_path):
+    """Record any step, written in play-log step syntax (a YAML flow mapping).
+
+    \b
+    Example:
+      sheetgen track step '{market: {spend: {chests: 1}, gain: {hearts: 2}}}'
+      sheetgen track step '{sheet: {hearts: 4, weapon: 1}}'
+    """
+    import yaml
+
+    from ..errors import InputError
+    try:
+        data = yaml.safe_load(step)
+    except yaml.YAMLError as exc:
+        raise InputError(f"not a step: {exc}") from None
+    if not isinstance(data, (dict, str)):
+        raise InputError("a step is a mapping like '{move: C2, roll: 5}' or a word like flee")
+    _record(journal_path, data, seed)
+
+
+@track.command("enter")
+@click.argument("entry", required=False)
+@click.option("--start", default=None, help="Campaigns without entries: the start cell.")
+@_journal_option
+@clean_errors
+def enter(entry, start, journal_path):
+    """Start a round through an entry arrow CELL:SIDE.
+
+    \b
+    Example:
+      sheetgen track enter C1:N
+    """
+    from ..errors import InputError
+    if not entry and not start:
+        raise InputError("give the entry arrow (like C1:N) or --start CELL")
+    _record(journal_path, {"entry": entry} if entry else {"start": start})
+
+
+@track.command("move")
+@click.argument("cell")
+@click.option("--roll", type=int, default=None, help="The d6 you rolled (omit to let sheetgen roll if one is due).")
+@click.option("--seed", type=int, default=None, help="Seed for the roll sheetgen makes.")
+@_journal_option
+@clean_errors
+def move(cell, roll, seed, journal_path):
+    """Move to an adjacent cell.
+
+    \b
+    Example:
+      sheetgen track move C2 --roll 5
+    """
+    step = {"move": cell.upper()}
+    if roll is not None:
+        step["roll"] = roll
+    _record(journal_path, step, seed)
+
+
+@track.command("fight")
+@click.option("--hero", "hero_roll", type=int, default=None, help="Your d6 (omit to let sheetgen roll).")
+@click.option("--enemy", "enemy_roll", type=int, default=None, help="The foe's d6 (omit to let sheetgen roll).")
+@click.option("--weapon", is_flag=True, help="Add your full weapon value (it drops by 1 after).")
+@click.option("--clover", type=click.Choice(["hero", "enemy"]), default=None, help="Reroll this die with a clover.")
+@click.option("--clover-roll", type=int, default=None, help="The reroll (Melyra: the chosen value).")
+@click.option("--shield", is_flag=True, help="Block the hit with a shield.")
+@click.option("--type", "enemy_type", default=None, help="Name the monster's type (goblin, orc, ...).")
+@click.option("--stolen", default=None, help="What a Bandit's hit steals.")
+@click.option("--fury", type=int, default=0, help="Slaughter: Fury boxes blacked out instead.")
+@click.option("--seed", type=int, default=None, help="Seed for dice sheetgen rolls.")
+@_journal_option
+@clean_errors
+def fight(hero_roll, enemy_roll, weapon, clover, clover_roll, shield, enemy_type, stolen, fury, seed, journal_path):
+    """Face the monster or statue in your cell.
+
+    \b
+    Example:
+      sheetgen track fight --hero 3 --weapon --enemy 4
+    """
+    f = {"hero": hero_roll, "enemy": enemy_roll}
+    if weapon:
+        f["weapon"] = True
+    if clover:
+        f["clover"] = {"die": clover, "roll": clover_roll}
+    if shield:
+        f["shield"] = True
+    if enemy_type:
+        f["type"] = enemy_type
+    if stolen:
+        f["stolen"] = stolen
+    if fury:
+        f["fury"] = fury
+    _record(journal_path, {"fight": f}, seed)
+
+
+def _simple(name, word, doc):
+    @track.command(name)
+    @_journal_option
+    @clean_errors
+    def cmd(journal_path):
+        _record(journal_path, word)
+    cmd.__doc__ = doc
+    return cmd
+
+
+_simple("flee", "flee", "Flee after a tie or a blocked hit.\n\n\b\nExample:\n  sheetgen track flee")
+_simple("climb", "climb", "Climb the stairs to the upper level (or back down).\n\n\b\nExample:\n  sheetgen track climb")
+_simple("coin", "coin", "INSERT COIN: once, after death.\n\n\b\nExample:\n  sheetgen track coin")
+_simple("candy", "candy", "Give a candy cane to the Yeti or Grinch here.\n\n\b\nExample:\n  sheetgen track candy")
+
+
+def _one_arg(name, key, metavar, doc):
+    @track.command(name)
+    @click.argument(metavar)
+    @_journal_option
+    @clean_errors
+    def cmd(journal_path, **kw):
+        _record(journal_path, {key: next(iter(kw.values()))})
+    cmd.__doc__ = doc
+    return cmd
+
+
+_one_arg("collect", "collect", "item", "Collect an item in your cell.\n\n\b\nExample:\n  sheetgen track collect chest")
+_one_arg("shovel", "shovel", "wall", "Erase a collapsed wall CELL:SIDE and move through it.\n\n\b\nExample:\n"
+         "  sheetgen track shovel D1:W")
+_one_arg("exit", "exit", "arrow", "Leave through an unused entry arrow CELL:SIDE.\n\n\b\nExample:\n"
+         "  sheetgen track exit E3:E")
+_one_arg("circle", "circle", "cell", "Go from this magic circle to another.\n\n\b\nExample:\n  sheetgen track circle E5")
+_one_arg("lever", "lever", "cell", "Pull a lever from the upper level.\n\n\b\nExample:\n  sheetgen track lever D4")
+_one_arg("redeem", "redeem", "resource", "Spend a cornucopia on a resource.\n\n\b\nExample:\n"
+         "  sheetgen track redeem hearts")
+
+
+@track.command("oracle")
+@click.option("--words", default="", help="The two words the Oracle gave.")
+@_journal_option
+@clean_errors
+def oracle(words, journal_path):
+    """Consult the Oracle in the centre room.
+
+    \b
+    Example:
+      sheetgen track oracle --words "silent river"
+    """
+    _record(journal_path, {"oracle": {"words": words}} if words else "oracle")
+
+
+@track.command("market")
+@click.option("--spend", type=int, default=0, help="Chests spent.")
+@click.option("--gain", default=None, help="What the chests buy: hearts=2,shovels=1")
+@click.option("--give", default=None, help="Resources traded away: weapon=2")
+@click.option("--get", "get_", default=None, help="Resources received for them: shovels=2")
+@click.option("--next-rate", is_flag=True, help="Elydion: trade at the next round's value.")
+@_journal_option
+@clean_errors
+def market(spend, gain, give, get_, next_rate, journal_path):
+    """Trade at the market between rounds.
+
+    \b
+    Example:
+      sheetgen track market --spend 1 --gain hearts=2 --give weapon=2 --get shovels=2
+    """
+    m: dict = {}
+    if spend:
+        m["spend"] = {"chests": spend}
+    if gain:
+        m["gain"] = _pairs(gain, "--gain")
+    if give or get_:
+        m["trade"] = {"give": _pairs(give, "--give"), "get": _pairs(get_, "--get")}
+    if next_rate:
+        m["rate"] = "next"
+    _record(journal_path, {"market": m})

@@ -1,0 +1,42 @@
+"""Ruleset adapters: what `sheetgen track` needs from each ruleset.
+
+The journal stores, per game, a JSON header and a list of steps, each step a
+play-log step dict of that ruleset.  An adapter is a module (registered below
+by ruleset name) that provides:
+
+    start(params: dict) -> dict
+        A header for a new game from the command's options (e.g. {"map": ...,
+        "hero": {...}}).  Raises StepRefused for unusable parameters.
+    replay(header: dict, steps: list) -> state
+        The live state after the recorded steps (they were legal when recorded).
+    prepare(state, step: dict, rng: random.Random) -> dict          (optional)
+        Fill in dice the player left to sheetgen (a missing roll that is due).
+    apply(state, step: dict) -> state
+        The state after one more step, or raise StepRefused(reason) if the step
+        is illegal: the command then records nothing and exits 1.
+    status(state) -> str
+        Resources, round, requirement progress and the legal moves from here.
+    export(header: dict, steps: list, relative_to: Path | None) -> str
+        The play log as YAML text that `sheetgen check` accepts.
+    render(header, steps, outdir, formats) -> list[Path]             (optional)
+        The sheet as the player's pencil would have it.
+
+Navigation and shuffle adapters plug in by adding a line to ADAPTERS.
+"""
+from __future__ import annotations
+
+import importlib
+
+ADAPTERS = {
+    "foury": "sheetgen.tracker.foury",
+}
+
+
+class StepRefused(Exception):
+    """An illegal step or unusable parameters: the reason is the message."""
+
+
+def adapter(ruleset: str):
+    if ruleset not in ADAPTERS:
+        raise StepRefused(f"no tracker for ruleset '{ruleset}' (known: {', '.join(ADAPTERS)})")
+    return importlib.import_module(ADAPTERS[ruleset])
