@@ -16,6 +16,8 @@ def atomic_path(target: str | Path):
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     os.close(fd)
+    # mkstemp makes the file 0600; a finished output gets the usual permissions
+    os.chmod(tmp, 0o666 & ~_umask())
     try:
         yield Path(tmp)
         os.replace(tmp, target)
@@ -23,6 +25,12 @@ def atomic_path(target: str | Path):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_bytes(target: str | Path, data: bytes) -> None:

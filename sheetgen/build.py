@@ -86,12 +86,11 @@ def count_sheets(targets: list[str]) -> int:
 
 
 def render(docs: list[Document], outdir: str | Path, formats: tuple[str, ...], options: BuildOptions) -> list[Path]:
-    from .render import render_document
+    from .render import render_documents
     names = [d.name for d in docs]
     dupes = {n for n in names if names.count(n) > 1}
-    written: list[Path] = []
     for i, doc in enumerate(docs):
         if doc.name in dupes:
             doc.name = f"{doc.name}-{i + 1}"
-        written += render_document(doc, Path(outdir), formats=formats, dpi=options.dpi, grayscale=options.grayscale)
-    return written
+    # all or nothing: no file is replaced until every page of every document rendered
+    return render_documents(docs, Path(outdir), formats=formats, dpi=options.dpi, grayscale=options.grayscale)

@@ -110,3 +110,36 @@ def test_bare_word_steps_and_unknown_hero(tmp_path):
 def test_pre_filled_hero_by_name(tmp_path):
     path = _write(tmp_path, "rounds:\n  - entry: C1:N\n    steps:\n      - {move: C1, roll: 6}\n", hero="name: kael")
     assert check(path) == []
+
+
+# -- generated games round-trip through the play-log format ---------------------------------
+def _generated(seed, map_name="ancient-story", hero=None):
+    from sheetgen.definitions.foury import load_map
+    from sheetgen.rules.foury.heroes import free_hero, named_hero
+    from sheetgen.rules.foury.randomplay import random_game
+    fmap = load_map(map_name)
+    traits = {"hearts": 4, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 2}
+    h = named_hero(hero) if hero else free_hero(traits)
+    return fmap, random_game(fmap.board, h, seed, max_actions=400), ({"name": hero} if hero else {"traits": traits})
+
+
+@pytest.mark.parametrize("seed, hero", [(1, None), (2, "kael"), (3, "melyra"), (4, "thalindra"), (5, "elydion")])
+def test_generated_games_check_legal_and_a_dropped_roll_is_caught(tmp_path, seed, hero):
+    from sheetgen.playlog.foury import log_text
+    from sheetgen.rules.foury.actions import Move
+    fmap, actions, hero_spec = _generated(seed, hero=hero)
+    path = tmp_path / "gen.yaml"
+    path.write_text(log_text(str(fmap.source.path), hero_spec, actions))
+    assert check(path) == []
+    rolled = [i for i, a in enumerate(actions) if isinstance(a, Move) and a.roll is not None][1:]
+    if not rolled:
+        return
+    i = rolled[len(rolled) // 2]
+    broken = list(actions)
+    broken[i] = Move(actions[i].to, None)
+    path.write_text(log_text(str(fmap.source.path), hero_spec, broken))
+    violations = check(path)
+    assert violations and violations[0].rule == "roll.missing"
+    from sheetgen.rules.foury.actions import Enter
+    step_no = sum(1 for a in actions[:i + 1] if not isinstance(a, Enter))
+    assert violations[0].step == step_no

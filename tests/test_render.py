@@ -329,3 +329,13 @@ def test_pdf_image_inside_a_form_is_drawn_on_every_page():
                              input=data, capture_output=True, check=True).stdout
         img = PILImage.open(io.BytesIO(out)).convert("RGB")
         assert img.getpixel((round((10 + 5 * n) * 50 / 25.4), round(10 * 50 / 25.4))) == (255, 0, 0)
+
+
+def test_png_tiny_rounded_rects_do_not_fail():
+    """Pillow rejects corner radii larger than half a side: tiny rounded boxes must still draw."""
+    from sheetgen.draw.model import Document, Page, Rect, Style
+    from sheetgen.render import render_png_pages
+    doc = Document([Page(20, 20, [Rect(1, 1, 0.5, 0.25, radius=0.05),
+                                  Rect(2, 2, 0.3, 0.3, Style(fill="#ff0000"), radius=0.2),
+                                  Rect(5, 5, 10, 10, radius=2)])])
+    assert render_png_pages(doc, 150)[0][:8] == b"\x89PNG\r\n\x1a\n"

@@ -136,3 +136,19 @@ def test_killed_mid_step_leaves_the_journal_intact(journal):
     # the journal is usable again: the same step can be recorded now
     assert run(journal, "move", "D2", "--roll", "1").exit_code == 0
     assert len(steps_of(journal)) == len(acknowledged) + 1
+
+
+def test_render_draws_the_pencil_marks(journal, tmp_path):
+    for args in EXAMPLE:
+        assert run(journal, *args).exit_code == 0
+    out = tmp_path / "out"
+    res = run(journal, "render", "-o", str(out), "--format", "svg")
+    assert res.exit_code == 0, res.output
+    svg = next(out.glob("*.svg")).read_text()
+    for mark in ("pencil-dot-C1", "pencil-dot-D2", "pencil-wall-C1-W", "pencil-wall-C3-N", "pencil-wall-D2-N",
+                 "pencil-removed-D2-chest", "pencil-arrow-C1-N", "pencil-track-hearts-4",
+                 "pencil-track-weapon-1", "pencil-track-chests-1", "pencil-track-kills-1"):
+        assert f'id="{mark}"' in svg, mark
+    assert 'id="pencil-track-weapon-2"' not in svg           # the weapon dropped to 1
+    assert 'id="pencil-wall-C1-E"' not in svg and 'id="pencil-wall-D1-W"' not in svg   # erased by the shovel
+    assert svg.count('class="pencil path"') == 5             # the arrow into C1, 3 moves and the shovel

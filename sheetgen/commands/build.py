@@ -20,9 +20,10 @@ from ._common import clean_errors
 @click.option("--no-ruler", is_flag=True, help="Leave out the 50 mm calibration ruler.")
 @click.option("--columns", type=click.IntRange(3, 26), default=None, help="Blank maps: number of columns.")
 @click.option("--rows", type=click.IntRange(3, 26), default=None, help="Blank maps: number of rows.")
+@click.option("--hero", default=None, help="Foury maps: pre-fill the character sheet for this hero (kael, melyra, ...).")
 @clean_errors
 def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, printer, no_calibration, no_ruler,
-          columns, rows):
+          columns, rows, hero):
     """Render definitions (files or built-in names) to PDF, SVG and PNG.
 
     With no DEFINITIONS, builds the default print pack (every built-in sheet)
@@ -34,6 +35,7 @@ def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, pri
       sheetgen build graph-20x28 --paper letter --format pdf
       sheetgen build my-map.yaml -o prints --grayscale
       sheetgen build foury-blank --columns 11 --rows 11
+      sheetgen build ancient-story --hero kael
     """
     import sys
 
@@ -42,7 +44,7 @@ def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, pri
     from ..draw.options import BuildOptions, Calibration
 
     fmt = builder.parse_formats(formats)
-    params = tuple((k, v) for k, v in (("columns", columns), ("rows", rows)) if v is not None)
+    params = tuple((k, v) for k, v in (("columns", columns), ("rows", rows), ("hero", hero)) if v is not None)
     cal = Calibration() if no_calibration else calibration.current(printer)
     options = BuildOptions(paper=paper.lower() if paper else None, dpi=dpi, seed=seed, grayscale=grayscale,
                            calibration=cal, duplex=duplex, ruler=not no_ruler, params=params)

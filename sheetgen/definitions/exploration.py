@@ -31,30 +31,30 @@ BUILTIN_CONTENTS = "exploration-contents"
 
 
 # -- models ----------------------------------------------------------------------
-class EntryModel(Strict):
+class ExplorationShape(Strict):
     name: str = ""
     kind: Literal["corridor", "room"]
     shape: Union[str, list[str]] = Field(description="ASCII picture: '#' floor, '.' nothing, '+' door, 'S' secret door")
 
 
-class ResultModel(Strict):
+class ContentsResult(Strict):
     category: Literal["monsters", "traps", "treasure", "special", "empty", "events", "boss"]
     title: str = ""
     text: str = ""
 
 
-class RowModel(Strict):
+class ContentsRow(Strict):
     corridor: str
     room: str
 
 
-class EscalationModel(Strict):
+class BossEscalation(Strict):
     final_at: int = Field(6, ge=1, le=12)
     per_prior_boss: int = Field(1, ge=0, le=6)
     rule: str = ""
 
 
-class TableModel(Strict):
+class ExplorationTable(Strict):
     """A d66 room table, a d6 entrance table or a 2d6 contents table."""
     sheetgen: Literal[1]
     kind: Literal["table"]
@@ -62,13 +62,13 @@ class TableModel(Strict):
     table: Literal["d66", "entrance", "contents"]
     title: str = ""
     notes: str = ""
-    entries: dict[Union[int, str], EntryModel] | None = None
-    results: dict[str, ResultModel] | None = None
-    rows: dict[Union[int, str], RowModel] | None = None
-    escalation: EscalationModel | None = None
+    entries: dict[Union[int, str], ExplorationShape] | None = None
+    results: dict[str, ContentsResult] | None = None
+    rows: dict[Union[int, str], ContentsRow] | None = None
+    escalation: BossEscalation | None = None
 
 
-class SheetModel(Strict):
+class ExplorationSheet(Strict):
     """A printable exploration sheet: the tables, or the blank graph sheet."""
     sheetgen: Literal[1]
     kind: Literal["sheet"]
@@ -82,13 +82,13 @@ class SheetModel(Strict):
     contents: str = BUILTIN_CONTENTS
 
 
-MODEL = TableModel                      # `sheetgen schema`: tables; sheets use SheetModel
-MODELS = {"table": TableModel, "sheet": SheetModel}
+MODEL = ExplorationTable                      # `sheetgen schema`: tables; sheets use ExplorationSheet
+MODELS = {"table": ExplorationTable, "sheet": ExplorationSheet}
 
 
 @dataclass
 class Table:
-    model: TableModel
+    model: ExplorationTable
     source: Source
     rooms: RoomTable | None = None          # d66 or entrance
     contents: ContentsTable | None = None
@@ -101,7 +101,7 @@ class Table:
 
 @dataclass
 class Sheet:
-    model: SheetModel
+    model: ExplorationSheet
     source: Source
     width: int
     height: int
@@ -114,8 +114,8 @@ class Sheet:
 def load(data: MarkedDict, source: Source):
     kind = data.get("kind")
     if kind == "sheet":
-        return _load_sheet(validate_model(SheetModel, data, source.filename), source)
-    return _load_table(validate_model(TableModel, data, source.filename), source)
+        return _load_sheet(validate_model(ExplorationSheet, data, source.filename), source)
+    return _load_table(validate_model(ExplorationTable, data, source.filename), source)
 
 
 def parse_size(text: str) -> tuple[int, int] | None:
@@ -126,7 +126,7 @@ def parse_size(text: str) -> tuple[int, int] | None:
     return (w, h) if 4 <= w <= 60 and 4 <= h <= 80 else None
 
 
-def _load_sheet(model: SheetModel, source: Source) -> Sheet:
+def _load_sheet(model: ExplorationSheet, source: Source) -> Sheet:
     size = parse_size(model.size)
     if size is None:
         raise InputError(source.problem(("size",), f"'{model.size}' is not a sheet size",
@@ -149,7 +149,7 @@ def _load_sheet(model: SheetModel, source: Source) -> Sheet:
     return sheet
 
 
-def _load_table(model: TableModel, source: Source) -> Table:
+def _load_table(model: ExplorationTable, source: Source) -> Table:
     problems: list[Problem] = []
     table = Table(model, source)
     if model.table in ("d66", "entrance"):
@@ -168,7 +168,7 @@ def _load_table(model: TableModel, source: Source) -> Table:
     return table
 
 
-def _room_table(model: TableModel, source: Source, problems: list) -> RoomTable | None:
+def _room_table(model: ExplorationTable, source: Source, problems: list) -> RoomTable | None:
     die = model.table
     wanted = D66_VALUES if die == "d66" else tuple(range(1, 7))
     if model.entries is None:
@@ -213,7 +213,7 @@ def _room_table(model: TableModel, source: Source, problems: list) -> RoomTable 
     return RoomTable(entries, model.title, str(source.path), die)
 
 
-def _contents_table(model: TableModel, source: Source, problems: list) -> ContentsTable | None:
+def _contents_table(model: ExplorationTable, source: Source, problems: list) -> ContentsTable | None:
     if model.results is None or model.rows is None:
         for key in ("results", "rows"):
             if getattr(model, key) is None:
@@ -243,7 +243,7 @@ def _contents_table(model: TableModel, source: Source, problems: list) -> Conten
                                                         f"{', '.join(map(str, missing))} (a 2d6 table needs 2-12)"))
     if problems:
         return None
-    esc = model.escalation or EscalationModel()
+    esc = model.escalation or BossEscalation()
     return ContentsTable(rows, results, Escalation(esc.final_at, esc.per_prior_boss, esc.rule), model.title)
 
 
@@ -371,11 +371,12 @@ def compose(defn, options):
             return draw.graph_document(defn.width, defn.height, options, title=defn.model.title,
                                        paper=options.paper or defn.model.paper)
         return draw.tables_document(defn.rooms, defn.entrances, defn.contents, options,
-                                    title=defn.model.title, paper=options.paper or defn.model.paper)
+                                    title=defn.model.title, paper=options.paper or defn.model.paper,
+                                    name=defn.source.path.stem)
     return draw.tables_document(defn if defn.model.table == "d66" else None,
                                 defn if defn.model.table == "entrance" else None,
                                 defn if defn.model.table == "contents" else None, options,
-                                title=defn.title, paper=options.paper or "a4")
+                                title=defn.title, paper=options.paper or "a4", name=defn.source.path.stem)
 
 
 # -- writing ------------------------------------------------------------------------

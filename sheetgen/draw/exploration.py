@@ -124,7 +124,8 @@ def legend_row(x: float, y: float, sq: float = 4.0) -> list:
 
 
 # -- table sheets ---------------------------------------------------------------------
-def tables_document(rooms, entrances, contents, options: BuildOptions, title: str = "", paper: str = "a4") -> Document:
+def tables_document(rooms, entrances, contents, options: BuildOptions, title: str = "", paper: str = "a4",
+                    name: str = "exploration-tables") -> Document:
     """The d66 shapes (page 1), then the contents and entrance tables; any may be None."""
     pages = []
     pw, ph = _paper(paper)
@@ -135,7 +136,7 @@ def tables_document(rooms, entrances, contents, options: BuildOptions, title: st
     if contents is not None or entrances is not None:
         pages.append(finish_page(_contents_page(contents, entrances, pw, ph, options), options, sid,
                                  footer=title or "Dungeon exploration tables"))
-    return Document(pages, title=title or "Dungeon exploration tables", name="exploration-tables",
+    return Document(pages, title=title or "Dungeon exploration tables", name=name,
                     subject="d66 room shapes, room contents and entrance tables")
 
 
@@ -192,7 +193,8 @@ def _contents_page(contents, entrances, pw: float, ph: float, options: BuildOpti
             cells = []
             for rid in (corridor_id, room_id):
                 res = table.results[rid]
-                text = f"{res.label} ({res.category})" + (f": {res.text}" if res.text else "")
+                tag = "" if res.label.lower() == res.category else f" ({res.category})"
+                text = f"{res.label}{tag}" + (f": {res.text}" if res.text else "")
                 cells.append(wrap(text, "condensed", 8, col_w))
             n = max(len(c) for c in cells)
             h = 2.2 + n * 3.4

@@ -144,7 +144,7 @@ def draw_map(fmap, geo: MapGeometry, grayscale: bool, blank_grid: bool = False) 
     s = geo.cell
     colour = not grayscale
     cells = b.cells if b else {}
-    letter_pt = max(5.5, min(7.5, s * 0.32))
+    letter_pt = max(6.0, min(7.5, s * 0.32))
     for yy in range(geo.rows):
         for xx in range(geo.columns):
             c = (xx, yy)
@@ -206,7 +206,10 @@ def draw_map(fmap, geo: MapGeometry, grayscale: bool, blank_grid: bool = False) 
             else:
                 ix = x + s * 0.06 + q * (s * 0.46)
                 iy = y + s * 0.1 + r * (s * 0.44)
-            items.append(icon(n, ix, iy, size, colour=colour, id=f"item-{fb.cell_name(c)}-{slug(n)}"))
+            item_id = f"item-{fb.cell_name(c)}-{slug(n)}"
+            if names[:i].count(n):                  # the same item twice in a cell: keep ids unique
+                item_id += f"-{names[:i].count(n) + 1}"
+            items.append(icon(n, ix, iy, size, colour=colour, id=item_id))
     # start triangle
     if b.start is not None:
         x, y = geo.cell_xy(b.start)
@@ -295,7 +298,7 @@ def _entry_arrow(geo: MapGeometry, c, side, fill, letter, colour) -> Group:
     items = [Polygon(pts, st)]
     if letter and not colour:
         lx, ly = P(tip + head + 0.2, 0.0)
-        items.append(_t(lx, ly + 1.0, letter, 5.5, "sans-bold", "middle"))
+        items.append(_t(lx, ly + 1.0, letter, 6.0, "sans-bold", "middle"))
     name = fb.cell_name(c)
     return Group(tuple(items), id=f"entry-{name}-{side}", cls=f"entry zone-{letter}" if letter else "entry")
 
@@ -358,7 +361,7 @@ def _zone_block(fmap, zone, x, y, w, h, grayscale):
     if req:
         req = "Requirement: " + req
         fs = 6.6
-        while text_width(req, "condensed", fs) > w - sw - 1.5 and fs > 5.8:
+        while text_width(req, "condensed", fs) > w - sw - 1.5 and fs > 6.0:
             fs -= 0.2
         out.append(_t(x + sw + 1.2, y + 5.6, req, fs, "condensed", fill=GREY))
     top = y + 7.2
@@ -408,21 +411,31 @@ def draw_legend(fmap, x, y, w, h, grayscale) -> list:
     if present:
         out.append(_t(x, cy + 3, "ON THIS MAP", 7.5, "condensed-bold"))
         cy += 4.5
-        size = 5.0
-        cols = 2 if w >= 40 else 1
+        # two columns of icon + name (names wrap onto a second line rather than shrink)
+        cols = 2 if w >= 30 else 1
         cw = w / cols
-        for i, n in enumerate(present):
-            r, c = divmod(i, cols)
-            ix, iy = x + c * cw, cy + r * (size + 0.8)
-            out.append(icon(n, ix, iy, size, colour=colour))
-            label = LABELS.get(n, n)
-            fs = 6.8
-            while text_width(label, "condensed", fs) > cw - size - 1.5 and fs > 5.8:
-                fs -= 0.2
-            out.append(_t(ix + size + 1.0, iy + size / 2 + 1.1, label, fs, "condensed"))
-        cy += ((len(present) + cols - 1) // cols) * (size + 0.8) + 2.0
-    if "die" in present or True:
-        if cy + 4.5 + 6 * 3.2 < y + h:
+        room = y + h - cy
+        for size in (5.0, 4.4, 3.8):
+            cells = []
+            for n in present:
+                lines = wrap(LABELS.get(n, n), "condensed", 6.4, cw - size - 1.6)
+                cells.append((n, lines[:2], max(size, len(lines[:2]) * 2.5) + 0.8))
+            rows = [cells[i:i + cols] for i in range(0, len(cells), cols)]
+            need = sum(max(c[2] for c in row) for row in rows)
+            if need <= room:
+                break
+        for row in rows:
+            pitch = max(c[2] for c in row)
+            for c, (n, lines, _) in enumerate(row):
+                ix = x + c * cw
+                out.append(icon(n, ix, cy, size, colour=colour))
+                top = cy + size / 2 - (len(lines) - 1) * 1.25 + 0.9
+                for k, ln in enumerate(lines):
+                    out.append(_t(ix + size + 1.0, top + k * 2.5, ln, 6.4, "condensed"))
+            cy += pitch
+        cy += 2.0
+    if True:
+        if cy + 4.5 + 6 * 3.1 < y + h:
             out.append(_t(x, cy + 3, "DIE TABLE", 7.5, "condensed-bold"))
             out.append(_t(x + w, cy + 3, "ours, editable", 6.0, "condensed", "end", GREY))
             cy += 4.5
@@ -494,7 +507,7 @@ def compose_map(fmap, options: BuildOptions) -> Document:
         # the strip to write the map's own title in
         page.add(Rect(MARGIN, MARGIN + 10.5, left_w * 0.62, 8.0, Style(stroke=INK, stroke_width=0.4), radius=1.5,
                       id="title-strip", cls="title-strip"))
-        page.add(_t(MARGIN + 2, MARGIN + 12.8, "TITLE", 5.8, "condensed-bold", fill=GREY))
+        page.add(_t(MARGIN + 2, MARGIN + 12.8, "TITLE", 6.0, "condensed-bold", fill=GREY))
     else:
         page.add(_t(gx, MARGIN + 8.0, m.title, 13, "serif-bold", id="map-title"))
     sub = getattr(m, "description", "") or ""
@@ -543,7 +556,11 @@ def compose_map(fmap, options: BuildOptions) -> Document:
     sid = sheet_id("foury-map", m.model_dump() if hasattr(m, "model_dump") else repr(m), columns, rows,
                    options.paper, gray, hero_name)
     finish_page(page, options, sid, footer=f"Dungeon Foury · {m.title} · our own map")
-    return Document([page], title=f"Dungeon Foury: {m.title}", name=slug(m.title) or "foury-map",
+    source = getattr(fmap, "source", None)
+    name = source.path.stem if source is not None and getattr(source, "path", None) else slug(m.title)
+    if resized:
+        name += f"-{columns}x{rows}"
+    return Document([page], title=f"Dungeon Foury: {m.title}", name=name or "foury-map",
                     subject="Dungeon Foury map and character sheet")
 
 

@@ -285,10 +285,10 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
                                                         fill=ink.fill("#f6e7b0") if third else None),
                               id=f"{P}track-enemies-{i + 1}", cls="box"))
             if third:
-                items.append(_text(bx + size / 2, by + size - 1.2, str(i + 1), 5.5, "condensed", "middle", GREY))
+                items.append(_text(bx + size / 2, by + size - 1.2, str(i + 1), 6.0, "condensed", "middle", GREY))
         cy += ((spec.max_enemies + per_row - 1) // per_row) * size + 1.4
         _label_cell(items, x, cy, "Cornucopias", "cornucopia", colour, label_w)
-        _boxes(items, x + label_w, cy, 14, id_prefix=f"{P}track-cornucopias")
+        _boxes(items, x + label_w, cy, min(14, int((w - label_w) // BOX)), id_prefix=f"{P}track-cornucopias")
         cy += BOX + 0.9
     else:
         _label_cell(items, x, cy, "Chests", "chest", colour, label_w)
@@ -303,8 +303,13 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
         _boxes(items, x + label_w, cy, int((w - label_w) // BOX), id_prefix=f"{P}track-cornucopias")
         cy += BOX + 0.9
         cy += 0.5
-        items.append(_text(x + w, cy + 1.2, "tick the round: chests are worth x1..x4, monsters gain +0..+3; "
-                           "kills reset each round", 6.4, "condensed", "end", GREY))
+        note = "tick the round: chests are worth x1..x4, monsters gain +0..+3; kills reset each round"
+        if text_width(note, "condensed", 6.4) > w:
+            note = "tick the round: chests x1..x4, monsters +0..+3; kills reset each round"
+        fs = 6.4
+        while text_width(note, "condensed", fs) > w and fs > 6.0:
+            fs -= 0.1
+        items.append(_text(x + w, cy + 1.2, note, fs, "condensed", "end", GREY))
         cy += 2.6
 
     # -- campaign blocks ---------------------------------------------------------------
@@ -402,10 +407,14 @@ def _santa_collection(items, x, cy, w, colour, ink, P):
         cy += size + 1.0
     items.append(icon("candy cane", x, cy, size, colour=colour))
     items.append(_text(x + size + 0.8, cy + 3.3, "Candy canes", LABEL_PT, "condensed-bold"))
-    _boxes(items, x + 22.0, cy, 6, size=size, id_prefix=f"{P}track-candy-canes")
-    sx = x + 22.0 + 6 * size + 3
+    bx = x + size + 0.8 + text_width("Candy canes", "condensed-bold", LABEL_PT) + 1.2
+    _boxes(items, bx, cy, 6, size=size, id_prefix=f"{P}track-candy-canes")
+    sx = bx + 6 * size + 2.5
     items.append(icon("star", sx, cy, size, colour=colour))
-    items.append(_text(sx + size + 0.8, cy + 3.3, "XMas Safe Zone reached", LABEL_PT, "condensed-bold"))
+    label = "XMas Safe Zone reached"
+    if sx + size + 0.8 + text_width(label, "condensed-bold", LABEL_PT) > x + w - size - 1.0:
+        label = "Safe Zone reached"
+    items.append(_text(sx + size + 0.8, cy + 3.3, label, LABEL_PT, "condensed-bold"))
     items.append(Rect(x + w - size, cy, size, size, Style(stroke=INK, stroke_width=0.5), id=f"{P}safe-zone", cls="box"))
     cy += size + 1.0
     for ln in wrap("Yeti/Grinch: fight, or give a candy cane (not a kill). If the Grinch wins he destroys a green "
@@ -458,7 +467,7 @@ def _turns(items, x, cy, w, spec, colour, P):
                                                     fill=("#d6ebf8" if colour else "#e2e2e2") if kr else None),
                           id=f"{P}track-turns-{i + 1}", cls="box turn"))
         if kr:
-            items.append(_text(bx + size / 2, by + size - 1.3, "Kr", 5.6, "condensed-bold", "middle", GREY))
+            items.append(_text(bx + size / 2, by + size - 1.3, "Kr", 6.0, "condensed-bold", "middle", GREY))
     top = cy
     cy += rows * size + 1.0
     if not spec.turns or beside:
@@ -501,7 +510,7 @@ def _summary(items, x, cy, w, bottom, spec, colour):
     if spec.campaign == "santa":
         elements += [("star", "4 free steps, 1 turn"), ("candy cane", "distract Yeti or Grinch")]
     if spec.campaign == "kraken":
-        elements += [("kraken", "strength 6, immortal"), ("flooded", "Kraken's water: swim <= 5")]
+        elements += [("kraken", "strength 6, immortal"), ("flooded", "water: swim 5 max")]
     # two columns when there is room, else three with smaller icons
     for ncols, size in ((2, 4.4), (3, 4.0), (3, 3.6), (3, None)):
         rows = (len(elements) + ncols - 1) // ncols

@@ -36,14 +36,15 @@ SKIN = "#e9c39b"
 PINK = "#e58fa7"
 
 
-def grey_of(colour: str | None) -> str | None:
-    """The grey with the same luminance as colour (for colour=False / ink saver)."""
+def grey_of(colour: str | None, floor: bool = True) -> str | None:
+    """The grey with the same luminance as colour (for colour=False / ink saver);
+    floor keeps dark fills from swallowing the black outlines drawn over them."""
     if colour is None or not colour.startswith("#") or len(colour) != 7:
         return colour
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
     y = round(0.299 * r + 0.587 * g + 0.114 * b)
     # keep greys light enough that the black outlines stay visible
-    if 20 < y < 255:
+    if floor and 20 < y < 255:
         y = max(y, 70)
     return f"#{y:02x}{y:02x}{y:02x}"
 
@@ -59,11 +60,11 @@ class Pen:
     def p(self, u: float, v: float) -> tuple[float, float]:
         return (self.x + u * self.s, self.y + v * self.s)
 
-    def c(self, colour: str | None) -> str | None:
-        return colour if self.colour else grey_of(colour)
+    def c(self, colour: str | None, floor: bool = True) -> str | None:
+        return colour if self.colour else grey_of(colour, floor)
 
     def style(self, fill=None, stroke=INK, w=0.05, **kw) -> Style:
-        return Style(stroke=self.c(stroke) if stroke else None, stroke_width=w * self.s,
+        return Style(stroke=self.c(stroke, floor=False) if stroke else None, stroke_width=w * self.s,
                      fill=self.c(fill) if fill else None, opacity=self.opacity, **kw)
 
     # shapes
@@ -438,6 +439,7 @@ def _monster(p: Pen):
 
 def _star(p: Pen):
     p.poly(star_points(0.5, 0.54, 0.46, 0.19), fill=GOLD, sw=0.05)
+    p.poly(star_points(0.5, 0.54, 0.16, 0.07), fill=WHITE, stroke=None)     # a twinkle
 
 
 def _hourglass(p: Pen):
@@ -499,10 +501,12 @@ def _reindeer(p):
 
 
 def _rudolph(p):
-    _deer(p, RED, 0.11)
-    p.line(0.63, 0.76, 0.7, 0.72, sw=0.025)      # the nose shines
-    p.line(0.65, 0.86, 0.74, 0.86, sw=0.025)
-    p.line(0.37, 0.76, 0.3, 0.72, sw=0.025)
+    _deer(p, RED, 0.15)
+    p.circle(0.45, 0.8, 0.04, fill=WHITE, stroke=None)
+    for a in (160, 200, 250, 290, 340, 20):     # the nose shines
+        r = math.radians(a)
+        p.line(0.5 + 0.2 * math.cos(r), 0.84 + 0.2 * math.sin(r), 0.5 + 0.3 * math.cos(r),
+               0.84 + 0.3 * math.sin(r), sw=0.05, stroke=RED)
 
 
 def _sleigh(p: Pen):
@@ -695,7 +699,7 @@ def event_pictogram(event, x: float, y: float, size: float, *, colour: bool = Tr
         # one more space without rolling: the arrow goes on through the front
         p.line(0.5, arrow_top, 0.5, 0.04, stroke=INK, sw=0.035, dash=(0.06 * size, 0.04 * size))
         p.poly([(0.5, 0.0), (0.44, 0.09), (0.56, 0.09)], fill=INK, stroke=None)
-        p.text(0.67, 0.46, "+1", 0.2, font="condensed-bold")
+        p.text(0.67, 0.46, "+1", max(0.2, 2.13 / size), font="condensed-bold")   # never below 6 pt
     if "collapse origin" in kinds or "flood origin" in kinds:
         collapsed.append("behind")
     for side in dict.fromkeys(collapsed):

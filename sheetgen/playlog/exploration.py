@@ -48,66 +48,66 @@ class Open(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True, populate_by_name=True)
 
 
-class DoorModel(Open):
+class LogDoorModel(Open):
     at: str
     state: str
     to: int | None = None
     secret: bool = False
 
 
-class RollModel(Open):
+class LogRollModel(Open):
     entrance: int | None = None
     d66: int | None = None
 
 
-class TransformModel(Open):
+class LogTransformModel(Open):
     rotate: int = 0
     mirror: bool = False
     stretch: int = 0
 
 
-class EscalationModel(Open):
+class LogEscalationModel(Open):
     roll: int
     modifier: int | None = None
     total: int | None = None
     final: bool | None = None
 
 
-class ContentsModel(Open):
+class LogContentsModel(Open):
     roll: int
     result: str | None = None
-    escalation: EscalationModel | None = None
+    escalation: LogEscalationModel | None = None
 
 
-class RetraceModel(Open):
+class LogRetraceModel(Open):
     room: int
     roll: int
     wandering: bool | None = None
 
 
-class RoomModel(Open):
+class LogRoomModel(Open):
     id: int
     from_: int | None = Field(None, alias="from")
-    roll: RollModel
-    transform: TransformModel | None = None
+    roll: LogRollModel
+    transform: LogTransformModel | None = None
     kind: str | None = None
     name: str | None = None
     cells: list[Union[str, list[int]]]
     truncated: bool = False
-    doors: list[DoorModel] = []
-    contents: ContentsModel | None = None
-    retrace: list[RetraceModel] = []
+    doors: list[LogDoorModel] = []
+    contents: LogContentsModel | None = None
+    retrace: list[LogRetraceModel] = []
     time: int | None = None
 
 
-class EndModel(Open):
+class LogEndModel(Open):
     reason: str | None = None
     rooms: int | None = None
     minutes: int | None = None
     wandering: int | None = None
 
 
-class PlayLogModel(Open):
+class ExplorationLog(Open):
     """An exploration play log: the map as drawn, room by room."""
     sheetgen: Literal[1]
     kind: Literal["playlog"]
@@ -119,16 +119,16 @@ class PlayLogModel(Open):
     seed: int | None = None
     policy: str | None = None
     title: str | None = None
-    rooms: list[RoomModel]
-    end: EndModel | None = None
+    rooms: list[LogRoomModel]
+    end: LogEndModel | None = None
 
 
-MODEL = PlayLogModel
+MODEL = ExplorationLog
 
 
 @dataclass
 class PlayLog:
-    model: PlayLogModel
+    model: ExplorationLog
     source: Source
     log: Log
     tables: tuple                  # (RoomTable, entrance RoomTable, ContentsTable)
@@ -136,7 +136,7 @@ class PlayLog:
 
 # -- load ----------------------------------------------------------------------------
 def load(data: MarkedDict, source: Source) -> PlayLog:
-    model = validate_model(PlayLogModel, data, source.filename)
+    model = validate_model(ExplorationLog, data, source.filename)
     problems = _typos(model, data, source, ())
     from ..definitions.exploration import parse_size
     size = parse_size(model.sheet)
@@ -208,7 +208,7 @@ def _key_line(data, loc) -> int | None:
     return mark[0] if mark else None
 
 
-def _log(model: PlayLogModel, data: MarkedDict, size) -> Log:
+def _log(model: ExplorationLog, data: MarkedDict, size) -> Log:
     log = Log(size[0], size[1], [])
     if model.end is not None and model.end.minutes is not None:
         log.minutes = model.end.minutes

@@ -436,6 +436,120 @@ def step_action(step: dict):
     return action
 
 
+def action_step(action) -> dict | str:
+    """A rules action -> its play-log step (the inverse of step_action)."""
+    from ..rules.foury.board import cell_name as cn
+    t = type(action)
+    if t is A.Enter:
+        if action.entry is not None:
+            return {"entry": f"{cn(action.entry[0])}:{action.entry[1]}"}
+        return {"start": cn(action.start)} if action.start else {"start": None}
+    if t is A.Move:
+        return {"move": cn(action.to), "roll": action.roll} if action.roll is not None else {"move": cn(action.to)}
+    if t is A.Fight:
+        f: dict = {"hero": action.hero, "enemy": action.enemy}
+        if action.weapon:
+            f["weapon"] = True
+        if action.clover_die:
+            f["clover"] = {"die": action.clover_die, "roll": action.clover_roll}
+        if action.shield:
+            f["shield"] = True
+        if action.enemy_type:
+            f["type"] = action.enemy_type
+        if action.stolen:
+            f["stolen"] = action.stolen
+        if action.fury:
+            f["fury"] = action.fury
+        return {"fight": f}
+    if t is A.Collect:
+        if action.take or action.roll is not None or action.gain:
+            c: dict = {"item": action.item}
+            if action.take:
+                c["take"] = action.take
+            if action.roll is not None:
+                c["roll"] = action.roll
+            if action.gain:
+                c["gain"] = dict(action.gain)
+            return {"collect": c}
+        return {"collect": action.item}
+    if t is A.Redeem:
+        return {"redeem": action.resource}
+    if t is A.Shovel:
+        return {"shovel": f"{cn(action.cell)}:{action.side}"}
+    if t is A.Circle:
+        return {"circle": cn(action.to)}
+    if t is A.Lever:
+        return {"lever": cn(action.cell)} if action.cell else "lever"
+    if t is A.Oracle:
+        return {"oracle": {"words": action.words}} if action.words else "oracle"
+    if t is A.Exit:
+        return {"exit": f"{cn(action.cell)}:{action.side}"}
+    if t is A.Market:
+        m: dict = {}
+        if action.spend_chests:
+            m["spend"] = {"chests": action.spend_chests}
+        if action.gain:
+            m["gain"] = dict(action.gain)
+        if action.give or action.get:
+            m["trade"] = {"give": dict(action.give), "get": dict(action.get)}
+        if action.next_rate:
+            m["rate"] = "next"
+        return {"market": m}
+    if t is A.Coin:
+        return {"coin": {"traits": dict(action.traits)}} if action.traits else "coin"
+    if t is A.Flood:
+        return {"flood": [cn(c) for c in action.cells]}
+    if t is A.Sheet:
+        return {"sheet": dict(action.values)}
+    if t is A.Score:
+        return {"score": action.points}
+    return {A.Flee: "flee", A.Climb: "climb", A.Candy: "candy"}[t]
+
+
+def log_text(map_ref: str, hero: dict, actions) -> str:
+    """A play log (YAML text) for a list of rules actions."""
+    return dump_log(map_ref, hero, [action_step(a) for a in actions])
+
+
+def dump_log(ref: str, hero: dict, steps: list) -> str:
+    """A play log as YAML text: steps are play-log step dicts, a round starting at each
+    {entry: ...} / {start: ...} step; one flow mapping per step, as a player writes them."""
+    out = ["sheetgen: 1", "kind: playlog", "ruleset: foury", f"map: {_scalar(ref)}", "hero:"]
+    if hero.get("name"):
+        out.append(f"  name: {hero['name']}")
+    else:
+        out.append("  traits: " + _flow(hero.get("traits", {})))
+    rounds: list[tuple[dict, list]] = []
+    for step in steps:
+        if isinstance(step, dict) and set(step) <= {"entry", "start"} and step:
+            rounds.append((step, []))
+        elif rounds:
+            rounds[-1][1].append(step)
+        else:
+            rounds.append(({}, [step]))
+    out.append("rounds:" + ("" if rounds else " []"))
+    for head, body in rounds:
+        if head:
+            key, value = next(iter(head.items()))
+            out.append(f"  - {key}: {value}")
+            out.append("    steps:" + ("" if body else " []"))
+        else:
+            out.append("  - steps:" + ("" if body else " []"))
+        for step in body:
+            out.append("      - " + (_flow(step) if isinstance(step, dict) else str(step)))
+    return "\n".join(out) + "\n"
+
+
+def _scalar(value) -> str:
+    import yaml
+    return yaml.safe_dump(value, default_flow_style=True, width=10 ** 6).strip().removesuffix("...").strip()
+
+
+def _flow(value) -> str:
+    import yaml
+    return yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10 ** 6).strip()
+
+
 # -- checking ---------------------------------------------------------------------
 def replay(log: FouryLog):
     """(final state, violations): the log replayed, following claimed steps where possible."""

@@ -163,9 +163,13 @@ def load(data, source):
 
 
 def initial_state(loaded: LoadedLog):
+    return initial_state_from(loaded.deck, loaded.log.setup)
+
+
+def initial_state_from(deck, s: Setup):
+    """The engine state for a loaded deck and a validated setup."""
     from ..rules.shuffle.engine import Hero, Tile, new_state
-    cat = loaded.deck.catalog()
-    s = loaded.log.setup
+    cat = deck.catalog()
     tiles = {}
     for p in [s.start, *s.rooms]:
         tiles[tuple(p.at)] = Tile(p.room, "room", p.rotation // 90)

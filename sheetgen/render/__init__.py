@@ -47,8 +47,22 @@ def _make_readable(tmp: Path, mode: int) -> None:
     os.chmod(tmp, mode)
 
 
+def _formats(formats) -> tuple[str, ...]:
+    """("pdf", "png") or "pdf,png" -> a checked tuple of format names."""
+    if isinstance(formats, str):        # as typed on a command line
+        formats = formats.split(",")
+    formats = tuple(f.strip().lower() for f in formats if f.strip())
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown:
+        raise InputError(Problem(f"unknown format '{unknown[0]}'", expected="pdf, svg or png"))
+    if not formats:
+        raise InputError(Problem("no output format asked for", expected="pdf, svg or png"))
+    return formats
+
+
 def output_paths(doc, outdir, formats=FORMATS) -> list[Path]:
     """The files render_document would write, in the order it returns them."""
+    formats = _formats(formats)
     outdir = Path(outdir)
     paths = []
     if "pdf" in formats:
@@ -72,14 +86,7 @@ def render_document(doc, outdir, formats=FORMATS, dpi: int = 150, grayscale: boo
 def render_documents(docs, outdir, formats=FORMATS, dpi: int = 150, grayscale: bool = False) -> list[Path]:
     """render_document for several documents, all or nothing across all of them:
     no file is renamed into place until every page of every document rendered."""
-    if isinstance(formats, str):        # "pdf,png" as typed on a command line
-        formats = formats.split(",")
-    formats = tuple(f.strip().lower() for f in formats if f.strip())
-    unknown = [f for f in formats if f not in FORMATS]
-    if unknown:
-        raise InputError(Problem(f"unknown format '{unknown[0]}'", expected="pdf, svg or png"))
-    if not formats:
-        raise InputError(Problem("no output format asked for", expected="pdf, svg or png"))
+    formats = _formats(formats)
     if "png" in formats:
         from .png import check_dpi
         check_dpi(dpi)

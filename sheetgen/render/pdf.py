@@ -188,8 +188,7 @@ class _PdfWriter:
             self.code.append(f"{_n(r.x)} {_n(r.y)} {_n(r.w)} {_n(r.h)} re {op}")
 
     def path(self, p: Path) -> None:
-        closed = any(cmd[0] == "Z" for cmd in p.commands)
-        op = self._style(p.style, False)
+        op = self._style(p.style, False)       # 'h' closes each subpath itself
         if not op:
             return
         parts = []
@@ -205,7 +204,6 @@ class _PdfWriter:
                 parts.append("h")
             else:
                 raise InputError(Problem(f"unknown path command {k!r}", expected="M, L, C or Z"))
-        del closed  # 'h' closes each subpath itself; painting ops stay unclosed
         parts.append(op)
         self.code.append(" ".join(parts))
 

@@ -5,9 +5,11 @@ transforms folded in).  Axis-aligned rectangles and circles use Pillow's own
 shapes (fast); anything rotated or skewed is flattened to polygons.  Strokes
 are centred on the geometry as in PDF/SVG, at least 1 px wide; dashes are cut
 here; Bezier curves are flattened.  Text uses the same TTF files at
-pt * dpi / 72 px; rotated text is drawn into a mask and rotated.  Opacity is
-blended against white (exact on the white page, approximate over ink).
-ImageDraw has no antialiasing; at 150 dpi that is acceptable for a preview.
+pt * dpi / 72 px (characters a face lacks come from its DejaVu fallback, as
+in the PDF); rotated text is drawn into a mask and rotated.  Translucent items
+are drawn as coverage masks over their bounding box and blended in, so they
+composite like PDF/SVG.  Shapes are not antialiased (ImageDraw cannot; text
+is); at 150 dpi that is acceptable for a preview.
 """
 from __future__ import annotations
 
@@ -234,8 +236,8 @@ class _PngPage:
             if box[2] >= box[0] and box[3] >= box[1]:
                 if kind == "ellipse":
                     draw.ellipse(box, fill=fill)
-                elif radius > 0:
-                    draw.rounded_rectangle(box, radius=radius, fill=fill)
+                elif _fit_radius(box, radius) >= 1:
+                    draw.rounded_rectangle(box, radius=_fit_radius(box, radius), fill=fill)
                 else:
                     draw.rectangle(box, fill=fill)
         if ink is not None:
@@ -245,8 +247,8 @@ class _PngPage:
                 return
             if kind == "ellipse":
                 draw.ellipse(box, outline=ink, width=width)
-            elif radius > 0:
-                draw.rounded_rectangle(box, radius=radius + h, outline=ink, width=width)
+            elif _fit_radius(box, radius + h) >= 1:
+                draw.rounded_rectangle(box, radius=_fit_radius(box, radius + h), outline=ink, width=width)
             else:
                 draw.rectangle(box, outline=ink, width=width)
 
@@ -450,3 +452,11 @@ def iter_png_pages(doc, dpi: int = 150, grayscale: bool = False):
     check_dpi(dpi)
     for page in doc.pages:
         yield png_bytes(page, dpi, grayscale)
+
+
+def _fit_radius(box, radius: float) -> float:
+    """A corner radius that fits the pixel box (Pillow fails on radii larger than half
+    a side); below one pixel the corner is square anyway."""
+    if radius <= 0:
+        return 0.0
+    return min(radius, (box[2] - box[0]) / 2, (box[3] - box[1]) / 2)

@@ -160,7 +160,7 @@ def status(state: TrackState) -> str:
 
 
 def export(header: dict, steps: list, relative_to: Path | None = None) -> str:
-    import yaml
+    from ..playlog.foury import dump_log
     ref = header["map"]
     p = Path(ref)
     if p.is_absolute() and relative_to is not None:
@@ -169,37 +169,20 @@ def export(header: dict, steps: list, relative_to: Path | None = None) -> str:
             ref = os.path.relpath(p, Path(relative_to).resolve())
         except ValueError:
             ref = str(p)
-    out = ["sheetgen: 1", "kind: playlog", "ruleset: foury", f"map: {_scalar(ref)}", "hero:"]
-    hero = header.get("hero", {})
-    if hero.get("name"):
-        out.append(f"  name: {hero['name']}")
-    else:
-        out.append("  traits: " + _flow(hero.get("traits", {})))
-    rounds: list[tuple[dict, list]] = []
+    return dump_log(ref, header.get("hero", {}), steps)
+
+
+def render(header: dict, steps: list, outdir, formats=("pdf", "svg", "png")):
+    """The map as the player's pencil would have it (see pencil.py)."""
+    from ..definitions.foury import load_map
+    from ..playlog.foury import step_action
+    from .pencil import render_game
+    fmap = load_map(header["map"])
+    hero, _ = _hero(header, fmap.board)
+    actions = []
     for step in steps:
-        if isinstance(step, dict) and set(step) <= {"entry", "start"} and step:
-            rounds.append((step, []))
-        elif rounds:
-            rounds[-1][1].append(step)
-        else:
-            rounds.append(({}, [step]))
-    out.append("rounds:" + ("" if rounds else " []"))
-    for head, body in rounds:
-        key, value = next(iter(head.items())) if head else ("entry", None)
-        out.append(f"  - {key}: {value}" if value is not None else "  - steps: []")
-        if value is not None:
-            out.append("    steps:" + ("" if body else " []"))
-        for step in body:
-            out.append("      - " + (_flow(step) if isinstance(step, dict) else str(step)))
-    del yaml
-    return "\n".join(out) + "\n"
-
-
-def _scalar(value) -> str:
-    import yaml
-    return yaml.safe_dump(value, default_flow_style=True, width=10 ** 6).strip().removesuffix("...").strip()
-
-
-def _flow(value) -> str:
-    import yaml
-    return yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10 ** 6).strip()
+        try:
+            actions.append(step_action(step))
+        except ValueError:
+            continue
+    return render_game(fmap, hero, actions, outdir, formats)

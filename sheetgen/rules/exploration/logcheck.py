@@ -18,6 +18,9 @@ from .shapes import DELTA, OPPOSITE, ROTATIONS, SIDES, Shape, components, stretc
 from .tables import BOSS_ROLL, ContentsTable, RoomEntry, RoomTable
 
 
+PLACEHOLDERS = ("", "...", "\u2026", "?")
+
+
 @dataclass
 class Broken:
     line: int | None
@@ -310,9 +313,17 @@ class Checker:
             if {(x - mx, y - my) for x, y in cells} == shape.cells:
                 matches.append((shape, mx, my))
         if not matches:
-            self.broken(room.cells_line or room.line,
+            line, hint = room.cells_line or room.line, ""
+            mx = min(x for x, _ in cells)
+            my = min(y for _, y in cells)
+            norm = frozenset((x - mx, y - my) for x, y in cells)
+            for key, other in self.entrances.entries.items():
+                if key != room.roll and other.shape.cells == norm:
+                    line, hint = room.roll_line or line, f"; they are the shape of entrance {key} ({other.name})"
+                    break
+            self.broken(line,
                         f"the squares of room {room.id} are not the shape of entrance {room.roll} "
-                        f"({entry.name}) {_describe_transform(room.transform or (0, False, 0))}", "shape.match")
+                        f"({entry.name}) {_describe_transform(room.transform or (0, False, 0))}{hint}", "shape.match")
             return
         self._exits(room, matches, entry_edge=None)
 
@@ -362,11 +373,37 @@ class Checker:
             how = _describe_transform(room.transform)
         else:
             how = "in any orientation"
-        # a wrong transform is the offending key when the squares fit the shape turned another way
-        line = room.transform_line if "rotate:" in hint and room.transform is not None else room.cells_line
+        # the offending key: the transform when the squares fit the shape turned another way, the
+        # roll when they are another entry's shape, else the squares themselves
+        line = room.cells_line
+        if "rotate:" in hint and room.transform is not None:
+            line = room.transform_line
+        elif not hint:
+            other = self._other_entry(room, d)
+            if other is not None:
+                hint = f"; they are the shape of d66 {other.key} ({other.name})"
+                line = room.roll_line
         self.broken(line or room.line,
                     f"the squares of room {room.id} are not the shape of {self._label(room)} ({entry.name}, "
                     f"a {entry.kind}) {how}, entered {where}{hint}", "shape.match")
+
+    def _other_entry(self, room: LogRoom, d) -> RoomEntry | None:
+        """Another table entry whose shape the squares are (in any orientation), if any."""
+        cells = self.cells[room.id]
+        b = _beyond(d)
+        ex, ey, side = b[0], b[1], OPPOSITE[d[2]]
+        stretch_by = room.transform[2] if room.transform and room.transform[2] in (0, 1, 2) else 0
+        for key, entry in self.table.entries.items():
+            if key == room.roll:
+                continue
+            for v in entry.variants(stretch_by):
+                if len(v.cells) < len(cells) or (len(v.cells) > len(cells) and not room.truncated):
+                    continue
+                for x, y, _ in v.by_side[side]:
+                    placed = {(cx + ex - x, cy + ey - y) for cx, cy in v.cells}
+                    if placed == cells or (room.truncated and cells < placed):
+                        return entry
+        return None
 
     def _match(self, room: LogRoom, entry: RoomEntry, entry_edge):
         cells = self.cells[room.id]
@@ -515,8 +552,8 @@ class Checker:
                     self.broken(line, f"escalation total {total} {'is' if final else 'is not'} the Final Boss "
                                       f"({rules.final_at}+)", "contents.escalation")
         result = room.contents_result
-        if result is None:
-            self.broken(line, f"room {room.id} needs the contents result", "contents.missing")
+        if result is None or str(result).strip() in PLACEHOLDERS:
+            pass            # only the roll was written down (the issue's example writes "...")
         elif not self.contents.matches(roll, kind, result, final):
             if is_boss and final is not None:
                 want = "final-boss" if final else expected.id

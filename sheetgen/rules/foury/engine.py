@@ -597,6 +597,10 @@ def _arrive(s: GameState, to: Coord, ctx: _Ctx) -> None:
             s.removed = s.removed | frozenset(doomed)
     if b.is_centre(to) and s.campaign != "kraken":
         _visit_oracle(s)
+    if (s.campaign == "kraken" and foe is None and to in s.flooded and s.origin not in s.flooded
+            and to in _kraken_water(s)):
+        s.spawned = _with(s.spawned, to, "kraken")     # swimming into its water: face the Kraken
+        foe = "kraken"
     if foe is not None:
         s.engaged = True
         s.fled = False
@@ -759,6 +763,8 @@ def _beaten(s: GameState, pos: Coord, foe: str) -> None:
         if s.hero.ability == "thalindra":
             horns += 1
         _gain(s, "cornucopias", horns)
+        if s.campaign == "kraken":
+            _count_requirement(s, "cornucopias")
 
 
 def _check_death(s: GameState) -> None:
@@ -799,6 +805,8 @@ def _candy(s: GameState, a: Candy, ctx: _Ctx) -> None:
 
 # -- items -------------------------------------------------------------------------
 def _take_item(s: GameState, item: str, take: str | None, ctx: _Ctx) -> None:
+    if item == "cornucopia" and s.campaign == "kraken" and take is None:
+        _count_requirement(s, "cornucopias")
     if item in EXTRA_STEPS:
         s.extra += EXTRA_STEPS[item]
     if item in COLLECT_GAIN:

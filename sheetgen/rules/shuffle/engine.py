@@ -853,3 +853,30 @@ _HANDLERS = {
     "level-up": _level_up, "loot": _loot, "gain": _gain, "end-turn": _end_turn,
 }
 VERBS = tuple(_HANDLERS)
+
+
+# -- queries (for trackers and tools) -----------------------------------------
+def monster_cell(state: State, ref) -> tuple | None:
+    """The cell of the monster named ref (a card id or a cell), if exactly one."""
+    if isinstance(ref, tuple):
+        t = state.tiles.get(ref)
+        return ref if t is not None and t.kind == "monster" else None
+    found = [c for c, t in state.tiles.items() if t.kind == "monster" and t.card == ref]
+    return found[0] if len(found) == 1 else None
+
+
+def fight_dice(state: State, hero: str, cell) -> tuple[int, int]:
+    """How many dice the hero side and the monster side roll in this fight."""
+    h = state.heroes[hero]
+    area = state.monster_area(cell)
+    assistants = [x for x in state.heroes.values() if x is not h and x.at in area]
+    helpers = [c for c in state.monsters_threatening(h.at) if c != cell]
+    return state.hero_stat(h, "dice") + len(assistants), state.catalog.monsters[state.tiles[cell].card].dice + len(helpers)
+
+
+def legal_steps(state: State, hero: str) -> list[str]:
+    """The directions the hero can step in now (within speed)."""
+    h = state.heroes[hero]
+    if h.steps >= state.hero_stat(h, "speed"):
+        return []
+    return [_NAMES[d] for d in ORDER if _can_step(state, h.at, d)[0]]

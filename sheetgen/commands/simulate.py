@@ -1,0 +1,76 @@
+import click
+
+from ._common import clean_errors
+
+
+@click.command()
+@click.argument("map_ref", metavar="MAP", required=False)
+@click.option("--games", "-n", type=click.IntRange(1, 10_000_000), default=1000, show_default=True,
+              help="Complete games to play.")
+@click.option("--policy", type=click.Choice(["cautious", "greedy", "random"]), default="cautious",
+              show_default=True, help="How the simulated player decides.")
+@click.option("--hero", default=None,
+              help="kael, melyra, thalindra, elydion, or 12 traits like hearts=4,shields=2,weapon=2,clovers=2,shovels=2 "
+                   "(the default).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the dice (game i uses seed and i).")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Processes; the result for a seed is the same whatever this is.")
+@click.option("--coin", is_flag=True, help="Allow the one INSERT COIN after a death.")
+@click.option("--compare", "compare_ref", metavar="MAP2", default=None,
+              help="Also play MAP2 on the same seeds and say which map is harder.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("-o", "--output", default=None,
+              help="report.pdf for a PDF report, or a folder for PDF + SVG + PNG pages.")
+@click.option("--logs", "logs_dir", default=None, type=click.Path(file_okay=False),
+              help="Also write the first games (up to 20) as play logs into this folder.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--grayscale", is_flag=True, help="Ink saver: no colour fills in the report.")
+@click.option("--ruleset", type=click.Choice(["foury", "exploration"]), default="foury", show_default=True,
+              help="exploration: run map mode of the exploration rules instead of a Foury map.")
+@click.option("--table", default=None, help="With --ruleset exploration: the room table to use.")
+@clean_errors
+def simulate(map_ref, games, policy, hero, seed, jobs, coin, compare_ref, fmt, output, logs_dir, paper, grayscale,
+             ruleset, table):
+    """Play a map thousands of times and report how it plays.
+
+    Each game is played to its end (four rounds, the market between rounds)
+    with the same rules engine as `sheetgen check`, dice from a seeded
+    generator, and a policy that decides moves, fights and market buys.
+    Reports the win rate with a 95% confidence interval, deaths by cause,
+    zone and round, turns per round, requirements met, resources at the end,
+    cells never reached and the deadliest cells; -o draws heatmaps over the
+    map and bar charts.
+
+    \b
+    Examples:
+      sheetgen simulate ancient-story --games 2000 --jobs 2 -o report.pdf
+      sheetgen simulate my-map.yaml --compare ancient-story --format json
+    """
+    import json
+    import sys
+
+    from ..errors import InputError, Problem
+
+    if ruleset == "exploration":
+        from ..sim.exploration import simulate_exploration
+        rep = simulate_exploration(games, seed, table, jobs)
+        click.echo(json.dumps(rep, indent=2) if fmt == "json" else rep["text"])
+        return
+    if map_ref is None:
+        raise InputError(Problem("give the map to simulate (a file or a built-in name like ancient-story)",
+                                 path="MAP"))
+    from ..sim import api
+    result = api.run(map_ref, games=games, policy=policy, hero=hero, seed=seed, jobs=jobs, coin=coin,
+                     compare_ref=compare_ref)
+    if logs_dir:
+        written = api.write_logs(map_ref, logs_dir, min(games, 20), policy=policy, hero=hero, seed=seed, coin=coin)
+        click.echo(f"wrote {len(written)} play logs into {logs_dir}", err=True)
+    if output:
+        paths = api.write_report(result, output, paper=paper, grayscale=grayscale, seed=seed)
+        for p in paths:
+            click.echo(f"wrote {p}", err=True)
+    if fmt == "json":
+        click.echo(json.dumps(api.public(result), indent=2))
+    else:
+        click.echo(api.as_text(result))
+    sys.exit(0)

@@ -1,0 +1,167 @@
+"""The simulation report: plain data (for --format json and the PDF pages) and its text form.
+
+report(stats, fmap, spec) -> dict; text(report) -> str; compare(r1, r2) -> dict.
+Every figure comes from integer totals, rounded the same way every time, so a
+given seed gives byte-identical reports whatever --jobs is.
+"""
+from __future__ import annotations
+
+from ..rules.foury.board import cell_name
+from .stats import RESOURCE_KEYS, Stats, two_proportions, wilson
+
+
+def _r(x: float, nd: int = 4) -> float:
+    return round(x, nd)
+
+
+def _cells(board) -> list:
+    return [c for c in board.all_cells() if not board.is_rock(c)]
+
+
+def report(stats: Stats, fmap, spec, lint_findings=()) -> dict:
+    board = fmap.board
+    n = stats.games
+    lo, hi = wilson(stats.wins, n)
+    deaths_total = sum(stats.deaths.values())
+    by_cause: dict[str, int] = {}
+    by_zone: dict[str, int] = {}
+    by_round: dict[str, int] = {}
+    for (cause, zone, rnd), k in stats.deaths.items():
+        by_cause[cause] = by_cause.get(cause, 0) + k
+        by_zone[zone] = by_zone.get(zone, 0) + k
+        by_round[str(rnd)] = by_round.get(str(rnd), 0) + k
+    top = sorted(stats.deaths.items(), key=lambda kv: (-kv[1], kv[0]))[:8]
+    cells = _cells(board)
+    never = [cell_name(c) for c in cells if stats.visits[c] == 0]
+    deadliest = sorted(((c, k) for c, k in stats.death_cells.items() if k), key=lambda ck: (-ck[1], ck[0][1], ck[0][0]))
+    requirements = {}
+    for letter, zone in board.zones.items():
+        played = stats.req_rounds[letter]
+        requirements[letter] = {
+            "name": zone.name, "kind": zone.requirement_kind, "count": zone.requirement_count,
+            "rounds": played, "met": stats.req_met[letter],
+            "rate": _r(stats.req_met[letter] / played) if played else None}
+    rep = {
+        "map": fmap.title,
+        "map_ref": spec.map_ref,
+        "campaign": board.campaign,
+        "policy": spec.policy,
+        "hero": spec.hero or "free traits hearts=4,shields=2,weapon=2,clovers=2,shovels=2",
+        "seed": spec.seed,
+        "insert_coin": spec.coin,
+        "games": n,
+        "wins": stats.wins,
+        "win_rate": _r(stats.wins / n) if n else 0.0,
+        "win_rate_ci95": [_r(lo), _r(hi)],
+        "outcomes": stats.outcome_counts(),
+        "rounds_completed": {str(k): stats.rounds_completed[k] for k in range(5)},
+        "mean_rounds_completed": _r(sum(k * v for k, v in stats.rounds_completed.items()) / n) if n else 0.0,
+        "insert_coin_used": stats.coins,
+        "oracle_reached": stats.oracle_games,
+        "deaths": {
+            "total": deaths_total,
+            "by_cause": dict(sorted(by_cause.items(), key=lambda kv: (-kv[1], kv[0]))),
+            "by_zone": dict(sorted(by_zone.items())),
+            "by_round": dict(sorted(by_round.items())),
+            "top": [{"cause": c, "zone": z, "round": r, "deaths": k} for (c, z, r), k in top],
+        },
+        "turns_per_round": {str(r): _r(stats.turns[r] / stats.turn_rounds[r], 2)
+                            for r in sorted(stats.turn_rounds) if stats.turn_rounds[r]},
+        "requirements": requirements,
+        "resources_at_end": {k: _r(stats.resources[k] / n, 3) if n else 0.0 for k in RESOURCE_KEYS},
+        "cells_never_reached": never,
+        "deadliest_cells": [{"cell": cell_name(c), "deaths": k} for c, k in deadliest[:8]],
+        "visits": {cell_name(c): stats.visits[c] for c in cells},
+        "death_cells": {cell_name(c): stats.death_cells[c] for c in cells if stats.death_cells[c]},
+        "lint": [str(f) for f in lint_findings],
+        "notes": [],
+    }
+    rep["notes"] = notes(rep, fmap)
+    return rep
+
+
+def notes(rep: dict, fmap) -> list[str]:
+    """Plain-language warnings: why nobody wins, what the map never uses."""
+    out = []
+    board = fmap.board
+    n = rep["games"]
+    if n and rep["oracle_reached"] == 0:
+        centre = board.centre_cells()
+        starts = [c for c, _ in board.entries]
+        reach = board.reachable_from(starts)
+        if not centre:
+            out.append("no game can be won: the map has no Oracle room (O)")
+        elif not any(c in reach for c in centre):
+            out.append(f"no game ever reached the Oracle: {', '.join(cell_name(c) for c in centre)} cannot be "
+                       "reached from any entry on the printed map (walls or rock close it in), so no round can "
+                       "be completed; run `sheetgen lint` on the map")
+        else:
+            out.append("no game ever reached the Oracle: collapses and foes closed every way to it")
+    elif n and rep["wins"] == 0:
+        out.append("no game was won: see the deaths and the rounds completed")
+    if rep["cells_never_reached"]:
+        out.append(f"{len(rep['cells_never_reached'])} cell(s) never reached in {n} games")
+    for letter, r in rep["requirements"].items():
+        if r["rounds"] and r["met"] == 0:
+            out.append(f"zone {letter} ({r['name']}): the requirement was never met in {r['rounds']} rounds")
+    return out
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def text(rep: dict) -> str:
+    L = []
+    L.append(f"{rep['map']}: {rep['games']} games, {rep['policy']} policy, hero {rep['hero']}, seed {rep['seed']}"
+             + (", INSERT COIN on" if rep["insert_coin"] else ""))
+    lo, hi = rep["win_rate_ci95"]
+    L.append(f"win rate {_pct(rep['win_rate'])} ({rep['wins']}/{rep['games']}; 95% CI {_pct(lo)} to {_pct(hi)})")
+    L.append("outcomes: " + ", ".join(f"{k} {v}" for k, v in rep["outcomes"].items() if v))
+    L.append("rounds completed: " + ", ".join(f"{k}: {v}" for k, v in rep["rounds_completed"].items())
+             + f" (mean {rep['mean_rounds_completed']:.2f})")
+    L.append(f"Oracle reached in {rep['oracle_reached']} games" + (
+        f"; INSERT COIN used in {rep['insert_coin_used']}" if rep["insert_coin"] else ""))
+    d = rep["deaths"]
+    L.append(f"deaths and traps: {d['total']}")
+    if d["total"]:
+        L.append("  by cause: " + ", ".join(f"{k} {v}" for k, v in d["by_cause"].items()))
+        L.append("  by zone:  " + ", ".join(f"{k} {v}" for k, v in d["by_zone"].items()))
+        L.append("  by round: " + ", ".join(f"{k} {v}" for k, v in d["by_round"].items()))
+        L.append("  most often: " + "; ".join(f"{t['cause']} in zone {t['zone']}, round {t['round']}: {t['deaths']}"
+                                               for t in d["top"][:5]))
+    if rep["turns_per_round"]:
+        L.append("turns per completed round: " + ", ".join(f"round {k} {v:.1f}" for k, v in rep["turns_per_round"].items()))
+    L.append("requirements met:")
+    for letter, r in rep["requirements"].items():
+        rate = "-" if r["rate"] is None else _pct(r["rate"])
+        L.append(f"  {letter} {r['name']} ({r['kind']} {r['count']}): {r['met']}/{r['rounds']} rounds ({rate})")
+    L.append("resources at the end (mean): " + ", ".join(f"{k} {v:.2f}" for k, v in rep["resources_at_end"].items()))
+    never = rep["cells_never_reached"]
+    L.append(f"cells never reached: {', '.join(never) if never else 'none'}")
+    if rep["deadliest_cells"]:
+        L.append("deadliest cells: " + ", ".join(f"{c['cell']} {c['deaths']}" for c in rep["deadliest_cells"]))
+    for f in rep["lint"]:
+        L.append(f"map lint: {f}")
+    for note in rep["notes"]:
+        L.append(f"note: {note}")
+    return "\n".join(L)
+
+
+def compare(r1: dict, r2: dict) -> dict:
+    """Which of two maps (played on the same seeds) is harder, with the difference and its confidence."""
+    t = two_proportions(r1["wins"], r1["games"], r2["wins"], r2["games"])
+    diff = t["difference"]                      # map 1 minus map 2
+    lo, hi = t["ci95"]
+    if t["p_value"] >= 0.05 or diff == 0:
+        verdict = (f"no clear difference: {r1['map_ref']} and {r2['map_ref']} win rates differ by "
+                   f"{100 * diff:+.1f} points (p = {t['p_value']:.3f})")
+        harder = None
+    else:
+        harder = r2["map_ref"] if diff > 0 else r1["map_ref"]
+        verdict = (f"{harder} is harder: win rate {100 * abs(diff):.1f} points lower "
+                   f"(95% CI {100 * min(abs(lo), abs(hi)):.1f} to {100 * max(abs(lo), abs(hi)):.1f} points; "
+                   f"z = {abs(t['z']):.2f}, confidence {100 * (1 - t['p_one_sided']):.2f}%)")
+    return {"map_1": r1["map_ref"], "map_2": r2["map_ref"], "harder": harder,
+            "difference": _r(diff), "difference_ci95": [_r(lo), _r(hi)], "z": _r(t["z"], 3),
+            "p_value": _r(t["p_value"], 6), "confidence": _r(1 - t["p_one_sided"], 6), "verdict": verdict}

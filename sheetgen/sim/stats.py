@@ -1,0 +1,112 @@
+"""Streaming statistics of many games: fixed-size integer counters, merged by addition.
+
+Nothing per game is kept, so memory stays flat however many games are played,
+and since every figure is an integer sum, merging chunks in any order (any
+--jobs) gives exactly the same totals.  Rates and means are computed at the end.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from .runner import DIED, OUTCOMES, TRAPPED, WON
+
+RESOURCE_KEYS = ("hearts", "shields", "weapon", "clovers", "shovels", "chests", "cornucopias")
+
+
+class Stats:
+    __slots__ = ("games", "outcomes", "rounds_completed", "coins", "deaths", "turns", "turn_rounds",
+                 "req_rounds", "req_met", "resources", "visits", "death_cells", "oracle_games", "actions")
+
+    def __init__(self):
+        self.games = 0
+        self.outcomes = Counter()            # won | died | trapped | lost | no entry
+        self.rounds_completed = Counter()    # 0..4 -> games
+        self.coins = 0                       # games that used INSERT COIN
+        self.deaths = Counter()              # (cause, zone, round) -> deaths (trapped included)
+        self.turns = Counter()               # round number -> turns summed over completed rounds
+        self.turn_rounds = Counter()         # round number -> completed rounds counted
+        self.req_rounds = Counter()          # zone -> rounds played there (to the exit or death)
+        self.req_met = Counter()             # zone -> rounds whose requirement was met
+        self.resources = Counter()           # resource -> summed at the end of each game
+        self.visits = Counter()              # cell -> games that entered it
+        self.death_cells = Counter()         # cell -> deaths there
+        self.oracle_games = 0                # games that reached the Oracle at least once
+        self.actions = 0
+
+    def add(self, g) -> None:
+        """Fold one GameResult in (then the game can be forgotten)."""
+        self.games += 1
+        self.outcomes[g.outcome] += 1
+        self.rounds_completed[g.completed] += 1
+        self.coins += bool(g.coin_used)
+        for cause, zone, rnd, cell in g.deaths:
+            self.deaths[(cause, zone, rnd)] += 1
+            if cell is not None:
+                self.death_cells[cell] += 1
+        for r in g.rounds:
+            if r.completed:
+                self.turns[r.round_no] += r.turns
+                self.turn_rounds[r.round_no] += 1
+            if r.zone is not None:
+                self.req_rounds[r.zone] += 1
+                self.req_met[r.zone] += bool(r.met)
+        for k in RESOURCE_KEYS:
+            self.resources[k] += g.resources.get(k, 0)
+        self.visits.update(g.explored)
+        self.oracle_games += g.oracle_visits > 0
+        self.actions += g.actions
+
+    def merge(self, other: "Stats") -> "Stats":
+        self.games += other.games
+        self.coins += other.coins
+        self.oracle_games += other.oracle_games
+        self.actions += other.actions
+        for name in ("outcomes", "rounds_completed", "deaths", "turns", "turn_rounds", "req_rounds", "req_met",
+                     "resources", "visits", "death_cells"):
+            getattr(self, name).update(getattr(other, name))
+        return self
+
+    @property
+    def wins(self) -> int:
+        return self.outcomes[WON]
+
+    @property
+    def died(self) -> int:
+        return self.outcomes[DIED] + self.outcomes[TRAPPED]
+
+    def outcome_counts(self) -> dict[str, int]:
+        return {k: self.outcomes[k] for k in OUTCOMES}
+
+
+# -- confidence ------------------------------------------------------------------------
+def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson score interval for a proportion (95% by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def normal_sf(z: float) -> float:
+    """P(Z > z) for a standard normal Z."""
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def two_proportions(x1: int, n1: int, x2: int, n2: int) -> dict:
+    """Difference p1 - p2 with its 95% Wald interval and the pooled two-proportion z test."""
+    p1, p2 = (x1 / n1 if n1 else 0.0), (x2 / n2 if n2 else 0.0)
+    diff = p1 - p2
+    se = math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2) if n1 and n2 else 0.0
+    pooled = (x1 + x2) / (n1 + n2) if n1 + n2 else 0.0
+    se0 = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2)) if n1 and n2 else 0.0
+    if se0 == 0.0:
+        z, p_two = 0.0, 1.0
+    else:
+        z = diff / se0
+        p_two = min(1.0, 2 * normal_sf(abs(z)))
+    return {"difference": diff, "ci95": (diff - 1.96 * se, diff + 1.96 * se), "z": z, "p_value": p_two,
+            "p_one_sided": normal_sf(abs(z)) if se0 else 0.5}

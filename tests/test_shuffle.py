@@ -1,0 +1,137 @@
+"""Shuffle Dungeons (seed 002): every rule replayed through `sheetgen check`
+from data files, legal and illegal cases side by side; the deck; the sheets."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sheetgen.cli import main
+
+DATA = Path(__file__).parent / "data" / "shuffle"
+CASES = sorted((DATA / "cases").glob("*.yaml"))
+
+
+def _run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def _expectation(path: Path):
+    lines = path.read_text(encoding="utf-8").splitlines()
+    expect = lines[0].removeprefix("# expect: ").strip()
+    marked = [i + 1 for i, line in enumerate(lines) if re.search(r"#\s*<-", line)]
+    return expect, marked
+
+
+def test_rules_are_covered_from_both_sides():
+    illegal = {_expectation(p)[0] for p in CASES if p.stem.endswith("-illegal")}
+    legal = [p for p in CASES if p.stem.endswith("-legal")]
+    assert len(legal) >= 25
+    assert {"shuffle.move-speed", "shuffle.move-path", "shuffle.trap", "shuffle.trap-roll", "shuffle.dice",
+            "shuffle.fight-result", "shuffle.fight-damage", "shuffle.red-wounds", "shuffle.pile",
+            "shuffle.fight-ends-turn", "shuffle.must-fight", "shuffle.draw-count", "shuffle.draw-once",
+            "shuffle.hand-size", "shuffle.place-monster", "shuffle.build-path", "shuffle.equip", "shuffle.armor",
+            "shuffle.off-turn", "shuffle.trade-room", "shuffle.trade-agree", "shuffle.shift", "shuffle.slide",
+            "shuffle.twist", "shuffle.monster-not-room", "shuffle.power-once", "shuffle.shrine-once",
+            "shuffle.level-up", "shuffle.ward"} <= illegal
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_case(path):
+    expect, marked = _expectation(path)
+    result = _run("check", path, "--format", "json")
+    report = json.loads(result.output)
+    if expect == "legal":
+        assert result.exit_code == 0, report["violations"]
+    else:
+        assert result.exit_code == 1, result.output
+        rules = [(v["rule"], v["line"]) for v in report["violations"]]
+        assert any(rule == expect for rule, _ in rules), rules
+        if marked:
+            assert (expect, marked[0]) in rules, rules
+
+
+def test_text_report():
+    path = DATA / "cases" / "fight-tie-illegal.yaml"
+    result = _run("check", path)
+    assert result.exit_code == 1
+    assert f"{path}:19: step 1: turn 1 (Ada): hero attack 4 against monster attack 4: the hero wins" in result.output
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("bad-path.yaml", r"bad-path.yaml:7:16: rooms\[1\].paths\[1\]: input should be 'n', 'e', 's' or 'w', got 'up'"),
+    ("bad-path.yaml", r"bad-path.yaml:9:5: monsters\[0\]: missing required key 'hp'"),
+    ("dup-id.yaml", r"dup-id.yaml:7:10: items\[0\].id: card id 'hall' is used twice"),
+    ("bad-log.yaml", r"bad-log.yaml:6:10: setup.start: 'hal' is not a room card of the deck; did you mean 'hall'"),
+    ("bad-log.yaml", r"bad-log.yaml:12:9: .*unknown action 'jump'"),
+])
+def test_bad_definitions_give_line_numbered_errors(name, expected):
+    result = _run("validate", DATA / "bad" / name)
+    assert result.exit_code == 2
+    assert re.search(expected, result.output), result.output
+
+
+def test_example_deck_is_valid():
+    result = _run("validate", "shuffle-core", "shuffle-reference")
+    assert result.exit_code == 0, result.output
+
+
+def test_heroes_move_with_their_rooms():
+    from sheetgen.definitions.registry import load_file
+    from sheetgen.playlog.shuffle import initial_state
+    from sheetgen.rules.shuffle.engine import Action, Forbidden, apply, begin_turn
+    loaded = load_file(DATA / "cases" / "trade-legal.yaml").definition
+    st = begin_turn(initial_state(loaded), "Ada")
+    after = apply(st, Action("shift", (("dir", "S"), ("room", "pit"))))
+    assert after.tiles[(-1, 1)].card == "pit"
+    swapped = apply(st, Action("swap", (("rooms", ("hall", "corr")),)))
+    assert swapped.heroes["Ada"].at == (1, 0) and swapped.heroes["Bo"].at == (1, 0)
+    assert swapped.tiles[(1, 0)].card == "hall"
+    with pytest.raises(Forbidden) as info:
+        apply(st, Action("shift", (("dir", "E"), ("room", "hall"))))
+    assert info.value.rule == "shuffle.shift"
+    assert st.heroes["Ada"].at == (0, 0)          # the state given is never changed
+
+
+def test_deck_and_reference_render(tmp_path):
+    pytest.importorskip("sheetgen.render")
+    from pypdf import PdfReader
+    result = _run("build", "shuffle-core", "shuffle-reference", "-o", tmp_path, "--format", "pdf",
+                  "--paper", "letter")
+    assert result.exit_code == 0, result.output
+    cards = PdfReader(tmp_path / "shuffle-cards.pdf")
+    assert len(cards.pages) >= 4
+    for page in cards.pages:
+        assert abs(float(page.mediabox.width) - 612) < 1 and abs(float(page.mediabox.height) - 792) < 1
+        trim = page.trimbox
+        assert float(trim.width) < 612
+    ref = PdfReader(tmp_path / "shuffle-reference.pdf")
+    assert len(ref.pages) == 1
+    text = ref.pages[0].extract_text()
+    for term in ("BUILD", "BURN", "EMPTY ROOM", "HALT", "LOOT", "SHIFT", "SLIDE", "SWAP", "TWIST"):
+        assert term in text
+    assert "Hero attack = dice + base attack + weapon attack + powers" in text
+
+
+def test_every_card_is_drawn_with_its_id():
+    from sheetgen.definitions.registry import load
+    from sheetgen.draw.options import BuildOptions
+    loaded = load("shuffle-core")
+    doc = loaded.handler.compose(loaded.definition, BuildOptions(grayscale=True))
+    ids = set()
+
+    def collect(items):
+        for item in items:
+            if getattr(item, "id", None):
+                ids.add(item.id)
+            if hasattr(item, "items"):
+                collect(item.items)
+    for page in doc.pages:
+        collect(page.items)
+    deck = loaded.definition.deck
+    for card in [*deck.rooms, *deck.monsters, *deck.items]:
+        assert f"card-{card.id}" in ids
+    for hero in deck.heroes:
+        assert f"card-{hero.id}" in ids and f"card-{hero.id}-leveled" in ids
+    assert f"card-{deck.boss.id}" in ids and "card-goblin-room" in ids
