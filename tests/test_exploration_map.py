@@ -11,7 +11,7 @@ from sheetgen.definitions.exploration import builtin_tables
 from sheetgen.rules.dice import RandomDice
 from sheetgen.rules.exploration import shapes as sh
 from sheetgen.rules.exploration.logcheck import check_log, log_from_explorer
-from sheetgen.rules.exploration.mapmode import DELTA, Explorer, explore
+from sheetgen.rules.exploration.mapmode import Explorer, explore
 from sheetgen.rules.exploration.tables import RoomEntry, RoomTable
 
 TABLES = builtin_tables()
@@ -186,6 +186,7 @@ def test_explore_command_writes_log_and_map(tmp_path):
     check = runner.invoke(main, ["check", str(log)])
     assert check.exit_code == 0, check.output
     again = runner.invoke(main, ["explore", "--seed", "5", "-o", str(tmp_path / "b"), "--format", "none"])
+    assert again.exit_code == 0
     assert (tmp_path / "b" / "explore-5.yaml").read_text() == log.read_text()
     assert runner.invoke(main, ["explore", "--sheet", "20by28"]).exit_code == 2
     assert "Example" in runner.invoke(main, ["explore", "--help"]).output

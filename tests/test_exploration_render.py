@@ -57,14 +57,14 @@ def test_a_table_file_renders_by_itself():
 
 
 def test_graph_sheet():
-    reader = pdf(compose("graph-20x28"))
+    reader = pdf(compose("exploration-sheet-20x28"))
     assert len(reader.pages) == 1
     page = reader.pages[0]
     assert float(page.mediabox.width) == pytest.approx(210 * PT, abs=0.5)
     text = page.extract_text()
     for word in ("unexplored", "explored", "secret", "Marching order", "Time (10 min a room)", "20 x 28", "12h"):
         assert word in text, word
-    svg = render_svg_pages(compose("graph-20x28"))[0]
+    svg = render_svg_pages(compose("exploration-sheet-20x28"))[0]
     for ident in ("march-1", "march-4", "time-1", "legend-unexplored", "legend-explored", "legend-secret",
                   "sheet-edge"):
         assert f'id="{ident}"' in svg
@@ -100,6 +100,7 @@ def test_long_key_continues_on_a_second_page():
     best = max((explore(rooms, entrances, contents, seed=s, width=40, height=56) for s in range(6)),
                key=lambda e: len(e.rooms))
     doc = map_document(best, BuildOptions(seed=1))
+    assert len(best.rooms) > 80 and len(doc.pages) >= 2
     texts = " ".join(p.extract_text() for p in pdf(doc).pages).replace("\n", " ")
     for room in best.rooms:
         assert f"{room.id}. {room.entry.name}" in texts

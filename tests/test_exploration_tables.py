@@ -1,14 +1,11 @@
 """d66 / entrance / contents tables: the built-ins are valid; every table error is located
 at FILE:LINE:COLUMN (inside the ASCII picture where it can be); generated tables are valid."""
-import random
-from pathlib import Path
-
 import pytest
 from click.testing import CliRunner
 
 from sheetgen.cli import main
 from sheetgen.definitions.exploration import builtin_tables, table_yaml
-from sheetgen.definitions.registry import load, load_file
+from sheetgen.definitions.registry import load_file
 from sheetgen.errors import InputError
 from sheetgen.paths import layouts_dir
 from sheetgen.rules.dice import D66_VALUES
@@ -60,7 +57,7 @@ def test_builtin_tables_load_and_cover_the_categories():
 
 def test_validate_command_accepts_the_builtins():
     result = CliRunner().invoke(main, ["validate", "exploration-d66", "exploration-entrance", "exploration-contents",
-                                       "exploration-tables", "graph-20x28"])
+                                       "exploration-tables", "exploration-sheet-20x28"])
     assert result.exit_code == 0, result.output
 
 

@@ -91,7 +91,7 @@ def test_unknown_step_key_and_sheet_key_are_located(tmp_path):
         load_file(path)
     assert ":10:" in str(exc.value) and "did you mean 'move'" in str(exc.value)
     path = _write(tmp_path, "rounds:\n  - entry: C1:N\n    steps:\n      - {move: C1, roll: 2}\n"
-                  "      - sheet: {heart: 4}\n")
+                  "      - sheet: {hearst: 4}\n")
     with pytest.raises(InputError) as exc:
         load_file(path)
     assert ":11:" in str(exc.value) and "did you mean 'hearts'" in str(exc.value)
@@ -123,6 +123,11 @@ def _generated(seed, map_name="ancient-story", hero=None):
     return fmap, random_game(fmap.board, h, seed, max_actions=400), ({"name": hero} if hero else {"traits": traits})
 
 
+def _hero_of(spec):
+    from sheetgen.rules.foury.heroes import free_hero, named_hero
+    return named_hero(spec["name"]) if "name" in spec else free_hero(spec["traits"])
+
+
 @pytest.mark.parametrize("seed, hero", [(1, None), (2, "kael"), (3, "melyra"), (4, "thalindra"), (5, "elydion")])
 def test_generated_games_check_legal_and_a_dropped_roll_is_caught(tmp_path, seed, hero):
     from sheetgen.playlog.foury import log_text
@@ -131,7 +136,12 @@ def test_generated_games_check_legal_and_a_dropped_roll_is_caught(tmp_path, seed
     path = tmp_path / "gen.yaml"
     path.write_text(log_text(str(fmap.source.path), hero_spec, actions))
     assert check(path) == []
-    rolled = [i for i, a in enumerate(actions) if isinstance(a, Move) and a.roll is not None][1:]
+    from sheetgen.rules.foury import engine as E
+    state, rolled = E.new_game(fmap.board, _hero_of(hero_spec)), []
+    for i, a in enumerate(actions):
+        if isinstance(a, Move) and a.roll is not None and state.pos is not None and state.roll_due(a.to):
+            rolled.append(i)
+        state = E.apply(state, a)
     if not rolled:
         return
     i = rolled[len(rolled) // 2]
@@ -143,3 +153,20 @@ def test_generated_games_check_legal_and_a_dropped_roll_is_caught(tmp_path, seed
     from sheetgen.rules.foury.actions import Enter
     step_no = sum(1 for a in actions[:i + 1] if not isinstance(a, Enter))
     assert violations[0].step == step_no
+
+
+def test_full_four_round_game_is_legal():
+    assert check(LOGS / "legal-full-game.yaml") == []
+
+
+@pytest.mark.parametrize("name, step, rule", [
+    ("illegal-full-market-price.yaml", 27, "market.price"),
+    ("illegal-full-exit-before-oracle.yaml", 26, "exit.oracle"),
+    ("illegal-full-reused-entry.yaml", None, "entry.used"),
+    ("illegal-full-score.yaml", 116, "score.count"),
+])
+def test_full_game_variants(name, step, rule):
+    first = check(LOGS / name)[0]
+    assert (first.step, first.rule) == (step, rule)
+    if step is None:
+        assert "round 4 entry" in first.message

@@ -457,3 +457,50 @@ def test_legal_moves_lists_what_can_be_done():
     names = {E.describe(a) for a in E.legal_moves(s)}
     assert "move C2" in names and "shovel C1:E" in names and "move D1" not in names
     assert {E.describe(a) for a in E.legal_moves(game())} == {"enter C1:N", "enter E3:E", "enter C5:S", "enter A3:W"}
+
+
+def test_die_item_follows_our_die_table():
+    from dataclasses import replace
+    board = replace(BOARD, items={**BOARD.items, P("D2"): ("die",)})
+    s = play(game(board=board), *A_START, mv("C1", 6), mv("C2"), mv("D2", 3))
+    assert play(s, Collect("die", roll=2)).res["hearts"] == 3
+    assert play(s, Collect("die", roll=3)).res["shovels"] == 3
+    monster = play(s, Collect("die", roll=1))
+    assert monster.engaged and "fight.pending" in refused(monster, mv("C2"))
+    assert refused(s, Collect("die")) == {"roll.missing"}
+
+
+def test_chest_event_is_marked_at_once_and_a_collect_step_is_the_same_chest():
+    s = play(game(), enter("E3:E"), mv("E3", 6))                  # zone B event 6: a chest
+    assert s.res["chests"] == 1
+    assert play(s, Collect("chest")).res["chests"] == 1
+    assert "collect.absent" in refused(play(s, Collect("chest")), Collect("chest"))
+
+
+def test_oracle_reached_before_awakening_then_again_after():
+    s = play(game(), *A_START, mv("C1", 6), mv("C2"), mv("C3"))
+    assert s.visited and not s.awakened and s.res["chests"] == 0
+    s = play(s, mv("C2"), mv("B2", 6), Fight(3, 3), Flee(), mv("B1"), Fight(2, 2), Flee())
+    s = play(s, mv("C1"), mv("D1", 6), mv("E1"), Fight(6, 1))
+    assert s.requirement_progress() == 3 and s.awakened               # still counting after the first visit
+    s = play(s, mv("D1"), mv("C1"), mv("C2"), mv("C3"))
+    assert s.res["chests"] == 1
+    s = play(s, mv("C2"), mv("B2"), Fight(6, 1))
+    assert s.requirement_progress() == 3                              # no more counting once awake and reached
+
+
+def test_collapsed_exit_arrow_blocks_until_shoveled():
+    s = play(game(), *A_START, mv("C1", 6), mv("C2"), mv("C3"), mv("D3"), mv("E3", 5))   # B5: front (E) collapses
+    assert "exit.wall" in refused(s, Exit(P("E3"), "E"))
+    s = play(s, Shovel(P("E3"), "E"))
+    assert s.pos == P("E3") and s.res["shovels"] == 1
+    assert play(s, Exit(P("E3"), "E")).completed == 1
+
+
+def test_a_generic_monster_can_be_named_but_not_renamed():
+    s = play(game(), *A_START, mv("C1", 6), mv("C2"), mv("D2", 1))
+    s.round_no = 3
+    assert play(s, Fight(4, 3, enemy_type="goblin")).enemy_at(P("D2")) is None   # goblin: +0 even in round 3
+    assert play(s, Fight(4, 3)).last == "hit"                                   # a plain monster: +2
+    orc = at(game(), "D2", "orc")
+    assert refused(orc, Fight(3, 3, enemy_type="goblin")) == {"fight.enemy_type"}

@@ -148,3 +148,36 @@ def test_sheets_render_to_pdf_of_the_right_size(tmp_path):
             assert abs(w - 595.28) < 1 and abs(h - 841.89) < 1
     text = PdfReader(tmp_path / "navigation-player.pdf").pages[0].extract_text()
     assert "Speed Boots" in text and "Magic Mirror" in text and "Bombs" in text
+
+
+def test_example_game_is_legal_and_a_broken_copy_is_not(tmp_path):
+    from sheetgen.paths import layouts_dir
+    game = layouts_dir() / "navigation" / "nav-crypt-game.yaml"
+    assert _run("check", game).exit_code == 0
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(game.read_text().replace("      - key                 # the door", "      - bomb  # the door"))
+    result = _run("check", broken, "--format", "json")
+    assert result.exit_code == 1
+    assert [v["rule"] for v in json.loads(result.output)["violations"]] == ["nav.wrong-tool"]
+
+
+def test_track_adapter_records_refuses_and_exports(tmp_path, monkeypatch):
+    from sheetgen.tracker import adapters
+    monkeypatch.setitem(adapters.ADAPTERS, "navigation", "sheetgen.tracker.navigation_adapter")
+    j = ["track", "--journal", tmp_path / "j.sqlite"]
+    assert _run(*j, "new", "--ruleset", "navigation", "--map", DATA / "t-dungeon.yaml",
+                "--hero", "Ada,Bo").exit_code == 0
+    assert _run(*j, "step", "move south").exit_code == 0
+    refused = _run(*j, "step", "move north")
+    assert refused.exit_code == 1 and "hazard" in refused.output
+    assert _run(*j, "step", "resolve").exit_code == 0
+    assert _run(*j, "step", "{turn: Bo}").exit_code == 0
+    for step in ("move west", "move east", "move west"):          # a bomb, then back and forth
+        assert _run(*j, "step", step).exit_code == 0
+    refused = _run(*j, "step", "move east")
+    assert refused.exit_code == 1 and "at most 3" in refused.output
+    status = _run(*j, "status")
+    assert "turn of Bo" in status.output and "Bo: in walled, HP 10, keys 1, bombs 0" in status.output
+    out = tmp_path / "game.yaml"
+    assert _run(*j, "export", "-o", out).exit_code == 0
+    assert _run("check", out).exit_code == 0

@@ -135,3 +135,32 @@ def test_every_card_is_drawn_with_its_id():
     for hero in deck.heroes:
         assert f"card-{hero.id}" in ids and f"card-{hero.id}-leveled" in ids
     assert f"card-{deck.boss.id}" in ids and "card-goblin-room" in ids
+
+
+def test_example_game_is_legal_and_a_broken_copy_is_not(tmp_path):
+    from sheetgen.paths import layouts_dir
+    game = layouts_dir() / "shuffle" / "shuffle-game.yaml"
+    assert _run("check", game).exit_code == 0
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(game.read_text().replace("hero-dice: [4, 3]", "hero-dice: [4]").replace(
+        "deck: shuffle-core", "deck: shuffle-core"))
+    result = _run("check", broken, "--format", "json")
+    assert result.exit_code == 1
+    assert "shuffle.dice" in [v["rule"] for v in json.loads(result.output)["violations"]]
+
+
+def test_track_adapter_rolls_records_refuses_and_exports(tmp_path, monkeypatch):
+    from sheetgen.tracker import adapters
+    monkeypatch.setitem(adapters.ADAPTERS, "shuffle", "sheetgen.tracker.shuffle_adapter")
+    j = ["track", "--journal", tmp_path / "j.sqlite"]
+    setup = DATA / "cases" / "fight-win-legal.yaml"
+    assert _run(*j, "new", "--ruleset", "shuffle", "--map", setup, "--hero", "-").exit_code == 0
+    refused = _run(*j, "step", "{move: east}")
+    assert refused.exit_code == 1 and "not a room until slain" in refused.output
+    rolled = _run(*j, "step", "{fight: {monster: rat}}", "--seed", "1")
+    assert rolled.exit_code == 0 and "hero-dice" in rolled.output
+    refused = _run(*j, "step", "move west")
+    assert refused.exit_code == 1 and "fighting ended" in refused.output
+    out = tmp_path / "game.yaml"
+    assert _run(*j, "export", "-o", out).exit_code == 0
+    assert _run("check", out).exit_code == 0

@@ -397,12 +397,11 @@ def fight(hero_roll, enemy_roll, weapon, clover, clover_roll, shield, enemy_type
 
 
 def _simple(name, word, doc):
-    @track.command(name)
+    @track.command(name, help=doc)
     @_journal_option
     @clean_errors
     def cmd(journal_path):
         _record(journal_path, word)
-    cmd.__doc__ = doc
     return cmd
 
 
@@ -413,13 +412,12 @@ _simple("candy", "candy", "Give a candy cane to the Yeti or Grinch here.\n\n\b\n
 
 
 def _one_arg(name, key, metavar, doc):
-    @track.command(name)
+    @track.command(name, help=doc)
     @click.argument(metavar)
     @_journal_option
     @clean_errors
     def cmd(journal_path, **kw):
         _record(journal_path, {key: next(iter(kw.values()))})
-    cmd.__doc__ = doc
     return cmd
 
 

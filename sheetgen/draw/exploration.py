@@ -328,7 +328,7 @@ def _panel(lay: GraphLayout, minutes_used: int = 0, extra_title: str = "") -> li
 def graph_document(cols: int, rows: int, options: BuildOptions, title: str = "", paper: str = "a4") -> Document:
     pw, ph = _paper(paper)
     lay = GraphLayout(cols, rows, pw, ph)
-    page = Page(pw, ph, name=f"graph-{cols}x{rows}")
+    page = Page(pw, ph, name=f"sheet-{cols}x{rows}")
     title = title or "Dungeon exploration graph sheet"
     page.add(Text(lay.x0, 12, title, size=14, font="sans-bold", id="title"))
     page.add(Text(lay.x0, 17, f"{cols} x {rows} squares · x 1-{cols} left to right, y 1-{rows} top to bottom",
@@ -343,7 +343,8 @@ def graph_document(cols: int, rows: int, options: BuildOptions, title: str = "",
         page.add(Line(lay.x0, y, pw - MARGIN, y, Style(stroke=GRID_INK, stroke_width=0.2)))
         y += 6
     sid = sheet_id("exploration-graph", cols, rows, paper, options.grayscale)
-    return Document([finish_page(page, options, sid, footer=title)], title=title, name=f"graph-{cols}x{rows}")
+    return Document([finish_page(page, options, sid, footer=title)], title=title,
+                    name=f"exploration-sheet-{cols}x{rows}")
 
 
 def map_document(ex, options: BuildOptions, title: str = "", paper: str = "a4", name: str = "explore") -> Document:

@@ -220,6 +220,12 @@ def sheet_document(defn, options) -> Document:
             page.add(Circle(bx + 62 + k * 7, iy + 17.8, 2.4, Style(stroke=INK, stroke_width=0.3,
                                                                    dash=(0.8, 0.6) if k >= 3 else None),
                             id=f"{p}-move-{k + 1}"))
+        bottom = y + block_h - 6
+        page.add(Text(bx, iy + 28, "Notes (rooms resolved, bounties, bonus XP)", size=8, font="sans-bold", fill=INK))
+        ly = iy + 35
+        while ly < bottom - 3:
+            page.add(Line(bx, ly, pw - 17, ly, Style(stroke="#9a9a9a", stroke_width=0.2)))
+            ly += 7
     sid = sheet_id("nav-player", defn.players, defn.hp, options.grayscale, pw)
     finish_page(page, options, sid, footer=title_text)
     return Document([page], title=title_text, name="navigation-player")

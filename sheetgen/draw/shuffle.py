@@ -236,7 +236,6 @@ def deck_document(loaded, options) -> Document:
 
 
 SEQUENCE = [
-    ("In any order, once per turn:", None),
     ("MOVE up to your speed (can be split).", [
         "In a Ward's area: may activate it.",
         "In a Shrine: may use its power once per turn.",
@@ -283,7 +282,7 @@ def reference_document(defn, options) -> Document:
     width = pw - 2 * mx
     page.add(Text(pw / 2, 17, defn.title, size=15, font="serif-bold", anchor="middle", fill=INK, id="title"))
     y = 27.0
-    body, small = 9.0, 8.5
+    body, small = 10.5, 9.5
     lead = lambda s: s * 1.3 * 25.4 / 72   # noqa: E731
 
     def lines(text, x, size, font, w, ident=None):
@@ -295,6 +294,8 @@ def reference_document(defn, options) -> Document:
     page.add(Rect(mx - 3, y - 5.5, width + 6, 7.5, Style(stroke=None, fill=None if options.grayscale else "#e8e1d0")))
     page.add(Text(mx, y, "SEQUENCE OF PLAY", size=10.5, font="sans-bold", fill=INK, id="sequence"))
     y += 7
+    lines("In any order, once per turn:", mx, body, "sans", width)
+    y += 1
     for head, subs in SEQUENCE:
         page.add(Circle(mx + 1.2, y - 1.2, 0.9, Style(stroke=None, fill=INK)))
         lines(head, mx + 4, body, "sans-bold", width - 4)
@@ -315,7 +316,7 @@ def reference_document(defn, options) -> Document:
     y += 7
     for term, meaning in TERMS:
         page.add(Text(mx, y, term, size=body, font="sans-bold", fill=INK, id=f"term-{term.lower().replace(' ', '-')}"))
-        lines(meaning, mx + 28, small, "sans", width - 28)
+        lines(meaning, mx + 34, small, "sans", width - 34)
         y += 0.8
     sid = sheet_id("shuffle-reference", defn.title, options.grayscale, pw)
     finish_page(page, options, sid, footer=defn.title)

@@ -158,7 +158,13 @@ def load(data: MarkedDict, source: Source) -> PlayLog:
 
 def _table(name: str, builtin: str, want: str, source: Source, key: str):
     from ..definitions.exploration import load_table
-    table = load_table(builtin if name in ("builtin", "built-in", "default") else name, source.folder)
+    try:
+        table = load_table(builtin if name in ("builtin", "built-in", "default") else name, source.folder)
+    except InputError as exc:
+        if any(p.line is not None for p in exc.problems):
+            raise                              # a problem inside the table file: it says where
+        raise InputError(source.problem((key,), f"cannot use table '{name}': {exc.problems[0].message}",
+                                        expected="builtin or a path to a table file (relative to this log)")) from None
     if table.model.table != want:
         raise InputError(source.problem((key,), f"'{name}' is a {table.model.table} table",
                                         expected=f"a {want} table"))
@@ -210,9 +216,12 @@ def _key_line(data, loc) -> int | None:
 
 def _log(model: ExplorationLog, data: MarkedDict, size) -> Log:
     log = Log(size[0], size[1], [])
-    if model.end is not None and model.end.minutes is not None:
-        log.minutes = model.end.minutes
-        log.minutes_line = _line(data, ("end", "minutes"))
+    if model.end is not None:
+        log.end_line = _key_line(data, ("end",))
+        log.end_reason, log.end_rooms = model.end.reason, model.end.rooms
+        if model.end.minutes is not None:
+            log.minutes = model.end.minutes
+            log.minutes_line = _line(data, ("end", "minutes"))
     rooms_node = data.get("rooms")
     for i, rm in enumerate(model.rooms):
         base = ("rooms", i)
@@ -232,7 +241,8 @@ def _log(model: ExplorationLog, data: MarkedDict, size) -> Log:
             transform=(rm.transform.rotate, rm.transform.mirror, rm.transform.stretch) if rm.transform else None,
             transform_line=_key_line(data, base + ("transform",)) or line,
             cells=cells, cell_lines=cell_lines, cells_line=_key_line(data, base + ("cells",)) or line,
-            truncated=rm.truncated, doors_line=_key_line(data, base + ("doors",)) or line,
+            truncated=rm.truncated, truncated_line=_key_line(data, base + ("truncated",)),
+            doors_line=_key_line(data, base + ("doors",)) or line,
             parent=rm.from_, time=rm.time, time_line=_key_line(data, base + ("time",)) or line)
         for j, d in enumerate(rm.doors):
             room.doors.append(LogDoor(d.at, d.state, d.to, d.secret, _line(data, base + ("doors", j))))

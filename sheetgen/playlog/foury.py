@@ -36,7 +36,7 @@ from ..definitions.models import Strict, validate_model
 from ..errors import InputError, Problem, did_you_mean
 from ..rules.foury import actions as A
 from ..rules.foury.board import parse_cell, parse_cell_side
-from ..rules.foury.engine import SHEET_KEYS, RESOURCES, SANTA_COUNTERS, apply_lenient, new_game
+from ..rules.foury.engine import SHEET_KEYS, RESOURCES, SANTA_COUNTERS, apply_lenient, canonical, new_game
 from ..rules.foury.heroes import HEROES, TRAITS, Hero, check_free_traits, free_hero, named_hero
 from .base import Violation
 
@@ -60,7 +60,29 @@ class EnemySpec(Strict):
     type: str | None = None
 
 
+FIGHT_ALIASES = {"steal": "stolen", "steals": "stolen", "robbed": "stolen", "lose": "stolen", "loses": "stolen",
+                 "lost": "stolen", "foe": "type", "monster": "type", "kind": "type", "enemy_type": "type",
+                 "shields": "shield", "weapons": "weapon"}
+
+
 class FightSpec(Strict):
+    @model_validator(mode="before")
+    @classmethod
+    def _aliases(cls, value):
+        if isinstance(value, dict):
+            out = type(value)() if not hasattr(value, "mark") else value.__class__()
+            for k, v in value.items():
+                out[FIGHT_ALIASES.get(k, k) if FIGHT_ALIASES.get(k, k) not in value else k] = v
+            for attr in ("mark", "key_marks", "value_marks"):
+                if hasattr(value, attr):
+                    marks = getattr(value, attr)
+                    if isinstance(marks, dict):
+                        marks = {FIGHT_ALIASES.get(k, k) if FIGHT_ALIASES.get(k, k) not in value else k: m
+                                 for k, m in marks.items()}
+                    setattr(out, attr, marks)
+            return out
+        return value
+
     hero: int
     enemy: Union[int, EnemySpec]
     weapon: bool = False
@@ -143,6 +165,11 @@ class Step(Strict):
 
 
 class HeroSpec(Strict):
+    @model_validator(mode="before")
+    @classmethod
+    def _just_a_name(cls, value):
+        return {"name": value} if isinstance(value, str) else value
+
     name: str | None = None
     traits: dict[str, int] | None = None
     caps: dict[str, int] | None = None
@@ -236,6 +263,7 @@ def free_caps(campaign: str) -> dict | None:
 def _pairs(d: dict[str, int], loc, source, problems, allowed=RESOURCE_NAMES) -> tuple[tuple[str, int], ...]:
     out = []
     for k, v in d.items():
+        k = canonical(k)
         if k not in allowed:
             problems.append(source.problem(loc, f"unknown resource '{k}'", expected="one of " + ", ".join(allowed),
                                            suggestion=did_you_mean(k, allowed)))
@@ -261,11 +289,11 @@ def load(data, source) -> FouryLog:
                                            suggestion=did_you_mean(key, HEROES)))
         else:
             st, sc = _sheet_hero(key)
-            traits = dict(st or {}, **(h.traits or {}))
-            caps = dict(sc or {}, **(h.caps or {}))
+            traits = dict(st or {}, **{canonical(k): v for k, v in (h.traits or {}).items()})
+            caps = dict(sc or {}, **{canonical(k): v for k, v in (h.caps or {}).items()})
             hero = named_hero(key, traits or None, caps or None, full_scale=full)
     else:
-        traits = dict(h.traits or {})
+        traits = {canonical(k): v for k, v in (h.traits or {}).items()}
         bad = [k for k in traits if k not in TRAITS]
         for k in bad:
             problems.append(source.problem(("hero", "traits", k), f"unknown trait '{k}'",
@@ -331,25 +359,28 @@ def _action(step: Step, loc, source, problems):
             problems.append(source.problem(loc + ("fight",), f"unknown enemy '{etype}'",
                                            expected="one of " + ", ".join(ENEMIES),
                                            suggestion=did_you_mean(etype, ENEMIES)))
-        if f.stolen is not None and f.stolen not in RESOURCES:
+        stolen = canonical(f.stolen) if f.stolen is not None else None
+        if stolen is not None and stolen not in RESOURCES:
             problems.append(source.problem(loc + ("fight", "stolen"), f"unknown resource '{f.stolen}'",
                                            suggestion=did_you_mean(f.stolen, RESOURCES)))
         return A.Fight(f.hero, enemy, f.weapon, f.clover.die if f.clover else None,
-                       f.clover.roll if f.clover else None, f.shield, etype, f.stolen, f.fury)
+                       f.clover.roll if f.clover else None, f.shield, etype, stolen, f.fury)
     if step.flee:
         return A.Flee()
     if step.collect is not None:
         c = step.collect
         if isinstance(c, str):
             return A.Collect(c.strip().lower())
-        if c.take is not None and c.take not in TRAITS:
+        take = canonical(c.take) if c.take is not None else None
+        if take is not None and take not in TRAITS:
             problems.append(source.problem(loc + ("collect", "take"), f"a cornucopia gives one of {', '.join(TRAITS)}",
                                            suggestion=did_you_mean(c.take, TRAITS)))
-        return A.Collect(c.item.strip().lower(), c.take, c.roll, _pairs(c.gain, loc + ("collect",), source, problems))
+        return A.Collect(c.item.strip().lower(), take, c.roll, _pairs(c.gain, loc + ("collect",), source, problems))
     if step.redeem is not None:
-        if step.redeem not in TRAITS:
+        resource = canonical(step.redeem)
+        if resource not in TRAITS:
             raise ValueError(f"a cornucopia gives one of {', '.join(TRAITS)}, not '{step.redeem}'")
-        return A.Redeem(step.redeem)
+        return A.Redeem(resource)
     if step.shovel is not None:
         cell, side = parse_cell_side(step.shovel)
         return A.Shovel(cell, side)
@@ -384,18 +415,18 @@ def _action(step: Step, loc, source, problems):
                         give, get, m.rate == "next")
     if step.coin is not None:
         traits = step.coin.traits if isinstance(step.coin, CoinSpec) else {}
-        return A.Coin(tuple(traits.items()))
+        return A.Coin(tuple((canonical(k), v) for k, v in traits.items()))
     if step.candy:
         return A.Candy()
     if step.flood is not None:
         return A.Flood(tuple(parse_cell(c) for c in step.flood))
     if step.sheet is not None:
         for k in step.sheet:
-            if k not in SHEET_KEYS:
+            if canonical(k) not in SHEET_KEYS:
                 problems.append(source.problem(loc + ("sheet", k), f"'{k}' is not a value on the sheet",
                                                expected="one of " + ", ".join(SHEET_KEYS),
                                                suggestion=did_you_mean(k, SHEET_KEYS)))
-        return A.Sheet(tuple((k, v) for k, v in step.sheet.items()))
+        return A.Sheet(tuple((canonical(k), v) for k, v in step.sheet.items()))
     if step.score is not None:
         return A.Score(step.score)
     return None

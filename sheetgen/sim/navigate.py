@@ -56,16 +56,15 @@ class Navigator:
         walls, rooms, adj = state.walls, state.rooms, self.adj
         parent = {start: None}
         order = [start]
+        push = order.append
         circles = self.circle_set
-        i = 0
-        while i < len(order):
-            c = order[i]
-            i += 1
+        blocked = rooms | avoid if avoid else rooms
+        for c in order:                  # order grows while we walk it: breadth first
             for n, key, _side in adj.get(c, ()):
-                if n in parent or n in rooms or n in avoid or key in walls:
+                if n in parent or n in blocked or key in walls:
                     continue
                 parent[n] = c
-                order.append(n)
+                push(n)
             if c in circles:
                 for n in self.circles:
                     if n not in parent and n not in rooms and n not in avoid:

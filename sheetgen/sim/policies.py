@@ -51,48 +51,45 @@ def cornucopia_round_ahead(state) -> bool:
     return False
 
 
-def _playable(board, unused: frozenset, zones: frozenset, memo: dict) -> bool:
+def _playable(zone_of: dict, unused: frozenset, zones: frozenset, memo: dict) -> bool:
     """Can every zone in zones still be entered by an unused arrow and left by another
-    zone's unused arrow, one round after the other?"""
+    zone's unused arrow, one round after the other?  (zone_of: arrow -> its zone)"""
     if not zones:
         return True
     key = (unused, zones)
     if key in memo:
         return memo[key]
-    ok = False
-    for a in unused:
-        z = board.zone_of(a[0])
-        if z not in zones:
-            continue
-        for e in unused:
-            if e != a and board.zone_of(e[0]) != z and _playable(board, unused - {a, e}, zones - {z}, memo):
-                ok = True
-                break
-        if ok:
-            break
+    ok = any(zone_of[a] in zones and any(
+        e != a and zone_of[e] != zone_of[a] and _playable(zone_of, unused - {a, e}, zones - {zone_of[a]}, memo)
+        for e in unused) for a in unused)
     memo[key] = ok
     return ok
+
+
+def _arrow_zones(board) -> dict:
+    return {e: board.zone_of(e[0]) for e in board.entries}
 
 
 def _unused(state) -> frozenset:
     return frozenset(e for e in state.board.entries if e not in state.used_entries)
 
 
-def _zones_left(state) -> frozenset:
-    return frozenset(z for z in state.board.zones if z not in state.zones_done
-                     and any(state.board.zone_of(c) == z for c, _ in state.board.entries))
+def _zones_left(state, zone_of: dict) -> frozenset:
+    return frozenset(z for z in zone_of.values() if z is not None and z not in state.zones_done)
 
 
 def entry_keeps_game_open(state, arrow) -> bool:
-    b = state.board
-    z = b.zone_of(arrow[0])
+    zone_of = _arrow_zones(state.board)
+    z = zone_of[arrow]
     unused = _unused(state) - {arrow}
-    rest = _zones_left(state) - {z}
-    return any(b.zone_of(e[0]) != z and _playable(b, unused - {e}, rest, {}) for e in unused)
+    rest = _zones_left(state, zone_of) - {z}
+    memo: dict = {}
+    return any(zone_of[e] != z and _playable(zone_of, unused - {e}, rest, memo) for e in unused)
 
 
 def exit_keeps_game_open(state, arrow) -> bool:
-    return _playable(state.board, _unused(state) - {arrow}, _zones_left(state) - {state.zone}, {})
+    zone_of = _arrow_zones(state.board)
+    return _playable(zone_of, _unused(state) - {arrow}, _zones_left(state, zone_of) - {state.zone}, {})
 
 
 class Policy:

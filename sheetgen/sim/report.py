@@ -94,7 +94,7 @@ def notes(rep: dict, fmap) -> list[str]:
         elif not any(c in reach for c in centre):
             out.append(f"no game ever reached the Oracle: {', '.join(cell_name(c) for c in centre)} cannot be "
                        "reached from any entry on the printed map (walls or rock close it in), so no round can "
-                       "be completed; run `sheetgen lint` on the map")
+                       "be completed; `sheetgen validate` on the map says which walls close it")
         else:
             out.append("no game ever reached the Oracle: collapses and foes closed every way to it")
     elif n and rep["wins"] == 0:

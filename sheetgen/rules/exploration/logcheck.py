@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..dice import is_d66
-from .mapmode import DOOR_STATES, EXPLORED, MINUTES_PER_ROOM, SECRET, UNEXPLORED
-from .shapes import DELTA, OPPOSITE, ROTATIONS, SIDES, Shape, components, stretch_lines, transform
+from .mapmode import DOOR_STATES, EXPLORED, MINUTES_PER_ROOM, UNEXPLORED
+from .shapes import DELTA, OPPOSITE, ROTATIONS, SIDES, components, stretch_lines, transform
 from .tables import BOSS_ROLL, ContentsTable, RoomEntry, RoomTable
 
 
@@ -52,6 +52,7 @@ class LogRoom:
     cell_lines: list = field(default_factory=list)
     cells_line: int | None = None
     truncated: bool = False
+    truncated_line: int | None = None
     doors: list = field(default_factory=list)          # LogDoor
     doors_line: int | None = None
     contents_roll: int | None = None
@@ -71,6 +72,9 @@ class Log:
     rooms: list = field(default_factory=list)
     minutes: int | None = None
     minutes_line: int | None = None
+    end_reason: str | None = None
+    end_rooms: int | None = None
+    end_line: int | None = None
 
 
 def parse_cell(text) -> tuple[int, int] | None:
@@ -178,8 +182,26 @@ class Checker:
         if log.minutes is not None and log.minutes != MINUTES_PER_ROOM * len(log.rooms):
             self.broken(log.minutes_line, f"{len(log.rooms)} rooms take {MINUTES_PER_ROOM * len(log.rooms)} "
                                           f"minutes ({MINUTES_PER_ROOM} each), not {log.minutes}", "time")
+        self._end(final_at)
         self.out.sort(key=lambda b: (b.line is None, b.line or 0))
         return self.out
+
+    def _end(self, final_at):
+        log = self.log
+        if log.end_rooms is not None and log.end_rooms != len(log.rooms):
+            self.broken(log.end_line, f"the log holds {len(log.rooms)} rooms, not {log.end_rooms}", "end.rooms")
+        reason = (log.end_reason or "").strip().lower()
+        if reason == "final-boss" and final_at is None:
+            self.broken(log.end_line, "the dungeon did not end on the Final Boss: no 11 turned up 6+ on the "
+                                      "escalation roll", "end.reason")
+        elif reason in ("no-doors", "map-full"):
+            left = [(room, d) for room in log.rooms if self.by_id.get(room.id) is room
+                    for d, door in self.doors.get(room.id, ()) if door.state == UNEXPLORED
+                    and self.on_sheet(_beyond(d)) and _beyond(d) not in self.owner]
+            if left:
+                room, d = left[0]
+                self.broken(log.end_line, f"the dungeon cannot have run out of doors: door {_door(d)} of room "
+                                          f"{room.id} is still unexplored", "end.reason")
 
     # -- squares ---------------------------------------------------------------------
     def _squares(self, room: LogRoom):
@@ -376,7 +398,9 @@ class Checker:
         # the offending key: the transform when the squares fit the shape turned another way, the
         # roll when they are another entry's shape, else the squares themselves
         line = room.cells_line
-        if "rotate:" in hint and room.transform is not None:
+        if "truncated: true" in hint and room.truncated_line is not None:
+            line = room.truncated_line
+        elif "rotate:" in hint and room.transform is not None:
             line = room.transform_line
         elif not hint:
             other = self._other_entry(room, d)

@@ -120,6 +120,7 @@ class Explorer:
         tx = (self.width - w) // 2 + 1
         ty = self.height - h + 1
         self._settle(room, v, tx, ty, None, truncated=False, cells=None)
+        self.here = room.id
         return room
 
     def unexplored(self) -> list[tuple[Room, Door]]:
@@ -266,9 +267,8 @@ class Explorer:
         room.rotate, room.mirror, room.stretch = v.rotate, v.mirror, v.stretch
         room.truncated = truncated
         if cells is None:
-            room.cells = [(x + tx, y + ty) for x, y in v.cells]
-        else:
-            room.cells = sorted(cells, key=lambda c: (c[1], c[0]))
+            cells = [(x + tx, y + ty) for x, y in v.cells]
+        room.cells = sorted(cells, key=lambda c: (c[1], c[0]))     # row by row, as a player reads them
         for x, y in room.cells:
             self.owner[(y - 1) * self.width + x - 1] = room.id
         self.rooms.append(room)

@@ -22,7 +22,9 @@ Readings we chose where the rules text is ambiguous (each one tested):
   and that awakens the Oracle).  An `oracle` step records the words.
 - The round's requirement is the kind of the zone entered; it counts anywhere
   on the map, and stops counting once the Oracle has been visited ("you do not
-  collect requirements when exiting").  A statue counts when first faced.
+  collect requirements when exiting") only once the awakened Oracle was reached:
+  a visit before awakening it gives nothing, and the round goes on.  A statue
+  counts when first faced.
 - Exiting needs a visit to the Oracle (awakened or not: unawakened it just
   gives no chest).  An arrow used to enter or to exit is closed for good (four
   rounds use eight arrows: the built-in maps have two per zone).  A zone's round
@@ -79,6 +81,10 @@ COLLECT_GAIN = {
     "reindeer": ("reindeer", 1), "rudolph": ("rudolph", 1), "sleigh": ("sleigh", 1),
     "candy cane": ("candy canes", 1),
 }
+# the die item's table, as printed beside our maps (sheetgen.draw.foury.DIE_TABLE; the rulebook's
+# own table is not in the text): 1 a monster appears, 2 lose a heart, 3-6 gain a resource
+DIE_TABLE = {1: "monster", 2: ("hearts", -1), 3: ("shovels", 1), 4: ("clovers", 1), 5: ("shields", 1),
+             6: ("chests", 1)}
 EXTRA_STEPS = {"yellow potion": 1, "purple potion": 1, "star": 4}
 RESOURCE_ITEMS = frozenset(("potion", "yellow potion", "purple potion", "shovel", "weapon", "shield", "clover",
                             "cornucopia", "chest", "die"))
@@ -607,7 +613,7 @@ def _arrive(s: GameState, to: Coord, ctx: _Ctx) -> None:
 
 
 def _visit_oracle(s: GameState) -> None:
-    if s.kind == "cornucopias" and not s.awakened and not s.visited and s.res.get("cornucopias", 0) >= 1:
+    if s.kind == "cornucopias" and not s.awakened and s.res.get("cornucopias", 0) >= 1:
         _gain(s, "cornucopias", -1)          # delivered to the Oracle
         s.progress = 1
         s.awakened = True
@@ -631,7 +637,7 @@ def _count_requirement(s: GameState, kind: str) -> None:
                 s.last_req_zone = zone
         s.kprogress = kp
         return
-    if s.kind != kind or s.visited:
+    if s.kind != kind or s.oracle_chest:
         return
     if s.progress < s.requirement_target():
         s.progress += 1
@@ -841,10 +847,18 @@ def _collect(s: GameState, a: Collect, ctx: _Ctx) -> None:
                     + (f" (there is: {', '.join(here)})" if here else ""))
     s.removed = s.removed | {(pos, item)}
     if item == "die":
-        if a.roll is not None and not 1 <= a.roll <= 6:
+        if a.roll is None:
+            ctx.soft("roll.missing", "the die item is rolled: give its roll (collect: {item: die, roll: N})")
+        elif not 1 <= a.roll <= 6:
             ctx.soft("roll.range", f"roll {a.roll} is not a d6 result (1-6)")
-        for key, n in a.gain:
-            _gain(s, key, n)
+        else:
+            effect = DIE_TABLE[a.roll]
+            if effect == "monster":
+                s.spawned = _with(s.spawned, pos, "monster")
+                s.engaged, s.fled, s.last = True, False, None
+            else:
+                _gain(s, effect[0], effect[1])
+                _check_death(s)
         return
     _take_item(s, item, a.take, ctx)
 
@@ -955,11 +969,7 @@ def _oracle(s: GameState, a: Oracle, ctx: _Ctx) -> None:
     _inside(s, "consult the Oracle")
     if s.pos is None or not s.board.is_centre(s.pos):
         raise _Hard("oracle.where", f"the Oracle is in the centre room, not in {_fmt(s.pos)}")
-    if not s.visited:
-        _visit_oracle(s)
-    elif s.awakened and not s.oracle_chest:
-        _gain(s, "chests", 1)
-        s.oracle_chest = True
+    _visit_oracle(s)
     if a.words:
         s.words = s.words + (a.words,)
 
@@ -1155,6 +1165,24 @@ def _kraken_water(s: GameState) -> frozenset:
 
 
 # -- assertions -----------------------------------------------------------------------
+# what players may call things on their sheet -> our names
+ALIASES = {
+    "heart": "hearts", "life": "hearts", "lives": "hearts", "life points": "hearts", "hp": "hearts",
+    "shield": "shields", "weapons": "weapon", "sword": "weapon", "swords": "weapon",
+    "clover": "clovers", "four-leaf clover": "clovers", "four-leaf clovers": "clovers", "luck": "clovers",
+    "shovel": "shovels", "chest": "chests", "treasure": "chests", "treasures": "chests",
+    "cornucopia": "cornucopias", "kill": "kills", "monsters": "kills", "monsters defeated": "kills",
+    "requirements": "requirement", "statue": "statues", "lever": "levers", "wall": "walls",
+    "green package": "green packages", "blue package": "blue packages", "candy cane": "candy canes",
+    "turn": "turns", "insert coin": "coin",
+}
+
+
+def canonical(key: str) -> str:
+    k = str(key).strip().lower().replace("_", " ")
+    return ALIASES.get(k, k)
+
+
 def sheet_value(s: GameState, key: str):
     if key in s.res:
         return s.res[key]
@@ -1182,6 +1210,8 @@ def sheet_value(s: GameState, key: str):
         return _fmt(s.pos)
     if key == "awakened":
         return s.awakened
+    if key == "coin":
+        return s.coin_used
     if key == "kills_total":
         return s.kills_total
     if key in ("packages",):
@@ -1193,7 +1223,7 @@ def sheet_value(s: GameState, key: str):
 
 SHEET_KEYS = RESOURCES + SANTA_COUNTERS + ("kills", "requirement", "progress", "statues", "levers", "round", "walls", "flooded",
                                            "rooms", "explored", "turns",
-                                           "hourglass", "fury", "position", "cell", "awakened", "kills_total")
+                                           "hourglass", "fury", "position", "cell", "awakened", "kills_total", "coin")
 
 
 def _canon_walls(value) -> list[str] | None:
@@ -1211,6 +1241,7 @@ def _canon_walls(value) -> list[str] | None:
 
 def _sheet(s: GameState, a: Sheet, ctx: _Ctx) -> None:
     for key, claimed in a.values:
+        key = canonical(key)
         try:
             actual = sheet_value(s, key)
         except KeyError:

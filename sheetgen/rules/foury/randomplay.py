@@ -7,27 +7,51 @@ from __future__ import annotations
 import random
 
 from . import engine as E
-from .actions import Coin, Enter, Fight, Market, Move, Oracle
+from .actions import Coin, Collect, Enter, Fight, Market, Move, Oracle
 from .board import Board
 from .heroes import Hero
 
 
-def _dice(s: E.GameState, a, rng: random.Random):
+_WORTH = {"extra step": 3, "chest": 2, "find": 2, "monster": -1, "collapse origin": -3, "flood origin": 0}
+
+
+def _lucky_roll(s: E.GameState, to, rng: random.Random) -> int:
+    """The kindest face of the die for this move (a 'lucky' player, for complete test games)."""
+    b = s.board
+    frm = s.pos if s.pos is not None else s.entry[0]
+    zone = b.zones.get(b.zone_of(frm)) or b.zones.get(b.zone_of(to))
+    if zone is None:
+        return rng.randint(1, 6)
+    best, best_score = [], None
+    for face, events in zone.events.items():
+        score = sum(_WORTH.get(ev.kind, 0) - (len(ev.sides) if ev.kind == "collapse" else 0) for ev in events)
+        if best_score is None or score > best_score:
+            best, best_score = [face], score
+        elif score == best_score:
+            best.append(face)
+    return rng.choice(best)
+
+
+def _dice(s: E.GameState, a, rng: random.Random, lucky: bool = False):
     if isinstance(a, Move):
         rule = E._roll_rule(s, a.to)
         if rule == "due" or (rule == "optional" and rng.random() < 0.5):
-            return Move(a.to, rng.randint(1, 6))
+            return Move(a.to, _lucky_roll(s, a.to, rng) if lucky else rng.randint(1, 6))
         return a
     if isinstance(a, Fight):
+        if lucky:
+            return Fight(rng.randint(5, 6), 1)
         return Fight(rng.randint(1, 6), rng.randint(1, 6), weapon=rng.random() < 0.3,
                      shield=s.res.get("shields", 0) > 0 and rng.random() < 0.3)
     if isinstance(a, Oracle):
         return Oracle("random words")
+    if isinstance(a, Collect) and a.item == "die":
+        return Collect("die", roll=rng.randint(2, 6) if lucky else rng.randint(1, 6))
     return a
 
 
 def random_game(board: Board, hero: Hero, seed: int = 0, max_actions: int = 5000,
-                avoid_market: bool = True) -> list:
+                avoid_market: bool = True, lucky: bool = False) -> list:
     """The actions of one random legal game (stops at its end or after max_actions)."""
     rng = random.Random(seed)
     s = E.new_game(board, hero)
@@ -41,7 +65,7 @@ def random_game(board: Board, hero: Hero, seed: int = 0, max_actions: int = 5000
         if not options:
             break
         pick = _choose(s, options, rng)
-        action = _dice(s, pick, rng)
+        action = _dice(s, pick, rng, lucky)
         try:
             s = E.apply(s, action)
         except E.Forbidden as f:
@@ -105,11 +129,19 @@ def _choose(s: E.GameState, options: list, rng: random.Random):
 
 def _goal(s: E.GameState):
     b = s.board
-    if s.visited:
-        return lambda c: any(cell == c and (cell, side) not in s.used_entries and b.zone_of(cell) != s.zone
-                             for cell, side in b.entries)
+    if s.visited and (s.awakened or s.oracle_chest):
+        exits = {cell for cell, side in b.entries if (cell, side) not in s.used_entries and b.zone_of(cell) != s.zone}
+        return exits.__contains__
     if s.awakened or s.kind is None:
         return b.is_centre
+    wanted = {"statues": ("statue",), "kills": E.ENEMIES, "levers": ("stairs",), "cornucopias": ("cornucopia",)}
+    names = wanted.get(s.kind, ())
+    targets = {c for c, items in b.items.items() for i in items
+               if i in names and (c, i) not in s.removed and c not in s.faced}
+    if s.kind == "cornucopias" and s.res.get("cornucopias", 0) > 0:
+        return b.is_centre
+    if targets:
+        return targets.__contains__
     return lambda c: c not in s.explored
 
 
@@ -127,8 +159,6 @@ def _first_step(s: E.GameState, goal):
                 while prev[c] != start:
                     c = prev[c]
                 return c
-            if c != start and c not in s.explored:
-                continue               # do not plan through unknown rooms
             for side in DELTA:
                 n = neighbour(c, side)
                 if n in prev or not b.on_board(n) or b.is_rock(n) or n in s.rooms or s.has_wall(c, side):

@@ -91,6 +91,8 @@ def parse_action(raw) -> Action:
                     or options.pop("function", None)
     else:
         raise ValueError("an action is a string such as 'move east' or a mapping such as {move: east}")
+    if head in ("move", "go") and isinstance(arg, str) and arg.lower().startswith("to "):
+        head, arg = "move-to", arg[3:].strip()          # 'move to ROOM'
     verb = _VERB_ALIASES.get(head)
     if verb is None:
         from difflib import get_close_matches

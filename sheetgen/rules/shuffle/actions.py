@@ -85,6 +85,7 @@ def parse_action(raw) -> Action:
             joined = _norm(f"{words[0]} {rest[0]}")
             if joined in _VERBS:
                 head, rest = joined, rest[1:]
+        rest = [int(w) if w.isdigit() else w for w in rest]     # 'draw 4', 'trap 5'
         arg = (rest[0] if len(rest) == 1 else rest) if rest else None
         if head in ("move", "go") and rest:
             arg = rest
@@ -114,13 +115,20 @@ def parse_action(raw) -> Action:
         near = get_close_matches(head, list(_VERBS), n=1)
         raise ValueError(f"unknown action '{head}'" + (f"; did you mean '{near[0]}'?" if near else "")
                          + f" (actions: {HELP})")
-    opts = {_norm(k).replace("-", "_"): v for k, v in arg.items()} if isinstance(arg, dict) else {}
+    opts = {_ALIASES.get(_norm(k).replace("-", "_"), _norm(k).replace("-", "_")): v
+            for k, v in arg.items()} if isinstance(arg, dict) else {}
     if isinstance(arg, dict) and "by" in opts:
         by = opts.pop("by")
     args = _ARGS[verb](arg, opts)
     if opts:
         raise ValueError(f"{verb}: unknown option(s) {', '.join(sorted(opts))}")
     return Action(verb, tuple(sorted(args.items())), by)
+
+
+_ALIASES = {"hero_roll": "hero_dice", "hero_rolls": "hero_dice", "monster_roll": "monster_dice",
+            "monster_rolls": "monster_dice", "direction": "dir", "assistants": "assist", "helpers": "assist",
+            "hero_powers": "hero_bonus", "monster_powers": "monster_bonus", "levelup": "level_up",
+            "level": "level_up", "rotate": "rotation"}
 
 
 def _pick(arg, opts, key):
@@ -238,6 +246,8 @@ def _room_op(verb):
         out = {}
         if "via" in opts:
             out["via"] = str(opts.pop("via"))
+        if "empty" in opts:
+            out["empty"] = bool(opts.pop("empty"))      # the power needs EMPTY ROOMs
         if verb == "swap":
             rooms = opts.pop("rooms", None)
             if not isinstance(rooms, list) or len(rooms) != 2:
@@ -286,6 +296,9 @@ def _a_fight(arg, opts):
         out["winner"] = w
     if "level_up" in opts:
         out["level_up"] = str(opts.pop("level_up"))
+    if "assist" in opts:
+        v = opts.pop("assist")
+        out["assist"] = tuple(sorted(str(x) for x in (v if isinstance(v, list) else [v])))
     if "loot" in opts:
         out["loot"] = _cards(opts.pop("loot"), "fight: loot")
     for key, name in (("red", "red"), ("armor", "armor_by")):
@@ -298,12 +311,19 @@ def _a_fight(arg, opts):
 
 
 def _a_loot(arg, opts):
+    out = {}
+    if isinstance(arg, dict) and "monster" in opts:
+        out["monster"] = str(opts.pop("monster"))     # a monster loots into its loot pile
     v = _pick(arg, opts, "cards")
+    if v is None and isinstance(arg, dict):
+        v = opts.pop("count", None)
     if v is None:
-        return {"count": 1}
-    if isinstance(v, int) and not isinstance(v, bool):
-        return {"count": v}
-    return {"cards": _cards(v, "loot")}
+        out["count"] = 1
+    elif isinstance(v, int) and not isinstance(v, bool):
+        out["count"] = v
+    else:
+        out["cards"] = _cards(v, "loot")
+    return out
 
 
 def _a_gain(arg, opts):

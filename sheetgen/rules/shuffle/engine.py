@@ -624,6 +624,15 @@ def _via(st: State, h: Hero, a: Action, report: Report) -> None:
         _power(st, h, replace(a, args=(("card", via),)), report)
 
 
+def _empty_check(st: State, cells, a: Action, report: Report, verb: str) -> None:
+    if a.get("empty"):
+        for c in cells:
+            inside = [x.name for x in st.heroes.values() if x.at == c]
+            if inside:
+                report.append(Forbidden("shuffle.empty-room", f"{verb}: the room at {_cell_name(c)} is not an EMPTY "
+                                                              f"ROOM ({', '.join(inside)} inside)"))
+
+
 def _move_tile(st: State, src, dst) -> None:
     st.tiles[dst] = st.tiles.pop(src)
     for other in st.heroes.values():    # heroes inside move with their room
@@ -636,6 +645,7 @@ def _shift(st: State, h: Hero, a: Action, report: Report) -> None:
     cell = _cell_of(st, a.get("room"), report, "shift")
     if cell is None or not _room_only(st, cell, report, "shift"):
         return
+    _empty_check(st, [cell], a, report, "shift")
     d = a.get("dir")
     dst = (cell[0] + DIRS[d][0], cell[1] + DIRS[d][1])
     if dst in st.tiles:
@@ -673,6 +683,7 @@ def _slide(st: State, h: Hero, a: Action, report: Report) -> None:
     cell = _cell_of(st, a.get("room"), report, "slide")
     if cell is None or not _room_only(st, cell, report, "slide"):
         return
+    _empty_check(st, [cell], a, report, "slide")
     x0, x1, y0, y1 = _bounds(st)
     end = cell
     while True:
@@ -703,6 +714,7 @@ def _swap(st: State, h: Hero, a: Action, report: Report) -> None:
     if None in cells or not all(_room_only(st, c, report, "swap") for c in cells) or cells[0] == cells[1]:
         return
     c1, c2 = cells
+    _empty_check(st, cells, a, report, "swap")
     t1, t2 = st.tiles[c1], st.tiles[c2]
     in1 = [x for x in st.heroes.values() if x.at == c1]
     in2 = [x for x in st.heroes.values() if x.at == c2]
@@ -718,6 +730,7 @@ def _twist(st: State, h: Hero, a: Action, report: Report) -> None:
     cell = _cell_of(st, a.get("room"), report, "twist")
     if cell is None or not _room_only(st, cell, report, "twist"):
         return
+    _empty_check(st, [cell], a, report, "twist")
     t = st.tiles[cell]
     new = a.get("turns") % 4
     if new == t.turns % 4:
@@ -751,6 +764,13 @@ def _fight(st: State, h: Hero, a: Action, report: Report) -> None:
     mspec = st.catalog.monsters[t.card]
     assistants = [x for x in st.heroes.values() if x is not h and x.at in area]
     helpers = [c for c in st.monsters_threatening(h.at) if c != cell]
+    if a.get("assist") is not None:
+        named = set(a.get("assist"))
+        actual = {x.name for x in assistants}
+        if named != actual:
+            report.append(Forbidden("shuffle.assist", f"the heroes in the area of '{t.card}' assist: "
+                                                      f"{', '.join(sorted(actual)) or 'none'}, not "
+                                                      f"{', '.join(sorted(named)) or 'none'}"))
     hero_dice, monster_dice = a.get("hero_dice", ()), a.get("monster_dice", ())
     want_h = st.hero_stat(h, "dice") + len(assistants)
     want_m = mspec.dice + len(helpers)
@@ -816,6 +836,15 @@ def _level_up(st: State, h: Hero, a: Action, report: Report) -> None:
 
 
 def _loot(st: State, h: Hero, a: Action, report: Report) -> None:
+    if a.get("monster") is not None:
+        cell = monster_cell(st, a.get("monster"))
+        if cell is None:
+            report.append(Forbidden("shuffle.no-monster", f"no monster '{a.get('monster')}' on the table"))
+            return
+        sink = Hero("loot", h.spec, h.at)          # monsters loot into their loot pile
+        _draw_into(st, sink, a.get("cards"), a.get("count", 1), report, "monster loot")
+        st.tiles[cell].loot = tuple(st.tiles[cell].loot) + tuple(sink.hand) + tuple(sink.monsters)
+        return
     _draw_into(st, h, a.get("cards"), a.get("count", 1), report, "loot")
 
 

@@ -1,0 +1,318 @@
+"""The pages of a `sheetgen simulate` report: a summary with bar charts, and heatmaps of
+visits and deaths drawn over the map itself (the map drawn by sheetgen.draw.foury).
+
+compose_report(result, options) -> Document; result is sheetgen.sim.api.run's dict
+(report dicts plus the loaded maps).  Drawing-model primitives only.
+"""
+from __future__ import annotations
+
+from ..fonts import fit_size, text_width, wrap
+from ..rules.foury import board as fb
+from .foury import MapGeometry, coordinates, draw_map
+from .furniture import finish_page, sheet_id
+from .model import Document, Group, Line, Page, Rect, Style, Text
+from .options import PAPER_SIZES, BuildOptions
+
+INK = "#1a1a1a"
+GREY = "#666666"
+LIGHT = "#d9d9d9"
+MARGIN = 14.0
+BAR = {"won": "#3c8d40", "died": "#c0392b", "trapped": "#8e5a2b", "lost": "#7f8c8d", "no entry": "#34495e"}
+BAR_DEFAULT = "#2f6fa8"
+VISIT_RAMP = ((255, 255, 255), (255, 224, 130), (244, 109, 67), (165, 0, 38))
+DEATH_RAMP = ((255, 255, 255), (253, 204, 138), (215, 48, 31), (103, 0, 13))
+
+
+def _t(x, y, s, size=9.0, font="sans", anchor="start", fill=INK, id=None, cls=None):
+    return Text(x, y, s, size=size, font=font, anchor=anchor, fill=fill, id=id, cls=cls)
+
+
+def _pct(x) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def ramp(t: float, stops, grayscale: bool = False) -> str:
+    """Colour at t in 0..1 along the stops (grey levels when grayscale)."""
+    t = max(0.0, min(1.0, t))
+    if grayscale:
+        v = int(round(255 - 200 * t))
+        return f"#{v:02x}{v:02x}{v:02x}"
+    seg = t * (len(stops) - 1)
+    i = min(int(seg), len(stops) - 2)
+    f = seg - i
+    a, b = stops[i], stops[i + 1]
+    r, g, bl = (round(a[k] + (b[k] - a[k]) * f) for k in range(3))
+    return f"#{r:02x}{g:02x}{bl:02x}"
+
+
+# -- charts ------------------------------------------------------------------------
+def bar_chart(x, y, w, title, rows, id, grayscale=False, max_value=None, label_w=34.0, row_h=6.2) -> tuple[list, float]:
+    """Horizontal bars: rows of (label, value, shown text, colour or None). Returns (items, height)."""
+    items = [_t(x, y + 4.0, title, 10.5, "sans-bold", id=f"{id}-title")]
+    top = y + 8.0
+    vmax = max_value if max_value is not None else max([r[1] for r in rows] + [0])
+    bar_w = w - label_w - 22.0
+    for i, (label, value, shown, colour) in enumerate(rows):
+        ry = top + i * row_h
+        size = fit_size(label, "sans", 8.5, label_w - 2.0, 6.5)
+        items.append(_t(x + label_w - 2.0, ry + row_h * 0.68, label, size, anchor="end"))
+        items.append(Rect(x + label_w, ry + 0.8, bar_w, row_h - 1.6, Style(stroke=LIGHT, stroke_width=0.2)))
+        frac = (value / vmax) if vmax else 0.0
+        if frac > 0:
+            fill = "#808080" if grayscale else (colour or BAR_DEFAULT)
+            items.append(Rect(x + label_w, ry + 0.8, max(0.4, bar_w * frac), row_h - 1.6,
+                              Style(stroke=None, fill=fill), id=f"{id}-bar-{_slug(label)}", cls="bar"))
+        items.append(_t(x + label_w + bar_w + 1.5, ry + row_h * 0.68, shown, 8.0, "condensed"))
+    height = 8.0 + len(rows) * row_h + 3.0
+    return [Group(tuple(items), id=id, cls="chart")], height
+
+
+def _slug(s: str) -> str:
+    return "".join(ch if ch.isalnum() else "-" for ch in str(s).lower()).strip("-")
+
+
+def _paper(options: BuildOptions) -> tuple[float, float]:
+    w, h = PAPER_SIZES[(options.paper or "a4").lower()]
+    return min(w, h), max(w, h)
+
+
+# -- page 1: the summary -------------------------------------------------------------
+def summary_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") -> Page:
+    W, H = _paper(options)
+    page = Page(W, H, name=f"summary{suffix}")
+    g = options.grayscale
+    x, y = MARGIN, MARGIN + 4.0
+    cw = W - 2 * MARGIN
+    page.add(_t(x, y + 4, f"How {rep['map']} plays", 17, "serif-bold", id="title"))
+    y += 11
+    sub = (f"{rep['games']} simulated games · {rep['policy']} policy · hero {rep['hero']} · seed {rep['seed']}"
+           + (" · INSERT COIN on" if rep["insert_coin"] else ""))
+    page.add(_t(x, y, sub, fit_size(sub, "sans", 9.0, cw, 6.5), fill=GREY, id="subtitle"))
+    y += 8
+    # the headline: win rate with its interval on a 0..100% scale
+    lo, hi = rep["win_rate_ci95"]
+    page.add(_t(x, y + 8, _pct(rep["win_rate"]), 26, "sans-bold", id="win-rate"))
+    page.add(_t(x + 42, y + 3.5, "games won (all four rounds)", 10, "sans-bold"))
+    page.add(_t(x + 42, y + 8.5, f"{rep['wins']} of {rep['games']}; 95% confidence interval {_pct(lo)} to {_pct(hi)}",
+                9))
+    sx, sy, sw = x + 42, y + 11.5, cw - 42
+    page.add(Rect(sx, sy, sw, 3.2, Style(stroke=GREY, stroke_width=0.2)))
+    page.add(Rect(sx + sw * lo, sy, max(0.5, sw * (hi - lo)), 3.2,
+                  Style(stroke=None, fill="#9fc9a1" if not g else "#bbbbbb"), id="win-ci"))
+    page.add(Line(sx + sw * rep["win_rate"], sy - 1.0, sx + sw * rep["win_rate"], sy + 4.2,
+                  Style(stroke=INK, stroke_width=0.6)))
+    for k in (0, 25, 50, 75, 100):
+        page.add(_t(sx + sw * k / 100, sy + 7.0, f"{k}%", 6.5, anchor="middle", fill=GREY))
+    y += 24
+    col_w = (cw - 8) / 2
+    left, right = x, x + col_w + 8
+    yl = yr = y
+    n = max(1, rep["games"])
+    rows = [(k, v, f"{v}  ({100 * v / n:.1f}%)", BAR.get(k)) for k, v in rep["outcomes"].items()]
+    items, h = bar_chart(left, yl, col_w, "How games ended", rows, "chart-outcomes", g, label_w=24)
+    page.add(*items)
+    yl += h
+    rows = [(f"{k} round{'s' if k != '1' else ''}", v, f"{v}", None) for k, v in rep["rounds_completed"].items()]
+    items, h = bar_chart(right, yr, col_w, "Rounds completed", rows, "chart-rounds", g, label_w=24)
+    page.add(*items)
+    yr += h
+    causes = list(rep["deaths"]["by_cause"].items())[:8]
+    rows = [(k, v, f"{v}", "#c0392b" if k != "trapped" else BAR["trapped"]) for k, v in causes]
+    if rows:
+        items, h = bar_chart(left, yl, col_w, "Deaths by cause", rows, "chart-causes", g, label_w=24)
+        page.add(*items)
+        yl += h
+    zones = rep["deaths"]["by_zone"]
+    rows = [(f"zone {k}" if k != "O" else "Oracle room", v, f"{v}", None) for k, v in zones.items()]
+    rounds = rep["deaths"]["by_round"]
+    rows += [(f"round {k}", v, f"{v}", "#8e44ad") for k, v in rounds.items()]
+    if rows:
+        items, h = bar_chart(right, yr, col_w, "Deaths by zone and round", rows, "chart-death-where", g, label_w=24)
+        page.add(*items)
+        yr += h
+    y = max(yl, yr) + 2
+    yl = yr = y
+    rows = [(f"{k} {r['name']}", r["rate"] or 0.0, f"{_pct(r['rate'])} of {r['rounds']}", "#3c8d40")
+            for k, r in rep["requirements"].items()]
+    items, h = bar_chart(left, yl, col_w, "Requirement met (per round played)", rows, "chart-requirements", g,
+                         max_value=1.0, label_w=34)
+    page.add(*items)
+    yl += h
+    rows = [(f"round {k}", v, f"{v:.1f} turns", None) for k, v in rep["turns_per_round"].items()]
+    if rows:
+        items, h = bar_chart(right, yr, col_w, "Turns per completed round", rows, "chart-turns", g, label_w=24)
+        page.add(*items)
+        yr += h
+    rows = [(k, v, f"{v:.2f}", "#2f6fa8") for k, v in rep["resources_at_end"].items()]
+    items, h = bar_chart(right, yr, col_w, "Resources at the end (mean)", rows, "chart-resources", g, label_w=24)
+    page.add(*items)
+    yr += h
+    # words: never reached, deadliest, notes
+    yl += 2
+    lines = []
+    never = rep["cells_never_reached"]
+    lines.append(("Cells never reached: ", ", ".join(never) if never else "none"))
+    dc = rep["deadliest_cells"][:6]
+    lines.append(("Deadliest cells: ", ", ".join(f"{c['cell']} ({c['deaths']})" for c in dc) or "none"))
+    top = rep["deaths"]["top"][:3]
+    if top:
+        lines.append(("Most deaths: ", "; ".join(f"{t['cause']}, zone {t['zone']}, round {t['round']} ({t['deaths']})"
+                                                for t in top)))
+    for note in rep["notes"]:
+        lines.append(("Note: ", note))
+    for f in rep["lint"][:4]:
+        lines.append(("Map lint: ", f))
+    y = max(yl, yr) + 2
+    for head, body in lines:
+        wrapped = wrap(head + body, "sans", 8.5, cw)
+        for i, line in enumerate(wrapped):
+            if y > H - 16:
+                break
+            page.add(_t(x, y, line, 8.5, "sans", cls="note"))
+            y += 4.3
+        y += 0.8
+    return finish_page(page, options, sid, footer=f"sheetgen simulate · {rep['map']}")
+
+
+# -- pages 2 and 3: heatmaps over the map ------------------------------------------------
+def heatmap_page(rep: dict, fmap, options: BuildOptions, sid: str, what: str, suffix: str = "") -> Page:
+    """what: 'visits' (share of games that entered each cell) or 'deaths' (deaths per cell)."""
+    W, H = _paper(options)
+    page = Page(W, H, name=f"{what}{suffix}")
+    g = options.grayscale
+    b = fmap.board
+    x, y = MARGIN, MARGIN + 4.0
+    cw = W - 2 * MARGIN
+    n = max(1, rep["games"])
+    if what == "visits":
+        title = f"Where heroes go: {rep['map']}"
+        sub = "Share of games in which the hero entered each cell."
+        values = {fb.parse_cell(k): v / n for k, v in rep["visits"].items()}
+        stops = VISIT_RAMP
+    else:
+        title = f"Where heroes die: {rep['map']}"
+        total = max(1, rep["deaths"]["total"])
+        sub = f"Share of the {rep['deaths']['total']} deaths and traps that happened in each cell."
+        values = {fb.parse_cell(k): v / total for k, v in rep["death_cells"].items()}
+        stops = DEATH_RAMP
+    page.add(_t(x, y + 4, title, 15, "serif-bold", id="title"))
+    page.add(_t(x, y + 11, sub, 9, fill=GREY))
+    top = y + 24
+    avail_w = cw - 12
+    avail_h = H - top - 48
+    cell = min(avail_w / b.columns, avail_h / b.rows)
+    mx = x + 8 + (avail_w - cell * b.columns) / 2
+    geo = MapGeometry(mx, top, cell, b.columns, b.rows)
+    base = draw_map(fmap, geo, grayscale=True)
+    page.add(*base)
+    page.add(*coordinates(geo, 5.0))
+    vmax = max(values.values(), default=0.0) or 1.0
+    heat = []
+    label_pt = max(6.0, min(8.0, cell * 0.42))
+    for c in b.all_cells():
+        if b.is_rock(c):
+            continue
+        v = values.get(c, 0.0)
+        cx, cy = geo.cell_xy(c)
+        name = fb.cell_name(c)
+        colour = ramp(v / vmax, stops, g)
+        heat.append(Rect(cx, cy, cell, cell, Style(stroke=None, fill=colour, opacity=0.78),
+                         id=f"heat-{what}-{name}", cls=f"heat {what}"))
+        if v > 0 or what == "visits":
+            label = f"{100 * v:.0f}%" if v >= 0.01 or v == 0 else "<1%"
+            tw = text_width(label, "sans-bold", label_pt)
+            heat.append(Rect(cx + (cell - tw) / 2 - 0.6, cy + cell - label_pt * 0.42 - 1.4, tw + 1.2,
+                             label_pt * 0.42 + 0.9, Style(stroke=None, fill="#ffffff", opacity=0.85)))
+            heat.append(_t(cx + cell / 2, cy + cell - 1.1, label, label_pt, "sans-bold", "middle",
+                           id=f"heat-label-{what}-{name}"))
+        if what == "visits" and v == 0:
+            heat.append(Line(cx + 1.5, cy + 1.5, cx + cell - 1.5, cy + cell - 1.5,
+                             Style(stroke="#555555", stroke_width=0.4)))
+    page.add(Group(tuple(heat), id=f"heatmap-{what}", cls="heatmap"))
+    # the walls and entry arrows again, on top of the heat, so the map's shape stays sharp
+    page.add(*[i for i in base if (i.cls or "").split(" ")[0] in ("wall", "edge", "entry")])
+    # legend
+    ly = top + cell * b.rows + 12
+    page.add(_t(x, ly, "Scale", 9, "sans-bold"))
+    steps = 6
+    sw = 18.0
+    for i in range(steps):
+        t = i / (steps - 1)
+        page.add(Rect(x + 14 + i * sw, ly - 4, sw, 5, Style(stroke=GREY, stroke_width=0.2,
+                                                            fill=ramp(t, stops, g), opacity=0.78)))
+        page.add(_t(x + 14 + i * sw + sw / 2, ly + 5, f"{100 * vmax * t:.0f}%", 7, anchor="middle", fill=GREY))
+    notes = []
+    if what == "visits":
+        never = rep["cells_never_reached"]
+        notes.append("Crossed cells were never reached: " + (", ".join(never) if never else "none") + ".")
+        notes.append("Walls, items and entries of the printed map show through in grey.")
+    else:
+        dc = rep["deadliest_cells"][:5]
+        notes.append("Deadliest cells: " + (", ".join(f"{c['cell']} ({c['deaths']})" for c in dc) or "none") + ".")
+        notes.append("Deaths in a cell include heroes trapped there by collapses.")
+    ny = ly + 12
+    for note in notes:
+        for line in wrap(note, "sans", 9, cw):
+            page.add(_t(x, ny, line, 9))
+            ny += 4.5
+    return finish_page(page, options, sid, footer=f"sheetgen simulate · {rep['map']}")
+
+
+# -- comparison -----------------------------------------------------------------------------
+def compare_page(rep1: dict, rep2: dict, cmp: dict, options: BuildOptions, sid: str) -> Page:
+    W, H = _paper(options)
+    page = Page(W, H, name="compare")
+    g = options.grayscale
+    x, y = MARGIN, MARGIN + 4.0
+    cw = W - 2 * MARGIN
+    page.add(_t(x, y + 4, "Which map is harder?", 17, "serif-bold", id="title"))
+    y += 14
+    for line in wrap(cmp["verdict"], "sans", 10, cw):
+        page.add(_t(x, y, line, 10, "sans-bold", id="verdict" if y else None))
+        y += 5
+    y += 4
+    rows = []
+    for rep, colour in ((rep1, "#2f6fa8"), (rep2, "#e67e22")):
+        lo, hi = rep["win_rate_ci95"]
+        rows.append((rep["map"], rep["win_rate"], f"{_pct(rep['win_rate'])} ({_pct(lo)}-{_pct(hi)})", colour))
+    items, h = bar_chart(x, y, cw, "Win rate (95% interval)", rows, "chart-compare-wins", g, max_value=1.0,
+                         label_w=50)
+    page.add(*items)
+    y += h + 2
+    for key, title in (("mean_rounds_completed", "Mean rounds completed"),):
+        rows = [(r["map"], r[key], f"{r[key]:.2f}", c) for r, c in ((rep1, "#2f6fa8"), (rep2, "#e67e22"))]
+        items, h = bar_chart(x, y, cw, title, rows, "chart-compare-rounds", g, max_value=4.0, label_w=50)
+        page.add(*items)
+        y += h + 2
+    rows = []
+    for r, c in ((rep1, "#2f6fa8"), (rep2, "#e67e22")):
+        n = max(1, r["games"])
+        rows.append((r["map"], r["deaths"]["total"] / n, f"{r['deaths']['total']} in {r['games']} games", c))
+    items, h = bar_chart(x, y, cw, "Deaths and traps per game", rows, "chart-compare-deaths", g, label_w=50)
+    page.add(*items)
+    y += h + 4
+    lo, hi = cmp["difference_ci95"]
+    for line in (f"Difference in win rate (map 1 - map 2): {100 * cmp['difference']:+.1f} points, "
+                 f"95% CI {100 * lo:+.1f} to {100 * hi:+.1f}; two-proportion z = {cmp['z']:.2f}, "
+                 f"p = {cmp['p_value']:.4f}.", "Both maps were played on the same seeds (the same dice per game).",):
+        for l2 in wrap(line, "sans", 9, cw):
+            page.add(_t(x, y, l2, 9))
+            y += 4.5
+    return finish_page(page, options, sid, footer="sheetgen simulate · comparison")
+
+
+def compose_report(result: dict, options: BuildOptions) -> Document:
+    rep = result["report"]
+    sid = sheet_id("simulate", rep["map_ref"], rep["seed"], rep["games"], rep["policy"], rep["hero"])
+    pages = [summary_page(rep, options, sid),
+             heatmap_page(rep, result["fmap"], options, sid, "visits"),
+             heatmap_page(rep, result["fmap"], options, sid, "deaths")]
+    if "compare" in result:
+        c = result["compare"]
+        rep2 = c["report"]
+        pages += [summary_page(rep2, options, sid, "-2"),
+                  heatmap_page(rep2, c["fmap"], options, sid, "visits", "-2"),
+                  heatmap_page(rep2, c["fmap"], options, sid, "deaths", "-2"),
+                  compare_page(rep, rep2, c["comparison"], options, sid)]
+    return Document(pages, title=f"Simulation of {rep['map']}", name="simulation-report",
+                    subject="sheetgen simulate report")
