@@ -22,6 +22,27 @@ def rate(games: int, jobs: int) -> float:
     return games / dt
 
 
+def _timed(args):
+    from sheetgen.sim.batch import run_chunk
+    t = time.process_time()
+    stats = run_chunk(*args)
+    return stats.games, time.process_time() - t
+
+
+def cpu_rate(games: int, jobs: int) -> tuple[float, float]:
+    """(games per wall second, games per CPU second of the workers): the second figure does not
+    depend on what else the machine runs, so it tells whether J processes could scale."""
+    import multiprocessing
+    from sheetgen.sim.batch import chunks
+    spec = SimSpec("ancient-story", "cautious", None, 1, False)
+    ctx = multiprocessing.get_context("fork")
+    t = time.perf_counter()
+    with ctx.Pool(jobs) as pool:
+        parts = pool.map(_timed, [(spec, a, b) for a, b in chunks(games, jobs)])
+    wall = time.perf_counter() - t
+    return games / wall, sum(g for g, _ in parts) / sum(c for _, c in parts)
+
+
 def profile(games: int) -> None:
     import cProfile
     import pstats
@@ -39,11 +60,17 @@ def main() -> None:
     if "--profile" in sys.argv:
         profile(min(games, 1000))
         return
+    import os
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     one = rate(games, 1)
     two = rate(games, 2)
+    print(f"machine: {os.cpu_count()} cores, load average {load:.2f} before the run (other work slows the figures)")
     print(f"one process:  {one:8.0f} games/s  ({one / TARGET_PER_CORE:.2f}x the {TARGET_PER_CORE:.0f}/s per core target)")
     print(f"two processes:{two:8.0f} games/s  (speed-up {two / one:.2f}x; {two / one / TARGET_SPEEDUP:.2f}x the "
           f"{TARGET_SPEEDUP}x target)")
+    wall2, per_cpu2 = cpu_rate(games, 2)
+    print(f"two workers:  {per_cpu2:8.0f} games per worker CPU-second (vs {one:.0f}/s in one process): "
+          f"{2 * per_cpu2 / one:.2f}x possible on two free cores")
 
 
 if __name__ == "__main__":

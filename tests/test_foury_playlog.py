@@ -170,3 +170,105 @@ def test_full_game_variants(name, step, rule):
     assert (first.step, first.rule) == (step, rule)
     if step is None:
         assert "round 4 entry" in first.message
+
+
+def test_enemy_type_forms_and_round_level_market(tmp_path):
+    body = """rounds:
+  - entry: C1:N
+    steps:
+      - {move: C1, roll: 6}
+      - {move: C2}
+      - {move: D2, roll: 1}
+      - {fight: {hero: 1, enemy: goblin 2}}
+      - {fight: {hero: 1, enemy: 2}, enemy: goblin}
+      - {fight: {hero: 4, enemy: {roll: 2, type: goblin}}}
+      - {collect: chest}
+      - {move: C2}
+      - {move: C3}
+      - {move: D3}
+      - {move: E3, roll: 4}
+    exit: E3:E
+    market: {spend: {chests: 1}, gain: {heart: 1}}
+"""
+    assert check(_write(tmp_path, body)) == []
+    bad = check(_write(tmp_path, body.replace("gain: {heart: 1}", "gain: {heart: 2}")))
+    assert [(v.rule, v.step) for v in bad] == [("market.price", 13)]
+    early = check(_write(tmp_path, body.replace("    exit: E3:E\n", "")))
+    assert [v.rule for v in early] == ["market.when"]
+
+
+def test_an_arrow_may_be_named_by_its_cell_when_it_is_the_only_one_there(tmp_path):
+    body = """rounds:
+  - entry: C1
+    steps:
+      - {move: C1, roll: 6}
+      - {move: C2}
+      - {move: C3}
+      - {move: D3}
+      - {move: E3, roll: 4}
+      - {exit: E3}
+"""
+    assert check(_write(tmp_path, body)) == []
+    with pytest.raises(InputError) as exc:
+        load_file(_write(tmp_path, body.replace("entry: C1", "entry: B1")))
+    assert "no arrow on B1" in str(exc.value)
+
+
+def test_death_then_one_insert_coin_then_a_new_entry(tmp_path):
+    hero = "traits: {hearts: 1, shields: 0, weapon: 3, clovers: 4, shovels: 4}"
+    body = """rounds:
+  - entry: C1:N
+    steps:
+      - {move: C1, roll: 1}
+      - {fight: {hero: 1, enemy: 6}}
+      - coin
+      - {entry: A3:W}
+      - {move: A3, roll: 3}
+      - sheet: {hearts: 1, weapon: 3, coin: true, round: 1}
+"""
+    assert check(_write(tmp_path, body, hero)) == []
+    moved_dead = check(_write(tmp_path, body.replace("      - coin\n", "      - {move: C2}\n"), hero))
+    assert (moved_dead[0].rule, moved_dead[0].step) == ("dead", 3)
+    two_coins = body.replace("      - sheet:", "      - {move: A4, roll: 2}\n      - {fight: {hero: 1, enemy: 6}}\n"
+                             "      - coin\n      - sheet:")
+    assert [(v.rule, v.step) for v in check(_write(tmp_path, two_coins, hero))][0] == ("coin.used", 8)
+
+
+def test_players_words_for_resources_and_fight_keys(tmp_path):
+    body = """rounds:
+  - entry: C1:N
+    steps:
+      - {move: C1, roll: 1}
+      - {fight: {hero: 1, enemy: 3, monster: bandit, robbed: shield}}
+      - sheet: {heart: 2, shield: 1, life points: 2, sword: 2, luck: 2}
+"""
+    assert check(_write(tmp_path, body)) == []
+    wrong = check(_write(tmp_path, body.replace("robbed: shield", "robbed: shovel")))
+    assert [v.rule for v in wrong] == ["sheet.shields"]
+
+
+def test_mangled_logs_give_violations_or_located_errors_never_a_crash(tmp_path):
+    import random
+
+    from sheetgen.playlog.foury import log_text
+    rng = random.Random(11)
+    traits = {"hearts": 4, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 2}
+    junk = ["      - flee", "      - {move: C2, roll: x}", "      - sheet: {walls: 3}", "  - entry: A1:N",
+            "      - {fight: {hero: 1}}", "      - {exit: 'K7:E', roll: 9}", "      - {collect: die}", "      - coin"]
+    for it in range(25):
+        fmap, actions, _ = _generated(it, "ancient-story")
+        lines = log_text("ancient-story", {"traits": traits}, actions[:80]).splitlines()
+        for _ in range(3):
+            i = rng.randrange(len(lines))
+            if rng.random() < 0.5:
+                lines[i] = lines[i].replace("roll: ", "roll: 1").replace("move: ", "move: B")
+            else:
+                lines.insert(i, rng.choice(junk))
+        path = tmp_path / f"m{it}.yaml"
+        path.write_text("\n".join(lines) + "\n")
+        try:
+            violations = check(path)
+        except InputError as exc:
+            assert all(p.line for p in exc.problems if p.file == str(path))
+        else:
+            assert all(v.line for v in violations)

@@ -13,7 +13,7 @@ import pytest
 
 from sheetgen.definitions.foury import load_map
 from sheetgen.rules.foury import engine as E
-from sheetgen.rules.foury.actions import (Candy, Circle, Climb, Coin, Collect, Enter, Exit, Fight, Flee, Lever,
+from sheetgen.rules.foury.actions import (Circle, Climb, Coin, Collect, Enter, Exit, Fight, Flee, Lever,
                                           Market, Move, Oracle, Redeem, Score, Sheet, Shovel)
 from sheetgen.rules.foury.board import parse_cell as P, parse_cell_side
 from sheetgen.rules.foury.heroes import free_hero, named_hero
@@ -124,7 +124,7 @@ def test_nothing_after_death_but_one_coin():
 # -- rolls ----------------------------------------------------------------------------
 def test_roll_due_on_unexplored_refused_on_explored():
     s = play(game(), *A_START, mv("C1", 5))
-    assert "roll.missing" in refused(s, mv("D1"))               # wait: C1 east wall stands? roll 5 = front/behind
+    assert "roll.missing" in refused(s, mv("D1"))               # roll 5 closed front and behind: east is open
     s = play(s, mv("D1", 6))
     assert "roll.not_due" in refused(s, mv("C1", 3))
     assert play(s, mv("C1")).pos == P("C1")
@@ -154,17 +154,14 @@ def test_extra_step_grants_one_move_without_roll_only():
     ("C1:N", "C1", 2, ["C1:W", "D1:W"]),          # facing S: left E (=D1:W), right W
     ("C1:N", "C1", 3, ["C2:N", "D1:W"]),          # left E, front S (=C2:N)
     ("C1:N", "C1", 4, ["C1:W", "C2:N"]),          # right W, front S
-    ("C1:N", "C1", 5, ["C2:N"]),                  # front S, behind N is the entry: stays open? no: it's an entry arrow
+    ("C1:N", "C1", 5, ["C1:N", "C2:N"]),          # front S, behind N: the arrow's opening collapses too
     ("E3:E", "E3", 3, ["E4:N"]),                  # zone B facing W: left is S
     ("E3:E", "E3", 4, ["E3:N"]),                  # right is N
     ("E3:E", "E3", 5, ["E3:W"]),                  # front W (= D3:E, stored canonically as E3:W)
 ])
 def test_collapse_relative_to_direction(entry, cell, roll, walls):
     s = play(game(), enter(entry), mv(cell, roll))
-    got = E.sheet_value(s, "walls")
-    if roll == 5 and entry == "C1:N":
-        walls = ["C1:N", "C2:N"]                  # the entry side is open (an arrow), so it collapses
-    assert got == walls
+    assert E.sheet_value(s, "walls") == walls
 
 
 def test_walls_already_present_stay_and_are_not_added():
@@ -183,6 +180,8 @@ def test_collapse_origin_and_flood_origin_apply_to_the_cell_moved_from():
     s = play(game(), enter("A3:W"), mv("A3", 4), mv("A2", 1))   # zone D event 1: A3 floods
     assert E.sheet_value(s, "flooded") == ["A3"]
     assert E.sheet_value(s, "rooms") == []
+    assert refused(s, Sheet((("flooded", ["A2"]),))) == {"sheet.flooded"}      # not the room entered
+    assert play(s, mv("A3")).pos == P("A3")                      # swim back: explored and flooded, no roll
 
 
 # -- encounters -------------------------------------------------------------------------------
@@ -302,6 +301,9 @@ def test_troll_returns_at_the_end_of_the_round():
     assert s.enemy_at(P("D3")) is None
     s = play(s, mv("C3"), mv("C2", 6), mv("C1"), Exit(P("C1"), "N"))     # leaving the Oracle: zone A's 6
     assert s.enemy_at(P("D3")) == "troll"
+    back = at(s, "C3")
+    back = play(back, mv("D3"))
+    assert back.engaged and "fight.pending" in refused(back, mv("E3"))       # it must be fought again
 
 
 def test_kael_rolls_no_event_entering_a_space_with_an_enemy():
@@ -504,3 +506,47 @@ def test_a_generic_monster_can_be_named_but_not_renamed():
     assert play(s, Fight(4, 3)).last == "hit"                                   # a plain monster: +2
     orc = at(game(), "D2", "orc")
     assert refused(orc, Fight(3, 3, enemy_type="goblin")) == {"fight.enemy_type"}
+
+
+def test_exit_from_the_cell_next_to_the_arrow_moves_and_rolls_first():
+    s = play(game(), *A_START, mv("C1", 6), mv("C2"), mv("C3"), mv("D3"))
+    out = play(s, Exit(P("E3"), "E", 4))                         # move E3 rolling 4, then leave
+    assert out.completed == 1 and E.sheet_value(out, "walls") == ["E4:N"]
+    assert "roll.missing" in refused(s, Exit(P("E3"), "E"))
+    there = play(s, mv("E3", 4))
+    assert "roll.not_due" in refused(there, Exit(P("E3"), "E", 4))
+
+
+def test_shovel_needs_a_shovel_a_collapsed_wall_and_the_heros_room():
+    s = play(game(), *A_START, mv("C1", 2))                      # C1:E and C1:W collapse
+    assert refused(at(s, "C1", shovels=0), Shovel(P("C1"), "E")) == {"shovel.none"}
+    assert "shovel.no_wall" in refused(s, Shovel(P("C1"), "S"))
+    assert "shovel.where" in refused(s, Shovel(P("C2"), "E"))
+    t = play(game(), enter("E3:E"), mv("E3", 6), mv("D3", 4))
+    t = play(t, mv("C3"))
+    assert "shovel.printed" in refused(t, Shovel(P("C3"), "W"))   # B3:E is printed
+
+
+def test_items_and_entries_that_are_not_there():
+    s = play(game(), *A_START, mv("C1", 6))
+    assert refused(s, Collect("potion")) == {"collect.absent"}
+    assert refused(s, Collect("statue")) == {"collect.not_item"}
+    assert refused(s, Circle(P("E5"))) == {"circle.here"}
+    assert refused(s, Redeem("hearts")) == {"cornucopia.none"}
+    assert "entry.unknown" in refused(game(), enter("B1:N"))
+    assert "move.entry" in refused(play(game(), *A_START), mv("D1", 3))
+
+
+def test_market_cannot_spend_chests_not_owned_and_score_waits_for_the_end():
+    s = play(game(), *A_START, mv("C1", 6), mv("C2"), mv("C3"), mv("D3"), mv("E3", 4), Exit(P("E3"), "E"))
+    assert "market.chests" in refused(s, Market(1, (("hearts", 1),)))
+    assert "score.when" in refused(s, Score(E.final_score(s)))
+    assert play(s, Market()).phase == E.BETWEEN                  # an empty market visit is fine
+
+
+def test_collapsed_entry_arrow_cannot_be_entered():
+    s = play(game(), *A_START, mv("C1", 6), mv("C2"), mv("C3"), mv("D3"), mv("E3", 5), Shovel(P("E3"), "E"))
+    s = play(s, Exit(P("E3"), "E"))
+    from sheetgen.rules.foury.board import wall_key
+    s.walls = s.walls | {wall_key(P("C5"), "S")}                 # a wall collapsed across the arrow C5:S
+    assert "move.wall" in refused(play(s, enter("C5:S")), mv("C5", 3))

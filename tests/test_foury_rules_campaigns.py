@@ -7,7 +7,7 @@ from sheetgen.definitions.foury import load_map
 from sheetgen.rules.foury import engine as E
 from sheetgen.rules.foury.actions import Candy, Collect, Enter, Exit, Fight, Flood, Move
 from sheetgen.rules.foury.board import parse_cell as P
-from sheetgen.rules.foury.heroes import check_free_traits, free_hero, named_hero, FREE_CAPS, SCALE
+from sheetgen.rules.foury.heroes import FREE_CAPS, SCALE, check_free_traits, free_hero
 
 TRAITS = {"hearts": 4, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 2}
 
@@ -179,7 +179,20 @@ def test_kraken_exit_needs_all_four_requirements():
     s.entry, s.used_entries, s.visited = None, frozenset({(P("D1"), "N")}), True
     assert "kraken.requirements" in refused(s, Exit(P("K4"), "E"))
     s.kprogress = {"statues": 3, "kills": 3, "levers": 2, "cornucopias": 1}
-    s.last_req_zone = "A"
+    s.last_req_zone = "D"                                        # K4 is in zone B, opposite D
     assert play(s, Exit(P("K4"), "E")).completed == 1
-    s.last_req_zone = "B"                                        # K4 is in zone B
-    assert "kraken.exit_side" in refused(s, Exit(P("K4"), "E"))
+    for zone in "ABC":
+        s.last_req_zone = zone
+        assert "kraken.exit_side" in refused(s, Exit(P("K4"), "E"))
+
+
+def test_slaughter_fury_pays_the_weapon_point_and_its_peak_ends_the_game():
+    s = at(board("slaughter"), "C3", "orc")
+    w = play(s, Fight(6, 1, weapon=True, fury=1))
+    assert w.res["weapon"] == 2 and w.fury == 1
+    assert refused(s, Fight(6, 1, fury=1)) == {"fury.excess"}
+    s.fury = 4
+    assert refused(s, Fight(1, 3, fury=2)) == {"fury.full"}
+    end = play(s, Fight(1, 3, fury=1))                          # the 5th box: Furious
+    assert end.phase == E.DEAD and end.fury == 5 and end.kills >= 1
+    assert end.enemy_at(P("C3")) is None                        # every monster of the sector erased

@@ -181,3 +181,16 @@ def test_track_adapter_records_refuses_and_exports(tmp_path, monkeypatch):
     out = tmp_path / "game.yaml"
     assert _run(*j, "export", "-o", out).exit_code == 0
     assert _run("check", out).exit_code == 0
+
+
+def test_dungeon_written_inline_in_the_log(tmp_path):
+    path = DATA / "inline-dungeon.yaml"
+    result = _run("check", path, "--format", "json")
+    assert result.exit_code == 1
+    assert [(v["rule"], v["line"]) for v in json.loads(result.output)["violations"]] == \
+        [("nav.door-key", 14), ("nav.hazard", 14)]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(path.read_text().replace("w: door}", "w: dor}"))
+    result = _run("check", bad)
+    assert result.exit_code == 2
+    assert "bad.yaml:8:79: cards[1].sides.w: input should be 'open', 'door' or 'wall', got 'dor'" in result.output

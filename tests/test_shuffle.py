@@ -164,3 +164,35 @@ def test_track_adapter_rolls_records_refuses_and_exports(tmp_path, monkeypatch):
     out = tmp_path / "game.yaml"
     assert _run(*j, "export", "-o", out).exit_code == 0
     assert _run("check", out).exit_code == 0
+
+
+def test_deck_written_inline_in_the_log():
+    result = _run("check", DATA / "inline-deck-illegal.yaml", "--format", "json")
+    assert result.exit_code == 1
+    assert [(v["rule"], v["line"]) for v in json.loads(result.output)["violations"]] == [("shuffle.move-speed", 16)]
+
+
+def test_duplex_prints_the_other_side_of_two_sided_cards_behind_them():
+    from sheetgen.definitions.registry import load
+    from sheetgen.draw.options import BuildOptions
+    loaded = load("shuffle-core")
+    doc = loaded.handler.compose(loaded.definition, BuildOptions(duplex=True))
+    fronts = [p for p in doc.pages if not p.name.endswith("-back")]
+    backs = [p for p in doc.pages if p.name.endswith("-back")]
+    assert len(fronts) == len(backs) and doc.pages[1].name.endswith("-back")
+
+    def ids(page):
+        out = []
+
+        def walk(items):
+            for item in items:
+                if getattr(item, "id", None):
+                    out.append(item.id)
+                if hasattr(item, "items"):
+                    walk(item.items)
+        walk(page.items)
+        return out
+    back_ids = [i for p in backs for i in ids(p)]
+    front_ids = [i for p in fronts for i in ids(p)]
+    assert "card-knight-leveled" in back_ids and "card-knight-leveled" not in front_ids
+    assert "card-goblin-room" in back_ids and "card-goblin-room" not in front_ids

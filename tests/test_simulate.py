@@ -140,3 +140,18 @@ def test_bad_input_is_a_clean_usage_error():
 def test_policies_finish_their_games(policy):
     rep = sim_json("ancient-story", "--games", "20", "--policy", policy)
     assert rep["games"] == 20 and sum(rep["outcomes"].values()) == 20
+
+
+def test_memory_stays_flat_as_games_grow():
+    import tracemalloc
+    from sheetgen.sim.batch import SimSpec, run_chunk
+    spec = SimSpec("ancient-story")
+    run_chunk(spec, 0, 5)                       # load the map first
+    peaks = []
+    for n in (60, 240):
+        tracemalloc.start()
+        stats = run_chunk(spec, 0, n)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+        assert stats.games == n
+    assert peaks[1] < peaks[0] * 1.5 + 200_000   # four times the games, not four times the memory

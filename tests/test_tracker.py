@@ -147,8 +147,53 @@ def test_render_draws_the_pencil_marks(journal, tmp_path):
     svg = next(out.glob("*.svg")).read_text()
     for mark in ("pencil-dot-C1", "pencil-dot-D2", "pencil-wall-C1-W", "pencil-wall-C3-N", "pencil-wall-D2-N",
                  "pencil-removed-D2-chest", "pencil-arrow-C1-N", "pencil-track-hearts-4",
-                 "pencil-track-weapon-1", "pencil-track-chests-1", "pencil-track-kills-1"):
+                 "pencil-track-weapon-1", "pencil-track-chests-1", "pencil-track-kills-1", "pencil-chest-round"):
         assert f'id="{mark}"' in svg, mark
     assert 'id="pencil-track-weapon-2"' not in svg           # the weapon dropped to 1
     assert 'id="pencil-wall-C1-E"' not in svg and 'id="pencil-wall-D1-W"' not in svg   # erased by the shovel
     assert svg.count('class="pencil path"') == 5             # the arrow into C1, 3 moves and the shovel
+
+
+def test_every_track_command_has_an_example_in_its_help():
+    from sheetgen.commands.track import track
+    runner = CliRunner()
+    for name in track.commands:
+        res = runner.invoke(main, ["track", name, "--help"])
+        assert res.exit_code == 0 and "Example" in res.output, name
+
+
+def test_market_between_rounds_through_track(journal):
+    for args in [["enter", "C1:N"], ["move", "C1", "--roll", "6"], ["move", "C2"], ["move", "C3"],
+                 ["move", "D3"], ["move", "E3", "--roll", "6"], ["exit", "E3:E"]]:
+        res = run(journal, *args)
+        assert res.exit_code == 0, (args, res.output)
+    # E3 rolled zone B's 6: a chest; round 1 sells a chest for 1 resource
+    assert run(journal, "market", "--spend", "1", "--gain", "hearts=2").exit_code == 1
+    assert run(journal, "market", "--spend", "1", "--gain", "hearts=1", "--give", "weapon=1",
+               "--get", "shovels=1").exit_code == 0
+    assert run(journal, "step", "{sheet: {hearts: 5, weapon: 1, shovels: 3, chests: 0}}").exit_code == 0
+    assert "enter C5:S" in run(journal, "status").output
+
+
+def test_full_game_replayed_through_track_step_exports_the_same_legal_log(tmp_path):
+    import json
+
+    import yaml
+    source = Path(__file__).parent / "data" / "foury_logs" / "legal-full-game.yaml"
+    log = yaml.safe_load(source.read_text())
+    path = tmp_path / "j.sqlite"
+    assert run(path, "new", "--map", "ancient-story", "--traits", TRAITS).exit_code == 0
+    count = 0
+    for rnd in log["rounds"]:
+        assert run(path, "enter", rnd["entry"]).exit_code == 0
+        for step in rnd["steps"]:
+            res = run(path, "step", json.dumps(step))
+            assert res.exit_code == 0, (step, res.output)
+            count += 1
+    out = tmp_path / "again.yaml"
+    assert run(path, "export", "-o", str(out)).exit_code == 0
+    again = yaml.safe_load(out.read_text())
+    assert again["map"] == "ancient-story"
+    assert again["rounds"] == log["rounds"]
+    loaded = load_file(out)
+    assert loaded.handler.check(loaded.definition) == []

@@ -54,6 +54,10 @@ def simulate(map_ref, games, policy, hero, seed, jobs, coin, compare_ref, fmt, o
     if ruleset == "exploration":
         from ..sim.exploration import simulate_exploration
         rep = simulate_exploration(games, seed, table, jobs)
+        if output:
+            from ..sim import api
+            for p in api.write_exploration_report(rep, output, paper=paper, grayscale=grayscale, seed=seed):
+                click.echo(f"wrote {p}", err=True)
         click.echo(json.dumps(rep, indent=2) if fmt == "json" else rep["text"])
         return
     if map_ref is None:

@@ -73,17 +73,25 @@ def _record(journal_path, step, seed=None):
             ad = adapter(game.ruleset)
         except StepRefused as exc:
             _refuse(str(exc))
-        state = ad.replay(game.header, journal.steps(game.id))
         rng = random.Random(seed) if seed is not None else random.Random()
-        if hasattr(ad, "prepare"):
-            step = ad.prepare(state, step, rng)
+        result = {}
+
+        def check(steps, step):
+            # inside the write transaction: validated against exactly the steps it follows
+            state = ad.replay(game.header, steps)
+            if hasattr(ad, "prepare"):
+                step = ad.prepare(state, step, rng)
+            result["state"] = ad.apply(state, step)
+            return step
+
         try:
-            new_state = ad.apply(state, step)
+            seq = journal.append(game.id, step, check)
         except StepRefused as exc:
             _refuse(str(exc))
-        seq = journal.append(game.id, step)
-        click.echo(f"recorded step {seq}: {_flow(step)}")
-        click.echo(ad.status(new_state).splitlines()[-2])
+        click.echo(f"recorded step {seq}: {_flow(journal.last_step)}")
+        lines = ad.status(result["state"]).splitlines()
+        brief = [ln for ln in lines if ln.startswith(("hearts", "legal now"))] or lines[-2:]
+        click.echo("\n".join(brief))               # resources, then what is legal now
     finally:
         journal.close()
 
@@ -114,7 +122,8 @@ def _pairs(text: str | None, what: str) -> dict:
 
 # -- games -----------------------------------------------------------------------------
 @track.command("new")
-@click.option("--map", "map_name", required=True, help="A built-in map name or a map YAML file.")
+@click.option("--map", "map_name", required=True,
+              help="A built-in map name or a map YAML file (shuffle: a set-up play log).")
 @click.option("--hero", default=None, help="A pre-filled hero: kael, melyra, thalindra, elydion.")
 @click.option("--traits", default=None, help="12 traits freely marked: hearts=4,shields=2,weapon=2,clovers=2,shovels=2")
 @click.option("--ruleset", default="foury", show_default=True, help="The ruleset of the game.")
@@ -132,7 +141,7 @@ def new(map_name, hero, traits, ruleset, journal_path):
     from ..tracker.adapters import StepRefused, adapter
     if hero and traits:
         raise InputError("give either --hero or --traits, not both")
-    if not hero and not traits:
+    if ruleset == "foury" and not hero and not traits:
         raise InputError("give --hero NAME or --traits hearts=4,shields=2,... (12 in all)")
     try:
         ad = adapter(ruleset)
@@ -269,9 +278,11 @@ def export(output, journal_path):
 @track.command("render")
 @click.option("-o", "--output", "outdir", type=click.Path(file_okay=False), required=True, help="Output folder.")
 @click.option("--format", "formats", default="pdf,svg,png", show_default=True, help="Comma-separated: pdf,svg,png.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default=None, help="Paper size (default: the map's).")
+@click.option("--grayscale", is_flag=True, help="Ink saver: no colour fills.")
 @_journal_option
 @clean_errors
-def render(outdir, formats, journal_path):
+def render(outdir, formats, paper, grayscale, journal_path):
     """Draw the map as the player's pencil would have it (PDF, SVG, PNG).
 
     \b
@@ -293,7 +304,7 @@ def render(outdir, formats, journal_path):
     bad = [f for f in fmts if f not in ("pdf", "svg", "png")]
     if bad:
         raise InputError(f"unknown format {', '.join(bad)} (pdf, svg, png)")
-    for path in ad.render(game.header, steps, outdir, fmts):
+    for path in ad.render(game.header, steps, outdir, fmts, paper=paper, grayscale=grayscale):
         click.echo(f"wrote {path}")
 
 

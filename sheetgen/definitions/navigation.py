@@ -111,7 +111,7 @@ class SheetDef(Strict):
     paper: Literal["a4", "letter"] = "a4"
     players: int = Field(default=2, ge=1, le=4)       # player sheet: boxes per page
     hp: int = Field(default=10, ge=1, le=30)
-    tokens: int = Field(default=48, ge=1, le=200)     # token sheet: how many
+    tokens: int | None = Field(default=None, ge=1, le=500)   # token sheet: how many (default: a full page)
 
 
 MODEL = Union[Deck, DungeonDef, SheetDef]
@@ -181,9 +181,26 @@ def _check_functions(cards: list[RoomCard], source, key: str, problems: list[Pro
                                                                        f"functions ({', '.join(card.action_symbols)})"))
 
 
-def load_reference(name: str, source, want_kind: str):
-    """A deck/dungeon named by a path relative to source's folder, or a built-in name."""
+def inline_source(source, key: str, kind: str, ruleset: str):
+    """A Source for a definition written inline under key (its marks stay those of the file)."""
+    from .registry import Source
+    from .yamlsource import MarkedDict
+    node = source.data[key]
+    data = MarkedDict({"sheetgen": 1, "kind": kind, "ruleset": ruleset})
+    data.update(node)
+    data.mark = node.mark
+    data.key_marks = dict(node.key_marks)
+    data.value_marks = dict(node.value_marks)
+    return Source(path=source.path, data=data, builtin=source.builtin)
+
+
+def load_reference(name, source, want_kind: str, key: str | None = None):
+    """A deck/dungeon named by a path relative to source's folder, or a built-in name,
+    or written inline (a mapping under key)."""
     from .registry import load_file, resolve
+    if isinstance(name, dict):
+        inline = inline_source(source, key or want_kind, want_kind, "navigation")
+        return load(inline.data, inline)
     rel = Path(source.folder) / name
     if rel.exists():
         loaded = load_file(rel)

@@ -228,10 +228,15 @@ def load(data, source):
     return LoadedDeck(deck, source)
 
 
-def load_reference(name: str, source):
+def load_reference(name, source, key: str = "deck"):
+    """A shuffle deck by path (relative to source) or built-in name, or written inline under key."""
     from pathlib import Path
 
     from .registry import load_file, resolve
+    if isinstance(name, dict):
+        from .navigation import inline_source
+        inline = inline_source(source, key, "deck", "shuffle")
+        return load(inline.data, inline)
     rel = Path(source.folder) / name
     loaded = load_file(rel) if rel.exists() else load_file(*resolve(name))
     if loaded.kind != "deck" or loaded.ruleset != "shuffle":
@@ -245,3 +250,22 @@ def compose(defn, options):
     if isinstance(defn, LoadedSheet):
         return drawing.reference_document(defn.defn, options)
     return drawing.deck_document(defn, options)
+
+
+def lint(defn) -> list:
+    """Playability warnings: a deck needs a start room, heroes and a boss; traps need a challenge."""
+    from .registry import Finding
+    if not isinstance(defn, LoadedDeck):
+        return []
+    d, src, out = defn.deck, defn.source, []
+    if not any(r.type == "start" for r in d.rooms):
+        out.append(Finding(src.problem(("rooms",), "no room of type start: where do the heroes begin?"), "warning"))
+    if not d.heroes:
+        out.append(Finding(src.problem(("heroes",), "no hero cards"), "warning"))
+    if d.boss is None:
+        out.append(Finding(src.problem(("rooms",), "no boss room"), "warning"))
+    for i, r in enumerate(d.rooms):
+        if r.type == "trap" and r.challenge == 0:
+            out.append(Finding(src.problem(("rooms", i, "type"), f"trap '{r.id}' has no challenge number: "
+                                                                 f"every roll succeeds"), "warning"))
+    return out

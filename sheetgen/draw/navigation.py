@@ -8,6 +8,7 @@ ink-saver prints) when they are a hazard.
 """
 from __future__ import annotations
 
+from ..fonts import fit_size, wrap
 from .cards import CARD_H, CARD_W, INK, frame, paragraph, title
 from .furniture import finish_page, sheet_id
 from .model import Circle, Document, Group, Line, Page, Polygon, Rect, Style, Text, translate
@@ -27,7 +28,7 @@ TYPE_ICON = {"monster": "monster", "lair": "skull", "trap": "statue", "treasure"
 BAND = 4.0            # mm: thickness of the side band
 
 
-def _side(d: str, kind: str, grayscale: bool, cid: str) -> Group:
+def _side(d: str, kind: str, grayscale: bool, cid: str, label_size: float = 7.0) -> Group:
     """One side of a room card, drawn along the trim edge d."""
     w, h = CARD_W, CARD_H
     horizontal = d in ("n", "s")
@@ -61,7 +62,7 @@ def _side(d: str, kind: str, grayscale: bool, cid: str) -> Group:
         items.append(Rect(length - a, 0, a, BAND, Style(stroke=INK, stroke_width=0.3, fill=fill)))
         label = ""
     if label:
-        items.append(Text(6.0, BAND + 4.2, label, size=7.0, font="sans-bold", fill=INK))
+        items.append(Text(6.0, BAND + 1.5 + label_size * 0.38, label, size=label_size, font="sans-bold", fill=INK))
     if d == "n":
         t = None
     elif d == "s":
@@ -73,34 +74,37 @@ def _side(d: str, kind: str, grayscale: bool, cid: str) -> Group:
     return Group(tuple(items), transform=t, id=f"side-{cid}-{d}-{kind}", cls=f"side side-{kind}")
 
 
-def room_card(card, grayscale: bool = False) -> Group:
-    """The face of one room card (definitions.navigation.RoomCard)."""
+def room_card(card, grayscale: bool = False, compact: bool = False) -> Group:
+    """The face of one room card (definitions.navigation.RoomCard).
+
+    compact: for the dungeon map, drawn smaller: no rules text, larger labels."""
     from .icons import icon
     cid = card.id
     items: list = frame(TYPE_FILL.get(card.type, "#f1efe9"), grayscale)
     for d in ("n", "e", "s", "w"):
-        items.append(_side(d, getattr(card.sides, d), grayscale, cid))
-    items.append(title(card.title, 14.5, id=f"title-{cid}"))
-    items.append(Text(CARD_W / 2, 19.5, card.type.replace("-", " ").upper(), size=6.5, font="condensed-bold",
+        items.append(_side(d, getattr(card.sides, d), grayscale, cid, 9.5 if compact else 7.0))
+    items.append(title(card.title, 15.5 if compact else 14.5, size=14.0 if compact else 11.0, id=f"title-{cid}"))
+    items.append(Text(CARD_W / 2, 22.5 if compact else 19.5, card.type.replace("-", " ").upper(),
+                      size=9.0 if compact else 6.5, font="condensed-bold",
                       anchor="middle", fill=INK, cls="card-type"))
-    items.append(icon(TYPE_ICON.get(card.type, "entry"), CARD_W / 2 - 11, 22.0, 22.0, colour=not grayscale,
-                      id=f"symbol-{cid}"))
-    if card.text:
+    items.append(icon(TYPE_ICON.get(card.type, "entry"), CARD_W / 2 - 12, 27.0 if compact else 22.0,
+                      24.0 if compact else 22.0, colour=not grayscale, id=f"symbol-{cid}"))
+    if card.text and not compact:
         items.extend(paragraph(card.text, 9.0, 50.0, CARD_W - 18, size=7.5, max_lines=3))
-    if card.xp:
+    if card.xp and not compact:
         items.append(Text(CARD_W - 9.0, 14.5 + 6.5, f"{card.xp} XP", size=6.5, font="sans-bold", anchor="end",
                           fill=INK, cls="xp"))
-    items.append(_actions(card, grayscale))
+    items.append(_actions(card, grayscale, 9.0 if compact else 6.5))
     return Group(tuple(items), id=f"room-{cid}", cls=f"room-card room-{card.type}")
 
 
-def _actions(card, grayscale: bool) -> Group:
+def _actions(card, grayscale: bool, label: float = 6.5) -> Group:
     """The action symbols at the bottom (where navigation tokens go), hazard outlined in red."""
     funcs = card.action_symbols
     y0, hgt = 63.5, 14.5
     items: list = []
     if not funcs:
-        items.append(Text(CARD_W / 2, y0 + 9, "no action", size=7.0, font="sans", anchor="middle", fill="#666666"))
+        items.append(Text(CARD_W / 2, y0 + 9, "no action", size=label + 0.5, font="sans", anchor="middle", fill="#666666"))
         return Group(tuple(items), id=f"actions-{card.id}", cls="actions")
     n = len(funcs)
     slot_w = 20.0
@@ -117,7 +121,8 @@ def _actions(card, grayscale: bool) -> Group:
                           cls="action hazard" if outlined else "action"))
         items.append(Circle(x + slot_w / 2, y0 + 5.2, 3.6, Style(stroke=INK, stroke_width=0.3)))
         items.append(Text(x + slot_w / 2, y0 + 6.6, str(i + 1), size=8, font="sans-bold", anchor="middle", fill=INK))
-        items.append(Text(x + slot_w / 2, y0 + 12.6, f[:12], size=6.5, font="condensed", anchor="middle", fill=INK))
+        items.append(Text(x + slot_w / 2, y0 + 12.6, f[:12], size=fit_size(f[:12], "condensed", label, slot_w - 2),
+                          font="condensed", anchor="middle", fill=INK))
         if outlined:
             items.append(Text(x + 2.2, y0 + 4.6, "!", size=9, font="sans-bold", fill=RED if not grayscale else INK,
                               cls="hazard-mark"))
@@ -155,7 +160,7 @@ def dungeon_document(d, options) -> Document:
     page = Page(pw, ph, name="dungeon")
     margin, top = 12.0, 26.0
     page.add(Text(pw / 2, 16, d.defn.title, size=16, font="serif-bold", anchor="middle", fill=INK, id="title"))
-    avail_w, avail_h = pw - 2 * margin, ph - top - 22
+    avail_w, avail_h = pw - 2 * margin - 4, ph - top - 30
     cell = min(avail_w / d.cols, avail_h / d.rows * (CARD_W / CARD_H))
     cw, ch = cell, cell * CARD_H / CARD_W
     x0 = (pw - cw * d.cols) / 2
@@ -167,12 +172,23 @@ def dungeon_document(d, options) -> Document:
                           id=f"cell-{c}-{r}", cls="cell"))
     for cid, (c, r) in d.pos.items():
         x, y = x0 + c * cw, top + r * ch
-        inner = room_card(d.cards[cid], options.grayscale)
+        inner = room_card(d.cards[cid], options.grayscale, compact=True)
         page.add(Group((inner,), transform=(scale_k * 0.96, 0, 0, scale_k * 0.96, x + cw * 0.02, y + ch * 0.02),
                        id=f"place-{cid}", cls="placed"))
         if cid == d.start:
             page.add(Text(x + cw / 2, y + ch - 1.5, "START", size=7, font="sans-bold", anchor="middle",
                           fill=GREEN if not options.grayscale else INK, id="start"))
+    legend = ("Sides: gap = open (free) · D = locked door (key) · W = wall (bomb) · 1 HP may replace either · "
+              "red outline / ! = hazard, resolve on entry · a room anyone entered is free from any side")
+    ly = top + d.rows * ch + 6
+    for k, line in enumerate(wrap(legend, "sans", 8, pw - 2 * margin)):
+        page.add(Text(pw / 2, ly + k * 4, line, size=8, font="sans", anchor="middle", fill=INK, cls="legend"))
+    for c in range(d.cols):
+        page.add(Text(x0 + c * cw + cw / 2, top - 1.5, str(c + 1), size=7, font="sans-bold", anchor="middle",
+                      fill="#777777", cls="coord"))
+    for r in range(d.rows):
+        page.add(Text(x0 - 2, top + r * ch + ch / 2, str(r + 1), size=7, font="sans-bold", anchor="end",
+                      fill="#777777", cls="coord"))
     sid = sheet_id("nav-dungeon", sorted(d.pos.items()), options.grayscale, pw)
     finish_page(page, options, sid, footer=d.defn.title)
     return Document([page], title=d.defn.title, name="navigation-dungeon")
@@ -241,13 +257,13 @@ def _token(grayscale: bool) -> Group:
 
 
 def _tokens(defn, options, pw, ph) -> Document:
-    from .nup import nup_pages
-    faces = [_token(options.grayscale) for _ in range(defn.tokens)]
+    """Green-check navigation tokens, 18 mm, N-up (a full page unless a count is given)."""
+    from .nup import nup_grid, nup_pages
+    count = defn.tokens or nup_grid(18, 18, pw, ph, gap=3.0).per_page
+    faces = [_token(options.grayscale) for _ in range(count)]
     pages = nup_pages(faces, 18, 18, pw, ph, gap=3.0, name="tokens")
-    title_text = defn.title or "Navigation tokens"
-    sid = sheet_id("nav-tokens", defn.tokens, options.grayscale, pw)
+    title_text = defn.title or "Navigation tokens: cover a resolved action symbol"
+    sid = sheet_id("nav-tokens", count, options.grayscale, pw)
     for p in pages:
-        p.add(Text(pw / 2, 9, title_text + " (green check: cover a resolved action symbol)", size=9, font="sans-bold",
-                   anchor="middle", fill=INK))
         finish_page(p, options, sid, footer=title_text)
     return Document(pages, title=title_text, name="navigation-tokens")

@@ -82,7 +82,10 @@ def _minimap(area, x, y, cell, grayscale: bool) -> Group:
             fill = (RED if (dx, dy) != (0, 0) else "#7a1010") if hot and not grayscale else None
             cx, cy = x + i * cell, y + j * cell
             items.append(Rect(cx, cy, cell, cell, Style(stroke=INK, stroke_width=0.25, fill=fill)))
-            if hot and grayscale:
+            if (dx, dy) == (0, 0):
+                items.append(Text(cx + cell / 2, cy + cell * 0.72, "M", size=cell * 1.6, font="sans-bold",
+                                  anchor="middle", fill=INK if grayscale else "#ffffff"))
+            elif hot and grayscale:
                 items.append(Line(cx, cy, cx + cell, cy + cell, Style(stroke=INK, stroke_width=0.3)))
                 items.append(Line(cx + cell, cy, cx, cy + cell, Style(stroke=INK, stroke_width=0.3)))
     return Group(tuple(items), cls="minimap")
@@ -162,8 +165,9 @@ def item_face(it, grayscale: bool, cid: str) -> Group:
     if it.type == "armor":
         text.append("Damage may go on the armour; burn it when destroyed.")
     if it.upgrade:
-        text.append(f"UPGRADE ({it.upgrade.requires}): " + (it.upgrade.text or
-                    f"{it.upgrade.attack:+d} attack" if it.upgrade.attack else it.upgrade.text))
+        u = it.upgrade
+        text.append("UPGRADE: " + (u.text or f"with {u.requires}: " + ", ".join(
+            f"{v:+d} {k}" for k, v in (("attack", u.attack), ("speed", u.speed)) if v)))
     items += paragraph(" ".join(text), 7.0, 66.0, CARD_W - 14, size=7.0, max_lines=4)
     return Group(tuple(items), id=f"card-{cid}", cls="card item")
 
@@ -200,36 +204,46 @@ def _back(grayscale: bool) -> Group:
     return Group(tuple(items), cls="card-back")
 
 
-def faces(loaded, grayscale: bool) -> list:
+def faces_and_backs(loaded, grayscale: bool, duplex: bool) -> tuple[list, list | None]:
+    """Every card face; with duplex, each card's back is its other side (a hero's
+    levelled side, a monster's room side) or the common back.  Without duplex the
+    other sides are printed as faces of their own, to glue back to back."""
     d = loaded.deck
-    out = []
+    back = _back(grayscale)
+    out, backs, extra = [], [], []
     for r in d.rooms:
         out += [room_face(r, grayscale, r.id)] * r.copies
+        backs += [back] * r.copies
     for m in d.monsters:
         out += [monster_face(m, grayscale, m.id)] * m.copies
+        other = monster_room_face(m, grayscale, m.id)
+        backs += [other] * m.copies
+        extra += [other] * m.copies
     for it in d.items:
         out += [item_face(it, grayscale, it.id)] * it.copies
+        backs += [back] * it.copies
     for h in d.heroes:
         out.append(hero_face(h, h, grayscale, h.id, False))
-        out.append(hero_face(h, h.leveled, grayscale, h.id, True))
+        other = hero_face(h, h.leveled, grayscale, h.id, True)
+        backs.append(other)
+        extra.append(other)
     if d.boss:
         out.append(boss_face(d.boss, grayscale))
-    return out
+        backs.append(back)
+    if duplex:
+        return out, backs
+    return out + extra, None
 
 
 def deck_document(loaded, options) -> Document:
-    """All cards N-up. Monster room sides and hero levelled sides are printed as
-    separate faces next to the front (fold or glue them back to back)."""
+    """All cards N-up with crop marks (see faces_and_backs for the two-sided cards)."""
     from .nup import nup_pages
     d = loaded.deck
     pw, ph = PAPER_SIZES[options.paper or d.paper]
-    all_faces = faces(loaded, options.grayscale)
-    for m in d.monsters:
-        all_faces += [monster_room_face(m, options.grayscale, m.id)] * m.copies
-    backs = [_back(options.grayscale)] if options.duplex else None
-    pages = nup_pages(all_faces, CARD_W, CARD_H, pw, ph, bleed=d.bleed, backs=backs, duplex=options.duplex,
+    faces, backs = faces_and_backs(loaded, options.grayscale, options.duplex)
+    pages = nup_pages(faces, CARD_W, CARD_H, pw, ph, bleed=d.bleed, backs=backs, duplex=options.duplex,
                       name="cards")
-    sid = sheet_id("shuffle-deck", d.model_dump(), options.grayscale, pw)
+    sid = sheet_id("shuffle-deck", d.model_dump(), options.grayscale, options.duplex, pw)
     for p in pages:
         finish_page(p, options, sid, footer=d.title)
     return Document(pages, title=d.title, name="shuffle-cards")

@@ -30,6 +30,7 @@ they look like a misspelling of a known key, which is an error.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal, Union
 
@@ -48,21 +49,25 @@ class Open(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True, populate_by_name=True)
 
 
+Num = Union[int, str]               # a number, or a string such as "35" or "20 min" (read leniently)
+
+
 class LogDoorModel(Open):
     at: str
-    state: str
+    state: str = Field(description="unexplored, explored or secret (dead-end for a door off the edge)")
     to: int | None = None
     secret: bool = False
 
 
 class LogRollModel(Open):
     entrance: int | None = None
+    d6: int | None = Field(None, description="the same as entrance")
     d66: int | None = None
 
 
 class LogTransformModel(Open):
-    rotate: int = 0
-    mirror: bool = False
+    rotate: Num = 0
+    mirror: Union[bool, str] = False
     stretch: int = 0
 
 
@@ -75,12 +80,12 @@ class LogEscalationModel(Open):
 
 class LogContentsModel(Open):
     roll: int
-    result: str | None = None
-    escalation: LogEscalationModel | None = None
+    result: Union[str, int, None] = None
+    escalation: Union[LogEscalationModel, int, None] = None
 
 
 class LogRetraceModel(Open):
-    room: int
+    room: int | None = None
     roll: int
     wandering: bool | None = None
 
@@ -88,23 +93,30 @@ class LogRetraceModel(Open):
 class LogRoomModel(Open):
     id: int
     from_: int | None = Field(None, alias="from")
-    roll: LogRollModel
+    roll: Union[LogRollModel, int]
     transform: LogTransformModel | None = None
     kind: str | None = None
     name: str | None = None
     cells: list[Union[str, list[int]]]
-    truncated: bool = False
+    truncated: bool | None = None
     doors: list[LogDoorModel] = []
     contents: LogContentsModel | None = None
-    retrace: list[LogRetraceModel] = []
-    time: int | None = None
+    retrace: Union[list[Union[LogRetraceModel, int]], LogRetraceModel, int] = []
+    time: Num | None = None
+    minutes: Num | None = None
 
 
 class LogEndModel(Open):
     reason: str | None = None
     rooms: int | None = None
-    minutes: int | None = None
+    minutes: Num | None = None
+    time: Num | None = None
     wandering: int | None = None
+
+
+class SheetSizeModel(Open):
+    width: int
+    height: int
 
 
 class ExplorationLog(Open):
@@ -112,7 +124,7 @@ class ExplorationLog(Open):
     sheetgen: Literal[1]
     kind: Literal["playlog"]
     ruleset: Literal["exploration"]
-    sheet: str = "20x28"
+    sheet: Union[str, SheetSizeModel] = "20x28"
     table: str = "builtin"
     entrance_table: str = "builtin"
     contents_table: str = "builtin"
@@ -120,7 +132,9 @@ class ExplorationLog(Open):
     policy: str | None = None
     title: str | None = None
     rooms: list[LogRoomModel]
-    end: LogEndModel | None = None
+    time: Num | None = None
+    minutes: Num | None = None
+    end: Union[LogEndModel, str, None] = None
 
 
 MODEL = ExplorationLog
@@ -139,7 +153,10 @@ def load(data: MarkedDict, source: Source) -> PlayLog:
     model = validate_model(ExplorationLog, data, source.filename)
     problems = _typos(model, data, source, ())
     from ..definitions.exploration import parse_size
-    size = parse_size(model.sheet)
+    sheet = model.sheet
+    if isinstance(sheet, SheetSizeModel):
+        sheet = f"{sheet.width}x{sheet.height}"
+    size = parse_size(str(sheet).replace("\u00d7", "x").replace(" ", ""))
     if size is None:
         problems.append(source.problem(("sheet",), f"'{model.sheet}' is not a sheet size",
                                        expected="WIDTHxHEIGHT in squares, such as 20x28"))
@@ -214,46 +231,110 @@ def _key_line(data, loc) -> int | None:
     return mark[0] if mark else None
 
 
+def _minutes(value) -> int | None:
+    """Minutes from 40, "40", "40 min", "40 minutes", "1h 20m" or "1:20"; None when unreadable."""
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    m = re.fullmatch(r"(\d+):(\d\d)", text)
+    if m:
+        return int(m.group(1)) * 60 + int(m.group(2))
+    m = re.fullmatch(r"(?:(\d+)\s*(?:h|hr|hrs|hours?))?\s*(?:(\d+)\s*(?:m|min|mins|minutes?)?)?\.?", text)
+    if m and (m.group(1) or m.group(2)):
+        return int(m.group(1) or 0) * 60 + int(m.group(2) or 0)
+    return None
+
+
+def _rotate(value) -> int | None:
+    """A quarter-turn count in degrees from 90, "90", "90 cw", "-90", "90 ccw" (ccw is negative)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    m = re.fullmatch(r"\s*(-?\d+)\s*(?:°|deg|degrees?)?\s*(cw|ccw|acw|clockwise|anti-?clockwise|"
+                     r"counter-?clockwise)?\s*", str(value).lower())
+    if not m:
+        return None
+    turn = int(m.group(1))
+    return -turn if m.group(2) and m.group(2) not in ("cw", "clockwise") else turn
+
+
+def _mirrored(value) -> bool:
+    """mirror: true/false, or an axis name (horizontal, vertical, x, y ...), which means mirrored."""
+    if isinstance(value, bool):
+        return value
+    return str(value).strip().lower() not in ("", "no", "none", "false", "off", "0", "n")
+
+
 def _log(model: ExplorationLog, data: MarkedDict, size) -> Log:
     log = Log(size[0], size[1], [])
-    if model.end is not None:
+    end = model.end
+    if isinstance(end, str):
+        log.end_reason, log.end_line = end, _key_line(data, ("end",))
+    elif end is not None:
         log.end_line = _key_line(data, ("end",))
-        log.end_reason, log.end_rooms = model.end.reason, model.end.rooms
-        if model.end.minutes is not None:
-            log.minutes = model.end.minutes
-            log.minutes_line = _line(data, ("end", "minutes"))
+        log.end_reason, log.end_rooms = end.reason, end.rooms
+        for key in ("minutes", "time"):
+            if _minutes(getattr(end, key)) is not None:
+                log.minutes = _minutes(getattr(end, key))
+                log.minutes_line = _line(data, ("end", key))
+    for key in ("minutes", "time"):
+        if log.minutes is None and _minutes(getattr(model, key)) is not None:
+            log.minutes, log.minutes_line = _minutes(getattr(model, key)), _key_line(data, (key,))
     rooms_node = data.get("rooms")
+    first_room = 0
     for i, rm in enumerate(model.rooms):
         base = ("rooms", i)
         node = rooms_node[i] if isinstance(rooms_node, MarkedList) else None
         line = rooms_node.item_marks[i][0] if isinstance(rooms_node, MarkedList) else None
         die, roll = None, None
-        if (rm.roll.entrance is None) != (rm.roll.d66 is None):
-            die = "entrance" if rm.roll.entrance is not None else "d66"
-            roll = rm.roll.entrance if die == "entrance" else rm.roll.d66
+        if isinstance(rm.roll, int):                  # roll: 35 (the first room's is the entrance d6)
+            die, roll = ("entrance" if i == first_room else "d66"), rm.roll
+        else:
+            entrance = rm.roll.entrance if rm.roll.entrance is not None else rm.roll.d6
+            if (entrance is None) != (rm.roll.d66 is None):
+                die = "entrance" if entrance is not None else "d66"
+                roll = entrance if die == "entrance" else rm.roll.d66
         cells = [c if isinstance(c, str) else ",".join(str(v) for v in c) for c in rm.cells]
         cells_node = node.get("cells") if isinstance(node, MarkedDict) else None
         cell_lines = ([m[0] for m in cells_node.item_marks] if isinstance(cells_node, MarkedList)
                       else [None] * len(cells))
+        transform = None
+        if rm.transform is not None:
+            rot = _rotate(rm.transform.rotate)
+            transform = (rm.transform.rotate if rot is None else rot, _mirrored(rm.transform.mirror),
+                         rm.transform.stretch)
+        time_key = "time" if rm.time is not None else "minutes"
         room = LogRoom(
             rm.id, line=line, die=die, roll=roll, roll_line=_key_line(data, base + ("roll",)) or line,
-            kind=rm.kind, kind_line=_key_line(data, base + ("kind",)) or line,
-            transform=(rm.transform.rotate, rm.transform.mirror, rm.transform.stretch) if rm.transform else None,
-            transform_line=_key_line(data, base + ("transform",)) or line,
+            kind=rm.kind.strip().lower() if rm.kind is not None else None,
+            kind_line=_key_line(data, base + ("kind",)) or line,
+            transform=transform, transform_line=_key_line(data, base + ("transform",)) or line,
             cells=cells, cell_lines=cell_lines, cells_line=_key_line(data, base + ("cells",)) or line,
             truncated=rm.truncated, truncated_line=_key_line(data, base + ("truncated",)),
             doors_line=_key_line(data, base + ("doors",)) or line,
-            parent=rm.from_, time=rm.time, time_line=_key_line(data, base + ("time",)) or line)
+            parent=rm.from_, time=_minutes(getattr(rm, time_key)),
+            time_line=_key_line(data, base + (time_key,)) or line)
         for j, d in enumerate(rm.doors):
-            room.doors.append(LogDoor(d.at, d.state, d.to, d.secret, _line(data, base + ("doors", j))))
+            state = "-".join(str(d.state).strip().lower().replace("_", " ").replace("-", " ").split())
+            room.doors.append(LogDoor(d.at, state, d.to, d.secret, _line(data, base + ("doors", j))))
         if rm.contents is not None:
             room.contents_roll = rm.contents.roll
-            room.contents_result = rm.contents.result
+            room.contents_result = None if rm.contents.result is None else str(rm.contents.result)
             room.contents_line = _key_line(data, base + ("contents",))
-            if rm.contents.escalation is not None:
-                room.escalation = rm.contents.escalation.model_dump(exclude_none=True)
-        for j, r in enumerate(rm.retrace):
-            room.retrace.append((r.room, r.roll, r.wandering, _line(data, base + ("retrace", j))))
+            esc = rm.contents.escalation
+            if isinstance(esc, int):
+                room.escalation = {"roll": esc}
+            elif esc is not None:
+                room.escalation = esc.model_dump(exclude_none=True)
+        retrace = rm.retrace if isinstance(rm.retrace, list) else [rm.retrace]
+        for j, r in enumerate(retrace):
+            where = _line(data, base + ("retrace", j)) if isinstance(rm.retrace, list) else \
+                _key_line(data, base + ("retrace",))
+            if isinstance(r, int):
+                room.retrace.append((None, r, None, where))
+            else:
+                room.retrace.append((r.room, r.roll, r.wandering, where))
         log.rooms.append(room)
     return log
 

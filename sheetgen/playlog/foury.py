@@ -8,16 +8,27 @@ without entries) and its `steps`:
 
     {move: C2, roll: 4}          roll due on unexplored cells only
     {fight: {hero: 3, weapon: true, enemy: 4, clover: {die: enemy, roll: 1}, shield: true,
-             type: orc, stolen: shovels, fury: 2}}    (enemy may also be {roll: 4, type: orc})
+             type: orc, stolen: shovels, fury: 2}}
+                                 the foe's type may also be written enemy: {roll: 4, type: orc},
+                                 enemy: orc 4, or beside the fight: {fight: {...}, enemy: orc}
+    {collect: {item: die, roll: 3}}   the die item uses the die table printed beside the map
     flee | climb | coin | candy  (bare words, or {flee: true} ...)
+    {entry: A3:W}                a round starting within the steps (after an INSERT COIN, say)
     {collect: chest}             or {collect: {item: cornucopia, take: hearts}}
     {redeem: hearts}             spend a carried cornucopia on a resource (extension)
-    {shovel: D1:W}   {circle: E5}   {lever: D4}   {oracle: {words: "..."}}   {exit: E3:E}
+    {shovel: D1:W}   {circle: E5}   {lever: D4}   {oracle: {words: "..."}}
+    {exit: E3:E}                 from E3; from a cell next to E3 the move comes first: {exit: E3:E, roll: 4}
     {market: {spend: {chests: 1}, gain: {hearts: 2}, trade: {give: {weapon: 2}, get: {shovels: 2}},
               rate: next}}      (trade may also be signed: {weapon: -2, shovels: 2})
     {flood: [C2, D3]}            Kraken: where the water spreads when a flood is due (extension)
     {score: 31}                  the optional final score (extension)
     {sheet: {hearts: 4, weapon: 1, walls: [C1:E], requirement: 1, ...}}   what is penciled
+
+A round may end with `exit: CELL:SIDE` and `market: {...}` beside its steps (the
+same as exit and market steps at the end of its steps).
+Resource names accept the sheet's words too (heart, life, shield, sword, luck,
+clover, shovel, chest, treasure, cornucopia ...); `hero: kael` is short for
+`hero: {name: kael}`.
 
 Violations are located at the line of the step in the YAML; `step` is the step's
 1-based index counted over the whole log (all rounds), so it names one step
@@ -28,9 +39,9 @@ After a violation the replay follows the player's claimed step where it can
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+from pydantic import BeforeValidator, model_validator
 
 from ..definitions.models import Strict, validate_model
 from ..errors import InputError, Problem, did_you_mean
@@ -40,14 +51,10 @@ from ..rules.foury.engine import SHEET_KEYS, RESOURCES, SANTA_COUNTERS, apply_le
 from ..rules.foury.heroes import HEROES, TRAITS, Hero, check_free_traits, free_hero, named_hero
 from .base import Violation
 
-STEP_KEYS = ("move", "fight", "flee", "collect", "redeem", "shovel", "circle", "climb", "lever", "oracle",
+STEP_KEYS = ("entry", "move", "fight", "flee", "collect", "redeem", "shovel", "circle", "climb", "lever", "oracle",
              "exit", "market", "coin", "candy", "flood", "sheet", "score")
 BARE_STEPS = ("flee", "climb", "coin", "candy", "oracle", "lever")
 RESOURCE_NAMES = RESOURCES + SANTA_COUNTERS
-
-
-class _Loose(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class CloverSpec(Strict):
@@ -60,6 +67,17 @@ class EnemySpec(Strict):
     type: str | None = None
 
 
+def _enemy_text(value):
+    """'goblin 4' or '4 goblin' -> {'roll': 4, 'type': 'goblin'}."""
+    if isinstance(value, str):
+        words = value.replace(",", " ").split()
+        nums = [w for w in words if w.lstrip("-").isdigit()]
+        names = [w for w in words if not w.lstrip("-").isdigit()]
+        if len(nums) == 1:
+            return {"roll": int(nums[0]), "type": " ".join(names) or None}
+    return value
+
+
 FIGHT_ALIASES = {"steal": "stolen", "steals": "stolen", "robbed": "stolen", "lose": "stolen", "loses": "stolen",
                  "lost": "stolen", "foe": "type", "monster": "type", "kind": "type", "enemy_type": "type",
                  "shields": "shield", "weapons": "weapon"}
@@ -69,22 +87,14 @@ class FightSpec(Strict):
     @model_validator(mode="before")
     @classmethod
     def _aliases(cls, value):
-        if isinstance(value, dict):
-            out = type(value)() if not hasattr(value, "mark") else value.__class__()
-            for k, v in value.items():
-                out[FIGHT_ALIASES.get(k, k) if FIGHT_ALIASES.get(k, k) not in value else k] = v
-            for attr in ("mark", "key_marks", "value_marks"):
-                if hasattr(value, attr):
-                    marks = getattr(value, attr)
-                    if isinstance(marks, dict):
-                        marks = {FIGHT_ALIASES.get(k, k) if FIGHT_ALIASES.get(k, k) not in value else k: m
-                                 for k, m in marks.items()}
-                    setattr(out, attr, marks)
-            return out
+        """Other words players use: steal/robbed/lose -> stolen, foe/monster/kind -> type."""
+        if isinstance(value, dict) and any(k in FIGHT_ALIASES for k in value):
+            return {(FIGHT_ALIASES[k] if k in FIGHT_ALIASES and FIGHT_ALIASES[k] not in value else k): v
+                    for k, v in value.items()}
         return value
 
     hero: int
-    enemy: Union[int, EnemySpec]
+    enemy: Annotated[Union[int, EnemySpec], BeforeValidator(_enemy_text)]
     weapon: bool = False
     clover: CloverSpec | None = None
     shield: bool = False
@@ -128,9 +138,11 @@ def _bare(value: Any) -> Any:
 
 class Step(Strict):
     """One penciled action: exactly one of the step keys (roll goes with move)."""
+    entry: str | None = None                # start a round here (e.g. again after an INSERT COIN)
     move: str | None = None
     roll: int | None = None
     fight: FightSpec | None = None
+    enemy: str | None = None                # the foe's type, beside a fight
     flee: bool | None = None
     collect: Union[str, CollectSpec, None] = None
     redeem: str | None = None
@@ -159,8 +171,10 @@ class Step(Strict):
         if len(given) != 1:
             raise ValueError("a step holds exactly one of " + ", ".join(STEP_KEYS)
                              + (f" (this one has {', '.join(given)})" if given else ""))
-        if self.roll is not None and given[0] != "move":
-            raise ValueError("roll goes with a move step")
+        if self.roll is not None and given[0] not in ("move", "exit"):
+            raise ValueError("roll goes with a move step (or an exit from the cell next to it)")
+        if self.enemy is not None and given[0] != "fight":
+            raise ValueError("enemy (the foe's type) goes with a fight step")
         return self
 
 
@@ -185,6 +199,8 @@ class RoundSpec(Strict):
     entry: str | None = None
     start: str | None = None
     steps: list[Step] = []
+    exit: str | None = None                 # the round's exit arrow, after its steps (same as an exit step)
+    market: MarketSpec | None = None        # the round's market, after its steps (same as a market step)
 
 
 class PlayLogModel(Strict):
@@ -312,7 +328,7 @@ def load(data, source) -> FouryLog:
         rloc = ("rounds", ri)
         if rnd.entry is not None:
             try:
-                cell, side = parse_cell_side(rnd.entry)
+                cell, side = _arrow(rnd.entry, board)
                 entries.append(Entry(A.Enter(entry=(cell, side)), _line(source, rloc + ("entry",)), None, ri + 1))
             except ValueError as exc:
                 problems.append(source.problem(rloc + ("entry",), str(exc)))
@@ -330,15 +346,40 @@ def load(data, source) -> FouryLog:
             n += 1
             loc = rloc + ("steps", si)
             try:
-                action = _action(step, loc, source, problems)
+                action = _action(step, loc, source, problems, board)
             except ValueError as exc:
                 problems.append(source.problem(loc, str(exc)))
                 continue
             if action is not None:
                 entries.append(Entry(action, _line(source, loc), n, ri + 1))
+        if rnd.exit is not None:
+            n += 1
+            try:
+                cell, side = _arrow(rnd.exit, board)
+                entries.append(Entry(A.Exit(cell, side), _line(source, rloc + ("exit",)), n, ri + 1))
+            except ValueError as exc:
+                problems.append(source.problem(rloc + ("exit",), str(exc)))
+        if rnd.market is not None:
+            n += 1
+            loc = rloc + ("market",)
+            action = _action(Step(market=rnd.market), rloc, source, problems, board)
+            entries.append(Entry(action, _line(source, loc), n, ri + 1))
     if problems:
         raise InputError(problems)
     return FouryLog(model, source, board, hero, hero_problems, entries, model.map)
+
+
+def _arrow(text: str, board):
+    """'C1:N', or just 'C1' when the map has exactly one arrow on that cell."""
+    if ":" not in str(text) and board is not None:
+        cell = parse_cell(text)
+        sides = [side for c, side in board.entries if c == cell]
+        if len(sides) == 1:
+            return cell, sides[0]
+        raise ValueError(f"'{text}': name the arrow as CELL:SIDE"
+                         + (f" ({', '.join(f'{text}:{s}' for s in sides)})" if sides else
+                            f" (there is no arrow on {text})"))
+    return parse_cell_side(text)
 
 
 def _line(source, loc) -> int | None:
@@ -347,13 +388,16 @@ def _line(source, loc) -> int | None:
     return mark[0] if mark else None
 
 
-def _action(step: Step, loc, source, problems):
+def _action(step: Step, loc, source, problems, board=None):
+    if step.entry is not None:
+        return A.Enter(entry=_arrow(step.entry, board))
     if step.move is not None:
         return A.Move(parse_cell(step.move), step.roll)
     if step.fight is not None:
         f = step.fight
         enemy, etype = (f.enemy, None) if isinstance(f.enemy, int) else (f.enemy.roll, f.enemy.type)
-        etype = etype or f.type
+        etype = etype or f.type or step.enemy
+        etype = etype.strip().lower() if etype else None
         from ..rules.foury.board import ENEMIES
         if etype is not None and etype not in ENEMIES and etype != "statue":
             problems.append(source.problem(loc + ("fight",), f"unknown enemy '{etype}'",
@@ -395,8 +439,8 @@ def _action(step: Step, loc, source, problems):
         words = o.words if isinstance(o, OracleSpec) else (o if isinstance(o, str) else "")
         return A.Oracle(words)
     if step.exit is not None:
-        cell, side = parse_cell_side(step.exit)
-        return A.Exit(cell, side)
+        cell, side = _arrow(step.exit, board)
+        return A.Exit(cell, side, step.roll)
     if step.market is not None:
         m = step.market
         bad = [k for k in m.spend if k != "chests"]
@@ -447,9 +491,7 @@ class _Collector:
 def step_action(step: dict):
     """One play-log step (a dict, or a bare word) -> a rules action; ValueError says what is wrong."""
     from pydantic import ValidationError
-    if isinstance(step, dict) and set(step) <= {"entry", "start"} and step:
-        if "entry" in step:
-            return A.Enter(entry=parse_cell_side(str(step["entry"])))
+    if isinstance(step, dict) and set(step) == {"start"}:
         return A.Enter(start=parse_cell(str(step["start"])))
     try:
         model = Step.model_validate(step)
@@ -514,7 +556,10 @@ def action_step(action) -> dict | str:
     if t is A.Oracle:
         return {"oracle": {"words": action.words}} if action.words else "oracle"
     if t is A.Exit:
-        return {"exit": f"{cn(action.cell)}:{action.side}"}
+        out = {"exit": f"{cn(action.cell)}:{action.side}"}
+        if action.roll is not None:
+            out["roll"] = action.roll
+        return out
     if t is A.Market:
         m: dict = {}
         if action.spend_chests:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator, model_validator
 
 from ..definitions.models import Strict, validate_model
 from ..errors import InputError, Problem, did_you_mean
@@ -38,15 +38,30 @@ class Turn(Strict):
     actions: list[Any] = []
     note: str | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _hero_is_player(cls, v):
+        if isinstance(v, dict) and "hero" in v and "player" not in v:    # the shuffle log's word
+            v = dict(v)
+            v["player"] = v.pop("hero")
+        return v
+
 
 class NavigationLog(Strict):
     sheetgen: Literal[1]
     kind: Literal["playlog"]
     ruleset: Literal["navigation"]
     title: str | None = None
-    dungeon: str
+    dungeon: str | dict                 # a dungeon file / built-in name, or the dungeon inline
     players: list[PlayerSetup] = Field(min_length=1)
     turns: list[Turn] = []
+
+    @field_validator("players", mode="before")
+    @classmethod
+    def _names_alone(cls, v):
+        if isinstance(v, list):                 # players: [Ada, Bo] is fine too
+            return [{"name": p} if isinstance(p, str) else p for p in v]
+        return v
 
 
 MODEL = NavigationLog
@@ -72,8 +87,10 @@ def load(data, source):
     log = validate_model(NavigationLog, data, source.filename)
     problems: list[Problem] = []
     try:
-        dungeon = load_reference(log.dungeon, source, "dungeon")
+        dungeon = load_reference(log.dungeon, source, "dungeon", key="dungeon")
     except InputError as exc:
+        if isinstance(log.dungeon, dict):
+            raise
         raise InputError([source.problem(("dungeon",), f"cannot use dungeon '{log.dungeon}'")] + exc.problems) from None
     names = [p.name for p in log.players]
     for i, p in enumerate(log.players):

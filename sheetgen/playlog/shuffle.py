@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from ..definitions.models import Strict, validate_model
 from ..errors import InputError, Problem, did_you_mean
@@ -66,13 +66,21 @@ class Turn(Strict):
     actions: list[Any] = []
     note: str | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _player_is_hero(cls, v):
+        if isinstance(v, dict) and "player" in v and "hero" not in v:
+            v = dict(v)
+            v["hero"] = v.pop("player")
+        return v
+
 
 class ShuffleLog(Strict):
     sheetgen: Literal[1]
     kind: Literal["playlog"]
     ruleset: Literal["shuffle"]
     title: str | None = None
-    deck: str
+    deck: str | dict                    # a deck file / built-in name, or the deck inline
     setup: Setup
     turns: list[Turn] = []
 
@@ -101,6 +109,8 @@ def load(data, source):
     try:
         deck = load_reference(log.deck, source)
     except InputError as exc:
+        if isinstance(log.deck, dict):
+            raise
         raise InputError([source.problem(("deck",), f"cannot use deck '{log.deck}'")] + exc.problems) from None
     cat = deck.catalog()
     problems: list[Problem] = []

@@ -75,9 +75,19 @@ def write_report(result: dict, output, paper: str = "a4", grayscale: bool = Fals
     """-o report.pdf: the PDF; -o FOLDER: PDF + SVG + PNG pages in it."""
     from ..draw.options import BuildOptions
     from ..draw.simreport import compose_report
+    return _write(compose_report(result, BuildOptions(paper=paper, grayscale=grayscale, seed=seed)), output, grayscale)
+
+
+def write_exploration_report(rep: dict, output, paper: str = "a4", grayscale: bool = False,
+                             seed: int = 1) -> list[Path]:
+    from ..draw.options import BuildOptions
+    from ..draw.simreport import compose_exploration_report
+    return _write(compose_exploration_report(rep, BuildOptions(paper=paper, grayscale=grayscale, seed=seed)),
+                  output, grayscale)
+
+
+def _write(doc, output, grayscale: bool) -> list[Path]:
     from ..render import render_document, render_pdf_bytes
-    options = BuildOptions(paper=paper, grayscale=grayscale, seed=seed)
-    doc = compose_report(result, options)
     out = Path(output)
     if out.suffix.lower() == ".pdf":
         from ..atomic import write_bytes

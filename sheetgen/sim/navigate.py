@@ -67,19 +67,35 @@ class Navigator:
                 push(n)
             if c in circles:
                 for n in self.circles:
-                    if n not in parent and n not in rooms and n not in avoid:
+                    if n not in parent and n not in blocked:
                         parent[n] = c
-                        order.append(n)
+                        push(n)
         return order, parent
 
     def path_to(self, state, start: Coord, targets, avoid=frozenset(), dig: bool = False):
         """The cells after start on a shortest way to the nearest target, or None."""
         if start in targets:
             return []
-        order, parent = self.search(state, start, avoid)
+        # breadth first, stopping at the first target reached (the search() loop, inlined)
+        walls, adj = state.walls, self.adj
+        parent = {start: None}
+        order = [start]
+        push = order.append
+        circles = self.circle_set
+        blocked = state.rooms | avoid if avoid else state.rooms
         for c in order:
             if c in targets:
                 return _unwind(parent, c)
+            for n, key, _side in adj.get(c, ()):
+                if n in parent or n in blocked or key in walls:
+                    continue
+                parent[n] = c
+                push(n)
+            if c in circles:
+                for n in self.circles:
+                    if n not in parent and n not in blocked:
+                        parent[n] = c
+                        push(n)
         if dig:
             return self._dig_path(state, start, targets, avoid)
         return None

@@ -71,7 +71,10 @@ def _arrow_zones(board) -> dict:
 
 
 def _unused(state) -> frozenset:
-    return frozenset(e for e in state.board.entries if e not in state.used_entries)
+    """Arrows still open: not used, and not closed by a collapsed wall (nobody enters through
+    one; leaving through one needs a shovel, which the plan does not count on)."""
+    walls = state.walls
+    return frozenset(e for e in state.board.entries if e not in state.used_entries and wall_key(*e) not in walls)
 
 
 def _zones_left(state, zone_of: dict) -> frozenset:
@@ -118,6 +121,7 @@ class Policy:
         self.avoid = set()
         self.round_actions = 0
         self._exits = None
+        self._any_exit = None
 
     def act(self, state):
         """The next action inside the dungeon when no fight is pending, or None when stuck."""
@@ -227,6 +231,7 @@ class Policy:
                   if (cell, side) not in state.used_entries and b.zone_of(cell) != state.zone]
             keep = [e for e in ok if exit_keeps_game_open(state, e)]
             self._exits = keep or ok
+            self._any_exit = ok
         return self._exits
 
     def exit_cells(self, state) -> set:
@@ -236,7 +241,6 @@ class Policy:
 
     def exit_here(self, state):
         """Leave through an arrow of this cell; a collapsed arrow is dug open first."""
-        b = state.board
         pos = state.pos
         arrows = self.exit_arrows(state)
         for side in self.nav.entries_at.get(pos, ()):
@@ -262,6 +266,10 @@ class Policy:
             path = self.nav.path_to(state, pos, targets)
         if path is None and state.res.get("shovels", 0) > 0:
             path = self.nav.path_to(state, pos, targets, dig=True)
+        if path is None and goal == "exit" and self._exits != self._any_exit:
+            # no way to an exit that keeps every later round open: finishing this round still beats being trapped
+            self._exits = self._any_exit
+            return self.walk(state, goal, self.exit_cells(state))
         if path is None and goal in ("requirement", "explore"):
             # nothing more to find: go and see the Oracle
             self.round_actions = GIVE_UP_AFTER
@@ -361,6 +369,18 @@ class Policy:
 class Cautious(Policy):
     """Plays as a careful person would."""
     name = "cautious"
+    # the kill round first, while monsters are weakest (+0 in round 1); the cornucopia last
+    round_order = ("kills", "statues", "levers", "cornucopias")
+
+    def entry(self, state, options):
+        good = [a for a in options if entry_keeps_game_open(state, a.entry)] or options
+        b = state.board
+
+        def rank(a):
+            zone = b.zones.get(b.zone_of(a.entry[0]))
+            kind = zone.requirement_kind if zone else None
+            return self.round_order.index(kind) if kind in self.round_order else len(self.round_order)
+        return min(good, key=rank)     # min keeps the map's order among equals
 
     def use_weapon(self, state, foe, hero_roll) -> bool:
         if state.res.get("weapon", 0) <= 0:

@@ -151,15 +151,16 @@ def text(rep: dict) -> str:
 def compare(r1: dict, r2: dict) -> dict:
     """Which of two maps (played on the same seeds) is harder, with the difference and its confidence."""
     t = two_proportions(r1["wins"], r1["games"], r2["wins"], r2["games"])
+    name1, name2 = (r1["map"], r2["map"]) if r1["map"] != r2["map"] else (r1["map_ref"], r2["map_ref"])
     diff = t["difference"]                      # map 1 minus map 2
     lo, hi = t["ci95"]
     if t["p_value"] >= 0.05 or diff == 0:
-        verdict = (f"no clear difference: {r1['map_ref']} and {r2['map_ref']} win rates differ by "
+        verdict = (f"no clear difference: {name1} and {name2} win rates differ by "
                    f"{100 * diff:+.1f} points (p = {t['p_value']:.3f})")
         harder = None
     else:
         harder = r2["map_ref"] if diff > 0 else r1["map_ref"]
-        verdict = (f"{harder} is harder: win rate {100 * abs(diff):.1f} points lower "
+        verdict = (f"{name2 if diff > 0 else name1} is harder: win rate {100 * abs(diff):.1f} points lower "
                    f"(95% CI {100 * min(abs(lo), abs(hi)):.1f} to {100 * max(abs(lo), abs(hi)):.1f} points; "
                    f"z = {abs(t['z']):.2f}, confidence {100 * (1 - t['p_one_sided']):.2f}%)")
     return {"map_1": r1["map_ref"], "map_2": r2["map_ref"], "harder": harder,

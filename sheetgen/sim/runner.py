@@ -15,10 +15,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from ..errors import SheetgenError
 from ..rules.foury import actions as A
+from ..rules.foury.board import wall_key
 from ..rules.foury.engine import BETWEEN, DEAD, INSIDE, OVER, START, Forbidden, apply, chest_value, new_game
 from .navigate import Navigator
-from .policies import DIE_GAIN, POLICIES
+from .policies import DIE_GAIN, POLICIES, foe_strength
 
 ACTION_LIMIT = 400
 WON, DIED, TRAPPED, LOST, NO_ENTRY = "won", "died", "trapped", "lost", "no entry"
@@ -26,8 +28,10 @@ OUTCOMES = (WON, DIED, TRAPPED, LOST, NO_ENTRY)
 SUPPORTED_CAMPAIGNS = ("ancient", "strength")
 
 
-class SimulationError(Exception):
-    """The engine refused an action a policy chose (a policy bug), with the game's context."""
+class SimulationError(SheetgenError):
+    """The engine refused an action a policy chose (a policy bug): a clean message naming the
+    game, so `sheetgen simulate --games 1 --seed S --logs DIR` can replay it, never a traceback."""
+    exit_code = 2
 
 
 def game_rng(seed: int, index: int) -> random.Random:
@@ -105,7 +109,7 @@ class Game:
                 st = self.state
                 options = [A.Enter(entry=e) for e in b.entries
                            if e not in st.used_entries and b.zone_of(e[0]) not in st.zones_done
-                           and e[0] not in st.rooms]
+                           and e[0] not in st.rooms and wall_key(*e) not in st.walls]
                 if not options:
                     outcome = NO_ENTRY
                     break
@@ -188,7 +192,6 @@ class Game:
             self.do(A.Flee())
             policy.fled(self.state)
             return
-        from .policies import foe_strength
         hero = self.d6()
         weapon = policy.use_weapon(s, foe, hero)
         enemy = self.d6()
@@ -207,11 +210,10 @@ class Game:
         shield = mine < theirs and policy.block(s, foe, theirs - mine)
         stolen = None
         if mine < theirs and not shield and foe == "bandit":
+            # what the Bandit can take: the clover is already spent, the weapon point only after the fight
             res = dict(s.res)
             if clover_die is not None:
                 res["clovers"] = res.get("clovers", 0) - 1
-            if weapon:
-                pass        # the weapon point is spent after the fight: still there to steal
             choices = [k for k in ("shields", "weapon", "clovers", "shovels", "chests", "cornucopias")
                        if res.get(k, 0) > 0]
             if choices:
@@ -228,4 +230,7 @@ def _sheet(s) -> A.Sheet:
 def play_game(board, hero, policy: str, seed: int, index: int, coin: bool = False, record: bool = False,
               nav: Navigator | None = None) -> GameResult:
     """Game `index` of a run seeded `seed`: the same result in any process."""
-    return Game(board, hero, policy, game_rng(seed, index), coin, record, nav).play()
+    try:
+        return Game(board, hero, policy, game_rng(seed, index), coin, record, nav).play()
+    except SimulationError as exc:
+        raise SimulationError(f"game {index + 1} (seed {seed}): {exc.problems[0].message}") from None

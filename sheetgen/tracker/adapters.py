@@ -18,10 +18,11 @@ by ruleset name) that provides:
         Resources, round, requirement progress and the legal moves from here.
     export(header: dict, steps: list, relative_to: Path | None) -> str
         The play log as YAML text that `sheetgen check` accepts.
-    render(header, steps, outdir, formats) -> list[Path]             (optional)
+    render(header, steps, outdir, formats, paper=None, grayscale=False) -> list[Path]   (optional)
         The sheet as the player's pencil would have it.
 
-Navigation and shuffle adapters plug in by adding a line to ADAPTERS.
+Navigation and shuffle adapters plug in with a line in ADAPTERS (a module that is
+not there yet is simply not offered).
 """
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ import importlib
 
 ADAPTERS = {
     "foury": "sheetgen.tracker.foury",
+    "shuffle": "sheetgen.tracker.shuffle_adapter",
+    "navigation": "sheetgen.tracker.navigation_adapter",
 }
 
 
@@ -36,7 +39,12 @@ class StepRefused(Exception):
     """An illegal step or unusable parameters: the reason is the message."""
 
 
+def available() -> list[str]:
+    import importlib.util
+    return [name for name, module in ADAPTERS.items() if importlib.util.find_spec(module) is not None]
+
+
 def adapter(ruleset: str):
-    if ruleset not in ADAPTERS:
-        raise StepRefused(f"no tracker for ruleset '{ruleset}' (known: {', '.join(ADAPTERS)})")
+    if ruleset not in available():
+        raise StepRefused(f"no tracker for ruleset '{ruleset}' (known: {', '.join(available())})")
     return importlib.import_module(ADAPTERS[ruleset])

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..rules.foury import engine as E
-from ..rules.foury.actions import Enter, Fight, Move
+from ..rules.foury.actions import Fight, Move
 from ..rules.foury.board import cell_name
-from ..rules.foury.heroes import HEROES, TRAITS, Hero, check_free_traits, free_hero, named_hero
+from ..rules.foury.heroes import HEROES, Hero, check_free_traits, free_hero, named_hero
 from .adapters import StepRefused
 
 
@@ -82,6 +82,8 @@ def replay(header: dict, steps: list) -> TrackState:
 
 def prepare(state: TrackState, step: dict, rng) -> dict:
     """Roll the dice the player left to sheetgen."""
+    if not isinstance(step, dict):
+        return step                      # a bare word: flee, climb, coin ...
     step = dict(step)
     g = state.game
     if "move" in step and step.get("roll") is None:
@@ -129,10 +131,15 @@ def status(state: TrackState) -> str:
     lines.append(f"round {g.round_no} ({g.completed} completed), {phase}")
     if g.phase == E.INSIDE:
         zone = g.board.zones.get(g.zone)
-        kind = g.kind or "-"
-        lines.append(f"zone {g.zone}{' ' + zone.name if zone else ''}: requirement {kind} "
-                     f"{g.requirement_progress()}/{g.requirement_target()}"
-                     f"{', Oracle awakened' if g.awakened else ''}{', Oracle visited' if g.visited else ''}")
+        head = f"zone {g.zone}{' ' + zone.name if zone else ''}"
+        if g.campaign == "kraken":
+            done = ", ".join(f"{k} {g.kprogress.get(k, 0)}/{E._kraken_target(g, k)}" for k in E.REQ_OF_KIND)
+            lines.append(f"{head}: requirements {done}")
+        elif g.kind:
+            lines.append(f"{head}: requirement {g.kind} {g.requirement_progress()}/{g.requirement_target()}"
+                         f"{', Oracle awakened' if g.awakened else ''}{', Oracle visited' if g.visited else ''}")
+        else:
+            lines.append(head)
         where = cell_name(g.pos) if g.pos else f"at the arrow {cell_name(g.entry[0])}:{g.entry[1]}"
         lines.append(f"position {where}, facing {g.facing or '-'}, turn {g.turns}"
                      + (f", {g.extra} extra step(s)" if g.extra else "")
@@ -172,7 +179,7 @@ def export(header: dict, steps: list, relative_to: Path | None = None) -> str:
     return dump_log(ref, header.get("hero", {}), steps)
 
 
-def render(header: dict, steps: list, outdir, formats=("pdf", "svg", "png")):
+def render(header: dict, steps: list, outdir, formats=("pdf", "svg", "png"), paper=None, grayscale=False):
     """The map as the player's pencil would have it (see pencil.py)."""
     from ..definitions.foury import load_map
     from ..playlog.foury import step_action
@@ -185,4 +192,7 @@ def render(header: dict, steps: list, outdir, formats=("pdf", "svg", "png")):
             actions.append(step_action(step))
         except ValueError:
             continue
-    return render_game(fmap, hero, actions, outdir, formats)
+    from ..draw.options import BuildOptions
+    options = BuildOptions(paper=paper, grayscale=grayscale,
+                           params=(("hero", hero.name),) if hero.name else ())
+    return render_game(fmap, hero, actions, outdir, formats, options)

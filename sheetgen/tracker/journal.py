@@ -140,17 +140,26 @@ class Journal:
         rows = self.db.execute("SELECT step FROM steps WHERE game_id = ? ORDER BY seq", (gid,)).fetchall()
         return [json.loads(r[0]) for r in rows]
 
-    def append(self, gid: int, step) -> int:
-        """Record one step in its own transaction; returns its seq (1-based)."""
+    def append(self, gid: int, step, check=None) -> int:
+        """Record one step in its own transaction; returns its seq (1-based).
+
+        check(steps_so_far, step) -> step runs inside the same transaction (after the
+        database is locked for writing), so the step is validated against exactly the
+        steps it follows even if another process records at the same time; if it
+        raises, nothing is written."""
         with self._tx() as db:
+            if check is not None:
+                rows = db.execute("SELECT step FROM steps WHERE game_id = ? ORDER BY seq", (gid,)).fetchall()
+                step = check([json.loads(r[0]) for r in rows], step)
             row = db.execute("SELECT COALESCE(MAX(seq), 0) FROM steps WHERE game_id = ?", (gid,)).fetchone()
             seq = row[0] + 1
             db.execute("INSERT INTO steps (game_id, seq, step, created) VALUES (?, ?, ?, ?)",
-                       (gid, seq, json.dumps(step, sort_keys=True), _now()))
+                       (gid, seq, json.dumps(step), _now()))   # key order kept: exports read as written
             pause = os.environ.get("SHEETGEN_TEST_PAUSE_BEFORE_COMMIT")
             if pause:
                 print("journal: pausing before commit", file=sys.stderr, flush=True)
                 time.sleep(float(pause))
+        self.last_step = step
         return seq
 
     def undo(self, gid: int):

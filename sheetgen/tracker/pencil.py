@@ -57,8 +57,11 @@ def _rects(page) -> dict[str, tuple[float, float, float, float]]:
     """Every Rect with an id, in page coordinates (translations and scales applied)."""
     out = {}
     for item, t in walk(page.items):
-        if isinstance(item, Rect) and item.id:
-            x, y, w, h = item.x, item.y, item.w, item.h
+        if isinstance(item, (Rect, Circle)) and item.id:
+            if isinstance(item, Rect):
+                x, y, w, h = item.x, item.y, item.w, item.h
+            else:
+                x, y, w, h = item.cx - item.r, item.cy - item.r, 2 * item.r, 2 * item.r
             if t is not None:
                 a, b, c, d, e, f = t
                 x, y = a * x + c * y + e, b * x + d * y + f
@@ -73,8 +76,9 @@ def _cross(x, y, w, h, st=CROSS, inset=0.22, id=None):
                   Line(x + w - dx, y + dy, x + dx, y + h - dy, st)), id=id, cls="pencil cross")
 
 
-def overlay(page, state, trail) -> list:
+def overlay(page, state, trail, grayscale: bool = False) -> list:
     rects = _rects(page)
+    water = Style(stroke=GRAPHITE, stroke_width=0.35, cap="round") if grayscale else WATER
     b = state.board
     items: list = []
 
@@ -100,7 +104,7 @@ def overlay(page, state, trail) -> list:
             x, y, w, h = r
             for k in (0.35, 0.65):
                 pts = tuple((x + w * (0.15 + 0.1 * i), y + h * k + (0.6 if i % 2 else -0.6)) for i in range(8))
-                items.append(Polygon(pts, WATER, closed=False, cls="pencil flood"))
+                items.append(Polygon(pts, water, closed=False, cls="pencil flood"))
     # path lines, then the circles on top
     for frm, to in trail.segments:
         end = centre(to)
@@ -197,6 +201,19 @@ def _sheet_marks(rects, state) -> list:
             r = rects.get(f"req-{zone}-{i}")
             if r:
                 out.append(_cross(*r, id=f"pencil-req-{zone}-{i}"))
+    # the round markers (x1..x4, +0..+3) and the Oracle / exit ticks of each round
+    for prefix in ("chest-round", "monster-round"):
+        r = rects.get(f"{prefix}-{min(state.round_no, 4)}")
+        if r:
+            out.append(_cross(*r, id=f"pencil-{prefix}"))
+    ticks = [(zone, "exit") for zone, _, _ in state.rounds_log]
+    ticks += [(zone, "oracle") for zone, _, _ in state.rounds_log]
+    if state.phase == E.INSIDE and state.zone and state.visited:
+        ticks.append((state.zone, "oracle"))
+    for zone, what in ticks:
+        r = rects.get(f"req-{zone}-{what}")
+        if r:
+            out.append(_cross(*r, id=f"pencil-req-{zone}-{what}"))
     if state.coin_used and rects.get("insert-coin-box"):
         out.append(_cross(*rects["insert-coin-box"], id="pencil-insert-coin"))
     return out
@@ -211,7 +228,7 @@ def render_game(fmap, hero, actions, outdir, formats=("pdf", "svg", "png"), opti
     doc = compose_map(fmap, options)
     state, trail = replay_with_trail(fmap.board, hero, actions)
     page = doc.pages[0]
-    page.add(Group(tuple(overlay(page, state, trail)), id="pencil", cls="pencil"))
+    page.add(Group(tuple(overlay(page, state, trail, options.grayscale)), id="pencil", cls="pencil"))
     doc.name = f"{doc.name}-played"
     doc.title = f"{doc.title} (as played)"
     return render_document(doc, outdir, formats=formats)

@@ -29,15 +29,20 @@ def start(params: dict) -> dict:
     if (loaded.kind, loaded.ruleset) != ("playlog", "shuffle"):
         raise StepRefused(f"'{params['map']}' is a {loaded.kind}; give a shuffle play log whose setup: starts the game")
     log = loaded.definition.log
-    deck = Path(loaded.source.folder) / log.deck
-    ref = str(deck.resolve()) if deck.exists() else log.deck
+    if isinstance(log.deck, dict):                  # the deck is written inside the set-up log
+        ref = {"inline-in": str(Path(loaded.source.path).resolve())}
+    else:
+        deck = Path(loaded.source.folder) / log.deck
+        ref = str(deck.resolve()) if deck.exists() else log.deck
     return {"ruleset": "shuffle", "deck": ref, "setup": log.setup.model_dump(mode="json", exclude_defaults=True)}
 
 
-def _deck(ref: str):
+def _deck(ref):
     from ..definitions.registry import load
     from ..errors import InputError
     try:
+        if isinstance(ref, dict):
+            return load(ref["inline-in"]).definition.deck
         loaded = load(ref)
     except InputError as exc:
         raise StepRefused(str(exc)) from None
@@ -119,7 +124,8 @@ def apply(ts: TrackState, step) -> TrackState:
 def status(ts: TrackState) -> str:
     from ..rules.shuffle.engine import legal_steps
     st = ts.state
-    lines = [f"deck {ts.header['deck']}; turn of {st.active}"]
+    deck = ts.header["deck"]
+    lines = [f"deck {deck if isinstance(deck, str) else 'inline in ' + deck['inline-in']}; turn of {st.active}"]
     tiles = []
     for (x, y), t in sorted(st.tiles.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         extra = f" {t.damage} dmg" if t.kind == "monster" and t.damage else ""
@@ -155,8 +161,10 @@ def export(header: dict, steps: list, relative_to: Path | None = None) -> str:
 
     import yaml
     ref = header["deck"]
-    p = Path(ref)
-    if p.is_absolute() and relative_to is not None:
+    if isinstance(ref, dict):
+        ref = _deck(ref).deck.model_dump(mode="json", exclude_defaults=True)
+    p = Path(ref) if isinstance(ref, str) else Path()
+    if isinstance(ref, str) and p.is_absolute() and relative_to is not None:
         try:
             ref = os.path.relpath(p, Path(relative_to).resolve())
         except ValueError:

@@ -13,12 +13,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..dice import is_d66
-from .mapmode import DOOR_STATES, EXPLORED, MINUTES_PER_ROOM, UNEXPLORED
-from .shapes import DELTA, OPPOSITE, ROTATIONS, SIDES, components, stretch_lines, transform
+from .mapmode import DOOR_STATES, EXPLORED, MINUTES_PER_ROOM, SECRET, UNEXPLORED
+from .readings import candidates
+from .shapes import DELTA, OPPOSITE, SIDES, components
 from .tables import BOSS_ROLL, ContentsTable, RoomEntry, RoomTable
 
 
-PLACEHOLDERS = ("", "...", "\u2026", "?")
+PLACEHOLDERS = ("", "...", "\u2026", "?", "-", "tbd", "todo")
+DEAD_END_STATES = ("dead-end", "dead end", "deadend", "dead_end")
+FINAL_REASONS = ("final-boss", "final boss", "finalboss", "boss", "final")
+FULL_REASONS = ("no-doors", "no doors", "map-full", "map full", "full", "out of room", "no room", "map out of room")
+
+
+def _norm_reason(reason) -> str | None:
+    text = " ".join(str(reason or "").strip().lower().replace("_", " ").split())
+    if text in FINAL_REASONS or text.replace("-", " ") in FINAL_REASONS:
+        return "final-boss"
+    if text in FULL_REASONS or text.replace("-", " ") in FULL_REASONS:
+        return "map-full"
+    return text or None
 
 
 @dataclass
@@ -51,7 +64,7 @@ class LogRoom:
     cells: list = field(default_factory=list)          # "x,y" strings
     cell_lines: list = field(default_factory=list)
     cells_line: int | None = None
-    truncated: bool = False
+    truncated: bool | None = None        # None: not written down
     truncated_line: int | None = None
     doors: list = field(default_factory=list)          # LogDoor
     doors_line: int | None = None
@@ -146,17 +159,16 @@ class Checker:
                 self.broken(room.line, f"room id {room.id} is used twice (first at line "
                                        f"{self.by_id[room.id].line})", "room.id")
                 continue
-            if room.id != i + 1:
-                self.broken(room.line, f"room {room.id} is entry {i + 1}: number the rooms 1, 2, 3 ... "
-                                       "in the order they were generated", "room.id")
             self.by_id[room.id] = room
             self._squares(room)
+        # the list order is the order of play (ids need only be unique)
+        self.order = {r.id: i for i, r in enumerate(log.rooms) if self.by_id.get(r.id) is r}
         for room in log.rooms:
-            self._doors_of(room)
-        order = {r.id: i for i, r in enumerate(log.rooms)}
-        self.order = order
+            if self.by_id.get(room.id) is room:
+                self._doors_of(room)
         bosses = 0
         final_at = None
+        maybe_final = None
         for i, room in enumerate(log.rooms):
             if self.by_id.get(room.id) is not room:
                 continue
@@ -164,44 +176,63 @@ class Checker:
                 self.broken(room.line, f"the dungeon ended with the Final Boss in room {final_at}; "
                                        f"room {room.id} cannot come after it", "end.final-boss")
             entry = self._roll(room, i)
-            kind = self._kind(room, entry)
+            kinds = self._kind(room, entry)
             if i == 0:
                 self._entrance(room, entry)
             else:
                 self._joined(room, entry)
             self._door_states(room)
-            final, boss = self._contents(room, kind, bosses)
+            final, boss = self._contents(room, kinds, bosses)
             bosses += boss
-            if final and final_at is None:
+            if final is True and final_at is None:
                 final_at = room.id
+            if final is None and boss:
+                maybe_final = room.id     # an 11 whose escalation the log leaves open
             self._retrace(room, i)
-            if room.time is not None and room.time != MINUTES_PER_ROOM * (i + 1):
-                self.broken(room.time_line, f"time after room {room.id} is {MINUTES_PER_ROOM * (i + 1)} minutes "
-                                            f"({MINUTES_PER_ROOM} per room or corridor generated), not {room.time}",
-                            "time")
-        if log.minutes is not None and log.minutes != MINUTES_PER_ROOM * len(log.rooms):
-            self.broken(log.minutes_line, f"{len(log.rooms)} rooms take {MINUTES_PER_ROOM * len(log.rooms)} "
-                                          f"minutes ({MINUTES_PER_ROOM} each), not {log.minutes}", "time")
-        self._end(final_at)
+        self._time()
+        self._end(final_at, maybe_final)
         self.out.sort(key=lambda b: (b.line is None, b.line or 0))
         return self.out
 
-    def _end(self, final_at):
+    def _time(self):
+        """10 minutes per room or corridor.  A room's time may be written as the total after it
+        (10, 20, 30 ...), the total before it (0, 10, 20 ...) or what it took (10 each): the
+        reading most of the log follows is the one held to."""
+        log = self.log
+        rooms = [(i, r) for i, r in enumerate(log.rooms) if r.time is not None]
+        if rooms:
+            readings = (("after", lambda i: MINUTES_PER_ROOM * (i + 1)), ("before", lambda i: MINUTES_PER_ROOM * i),
+                        ("each", lambda i: MINUTES_PER_ROOM))
+            name, want = max(readings, key=lambda rd: sum(1 for i, r in rooms if r.time == rd[1](i)))
+            for i, room in rooms:
+                if room.time != want(i):
+                    what = {"after": "after", "before": "before", "each": "for"}[name]
+                    self.broken(room.time_line, f"time {what} room {room.id} is {want(i)} minutes "
+                                                f"({MINUTES_PER_ROOM} per room or corridor generated), "
+                                                f"not {room.time}", "time")
+        n = len(log.rooms)
+        if log.minutes is not None and log.minutes != MINUTES_PER_ROOM * n:
+            self.broken(log.minutes_line, f"{n} rooms take {MINUTES_PER_ROOM * n} minutes "
+                                          f"({MINUTES_PER_ROOM} each), not {log.minutes}", "time")
+
+    def _end(self, final_at, maybe_final):
         log = self.log
         if log.end_rooms is not None and log.end_rooms != len(log.rooms):
             self.broken(log.end_line, f"the log holds {len(log.rooms)} rooms, not {log.end_rooms}", "end.rooms")
-        reason = (log.end_reason or "").strip().lower()
-        if reason == "final-boss" and final_at is None:
+        reason = _norm_reason(log.end_reason)
+        last = log.rooms[-1].id if log.rooms else None
+        if reason == "final-boss" and final_at is None and (maybe_final is None or maybe_final != last):
             self.broken(log.end_line, "the dungeon did not end on the Final Boss: no 11 turned up 6+ on the "
                                       "escalation roll", "end.reason")
-        elif reason in ("no-doors", "map-full"):
+        elif reason == "map-full":
             left = [(room, d) for room in log.rooms if self.by_id.get(room.id) is room
                     for d, door in self.doors.get(room.id, ()) if door.state == UNEXPLORED
                     and self.on_sheet(_beyond(d)) and _beyond(d) not in self.owner]
             if left:
                 room, d = left[0]
-                self.broken(log.end_line, f"the dungeon cannot have run out of doors: door {_door(d)} of room "
-                                          f"{room.id} is still unexplored", "end.reason")
+                self.broken(log.end_line, f"the dungeon cannot have run out of doors or room: door {_door(d)} "
+                                          f"of room {room.id} is still unexplored, with free squares beyond",
+                            "end.reason")
 
     # -- squares ---------------------------------------------------------------------
     def _squares(self, room: LogRoom):
@@ -231,6 +262,7 @@ class Checker:
             mine.add(c)
 
     def _doors_of(self, room: LogRoom):
+        mine = self.cells.get(room.id, set())
         parsed = []
         seen = set()
         for door in room.doors:
@@ -239,6 +271,10 @@ class Checker:
                 self.broken(door.line, f"'{door.at}' is not a door: write x,y:SIDE such as \"10,27:N\" "
                                        "(SIDE one of N, E, S, W)", "door.format")
                 continue
+            if (d[0], d[1]) not in mine and _beyond(d) in mine:
+                # the same edge named from the square outside it ("10,26:S" for "10,27:N")
+                b = _beyond(d)
+                d = (b[0], b[1], OPPOSITE[d[2]])
             if d in seen:
                 self.broken(door.line, f"door {_door(d)} is listed twice in room {room.id}", "door.format")
                 continue
@@ -269,32 +305,34 @@ class Checker:
             return None
         return self.table.entries.get(room.roll)
 
-    def _kind(self, room: LogRoom, entry: RoomEntry | None) -> str:
+    def _kind(self, room: LogRoom, entry: RoomEntry | None) -> tuple:
+        """The contents columns this room may read: its stated kind (else the table's), and for a
+        truncated room also what its squares are now (a cut-down room may be 1 wide)."""
+        actual = "room" if _wide(self.cells.get(room.id, ())) else "corridor"
         if room.kind is not None and room.kind not in ("corridor", "room"):
             self.broken(room.kind_line, f"kind '{room.kind}' is neither corridor nor room", "room.kind")
-            return entry.kind if entry else "room"
+            return (entry.kind,) if entry else ("corridor", "room")
         if entry is None:
-            return room.kind or "room"
-        if room.kind is not None and room.kind != entry.kind:
-            actual = "room" if _wide(self.cells.get(room.id, ())) else "corridor"
-            if not (room.truncated and room.kind == actual):
-                self.broken(room.kind_line, f"{self._label(room)} ({entry.name}) is a {entry.kind}, "
-                                            f"not a {room.kind}", "room.kind")
-        return room.kind or entry.kind
+            return (room.kind,) if room.kind else ("corridor", "room")
+        cut = room.truncated is not False and len(self.cells.get(room.id, ())) < len(entry.shape.cells)
+        if room.kind is not None and room.kind != entry.kind and not (cut and room.kind == actual):
+            self.broken(room.kind_line, f"{self._label(room)} ({entry.name}) is a {entry.kind}, "
+                                        f"not a {room.kind}", "room.kind")
+        if room.kind is not None:
+            return (room.kind,)
+        return (entry.kind, actual) if cut and actual != entry.kind else (entry.kind,)
 
     def _label(self, room: LogRoom) -> str:
         return f"entrance {room.roll}" if room.die == "entrance" else f"d66 {room.roll}"
 
     # -- shapes ----------------------------------------------------------------------
-    def _candidates(self, entry: RoomEntry, room: LogRoom, default_identity: bool):
-        """(transform, shape) pairs the stated transform allows."""
-        if room.transform is None:
-            pairs = [((0, False, 0), entry.shape)] if default_identity else \
-                [((r, m, 0), transform(entry.shape, r, m)) for m in (False, True) for r in ROTATIONS]
-            return pairs
+    def _specs(self, room: LogRoom):
+        """(rotate, mirror, stretch) claims to try, cheapest first; [] when the transform is unusable."""
+        if room.transform is None:          # not written down: any orientation, any stretch
+            return [(None, None, 0), (None, None, 1), (None, None, 2)]
         rot, mir, st = room.transform
         bad = False
-        if rot not in ROTATIONS:
+        if not isinstance(rot, int) or rot % 90:
             self.broken(room.transform_line, f"rotate {rot} is not a quarter turn (0, 90, 180 or 270)",
                         "transform.value")
             bad = True
@@ -302,18 +340,157 @@ class Checker:
             self.broken(room.transform_line, f"stretch {st} is not allowed: stretch a shape by 0, 1 or 2 "
                                              "squares", "transform.value")
             bad = True
-        if bad:
-            return []
-        if not st:
-            return [((rot, mir, 0), transform(entry.shape, rot, mir))]
-        out = []
-        seen = set()
-        for axis, idx in stretch_lines(entry.shape):
-            s = transform(entry.shape, rot, mir, st, axis, idx)
-            if (s.cells, s.exits) not in seen:
-                seen.add((s.cells, s.exits))
-                out.append(((rot, mir, st), s))
-        return out
+        return [] if bad else [(rot % 360, bool(mir), st)]
+
+    def _placements(self, room: LogRoom, entry: RoomEntry, specs, entry_edges: set):
+        """Full placements [(cand, tx, ty)] and partial ones [(cand, tx, ty, missing squares)]."""
+        cells = self.cells[room.id]
+        mx = min(x for x, _ in cells)
+        my = min(y for _, y in cells)
+        norm = frozenset((x - mx, y - my) for x, y in cells)
+        anchor = min(cells, key=lambda c: (c[1], c[0]))
+        full, partial = [], []
+        for rot, mir, st in specs:
+            for cand in candidates(entry.shape, rot, mir, st):
+                if cand[0] == norm:
+                    full.append((cand, mx, my))
+                elif len(cand[0]) > len(cells):
+                    for px, py in cand[0]:
+                        tx, ty = anchor[0] - px, anchor[1] - py
+                        placed = {(x + tx, y + ty) for x, y in cand[0]}
+                        if cells < placed and (not entry_edges or any(
+                                (x + tx, y + ty, sd) in entry_edges for g in cand[1] for x, y, sd in g)):
+                            # a cut-down room still meets its door with an exit of the shape
+                            partial.append((cand, tx, ty, placed - cells))
+            if full:
+                break
+        return full, partial
+
+    def _truncation_ok(self, room: LogRoom, missing) -> tuple[bool, str]:
+        """Whether the left-out squares make a legal cut: the paper edge stops a room (flag or not);
+        'no room for the room' needs the truncated flag (or none written) and something in the way."""
+        off = [c for c in missing if not self.on_sheet(c)]
+        mine = self.order[room.id]
+        blocked = [c for c in missing if c in self.owner and self.order.get(self.owner[c], mine) < mine]
+        if len(off) == len(missing):
+            return True, ""
+        if room.truncated is False:
+            return False, "; they are only part of it: mark the room truncated: true (a dead end)"
+        if off or blocked:
+            return True, ""
+        free = ", ".join(_cell(c) for c in sorted(missing, key=lambda c: (c[1], c[0]))[:4])
+        return False, (f"; they are only part of it, yet nothing is in the way of the rest ({free} "
+                       "free and on the sheet): a room is truncated only when it would overlap earlier "
+                       "rooms or cross the paper edge")
+
+    def _shape(self, room: LogRoom, entry: RoomEntry | None, entry_edges: set, where: str):
+        cells = self.cells[room.id]
+        if entry is None or not cells:
+            return
+        specs = self._specs(room)
+        if not specs:
+            return
+        full, partial = self._placements(room, entry, specs, entry_edges)
+        if full:
+            self._exits(room, [(c, tx, ty, False) for c, tx, ty in full], entry_edges)
+            return
+        hint = ""
+        cut_ok = []
+        if len(components(cells)) == 1:
+            for cand, tx, ty, missing in partial:
+                ok, why = self._truncation_ok(room, missing)
+                if ok:
+                    cut_ok.append((cand, tx, ty, True))
+                elif not hint:
+                    hint = why
+        if cut_ok:
+            self._exits(room, cut_ok, entry_edges)
+            return
+        label = f"{self._label(room)} ({entry.name}, a {entry.kind})"
+        how = _describe_transform(room.transform) if room.transform is not None else "in any orientation"
+        line = room.cells_line
+        if hint:
+            if room.truncated_line is not None:
+                line = room.truncated_line
+        elif room.transform is not None:
+            other = self._other_transform(room, entry)
+            if other is not None:
+                hint, line = f"; they match it {other}", room.transform_line
+        if not hint:
+            other = self._other_entry(room, entry_edges)
+            if other is not None:
+                hint, line = f"; they are the shape of {other}", room.roll_line
+        self.broken(line or room.line, f"the squares of room {room.id} are not the shape of {label} {how}"
+                                       f"{where}{hint}", "shape.match")
+
+    def _other_transform(self, room: LogRoom, entry: RoomEntry) -> str | None:
+        cells = self.cells[room.id]
+        mx = min(x for x, _ in cells)
+        my = min(y for _, y in cells)
+        norm = frozenset((x - mx, y - my) for x, y in cells)
+        for st in (0, 1, 2):
+            for r, m in ((0, False), (90, False), (180, False), (0, True), (90, True)):
+                for cand in candidates(entry.shape, r, m, st):
+                    if cand[0] == norm:
+                        return f"with rotate: {r}, mirror: {str(m).lower()}, stretch: {st}"
+        return None
+
+    def _other_entry(self, room: LogRoom, entry_edges: set) -> str | None:
+        """Another table entry whose shape the squares are and whose exits fit the listed doors."""
+        cells = self.cells[room.id]
+        mx = min(x for x, _ in cells)
+        my = min(y for _, y in cells)
+        norm = frozenset((x - mx, y - my) for x, y in cells)
+        table = self.entrances if room.die == "entrance" else self.table
+        listed = {d for d, _ in self.doors.get(room.id, ()) if (d[0], d[1]) in cells} - entry_edges
+        st = room.transform[2] if room.transform and room.transform[2] in (0, 1, 2) else 0
+        for key, entry in table.entries.items():
+            if key == room.roll:
+                continue
+            for cand in candidates(entry.shape, None, None, st):
+                if cand[0] != norm:
+                    continue
+                places = {(x + mx, y + my, s) for g in cand[1] for x, y, s in g}
+                if listed <= places:
+                    return f"{'entrance' if room.die == 'entrance' else 'd66'} {key} ({entry.name})"
+        return None
+
+    def _exits(self, room: LogRoom, placements, entry_edges: set):
+        """The listed doors against the shape's exits, for the placement that fits them best."""
+        cells = self.cells[room.id]
+        listed = {d for d, _ in self.doors.get(room.id, ())}
+        best = None
+        for (shape_cells, groups, secret), tx, ty, cut in placements:
+            placed = [frozenset((x + tx, y + ty, s) for x, y, s in g) for g in groups]
+            places = set().union(*placed) if placed else set()
+            problems = []
+            for d, door in self.doors.get(room.id, ()):
+                if d in entry_edges or (d[0], d[1]) not in cells:
+                    continue
+                if d not in places:
+                    problems.append((door.line, f"door {_door(d)} is not an exit of {self._label(room)} as placed",
+                                     "door.exit"))
+            if not (cut and room.truncated):      # a truncated room is a dead end: its doors are optional
+                for i, g in enumerate(placed):
+                    if i in secret or g & listed or g & entry_edges:
+                        continue
+                    if not any((x, y) in cells for x, y, _ in g):
+                        continue
+                    beyond = [_beyond(p) for p in g]
+                    if not any(self.on_sheet(b) for b in beyond):
+                        continue                 # a door off the edge is a dead end
+                    if any(self.owner.get(b, room.id) != room.id for b in beyond):
+                        continue                 # it would open onto another room's squares
+                    e = min(g)
+                    problems.append((room.doors_line or room.line,
+                                     f"room {room.id} is missing the door at {_door(e)} (an exit of its "
+                                     "shape): list it as unexplored, explored or secret", "door.missing"))
+            if best is None or len(problems) < len(best):
+                best = problems
+            if not problems:
+                break
+        for line, message, rule in best or ():
+            self.broken(line, message, rule)
 
     def _entrance(self, room: LogRoom, entry: RoomEntry | None):
         cells = self.cells[room.id]
@@ -326,175 +503,37 @@ class Checker:
             self.broken(room.cells_line or room.line,
                         f"the entrance goes at the bottom centre of the sheet: its lowest row on row {H} "
                         f"and covering column {' or '.join(map(str, sorted(centre)))}", "entrance.place")
-        if entry is None:
-            return
-        matches = []
-        for t, shape in self._candidates(entry, room, default_identity=True):
-            mx = min(x for x, _ in cells)
-            my = min(y for _, y in cells)
-            if {(x - mx, y - my) for x, y in cells} == shape.cells:
-                matches.append((shape, mx, my))
-        if not matches:
-            line, hint = room.cells_line or room.line, ""
-            mx = min(x for x, _ in cells)
-            my = min(y for _, y in cells)
-            norm = frozenset((x - mx, y - my) for x, y in cells)
-            for key, other in self.entrances.entries.items():
-                if key != room.roll and other.shape.cells == norm:
-                    line, hint = room.roll_line or line, f"; they are the shape of entrance {key} ({other.name})"
-                    break
-            self.broken(line,
-                        f"the squares of room {room.id} are not the shape of entrance {room.roll} "
-                        f"({entry.name}) {_describe_transform(room.transform or (0, False, 0))}{hint}", "shape.match")
-            return
-        self._exits(room, matches, entry_edge=None)
+        self._shape(room, entry, set(), "")
 
     def _joined(self, room: LogRoom, entry: RoomEntry | None):
         cells = self.cells[room.id]
+        mine = self.order[room.id]
         # the door it was opened from: an explored door of an earlier room leading onto its squares
-        candidates = []
+        edges = {}
         for other in self.log.rooms:
-            if self.by_id.get(other.id) is not other or other is room:
+            if self.by_id.get(other.id) is not other or other is room or self.order[other.id] >= mine:
                 continue
             if room.parent is not None and other.id != room.parent:
                 continue
-            earlier = self.order[other.id] < self.order[room.id]
             for d, door in self.doors.get(other.id, ()):
-                if door.state == EXPLORED and door.to == room.id and _beyond(d) in cells and earlier:
-                    candidates.append((other.id, d, door))
-        if not candidates:
-            # the room may list its own side of the door it came in by
-            for d, door in self.doors.get(room.id, ()):
-                to = self.by_id.get(door.to) if door.to is not None else None
-                if door.state == EXPLORED and to is not None and self.order[to.id] < self.order[room.id] \
-                        and _beyond(d) in self.cells.get(to.id, ()) \
-                        and (room.parent is None or to.id == room.parent):
+                if door.state == EXPLORED and door.to in (room.id, None) and _beyond(d) in cells:
                     b = _beyond(d)
-                    candidates.append((to.id, (b[0], b[1], OPPOSITE[d[2]]), door))
-        if not candidates:
+                    edges[(b[0], b[1], OPPOSITE[d[2]])] = (other.id, d)
+        # or the room lists its own side of the door it came in by
+        for d, door in self.doors.get(room.id, ()):
+            to = self.by_id.get(door.to) if door.to is not None else None
+            if door.state == EXPLORED and to is not None and self.order[to.id] < mine \
+                    and _beyond(d) in self.cells.get(to.id, ()) and (room.parent is None or to.id == room.parent):
+                b = _beyond(d)
+                edges.setdefault(d, (to.id, (b[0], b[1], OPPOSITE[d[2]])))
+        if not edges:
             came = f" from room {room.parent}" if room.parent is not None else ""
             self.broken(room.line, f"room {room.id} is not joined{came} through a door: an earlier room needs "
                                    f"a door with state explored and to: {room.id} on an edge of its squares",
                         "room.joined")
             return
-        if entry is None or not cells:
-            return
-        first_problem = None
-        for parent, d, door in candidates:
-            b = _beyond(d)
-            entry_edge = (b[0], b[1], OPPOSITE[d[2]])
-            matches, hint = self._match(room, entry, entry_edge)
-            if matches:
-                self._exits(room, matches, entry_edge)
-                return
-            if first_problem is None:
-                first_problem = (parent, d, hint)
-        parent, d, hint = first_problem
-        where = f"through door {_door(d)} of room {parent}"
-        if room.transform is not None:
-            how = _describe_transform(room.transform)
-        else:
-            how = "in any orientation"
-        # the offending key: the transform when the squares fit the shape turned another way, the
-        # roll when they are another entry's shape, else the squares themselves
-        line = room.cells_line
-        if "truncated: true" in hint and room.truncated_line is not None:
-            line = room.truncated_line
-        elif "rotate:" in hint and room.transform is not None:
-            line = room.transform_line
-        elif not hint:
-            other = self._other_entry(room, d)
-            if other is not None:
-                hint = f"; they are the shape of d66 {other.key} ({other.name})"
-                line = room.roll_line
-        self.broken(line or room.line,
-                    f"the squares of room {room.id} are not the shape of {self._label(room)} ({entry.name}, "
-                    f"a {entry.kind}) {how}, entered {where}{hint}", "shape.match")
-
-    def _other_entry(self, room: LogRoom, d) -> RoomEntry | None:
-        """Another table entry whose shape the squares are (in any orientation), if any."""
-        cells = self.cells[room.id]
-        b = _beyond(d)
-        ex, ey, side = b[0], b[1], OPPOSITE[d[2]]
-        stretch_by = room.transform[2] if room.transform and room.transform[2] in (0, 1, 2) else 0
-        for key, entry in self.table.entries.items():
-            if key == room.roll:
-                continue
-            for v in entry.variants(stretch_by):
-                if len(v.cells) < len(cells) or (len(v.cells) > len(cells) and not room.truncated):
-                    continue
-                for x, y, _ in v.by_side[side]:
-                    placed = {(cx + ex - x, cy + ey - y) for cx, cy in v.cells}
-                    if placed == cells or (room.truncated and cells < placed):
-                        return entry
-        return None
-
-    def _match(self, room: LogRoom, entry: RoomEntry, entry_edge):
-        cells = self.cells[room.id]
-        ex, ey, side = entry_edge
-        matches = []
-        subset = False
-        for t, shape in self._candidates(entry, room, default_identity=False):
-            for x, y, s in shape.exits:
-                if s != side:
-                    continue
-                tx, ty = ex - x, ey - y
-                placed = {(cx + tx, cy + ty) for cx, cy in shape.cells}
-                if placed == cells:
-                    matches.append((shape, tx, ty))
-                elif cells < placed and (ex, ey) in cells and len(components(cells)) == 1:
-                    if room.truncated:
-                        matches.append((shape, tx, ty))
-                    else:
-                        subset = True
-        hint = ""
-        if not matches:
-            if subset:
-                hint = "; they are only part of it: mark the room truncated: true (a dead end)"
-            else:
-                for m in (False, True):
-                    for r in ROTATIONS:
-                        if room.transform is not None and (r, m) == tuple(room.transform[:2]):
-                            continue
-                        s = transform(entry.shape, r, m)
-                        for x, y, sd in s.exits:
-                            if sd == side and {(cx + ex - x, cy + ey - y) for cx, cy in s.cells} == cells:
-                                hint = f"; they match it with rotate: {r}, mirror: {str(m).lower()}"
-                                break
-                        if hint:
-                            break
-                    if hint:
-                        break
-        return matches, hint
-
-    def _exits(self, room: LogRoom, matches, entry_edge):
-        """The listed doors against the shape's exits (best of the matching placements)."""
-        cells = self.cells[room.id]
-        best = None
-        for shape, tx, ty in matches:
-            exits = {(x + tx, y + ty, s) for x, y, s in shape.exits}
-            secret = {(x + tx, y + ty, s) for x, y, s in shape.secret}
-            problems = []
-            listed = set()
-            for d, door in self.doors.get(room.id, ()):
-                listed.add(d)
-                if d == entry_edge:
-                    continue
-                if d not in exits and (d[0], d[1]) in cells:
-                    problems.append((door.line, f"door {_door(d)} is not an exit of {self._label(room)} as placed",
-                                     "door.exit"))
-            if not room.truncated:
-                for e in sorted(exits - listed - secret - ({entry_edge} if entry_edge else set())):
-                    if self.on_sheet(_beyond(e)):
-                        problems.append((room.doors_line or room.line,
-                                         f"room {room.id} is missing the door at {_door(e)} (an exit of its "
-                                         "shape): list it as unexplored, explored or secret", "door.missing"))
-            if best is None or len(problems) < len(best):
-                best = problems
-            if not problems:
-                break
-        for line, message, rule in best or ():
-            self.broken(line, message, rule)
+        parent, d = next(iter(edges.values()))
+        self._shape(room, entry, set(edges), f", entered through door {_door(d)} of room {parent}")
 
     # -- doors -------------------------------------------------------------------------
     def _door_states(self, room: LogRoom):
@@ -507,16 +546,26 @@ class Checker:
             if b in cells:
                 self.broken(door.line, f"door {_door(d)} is inside room {room.id}, not on its outline", "door.at")
                 continue
-            if door.state not in DOOR_STATES:
+            state = door.state
+            if state in DEAD_END_STATES:
+                # the paper edge (or the room in the way) made it a dead end
+                if self.on_sheet(b) and b not in self.owner and room.truncated is not True:
+                    self.broken(door.line, f"door {_door(d)} is not a dead end: the square beyond it, {_cell(b)}, "
+                                           "is free and on the sheet (unexplored, explored or secret)",
+                                "door.state")
+                continue
+            if state not in DOOR_STATES:
                 from difflib import get_close_matches
-                hint = get_close_matches(str(door.state), DOOR_STATES, n=1)
-                self.broken(door.line, f"door state '{door.state}' is not one of unexplored, explored, secret"
+                hint = get_close_matches(str(state), DOOR_STATES, n=1)
+                self.broken(door.line, f"door state '{state}' is not one of unexplored, explored, secret"
                                        + (f"; did you mean '{hint[0]}'?" if hint else ""), "door.state")
                 continue
             beyond = self.owner.get(b)
-            if door.state == EXPLORED:
+            if state == EXPLORED or (state == SECRET and door.to is not None):
+                what = "explored" if state == EXPLORED else "secret"
                 if door.to is None:
-                    self.broken(door.line, f"explored door {_door(d)} must say which room it leads to (to: N)",
+                    self.broken(door.line, f"explored door {_door(d)} must say which room it leads to (to: N)"
+                                + (f": the square beyond it, {_cell(b)}, is empty" if beyond is None else ""),
                                 "door.to")
                 elif door.to not in self.by_id:
                     self.broken(door.line, f"door {_door(d)} leads to room {door.to}, which is not in the log",
@@ -527,73 +576,91 @@ class Checker:
                     self.broken(door.line, f"door {_door(d)} leads off the edge of the sheet: it is a dead end, "
                                            f"not a way into room {door.to}", "door.to")
                 elif beyond != door.to:
-                    what = f"part of room {beyond}" if beyond is not None else "empty"
-                    self.broken(door.line, f"door {_door(d)} leads to square {_cell(b)}, which is {what}, "
+                    where = f"part of room {beyond}" if beyond is not None else "empty"
+                    self.broken(door.line, f"{what} door {_door(d)} leads to square {_cell(b)}, which is {where}, "
                                            f"not room {door.to}", "door.to")
-            else:
-                if door.to is not None:
-                    self.broken(door.line, f"a{'n' if door.state == UNEXPLORED else ''} {door.state} door leads "
-                                           f"to no room yet: make door {_door(d)} explored or drop to: {door.to}",
-                                "door.state")
-                elif door.state == UNEXPLORED and beyond is not None and beyond != room.id:
-                    self.broken(door.line, f"door {_door(d)} opens into room {beyond}, so it is explored "
-                                           f"(to: {beyond}), not unexplored", "door.state")
+            elif door.to is not None:
+                self.broken(door.line, f"an unexplored door leads to no room yet: make door {_door(d)} "
+                                       f"explored or drop to: {door.to}", "door.state")
+            elif state == UNEXPLORED and beyond is not None:
+                self.broken(door.line, f"door {_door(d)} opens into room {beyond}, so it is explored "
+                                       f"(to: {beyond}), not unexplored", "door.state")
 
     # -- contents -------------------------------------------------------------------------
-    def _contents(self, room: LogRoom, kind: str, bosses: int) -> tuple[bool, int]:
+    def _escalation(self, room: LogRoom, line, bosses: int):
+        """The boss escalation as logged -> final True/False, or None when both readings hold.
+
+        The rules say a d6 of 6+ is the Final Boss; the table's documented house rule adds
+        per_prior for every earlier boss.  A log may follow either: a modifier of 0 or the
+        house rule's is accepted, and 'final' must agree with the modifier it used."""
+        esc = room.escalation
+        rules = self.contents.escalation
+        e_roll = esc.get("roll")
+        if e_roll is None or not 1 <= e_roll <= 6:
+            self.broken(line, f"boss escalation roll {e_roll} is not a d6 result (1-6)", "roll.range")
+            return None
+        house = rules.modifier(bosses)
+        mods = sorted({0, house})
+        if esc.get("modifier") is not None:
+            if esc["modifier"] not in mods:
+                self.broken(line, f"the escalation modifier is +{house} ({rules.per_prior} for each of the "
+                                  f"{bosses} earlier boss result{'s' if bosses != 1 else ''}, the table's house "
+                                  f"rule) or +0 (the plain rule), not {esc['modifier']:+d}", "contents.escalation")
+                return None
+            mods = [esc["modifier"]]
+        if esc.get("total") is not None:
+            fits = [m for m in mods if e_roll + m == esc["total"]]
+            if not fits:
+                self.broken(line, f"escalation total is {' or '.join(str(e_roll + m) for m in mods)} "
+                                  f"({e_roll} + {' or '.join(map(str, mods))}), not {esc['total']}",
+                            "contents.escalation")
+                return None
+            mods = fits
+        finals = {e_roll + m >= rules.final_at for m in mods}
+        if esc.get("final") is not None:
+            if esc["final"] not in finals:
+                total = e_roll + mods[0]
+                self.broken(line, f"escalation total {total} {'is' if total >= rules.final_at else 'is not'} "
+                                  f"the Final Boss ({rules.final_at}+)", "contents.escalation")
+                return None
+            return esc["final"]
+        return finals.pop() if len(finals) == 1 else None
+
+    def _contents(self, room: LogRoom, kinds: tuple, bosses: int) -> tuple[bool | None, int]:
+        """Check the 2d6 contents -> (Final Boss: True/False/None when unknown, 1 if a boss result)."""
         line = room.contents_line or room.line
         roll = room.contents_roll
         if roll is None:
-            self.broken(line, f"room {room.id} has no contents roll: every room and corridor rolls 2d6 "
-                              "(contents: {roll: N, result: ...})", "contents.missing")
+            self.broken(line, f"room {room.id} has no contents roll: every room and corridor rolls 2d6, "
+                              "a truncated one too (contents: {roll: N, result: ...})", "contents.missing")
             return False, 0
-        if not 2 <= roll <= 12:
+        if not isinstance(roll, int) or not 2 <= roll <= 12:
             self.broken(line, f"contents roll {roll} is not a 2d6 result (2-12)", "roll.range")
             return False, 0
-        esc = room.escalation
-        expected = self.contents.result(roll, kind)
-        is_boss = roll == BOSS_ROLL and expected.category == "boss"
+        expected = [self.contents.result(roll, k) for k in kinds]
+        is_boss = roll == BOSS_ROLL and any(e.category == "boss" for e in expected)
         final = None
-        if esc is not None and not is_boss:
+        if room.escalation is not None and not is_boss:
             self.broken(line, f"only 11 (the boss) rolls the escalation die, not {roll}", "contents.escalation")
-        elif esc is not None:
-            rules = self.contents.escalation
-            e_roll = esc.get("roll")
-            if e_roll is None or not 1 <= e_roll <= 6:
-                self.broken(line, f"boss escalation roll {e_roll} is not a d6 result (1-6)", "roll.range")
-            else:
-                modifier = rules.modifier(bosses)
-                if esc.get("modifier") is not None and esc["modifier"] != modifier:
-                    self.broken(line, f"the escalation modifier is +{modifier} ({rules.per_prior} for each of the "
-                                      f"{bosses} earlier boss result{'s' if bosses != 1 else ''}), "
-                                      f"not {esc['modifier']:+d}", "contents.escalation")
-                total = e_roll + modifier
-                if esc.get("total") is not None and esc["total"] != total:
-                    self.broken(line, f"escalation total is {e_roll} + {modifier} = {total}, not {esc['total']}",
-                                "contents.escalation")
-                final = total >= rules.final_at
-                if esc.get("final") is not None and esc["final"] != final:
-                    self.broken(line, f"escalation total {total} {'is' if final else 'is not'} the Final Boss "
-                                      f"({rules.final_at}+)", "contents.escalation")
+        elif room.escalation is not None:
+            final = self._escalation(room, line, bosses)
         result = room.contents_result
         if result is None or str(result).strip() in PLACEHOLDERS:
             pass            # only the roll was written down (the issue's example writes "...")
-        elif not self.contents.matches(roll, kind, result, final):
-            if is_boss and final is not None:
-                want = "final-boss" if final else expected.id
-            else:
-                want = expected.id
-            self.broken(line, f"2d6 {roll} in the {kind} column is '{want}' ({expected.label}), "
+        elif not any(self.contents.matches(roll, k, result, final) for k in kinds):
+            e = expected[0]
+            want = ("final-boss" if final else e.id) if is_boss and final is not None else e.id
+            self.broken(line, f"2d6 {roll} in the {kinds[0]} column is '{want}' ({e.label}), "
                               f"not '{result}'", "contents.result")
         if not is_boss:
             return False, 0
-        if final is None:
-            final = str(result).strip().lower().replace("_", "-").replace(" ", "-") == "final-boss"
+        if final is None and result is not None and str(result).strip() not in PLACEHOLDERS:
+            final = self.contents.matches(roll, kinds[0], result, True)
         return final, 1
 
     def _retrace(self, room: LogRoom, index: int):
         for rid, roll, wandering, line in room.retrace:
-            if rid not in self.by_id or self.order[rid] >= index:
+            if rid is not None and (rid not in self.by_id or self.order[rid] >= index):
                 self.broken(line, f"retracing goes back through room {rid}, which was not generated before "
                                   f"room {room.id}", "retrace.room")
             if roll is None or not 1 <= roll <= 6:

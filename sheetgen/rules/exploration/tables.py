@@ -124,15 +124,34 @@ class ContentsTable:
             return False
         expected = self.result(roll, kind)
         got = _norm(text)
-        names = {_norm(expected.id), _norm(expected.label), _norm(expected.text)}
+        names = {_norm(expected.id), _norm(expected.label), _norm(expected.text)} | _category_names(expected.category)
         if expected.category == "boss":
-            final_names = {_norm(FINAL_BOSS), "finalboss", "final boss"}
+            final_names = {_norm(FINAL_BOSS), "finalboss", "final boss", "the final boss"}
+            fin = self.results.get(FINAL_BOSS)
+            if fin is not None:
+                final_names |= {_norm(fin.label), _norm(fin.text)}
             if final is True:
                 return got in final_names
             if final is False:
                 return got in names or got == _norm(BOSS)
             return got in names or got == _norm(BOSS) or got in final_names
         return got in names
+
+
+_CATEGORY_NAMES = {
+    "monsters": ("monster", "monsters"),
+    "traps": ("trap", "traps"),
+    "treasure": ("treasure", "treasures"),
+    "special": ("special", "special feature", "special features", "feature"),
+    "empty": ("empty", "empty room", "empty rooms", "nothing"),
+    "events": ("event", "events"),
+    "boss": ("boss",),
+}
+
+
+def _category_names(category: str) -> set:
+    """A result may be written as its category, as the rules name them (monsters, traps ...)."""
+    return set(_CATEGORY_NAMES.get(category, (category,)))
 
 
 def _norm(text) -> str:

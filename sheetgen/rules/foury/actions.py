@@ -86,8 +86,11 @@ class Oracle:
 
 @dataclass(frozen=True, slots=True)
 class Exit:
+    """Leave through the arrow (cell, side); from a cell next to it, the move into it
+    comes first (with its roll, if the exit cell is unexplored)."""
     cell: Coord
     side: str
+    roll: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,40 +9,42 @@ move through a wall, a wrong sheet value ...) the exception also carries
 keep going and list every problem of a log in one run.
 
 Readings we chose where the rules text is ambiguous (each one tested):
-- Map state persists between rounds (one sheet): explored cells, walls, rooms.
+- The map persists between rounds (one sheet): explored cells, walls, rooms, water.
 - A roll is due when entering an unexplored cell, except: the Oracle room (never
   rolled), flooded cells (swim freely), a move paid by a pending extra step
-  (extra step, yellow/purple potion, star), Kael entering a cell with an enemy.
-  Leaving a zone-less cell (the Oracle room, a campaign start) into an
-  unexplored cell is "placing yourself" there: the roll is optional, and if
-  given it uses the events of the zone entered.
+  (extra step, yellow/purple potion, star), Kael entering a cell with a printed
+  enemy (statues are traps, not enemies).  Leaving a zone-less room (the Oracle,
+  a campaign start) into an unexplored cell is "placing yourself" there: the
+  roll is optional and, if given, uses the events of the zone entered.
 - A pending extra step is used by the next `move` (a shovel or circle keeps it).
 - Entering the Oracle room is the visit: the chest comes then if awakened (once
-  per round); in round D the carried cornucopia is delivered there (it is spent,
-  and that awakens the Oracle).  An `oracle` step records the words.
+  per round); in round D a carried cornucopia is delivered there (spent; that
+  awakens the Oracle).  An `oracle` step records the words.
 - The round's requirement is the kind of the zone entered; it counts anywhere
-  on the map, and stops counting once the Oracle has been visited ("you do not
-  collect requirements when exiting") only once the awakened Oracle was reached:
-  a visit before awakening it gives nothing, and the round goes on.  A statue
-  counts when first faced.
-- Exiting needs a visit to the Oracle (awakened or not: unawakened it just
-  gives no chest).  An arrow used to enter or to exit is closed for good (four
-  rounds use eight arrows: the built-in maps have two per zone).  A zone's round
-  is played once.
+  on the map.  A statue counts when first faced.  It stops counting once the
+  awakened Oracle has been reached ("you do not collect requirements when
+  exiting"); reaching it before awakening it gives nothing and the round goes on.
+- Exiting needs a visit to the Oracle (awakened or not: unawakened it just gave
+  no chest), through an arrow of another zone than the round's.  An arrow used
+  to enter or to exit is closed for good (four rounds use eight arrows: our
+  built-in maps have two per zone).  A zone's round is played once.  A wall that
+  collapsed across the exit arrow closes it until a shovel clears it.
 - The exit cell's events are those of the move that enters it (a roll if it is
   unexplored); `exit` then leaves through the arrow.
 - `weapon: true` costs 1 weapon after that fight step (each exchange).
 - Fleeing is allowed after a tie or a blocked hit (the issue's reading); after an
-  unblocked hit the hero must fight on.
+  unblocked hit the hero must fight on.  Fleeing lets the hero move on; the foe
+  stays and still guards the room's items.
 - A shield used when there is no hit to block is an error (and not consumed).
-- Generic monsters ('monster' events) fight with the round's strength; the log
-  may name their type.  Kraken strength is +6; statues +0; Goblin +0; Minotaur
-  twice the round's bonus.
-- Imp: every resource item printed in its cell is erased when it appears.
-- Troll: removed when beaten, back at the end of the round.
-- Bandit: a hit also steals one other resource the player names (`stolen`).
+- Generic monsters ('monster' events, printed 'monster') fight with the round's
+  strength; the log may name their type (a named foe cannot be renamed).
+  Kraken +6; statues +0; Goblin +0; Minotaur twice the round's bonus.
+- Imp: every resource item printed in its cell is erased when the hero arrives.
+- Troll: removed when beaten, back in its room at the end of the round.
+- Bandit: a hit also steals one other resource, which the log names (`stolen`).
 - Chest event: the chest is marked at once; a `collect: chest` right after it in
   that room is accepted as the same chest.
+- Die item: our printed die table (DIE_TABLE) applies to its roll.
 - Collecting beyond a cap keeps the cap (the extra is lost); buying beyond a cap
   at the market is an error.
 - Market chest value is the number of the round just completed (x1..x4);
@@ -50,24 +52,31 @@ Readings we chose where the rules text is ambiguous (each one tested):
   dungeon).
 - INSERT COIN (once, when dead): the five traits start again (the starting ones or
   new ones), chests/cornucopias stay, the hero is outside and starts the
-  unfinished round again through an unused entry.
+  unfinished round again through an unused arrow.
 - Turns: a turn starts with a move after a room was resolved; consecutive free
   moves along explored cells and extra steps belong to the same turn.
-- Campaigns: slaughter (no entries, Fury instead of losses, a cornucopia every 3
-  kills, at most 48 kills, one endless round at strength +0); santa (hourglass
-  limit of turns, packages, candy canes, Yeti/Grinch destroy packages on a hit,
-  star: 4 free steps); strength (caps are the full scale); kraken (the Kraken
-  at the centre, strength +6 and immortal; every 5 turns a `flood` step is due;
-  entering water means facing the Kraken; at most 5 consecutive backtracking or
-  swimming moves, the 6th swim is death; one round in which all four
-  requirements count; exit through a different zone than the one where the last
-  requirement was completed; one market at the exit, at x(requirements done)).
+- Final score: hearts + clovers + weapon + shields + shovels + 4 x chests + every
+  monster defeated in the game.
+- Campaigns: slaughter (no arrows, start at the triangle, strength +0, Fury boxes
+  (5) instead of losses or the weapon point, at the 5th the hero is Furious: the
+  sector's monsters are erased and counted, the game ends; a cornucopia every
+  3 kills; at most 48 enemies); santa (start next to Santa's room, hourglass
+  limit of turns, packages, candy canes distract the Yeti/Grinch, which destroy
+  a package on a hit, star: 4 free steps); strength (caps are the full scale);
+  kraken (the Kraken in the centre, strength +6, immortal; swimming into water
+  joined to it, or the water reaching you, means facing it; a `flood` step is
+  due every 5 turns, one cell per joined flooded cell; at most 5 backtracking
+  moves in a row, the 6th swim in a row is death; "no cave-ins": collapse
+  events do nothing; one round in which all four requirements count; exit
+  on the side opposite the zone where the last requirement was completed
+  (A/C, B/D face each other);
+  one market at the exit at x(requirements done)).
 """
 from __future__ import annotations
 
 from .actions import (Candy, Circle, Climb, Coin, Collect, Enter, Exit, Fight, Flee, Flood, Lever, Market,
                       Move, Oracle, Redeem, Score, Sheet, Shovel)
-from .board import (CENTRE, DELTA, ENEMIES, OPPOSITE, Board, Coord, cell_name, direction, neighbour,
+from .board import (DELTA, ENEMIES, OPPOSITE, Board, Coord, cell_name, direction, neighbour,
                     relative_side, wall_key)
 from .heroes import TRAITS, Hero
 
@@ -89,6 +98,9 @@ EXTRA_STEPS = {"yellow potion": 1, "purple potion": 1, "star": 4}
 RESOURCE_ITEMS = frozenset(("potion", "yellow potion", "purple potion", "shovel", "weapon", "shield", "clover",
                             "cornucopia", "chest", "die"))
 FOES = frozenset(ENEMIES) | {"monster", "statue"}
+KAEL_ENEMIES = frozenset(ENEMIES) | {"monster"}     # enemies, not the statues' traps
+# the zones face each other across the Oracle: Temple (top) / Cliff (bottom), Palace (right) / Waterways (left)
+OPPOSITE_ZONE = {"A": "C", "C": "A", "B": "D", "D": "B"}
 REQ_OF_KIND = {"statues": 3, "kills": 3, "levers": 2, "cornucopias": 1}
 SWIM_LIMIT = 5
 FLOOD_EVERY = 5
@@ -129,7 +141,7 @@ class GameState:
         "origin", "rounds_log",
     )
 
-    def copy(self) -> "GameState":
+    def copy(self) -> "GameState":            # replaced below by an unrolled version (speed)
         new = GameState.__new__(GameState)
         for name in GameState.__slots__:
             setattr(new, name, getattr(self, name))
@@ -192,6 +204,19 @@ class GameState:
         out["round"] = self.round_no
         out["requirement"] = self.requirement_progress()
         return out
+
+
+def _unrolled_copy():
+    """GameState.copy as straight-line attribute copies: about twice as fast as a loop."""
+    lines = ["def copy(self):", "    new = _new(GameState)"]
+    lines += [f"    new.{n} = self.{n}" for n in GameState.__slots__]
+    lines.append("    return new")
+    scope = {"_new": object.__new__, "GameState": GameState}
+    exec("\n".join(lines), scope)  # noqa: S102 - generated from our own slot names
+    return scope["copy"]
+
+
+GameState.copy = _unrolled_copy()
 
 
 def new_game(board: Board, hero: Hero) -> GameState:
@@ -428,7 +453,7 @@ def _roll_rule(s: GameState, to: Coord) -> str:
         return "free"
     if s.extra > 0:
         return "extra"
-    if s.hero.ability == "kael" and s.enemy_at(to) in ENEMIES and to not in s.spawned:
+    if s.hero.ability == "kael" and s.enemy_at(to) in KAEL_ENEMIES and to not in s.spawned:
         return "free"
     if s.pos is not None and b.zone_of(s.pos) is None:
         return "optional"
@@ -453,6 +478,8 @@ def _move(s: GameState, a: Move, ctx: _Ctx) -> None:
             ctx.soft("move.entry", f"the first move of the round enters {_fmt(cell)} from its arrow {_fmt(cell)}:{side}")
         facing = OPPOSITE[side]
         event_zone = b.zone_of(cell)
+        if wall_key(cell, side) in s.walls:
+            ctx.soft("move.wall", f"a collapsed wall closes the arrow {_fmt(cell)}:{side}")
     else:
         facing = direction(frm, to)
         if to == frm:
@@ -684,6 +711,10 @@ def _fight(s: GameState, a: Fight, ctx: _Ctx) -> None:
     if foe == "statue" and pos not in s.faced:
         s.faced = s.faced | {pos}
         _count_requirement(s, "statues")
+    fury = a.fury
+    if fury and s.campaign != "slaughter":
+        ctx.soft("fury.campaign", "the Fury track belongs to The Slaughter of Monsters")
+        fury = 0
     if mine > theirs:
         outcome = "win"
         if a.shield:
@@ -702,14 +733,10 @@ def _fight(s: GameState, a: Fight, ctx: _Ctx) -> None:
             outcome = "blocked"
         else:
             outcome = "hit"
-            fury = a.fury
-            if fury:
-                if s.campaign != "slaughter":
-                    ctx.soft("fury.campaign", "the Fury track belongs to The Slaughter of Monsters")
-                    fury = 0
-                fury = min(fury, diff)
-                s.fury += fury
-            _gain(s, "hearts", -(diff - fury))
+            instead = min(fury, diff)          # Fury boxes blacked out instead of hearts
+            fury -= instead
+            _black_out_fury(s, instead, ctx)
+            _gain(s, "hearts", -(diff - instead))
             if foe == "bandit":
                 _rob(s, a.stolen, ctx)
             elif foe == "grinch":
@@ -719,12 +746,48 @@ def _fight(s: GameState, a: Fight, ctx: _Ctx) -> None:
     if a.stolen is not None and not (outcome == "hit" and foe == "bandit"):
         ctx.soft("bandit.steal", "only a Bandit's hit steals a resource")
     if a.weapon:
-        if s.campaign == "slaughter" and a.fury > (theirs - mine if outcome == "hit" else 0):
-            s.fury += 1            # Fury box instead of the weapon point
+        if fury > 0:
+            fury -= 1
+            _black_out_fury(s, 1, ctx)         # a Fury box instead of the weapon point
         else:
             _gain(s, "weapon", -1)
+    if fury > 0:
+        ctx.soft("fury.excess", f"{a.fury} Fury box(es) is more than the losses of this fight")
     s.last = outcome
     _check_death(s)
+
+
+FURY_BOXES = 5          # the skull boxes at the end of the Life row (our Slaughter sheet)
+
+
+def _black_out_fury(s: GameState, n: int, ctx: _Ctx) -> None:
+    if n <= 0:
+        return
+    if s.fury + n > FURY_BOXES:
+        ctx.soft("fury.full", f"only {FURY_BOXES - s.fury} Fury box(es) left to black out")
+        n = FURY_BOXES - s.fury
+    s.fury += n
+    if s.fury >= FURY_BOXES:
+        # Furious: roam the sector and erase every monster in it; they count as kills
+        zone = s.board.zone_of(s.pos) if s.pos is not None else None
+        gone = []
+        for c in s.board.all_cells() if hasattr(s.board, "all_cells") else s.board.cells:
+            if s.board.zone_of(c) != zone:
+                continue
+            foe = s.enemy_at(c)
+            if foe is not None and foe not in ("statue", "kraken"):
+                gone.append((c, foe))
+        sp = dict(s.spawned)
+        for c, foe in gone:
+            if c in sp:
+                del sp[c]
+            else:
+                s.removed = s.removed | {(c, foe)}
+        s.spawned = sp
+        s.kills += len(gone)
+        s.kills_total += len(gone)
+        s.phase = DEAD
+        s.engaged = False
 
 
 def _rob(s: GameState, stolen: str | None, ctx: _Ctx) -> None:
@@ -774,8 +837,7 @@ def _beaten(s: GameState, pos: Coord, foe: str) -> None:
 
 
 def _check_death(s: GameState) -> None:
-    line = s.caps.get("hearts") or 0
-    if s.res.get("hearts", 0) <= 0 or (s.campaign == "slaughter" and line and s.fury >= line):
+    if s.res.get("hearts", 0) <= 0:
         s.phase = DEAD
         s.engaged = False
 
@@ -981,6 +1043,12 @@ def _exit(s: GameState, a: Exit, ctx: _Ctx) -> None:
     name = f"{_fmt(a.cell)}:{a.side}"
     if b.campaign in ("slaughter", "santa"):
         raise _Hard("campaign.no_exit", "this campaign has no exits")
+    if s.pos != a.cell and s.pos is not None and direction(s.pos, a.cell) is not None:
+        _move(s, Move(a.cell, a.roll), ctx)           # step onto the exit cell first, rolling its events
+        if s.phase != INSIDE:
+            return
+    elif a.roll is not None:
+        ctx.soft("roll.not_due", f"the hero is already in {_fmt(a.cell)}: no roll to exit")
     if s.pos != a.cell:
         ctx.soft("exit.where", f"the hero is in {_fmt(s.pos)}, not at the exit cell {_fmt(a.cell)}")
     if (a.cell, a.side) not in b.entries:
@@ -997,8 +1065,13 @@ def _exit(s: GameState, a: Exit, ctx: _Ctx) -> None:
         if len(done) < 4:
             ctx.soft("kraken.requirements", "the gates close only when all four requirements are done "
                      f"(done: {', '.join(done) or 'none'})")
-        elif zone == s.last_req_zone:
-            ctx.soft("kraken.exit_side", f"exit on a side other than zone {zone}, where the last requirement was done")
+        elif s.last_req_zone is not None:
+            want = OPPOSITE_ZONE.get(s.last_req_zone)
+            if want in b.zones and zone != want:
+                ctx.soft("kraken.exit_side", f"the last requirement was done in zone {s.last_req_zone}: exit on the "
+                         f"opposite side, through zone {want}")
+            elif want not in b.zones and zone == s.last_req_zone:
+                ctx.soft("kraken.exit_side", f"exit on another side than zone {zone}, where the last requirement was done")
     else:
         if zone == s.zone:
             ctx.soft("exit.zone", f"the round entered in zone {s.zone}: it exits through a door of a different zone")

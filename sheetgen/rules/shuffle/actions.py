@@ -286,13 +286,15 @@ def _a_fight(arg, opts):
         if not isinstance(v, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in v):
             raise ValueError(f"fight: {key.replace('_', '-')}: expected the dice rolled, e.g. [5, 2], got {v!r}")
         out[key] = tuple(v)
-    for key in ("hero_bonus", "monster_bonus", "extra_damage", "damage"):
+    for key in ("hero_bonus", "monster_bonus", "extra_damage", "damage", "hero_attack", "monster_attack"):
         if key in opts:
             out[key] = _int(opts.pop(key), f"fight: {key.replace('_', '-')}")
-    if "winner" in opts:
-        w = _norm(opts.pop("winner"))
-        if w not in ("hero", "monster"):
-            raise ValueError(f"fight: winner is hero or monster, got {w!r}")
+    if "winner" in opts or "result" in opts:
+        raw = opts.pop("winner", None) or opts.pop("result", None)
+        w = {"win": "hero", "won": "hero", "hero": "hero", "loss": "monster", "lose": "monster", "lost": "monster",
+             "monster": "monster"}.get(_norm(raw))
+        if w is None:
+            raise ValueError(f"fight: winner is hero or monster, got {raw!r}")
         out["winner"] = w
     if "level_up" in opts:
         out["level_up"] = str(opts.pop("level_up"))

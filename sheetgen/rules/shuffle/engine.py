@@ -258,7 +258,7 @@ def step(state: State, action: Action) -> tuple[State, list[Forbidden]]:
     h = st.heroes.get(who)
     if h is None:
         return st, [Forbidden("shuffle.hero", f"no hero named '{who}'")]
-    if who != st.active and action.verb not in ("eat", "trade-accept"):
+    if who != st.active and action.verb != "eat":
         report.append(Forbidden("shuffle.off-turn", f"it is {st.active}'s turn; {who} may only use snacks now"))
         return st, report
     active = st.heroes[st.active]
@@ -786,6 +786,12 @@ def _fight(st: State, h: Hero, a: Action, report: Report) -> None:
         report.append(Forbidden("shuffle.dice", "dice are d6: each roll is 1-6"))
     hero_attack = sum(hero_dice) + st.hero_stat(h, "attack") + a.get("hero_bonus", 0)
     monster_attack = sum(monster_dice) + mspec.attack + a.get("monster_bonus", 0)
+    for side, total in (("hero", hero_attack), ("monster", monster_attack)):
+        claimed = a.get(f"{side}_attack")
+        if claimed is not None and claimed != total:
+            report.append(Forbidden("shuffle.fight-attack", f"{side} attack is {total} (dice + base + "
+                                                            f"{'weapon + powers' if side == 'hero' else 'powers'}), "
+                                                            f"not {claimed}"))
     winner = "hero" if hero_attack >= monster_attack else "monster"
     claimed = a.get("winner")
     if claimed is not None and claimed != winner:

@@ -1,0 +1,135 @@
+"""Every drawing a logged transform can stand for, as the checker reads it.
+
+Map mode applies one exact transform (shapes.transform); a hand-written log may mean
+any of several, and the rules and the issue do not say which, so the checker accepts
+all of these readings rather than flag a legal sheet:
+
+  rotate   clockwise or counter-clockwise (so 90 and 270 are the same claim; any
+           multiple of 90 is taken mod 360, -90 too);
+  mirror   left-right or top-bottom, before or after the turn (with mirror, 0 and
+           180 are one claim, and 90 and 270 another);
+  stretch  n = 1 or 2 more squares: one line of squares (row or column, anywhere in
+           the shape) repeated n times, or two lines once each (stretch 2 may be one
+           square longer and one wider); a door on a repeated line may sit on any copy.
+
+A candidate is the shape's squares plus its exits as groups: each table exit becomes
+a set of the places it may be drawn (one place unless a stretch repeated its line).
+Candidates are normalised so the top-left square is (0, 0).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .shapes import MIRROR_SIDE, ROTATE_CW, Shape
+
+Cand = tuple        # (cells frozenset, groups tuple of frozenset of (x, y, side), secret frozenset of group index)
+
+
+def _base(shape: Shape) -> Cand:
+    groups = tuple(frozenset([e]) for e in shape.exits)
+    secret = frozenset(i for i, e in enumerate(shape.exits) if e in shape.secret)
+    return shape.cells, groups, secret
+
+
+def _stretch_line(cand: Cand, axis: str, index: int, n: int) -> Cand:
+    cells, groups, secret = cand
+    out = set()
+    for x, y in cells:
+        p = y if axis == "y" else x
+        if p < index:
+            out.add((x, y))
+        elif p > index:
+            out.add((x, y + n) if axis == "y" else (x + n, y))
+        else:
+            for k in range(n + 1):
+                out.add((x, y + k) if axis == "y" else (x + k, y))
+    far = "S" if axis == "y" else "E"
+    near = "N" if axis == "y" else "W"
+    new_groups = []
+    for g in groups:
+        places = set()
+        for x, y, s in g:
+            p = y if axis == "y" else x
+            if p < index:
+                shifts = (0,)
+            elif p > index or s == far:
+                shifts = (n,)
+            elif s == near:
+                shifts = (0,)
+            else:                       # a side door on the repeated line: on any copy
+                shifts = range(n + 1)
+            for k in shifts:
+                places.add((x, y + k, s) if axis == "y" else (x + k, y, s))
+        new_groups.append(frozenset(places))
+    return frozenset(out), tuple(new_groups), secret
+
+
+def _lines(cells) -> list[tuple[str, int]]:
+    h = max(y for _, y in cells) + 1
+    w = max(x for x, _ in cells) + 1
+    return [("y", i) for i in range(h)] + [("x", i) for i in range(w)]
+
+
+def _stretched(shape: Shape, n: int) -> list[Cand]:
+    base = _base(shape)
+    if n == 0:
+        return [base]
+    lines = _lines(shape.cells)
+    out = [_stretch_line(base, a, i, n) for a, i in lines]
+    if n == 2:                          # two different lines, once each
+        for k, (a1, i1) in enumerate(lines):
+            one = _stretch_line(base, a1, i1, 1)
+            for a2, i2 in lines[k + 1:]:
+                j = i2 + 1 if a2 == a1 and i2 > i1 else i2
+                out.append(_stretch_line(one, a2, j, 1))
+    return out
+
+
+def _orient(cand: Cand, rotate: int, mirrored: bool) -> Cand:
+    """Mirror left-right, then turn clockwise (y down), then normalise."""
+    cells, groups, secret = cand
+    pts = [(x, y, None) for x, y in cells]
+    gs = [list(g) for g in groups]
+
+    def f(x, y, s):
+        if mirrored:
+            x, s = -x, (MIRROR_SIDE[s] if s else s)
+        for _ in range(rotate // 90):
+            x, y, s = -y, x, (ROTATE_CW[s] if s else s)
+        return x, y, s
+    pts = [f(*p) for p in pts]
+    gs = [[f(*e) for e in g] for g in gs]
+    mx = min(p[0] for p in pts)
+    my = min(p[1] for p in pts)
+    return (frozenset((x - mx, y - my) for x, y, _ in pts),
+            tuple(frozenset((x - mx, y - my, s) for x, y, s in g) for g in gs), secret)
+
+
+def orientation_readings(rotate: int | None, mirrored: bool | None) -> list[tuple[int, bool]]:
+    """(clockwise turn, mirror-first) pairs a logged rotate/mirror may mean; all 8 when not stated."""
+    if rotate is None:
+        return [(r, m) for m in (False, True) for r in (0, 90, 180, 270)]
+    r = rotate % 360
+    turns = [r, (360 - r) % 360]
+    if mirrored:
+        turns += [(180 + r) % 360, (180 - r) % 360]
+    seen = []
+    for t in turns:
+        if (t, bool(mirrored)) not in seen:
+            seen.append((t, bool(mirrored)))
+    return seen
+
+
+@lru_cache(maxsize=4096)
+def candidates(shape: Shape, rotate: int | None, mirrored: bool | None, stretch: int) -> tuple[Cand, ...]:
+    """Every candidate for a stated transform (rotate None: any orientation), duplicates removed."""
+    seen = set()
+    out = []
+    for cand in _stretched(shape, stretch):
+        for r, m in orientation_readings(rotate, mirrored):
+            c = _orient(cand, r, m)
+            key = (c[0], c[1])
+            if key not in seen:
+                seen.add(key)
+                out.append(c)
+    return tuple(out)
