@@ -339,3 +339,31 @@ def test_png_tiny_rounded_rects_do_not_fail():
                                   Rect(2, 2, 0.3, 0.3, Style(fill="#ff0000"), radius=0.2),
                                   Rect(5, 5, 10, 10, radius=2)])])
     assert render_png_pages(doc, 150)[0][:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_every_graphics_state_used_is_defined_in_its_resources():
+    """Forms (repeated groups) cannot carry ExtGState in reportlab: each /gsN gs must resolve."""
+    import io
+    import re
+
+    import pypdf
+
+    from sheetgen.draw.model import Document, Group, Line, Page, Rect, Style
+    from sheetgen.render import render_pdf_bytes
+    shared = Group(tuple(Line(i, 0, i, 5) for i in range(12)))
+    faded = Group(tuple(Rect(i, 10, 1, 1, Style(fill="#ff0000", opacity=0.5)) for i in range(12)))
+    pages = [Page(50, 50, [shared, faded, Rect(1, 1, 5, 5, Style(fill="#00ff00", opacity=0.3))]),
+             Page(50, 50, [shared, faded]), Page(50, 50, [shared])]
+    reader = pypdf.PdfReader(io.BytesIO(render_pdf_bytes(Document(pages))))
+
+    def check(stream_owner, data):
+        used = set(re.findall(rb"/(\S+) gs", data))
+        res = stream_owner.get("/Resources") or {}
+        defined = {k.encode()[1:] for k in (res.get("/ExtGState") or {})}
+        assert used <= defined, (used, defined)
+        for xobj in (res.get("/XObject") or {}).values():
+            xobj = xobj.get_object()
+            check(xobj, xobj.get_data())
+
+    for page in reader.pages:
+        check(page, page.get_contents().get_data())

@@ -76,7 +76,8 @@ class _PdfWriter:
         """A page starts in PDF's default graphics state; a form inherits whatever
         state it is drawn in (known=False), so it sets everything it uses."""
         # stroke colour, fill colour, line width, dash, cap, join, stroke alpha, fill alpha
-        self.state = [(0, 0, 0), (0, 0, 0), 1.0, None, 0, 0, 1.0, 1.0] if known else [_UNKNOWN] * 8
+        self.state = ([(0, 0, 0), (0, 0, 0), 1.0, None, 0, 0, 1.0, 1.0] if known
+                      else [_UNKNOWN] * 6 + [1.0, 1.0])    # a form is drawn at full opacity
         self.code = self.c._code
 
     # --- graphics state -------------------------------------------------
@@ -271,6 +272,8 @@ class _PdfWriter:
         else:
             self.code.append("q")
         if form is not None:
+            # forms assume full opacity (they cannot set it themselves)
+            self._alpha(1.0, True, True)
             self.c.doForm(form)
         else:
             self.items(items)
@@ -298,6 +301,10 @@ class _PdfWriter:
         if not is_form and items not in self.seen:
             self.seen.add(items)
             return None
+        if _uses_opacity(items):
+            # reportlab writes no ExtGState resources for form XObjects, so a form
+            # cannot change opacity: such groups are drawn inline
+            return None
         self.form_count += 1
         name = f"sgform{self.form_count}"
         c = self.c
@@ -314,6 +321,18 @@ class _PdfWriter:
         del saved_code
         self.forms[items] = name
         return name
+
+
+def _uses_opacity(items) -> bool:
+    for item in items:
+        if isinstance(item, Group):
+            if _uses_opacity(item.items):
+                return True
+        else:
+            style = getattr(item, "style", None)
+            if style is not None and style.opacity != 1.0:
+                return True
+    return False
 
 
 _CAPS = {"butt": 0, "round": 1, "square": 2}
