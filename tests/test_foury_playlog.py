@@ -272,3 +272,16 @@ def test_mangled_logs_give_violations_or_located_errors_never_a_crash(tmp_path):
             assert all(p.line for p in exc.problems if p.file == str(path))
         else:
             assert all(v.line for v in violations)
+
+
+def test_hand_written_round_a_then_c_and_the_round_2_strength():
+    assert check(LOGS / "legal-round-a-then-c.yaml") == []
+    v = check(LOGS / "illegal-round2-strength.yaml")
+    assert [(x.step, x.rule) for x in v] == [(26, "sheet.kills")]
+    assert "sheet shows kills 1 but the rules give 0" in v[0].message
+
+
+def test_hand_written_round_d_cornucopia_delivered_to_the_oracle():
+    assert check(LOGS / "legal-round-d-then-a.yaml") == []
+    first = check(LOGS / "illegal-round-d-redeemed.yaml")[0]
+    assert (first.step, first.rule) == (10, "sheet.chests")

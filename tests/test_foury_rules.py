@@ -550,3 +550,25 @@ def test_collapsed_entry_arrow_cannot_be_entered():
     from sheetgen.rules.foury.board import wall_key
     s.walls = s.walls | {wall_key(P("C5"), "S")}                 # a wall collapsed across the arrow C5:S
     assert "move.wall" in refused(play(s, enter("C5:S")), mv("C5", 3))
+
+
+def test_elydion_at_the_end_of_a_round_buys_at_the_next_value_once():
+    s = play(game(named_hero("elydion")), *A_START, mv("C1", 6), mv("C2"), mv("D2", 3), Collect("chest"),
+             mv("C2"), mv("C3"), mv("D3"), mv("E3", 6), Exit(P("E3"), "E"))           # 2 chests now
+    assert s.res["chests"] == 2
+    t = play(s, Market(1, (("hearts", 2),)))                     # x2 instead of x1: his once per round
+    assert t.elydion_used and t.res["hearts"] == 5
+    assert refused(t, Market(1, (("hearts", 2),))) == {"market.price"}
+    assert play(t, Market(1, (("hearts", 1),))).res["chests"] == 0
+    plain = play(game(), *A_START, mv("C1", 6), mv("C2"), mv("D2", 3), Collect("chest"),
+                 mv("C2"), mv("C3"), mv("D3"), mv("E3", 6), Exit(P("E3"), "E"))
+    assert refused(plain, Market(1, (("hearts", 2),))) == {"market.price"}
+
+
+def test_an_extra_step_is_the_very_next_move_even_into_an_explored_room():
+    s = play(game(), *A_START, mv("C1", 6), mv("C2"), mv("D2", 6))   # D2 rolled zone A's 6: one extra step
+    back = play(s, mv("C2"))                                           # spent on a free move
+    assert back.extra == 0
+    assert "roll.missing" in refused(back, mv("B2"))
+    assert play(back, mv("B2", 3)).pos == P("B2")
+    assert play(s, mv("E2")).pos == P("E2")                             # or into a new room without rolling

@@ -515,14 +515,17 @@ class Checker:
                 continue
             if room.parent is not None and other.id != room.parent:
                 continue
+            mine_there = self.cells.get(other.id, ())
             for d, door in self.doors.get(other.id, ()):
-                if door.state == EXPLORED and door.to in (room.id, None) and _beyond(d) in cells:
+                # any door of the earlier room onto these squares joins them; a wrong state or
+                # to: on it is that door's own violation, reported at its line
+                if (d[0], d[1]) in mine_there and _beyond(d) in cells:
                     b = _beyond(d)
                     edges[(b[0], b[1], OPPOSITE[d[2]])] = (other.id, d)
         # or the room lists its own side of the door it came in by
         for d, door in self.doors.get(room.id, ()):
             to = self.by_id.get(door.to) if door.to is not None else None
-            if door.state == EXPLORED and to is not None and self.order[to.id] < mine \
+            if door.state in (EXPLORED, SECRET) and to is not None and self.order[to.id] < mine \
                     and _beyond(d) in self.cells.get(to.id, ()) and (room.parent is None or to.id == room.parent):
                 b = _beyond(d)
                 edges.setdefault(d, (to.id, (b[0], b[1], OPPOSITE[d[2]])))
@@ -626,6 +629,15 @@ class Checker:
             return esc["final"]
         return finals.pop() if len(finals) == 1 else None
 
+    def _dice_final(self, room: LogRoom, bosses: int) -> bool | None:
+        """Whether the escalation d6 makes the Final Boss under both readings (None if they differ)."""
+        e_roll = room.escalation.get("roll")
+        if not isinstance(e_roll, int) or not 1 <= e_roll <= 6:
+            return None
+        rules = self.contents.escalation
+        finals = {e_roll + m >= rules.final_at for m in {0, rules.modifier(bosses)}}
+        return finals.pop() if len(finals) == 1 else None
+
     def _contents(self, room: LogRoom, kinds: tuple, bosses: int) -> tuple[bool | None, int]:
         """Check the 2d6 contents -> (Final Boss: True/False/None when unknown, 1 if a boss result)."""
         line = room.contents_line or room.line
@@ -643,7 +655,10 @@ class Checker:
         if room.escalation is not None and not is_boss:
             self.broken(line, f"only 11 (the boss) rolls the escalation die, not {roll}", "contents.escalation")
         elif room.escalation is not None:
+            before = len(self.out)
             final = self._escalation(room, line, bosses)
+            if len(self.out) > before:      # the escalation itself is wrong: what the die says counts
+                return self._dice_final(room, bosses), 1
         result = room.contents_result
         if result is None or str(result).strip() in PLACEHOLDERS:
             pass            # only the roll was written down (the issue's example writes "...")

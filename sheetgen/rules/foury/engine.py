@@ -16,7 +16,8 @@ Readings we chose where the rules text is ambiguous (each one tested):
   enemy (statues are traps, not enemies).  Leaving a zone-less room (the Oracle,
   a campaign start) into an unexplored cell is "placing yourself" there: the
   roll is optional and, if given, uses the events of the zone entered.
-- A pending extra step is used by the next `move` (a shovel or circle keeps it).
+- A pending extra step is the very next `move`, even one into an explored room, the
+  Oracle or water that needed no roll anyway (a shovel or circle keeps it).
 - Entering the Oracle room is the visit: the chest comes then if awakened (once
   per round); in round D a carried cornucopia is delivered there (spent; that
   awakens the Oracle).  An `oracle` step records the words.
@@ -49,7 +50,7 @@ Readings we chose where the rules text is ambiguous (each one tested):
   at the market is an error.
 - Market chest value is the number of the round just completed (x1..x4);
   Elydion may once per round trade at the next round's value (also inside the
-  dungeon).
+  dungeon; `rate: next`, or simply a price that only that value explains).
 - INSERT COIN (once, when dead): the five traits start again (the starting ones or
   new ones), chests/cornucopias stay, the hero is outside and starts the
   unfinished round again through an unused arrow.
@@ -524,8 +525,8 @@ def _move(s: GameState, a: Move, ctx: _Ctx) -> None:
                    "Kael rolls no event entering a space with an enemy" if to not in s.explored else
                    f"{_fmt(to)} is already explored: free movement, no roll")
             ctx.soft("roll.not_due", f"no roll is due: {why}")
-        if s.extra > 0 and to in s.explored:
-            s.extra -= 1
+        if s.extra > 0:
+            s.extra -= 1                     # the extra step is this move, though it needed no roll
     # turns (the hourglass): a new turn starts unless this continues free movement or an extra step
     if not s.turn_open and rule != "extra":
         s.turns += 1
@@ -1135,6 +1136,11 @@ def _market(s: GameState, a: Market, ctx: _Ctx) -> None:
     if s.campaign == "kraken" and s.market_done:
         ctx.soft("kraken.market", "in Discovering the Kraken the market is visited only once")
     next_rate = a.next_rate or (elydion and s.phase == INSIDE)
+    if elydion and not next_rate and not s.elydion_used and a.spend_chests > 0:
+        # Elydion buying at the next round's value says so by the price itself
+        gained = sum(n for _, n in a.gain)
+        if gained == a.spend_chests * chest_value(s, True) != a.spend_chests * chest_value(s):
+            next_rate = True
     if a.next_rate and not elydion:
         ctx.soft("market.rate", "only Elydion trades at the next round's value")
     elif next_rate:
