@@ -75,3 +75,26 @@ def test_stretch_readings_repeat_any_line_and_doors_may_sit_on_any_copy():
     two = readings.candidates(chamber, 0, False, 2)
     sizes = {(max(x for x, _ in c[0]) + 1, max(y for _, y in c[0]) + 1) for c in two}
     assert sizes == {(3, 5), (5, 3), (4, 4)}                        # one line twice, or two lines
+
+
+def test_map_mode_logs_rewritten_the_way_a_player_might_still_pass():
+    """No transform/kind/result/truncated/time written; rotate counted counter-clockwise;
+    mirror read top-to-bottom: every reading the checker documents, on real maps."""
+    from sheetgen.definitions.exploration import builtin_tables
+    from sheetgen.rules.exploration.logcheck import check_log, log_from_explorer
+    from sheetgen.rules.exploration.mapmode import explore
+    rooms, entrances, contents = builtin_tables()
+    for seed in range(30):
+        ex = explore(rooms, entrances, contents, seed=seed, policy=("first", "random", "deepest")[seed % 3])
+        for variant in ("bare", "counter-clockwise", "top-to-bottom"):
+            log = log_from_explorer(ex)
+            for r in log.rooms:
+                if variant == "bare":
+                    r.transform = r.kind = r.contents_result = r.truncated = r.escalation = r.time = None
+                elif r.transform:
+                    rot, mirrored, st = r.transform
+                    if variant == "counter-clockwise":
+                        r.transform = ((360 - rot) % 360, mirrored, st)
+                    elif mirrored:
+                        r.transform = ((rot + 180) % 360, mirrored, st)
+            assert check_log(log, rooms, entrances, contents) == [], (seed, variant)

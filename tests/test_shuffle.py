@@ -154,7 +154,7 @@ def test_track_adapter_rolls_records_refuses_and_exports(tmp_path, monkeypatch):
     monkeypatch.setitem(adapters.ADAPTERS, "shuffle", "sheetgen.tracker.shuffle_adapter")
     j = ["track", "--journal", tmp_path / "j.sqlite"]
     setup = DATA / "cases" / "fight-win-legal.yaml"
-    assert _run(*j, "new", "--ruleset", "shuffle", "--map", setup, "--hero", "-").exit_code == 0
+    assert _run(*j, "new", "--ruleset", "shuffle", "--map", setup).exit_code == 0
     refused = _run(*j, "step", "{move: east}")
     assert refused.exit_code == 1 and "not a room until slain" in refused.output
     rolled = _run(*j, "step", "{fight: {monster: rat}}", "--seed", "1")

@@ -99,9 +99,9 @@ class LogRoomModel(Open):
     name: str | None = None
     cells: list[Union[str, list[int]]]
     truncated: bool | None = None
-    doors: list[LogDoorModel] = []
-    contents: LogContentsModel | None = None
-    retrace: Union[list[Union[LogRetraceModel, int]], LogRetraceModel, int] = []
+    doors: list[LogDoorModel] | None = []
+    contents: Union[LogContentsModel, int, None] = None
+    retrace: Union[list[Union[LogRetraceModel, int]], LogRetraceModel, int, None] = []
     time: Num | None = None
     minutes: Num | None = None
 
@@ -315,10 +315,12 @@ def _log(model: ExplorationLog, data: MarkedDict, size) -> Log:
             doors_line=_key_line(data, base + ("doors",)) or line,
             parent=rm.from_, time=_minutes(getattr(rm, time_key)),
             time_line=_key_line(data, base + (time_key,)) or line)
-        for j, d in enumerate(rm.doors):
+        for j, d in enumerate(rm.doors or ()):
             state = "-".join(str(d.state).strip().lower().replace("_", " ").replace("-", " ").split())
             room.doors.append(LogDoor(d.at, state, d.to, d.secret, _line(data, base + ("doors", j))))
-        if rm.contents is not None:
+        if isinstance(rm.contents, int):                 # contents: 7 (the roll only)
+            room.contents_roll, room.contents_line = rm.contents, _key_line(data, base + ("contents",))
+        elif rm.contents is not None:
             room.contents_roll = rm.contents.roll
             room.contents_result = None if rm.contents.result is None else str(rm.contents.result)
             room.contents_line = _key_line(data, base + ("contents",))
@@ -327,7 +329,7 @@ def _log(model: ExplorationLog, data: MarkedDict, size) -> Log:
                 room.escalation = {"roll": esc}
             elif esc is not None:
                 room.escalation = esc.model_dump(exclude_none=True)
-        retrace = rm.retrace if isinstance(rm.retrace, list) else [rm.retrace]
+        retrace = rm.retrace if isinstance(rm.retrace, list) else [] if rm.retrace is None else [rm.retrace]
         for j, r in enumerate(retrace):
             where = _line(data, base + ("retrace", j)) if isinstance(rm.retrace, list) else \
                 _key_line(data, base + ("retrace",))

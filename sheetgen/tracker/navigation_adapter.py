@@ -52,7 +52,7 @@ def start(params: dict) -> dict:
         if key not in _SETUP_KEYS:
             raise StepRefused(f"unknown player setting '{key}' (hp, keys, bombs, xp)")
         extra[key] = int(value)
-    return {"ruleset": "navigation", "dungeon": ref, "players": [{"name": n, **extra} for n in names]}
+    return {"ruleset": "navigation", "map": ref, "dungeon": ref, "players": [{"name": n, **extra} for n in names]}
 
 
 def _initial(header: dict, dungeon):

@@ -34,7 +34,8 @@ def start(params: dict) -> dict:
     else:
         deck = Path(loaded.source.folder) / log.deck
         ref = str(deck.resolve()) if deck.exists() else log.deck
-    return {"ruleset": "shuffle", "deck": ref, "setup": log.setup.model_dump(mode="json", exclude_defaults=True)}
+    return {"ruleset": "shuffle", "map": str(Path(loaded.source.path).resolve()), "deck": ref,
+            "setup": log.setup.model_dump(mode="json", exclude_defaults=True)}
 
 
 def _deck(ref):

@@ -169,12 +169,14 @@ class Checker:
         bosses = 0
         final_at = None
         maybe_final = None
+        after_final = False
         for i, room in enumerate(log.rooms):
             if self.by_id.get(room.id) is not room:
                 continue
-            if final_at is not None:
+            if final_at is not None and not after_final:
+                after_final = True          # reported once, at the first room that follows it
                 self.broken(room.line, f"the dungeon ended with the Final Boss in room {final_at}; "
-                                       f"room {room.id} cannot come after it", "end.final-boss")
+                                       f"room {room.id} (and any after it) cannot come after it", "end.final-boss")
             entry = self._roll(room, i)
             kinds = self._kind(room, entry)
             if i == 0:
@@ -203,9 +205,17 @@ class Checker:
         if rooms:
             readings = (("after", lambda i: MINUTES_PER_ROOM * (i + 1)), ("before", lambda i: MINUTES_PER_ROOM * i),
                         ("each", lambda i: MINUTES_PER_ROOM))
-            name, want = max(readings, key=lambda rd: sum(1 for i, r in rooms if r.time == rd[1](i)))
+            # the first time written down says which reading the log uses (a later slip carried
+            # on must not outvote it); if it fits none, the reading most rooms follow
+            i0, r0 = rooms[0]
+            fitting = [rd for rd in readings if rd[1](i0) == r0.time] or list(readings)
+            name, want = max(fitting, key=lambda rd: sum(1 for i, r in rooms if r.time == rd[1](i)))
+            before = {i: r.time for i, r in enumerate(log.rooms)}
             for i, room in rooms:
-                if room.time != want(i):
+                # a slip carried on (every later time 10 behind) is reported once, where it starts
+                carried = name != "each" and before.get(i - 1) is not None and \
+                    room.time == before[i - 1] + MINUTES_PER_ROOM
+                if room.time != want(i) and not carried:
                     what = {"after": "after", "before": "before", "each": "for"}[name]
                     self.broken(room.time_line, f"time {what} room {room.id} is {want(i)} minutes "
                                                 f"({MINUTES_PER_ROOM} per room or corridor generated), "
@@ -348,22 +358,25 @@ class Checker:
         mx = min(x for x, _ in cells)
         my = min(y for _, y in cells)
         norm = frozenset((x - mx, y - my) for x, y in cells)
+        full = [(cand, mx, my) for spec in specs for cand in candidates(entry.shape, *spec) if cand[0] == norm]
+        if full:
+            return full, []
+        partial = []
         anchor = min(cells, key=lambda c: (c[1], c[0]))
-        full, partial = [], []
-        for rot, mir, st in specs:
-            for cand in candidates(entry.shape, rot, mir, st):
-                if cand[0] == norm:
-                    full.append((cand, mx, my))
-                elif len(cand[0]) > len(cells):
-                    for px, py in cand[0]:
-                        tx, ty = anchor[0] - px, anchor[1] - py
-                        placed = {(x + tx, y + ty) for x, y in cand[0]}
-                        if cells < placed and (not entry_edges or any(
-                                (x + tx, y + ty, sd) in entry_edges for g in cand[1] for x, y, sd in g)):
-                            # a cut-down room still meets its door with an exit of the shape
-                            partial.append((cand, tx, ty, placed - cells))
-            if full:
-                break
+        for spec in specs:
+            for cand in candidates(entry.shape, *spec):
+                if len(cand[0]) <= len(cells):
+                    continue
+                if entry_edges:
+                    # a cut-down room still meets its door with an exit of the shape
+                    shifts = {(ex - x, ey - y) for g in cand[1] for x, y, sd in g
+                              for ex, ey, es in entry_edges if es == sd}
+                else:
+                    shifts = {(anchor[0] - x, anchor[1] - y) for x, y in cand[0]}
+                for tx, ty in shifts:
+                    placed = {(x + tx, y + ty) for x, y in cand[0]}
+                    if cells < placed:
+                        partial.append((cand, tx, ty, placed - cells))
         return full, partial
 
     def _truncation_ok(self, room: LogRoom, missing) -> tuple[bool, str]:
@@ -642,6 +655,8 @@ class Checker:
         """Check the 2d6 contents -> (Final Boss: True/False/None when unknown, 1 if a boss result)."""
         line = room.contents_line or room.line
         roll = room.contents_roll
+        if roll is None and self.order[room.id] == 0:
+            return False, 0     # the rules roll contents when a door is opened; the entrance may have none
         if roll is None:
             self.broken(line, f"room {room.id} has no contents roll: every room and corridor rolls 2d6, "
                               "a truncated one too (contents: {roll: N, result: ...})", "contents.missing")

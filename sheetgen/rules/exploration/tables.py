@@ -135,7 +135,8 @@ class ContentsTable:
             if final is False:
                 return got in names or got == _norm(BOSS)
             return got in names or got == _norm(BOSS) or got in final_names
-        return got in names
+        # a note after the result ("Pit trap: Bo fell, 2 wounds") still names it
+        return got in names or any(_names_in(n, got) for n in (_norm(expected.id), _norm(expected.label)))
 
 
 _CATEGORY_NAMES = {
@@ -152,6 +153,11 @@ _CATEGORY_NAMES = {
 def _category_names(category: str) -> set:
     """A result may be written as its category, as the rules name them (monsters, traps ...)."""
     return set(_CATEGORY_NAMES.get(category, (category,)))
+
+
+def _names_in(name: str, text: str) -> bool:
+    """Whether name appears in text as whole words."""
+    return bool(name) and f" {name} " in f" {text.replace(':', ' ').replace(',', ' ').replace('(', ' ')} "
 
 
 def _norm(text) -> str:
