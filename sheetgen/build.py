@@ -55,7 +55,8 @@ def compose_pack(loaded: Loaded, options: BuildOptions,
         doc = compose_loaded(load(member), options)
         stem = Path(member).stem
         for page in doc.pages:
-            page.name = f"{stem}-{page.name}" if page.name != stem else stem
+            if not page.name.startswith(stem):
+                page.name = f"{stem}-{page.name}"
             pages.append(page)
         if progress:
             progress(member)

@@ -27,6 +27,12 @@ The core format is fixed by the issue; sheetgen adds optional keys (marked +):
 
 Keys sheetgen does not know are ignored (other tools may extend the log too), unless
 they look like a misspelling of a known key, which is an error.
+
+Hand-written logs may also say: roll: {d6: 4} or a bare roll: 35 (the first room's is the
+entrance d6); numbers as strings ("35"); cells as [x, y]; kind and door states in any
+case; state: dead-end; rotate: "90 ccw" or -90; mirror: horizontal; contents: 7 (the
+roll only); escalation: 5 (the d6 only); retrace: [4, 1] (rolls only); time: "20 min";
+a top-level time:/minutes: total; end: retreat (a reason only); sheet: {width, height}.
 """
 from __future__ import annotations
 

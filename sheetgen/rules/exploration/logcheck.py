@@ -7,6 +7,40 @@ shared squares, each room joined to the room it came from through a door, its
 squares its table shape under the stated transform (or a truncation of it), rolls in
 range, contents as the table says for that roll and kind, door states consistent,
 plus the entrance at bottom centre, time, retracing rolls and the Final Boss ending.
+
+Rulings (where the rules or the issue leave room, the checker accepts every reading a
+careful player could take, rather than flag a legal sheet):
+  * Doors: "10,27:N" is the N side of square 10,27 (the next room's square is 10,26);
+    the same edge named from outside ("10,26:S" in room 1's list) is the same door.
+    explored = leads to the room whose square is beyond (to: must say which); unexplored
+    = nothing beyond yet (one facing any room, earlier or later, is explored); secret =
+    not found, may face anything (to: allowed if it is right); dead-end (a word some
+    players write) only for a door off the paper edge, into a room, or of a truncated room.
+  * Joined: some door of an earlier room (or the room's own door to an earlier room)
+    sits on the edge between them; a wrong state or to: on that door is reported at the
+    door, not again as "not joined".  The new room usually meets the door with one of its
+    exits, but a player may draw the door onto any square of it (then all its exits are
+    listed doors).  Every exit of the shape leading onto a free square must be listed
+    (exits off the edge, into other rooms and secret ones need not be).
+  * Transform (see readings.py): rotate either direction, mirror either axis before or
+    after the turn, stretch 1-2 = one line repeated or two lines once each, doors on a
+    repeated line on any copy; no transform written = any of them.
+  * Truncation: cells a connected part of the placed shape, meeting the door with an
+    exit.  The paper edge stops a room whether or not it says truncated; "no room for the
+    room" needs truncated: true (or no flag) and an earlier room in the way.  A truncated
+    room is a dead end: its doors are optional, it still rolls contents, and it may read
+    the contents column of what its squares now are (a cut-down room may be 1 wide).
+  * Contents: 2d6 in the column of the room's kind; the result may be written as the
+    table's id, title or text, the rules' category (monsters, traps ...), with a note after
+    it, or left out ("..."); the entrance may have no contents roll (the rules roll on
+    opening a door).  Boss escalation: a modifier of 0 (the rules: d6 6+) or the table's
+    house rule (+1 per earlier boss) is accepted; final must agree with the one used.
+  * Ending: nothing may follow the Final Boss (reported once, at the next room); a log
+    may stop anywhere (retreat, death, a half-played map); 'no doors'/'map full' is
+    wrong while an unexplored door faces a free square.
+  * Time, 10 minutes a room: per room as the total after it, before it, or 10 each (the
+    first written time says which); a slip carried on is reported once; a total must be
+    10 x rooms.  Room ids need only be unique: the list order is the order of play.
 """
 from __future__ import annotations
 
