@@ -279,7 +279,13 @@ def test_bandit_steals_on_a_hit_and_gives_a_cornucopia_when_beaten():
     s = at(game(), "D2", "bandit")
     hit = play(s, Fight(1, 3, stolen="shovels"))
     assert hit.res["hearts"] == 2 and hit.res["shovels"] == 1
-    assert refused(s, Fight(1, 3)) == {"bandit.steal"}
+    # the theft not named: the next sheet shows which resource went (a sheet showing none lost is wrong)
+    unnamed = play(s, Fight(1, 3))
+    assert unnamed.theft == 1
+    settled = play(unnamed, Sheet((("shovels", 1), ("clovers", 2))))
+    assert settled.res["shovels"] == 1 and settled.theft == 0
+    nothing_lost = Sheet(tuple((k, unnamed.res[k]) for k in ("shields", "weapon", "clovers", "shovels")))
+    assert refused(unnamed, nothing_lost) == {"bandit.steal"}
     assert refused(s, Fight(1, 3, stolen="chests")) == {"bandit.steal"}        # has no chest
     won = play(s, Fight(6, 1))
     assert won.res["cornucopias"] == 1
@@ -491,10 +497,12 @@ def test_oracle_reached_before_awakening_then_again_after():
     assert s.requirement_progress() == 3                              # no more counting once awake and reached
 
 
-def test_collapsed_exit_arrow_blocks_until_shoveled():
+def test_a_wall_collapsing_on_the_exit_arrow_does_not_stop_the_exit():
+    # "If you end your movement on an unused Entry/Exit space ... roll ... Have you survived?
+    # CONGRATULATIONS": the exit cell's events matter for its encounters, not for its walls
     s = play(game(), *A_START, mv("C1", 6), mv("C2"), mv("C3"), mv("D3"), mv("E3", 5))   # B5: front (E) collapses
-    assert "exit.wall" in refused(s, Exit(P("E3"), "E"))
-    s = play(s, Shovel(P("E3"), "E"))
+    assert play(s, Exit(P("E3"), "E")).completed == 1
+    s = play(s, Shovel(P("E3"), "E"))           # clearing it anyway is allowed; the hero stays
     assert s.pos == P("E3") and s.res["shovels"] == 1
     assert play(s, Exit(P("E3"), "E")).completed == 1
 

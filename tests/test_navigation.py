@@ -155,10 +155,11 @@ def test_example_game_is_legal_and_a_broken_copy_is_not(tmp_path):
     game = layouts_dir() / "navigation" / "nav-crypt-game.yaml"
     assert _run("check", game).exit_code == 0
     broken = tmp_path / "broken.yaml"
-    broken.write_text(game.read_text().replace("      - key                 # the door", "      - bomb  # the door"))
+    # Ada throws her only key away instead of using it on bounty-board's door
+    broken.write_text(game.read_text().replace("      - key                 # the door", "      - lose: {keys: 1}  # the door"))
     result = _run("check", broken, "--format", "json")
     assert result.exit_code == 1
-    assert [v["rule"] for v in json.loads(result.output)["violations"]] == ["nav.wrong-tool"]
+    assert [v["rule"] for v in json.loads(result.output)["violations"]] == ["nav.door-key"]
 
 
 def test_track_adapter_records_refuses_and_exports(tmp_path, monkeypatch):

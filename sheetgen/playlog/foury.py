@@ -47,7 +47,8 @@ from ..definitions.models import Strict, validate_model
 from ..errors import InputError, Problem, did_you_mean
 from ..rules.foury import actions as A
 from ..rules.foury.board import parse_cell, parse_cell_side
-from ..rules.foury.engine import SHEET_KEYS, RESOURCES, SANTA_COUNTERS, apply_lenient, canonical, new_game
+from ..rules.foury.engine import (READINGS, RESOURCES, SANTA_COUNTERS, SHEET_KEYS, apply_lenient, canonical,
+                                  new_game)
 from ..rules.foury.heroes import HEROES, TRAITS, Hero, check_free_traits, free_hero, named_hero
 from .base import Violation
 
@@ -342,6 +343,7 @@ def load(data, source) -> FouryLog:
             entries.append(Entry(A.Enter(), _line(source, rloc), None, ri + 1))
         else:
             problems.append(source.problem(rloc, "a round starts with its entry arrow, like entry: C1:N"))
+        head = len(entries) - 1 if entries and entries[-1].step is None and entries[-1].round == ri + 1 else None
         for si, step in enumerate(rnd.steps):
             n += 1
             loc = rloc + ("steps", si)
@@ -351,7 +353,14 @@ def load(data, source) -> FouryLog:
                 problems.append(source.problem(loc, str(exc)))
                 continue
             if action is not None:
-                entries.append(Entry(action, _line(source, loc), n, ri + 1))
+                entry = Entry(action, _line(source, loc), n, ri + 1)
+                if head is not None and isinstance(action, (A.Coin, A.Market)):
+                    # INSERT COIN or the market written at the top of the next round: they come before its entry
+                    entries.insert(head, entry)
+                    head += 1
+                else:
+                    head = None
+                    entries.append(entry)
         if rnd.exit is not None:
             n += 1
             try:
@@ -627,10 +636,10 @@ def _flow(value) -> str:
 
 
 # -- checking ---------------------------------------------------------------------
-def replay(log: FouryLog):
+def replay(log: FouryLog, readings: tuple[str, ...] = ()):
     """(final state, violations): the log replayed, following claimed steps where possible."""
     violations = [Violation(line, msg, None, "hero.traits") for msg, line in log.hero_problems]
-    state = new_game(log.board, log.hero)
+    state = new_game(log.board, log.hero, readings)
     for e in log.entries:
         state, problems = apply_lenient(state, e.action)
         for rule, message in problems:
@@ -641,4 +650,13 @@ def replay(log: FouryLog):
 
 
 def check(log: FouryLog) -> list[Violation]:
-    return replay(log)[1]
+    """The violations under our reading of the rules; where the text allows another reading
+    (READINGS: e.g. the weapon point paid once per combat rather than per exchange) and the
+    log follows it, the log is judged under that reading instead."""
+    best = replay(log)[1]
+    if best:
+        for reading in READINGS:
+            other = replay(log, (reading,))[1]
+            if len(other) < len(best):
+                best = other
+    return best

@@ -38,8 +38,8 @@ careful player could take, rather than flag a legal sheet):
   * Ending: nothing may follow the Final Boss (reported once, at the next room); a log
     may stop anywhere (retreat, death, a half-played map); 'no doors'/'map full' is
     wrong while an unexplored door faces a free square.
-  * Time, 10 minutes a room: per room as the total after it, before it, or 10 each (the
-    first written time says which); a slip carried on is reported once; a total must be
+  * Time, 10 minutes a room: per room as the total after it, before it, 10 each, or a
+    tally of 10-minute turns (1, 2, 3 ...; the first written time says which); a slip carried on is reported once; a total must be
     10 x rooms.  Room ids need only be unique: the list order is the order of play.
 """
 from __future__ import annotations
@@ -178,6 +178,7 @@ class Checker:
         self.cells: dict[int, set] = {}           # room id -> its squares (those that parse)
         self.by_id: dict[int, LogRoom] = {}
         self.doors: dict[int, list] = {}          # room id -> [(parsed door, LogDoor)]
+        self.overlapping: set = set()             # rooms with a square another room already has
 
     def broken(self, line, message, rule):
         self.out.append(Broken(line, message, rule))
@@ -238,7 +239,7 @@ class Checker:
         rooms = [(i, r) for i, r in enumerate(log.rooms) if r.time is not None]
         if rooms:
             readings = (("after", lambda i: MINUTES_PER_ROOM * (i + 1)), ("before", lambda i: MINUTES_PER_ROOM * i),
-                        ("each", lambda i: MINUTES_PER_ROOM))
+                        ("each", lambda i: MINUTES_PER_ROOM), ("turns", lambda i: i + 1))
             # the first time written down says which reading the log uses (a later slip carried
             # on must not outvote it); if it fits none, the reading most rooms follow
             i0, r0 = rooms[0]
@@ -247,12 +248,13 @@ class Checker:
             before = {i: r.time for i, r in enumerate(log.rooms)}
             for i, room in rooms:
                 # a slip carried on (every later time 10 behind) is reported once, where it starts
-                carried = name != "each" and before.get(i - 1) is not None and \
-                    room.time == before[i - 1] + MINUTES_PER_ROOM
+                step = 1 if name == "turns" else MINUTES_PER_ROOM
+                carried = name != "each" and before.get(i - 1) is not None and room.time == before[i - 1] + step
                 if room.time != want(i) and not carried:
-                    what = {"after": "after", "before": "before", "each": "for"}[name]
-                    self.broken(room.time_line, f"time {what} room {room.id} is {want(i)} minutes "
-                                                f"({MINUTES_PER_ROOM} per room or corridor generated), "
+                    what = {"after": "after", "before": "before", "each": "for", "turns": "after"}[name]
+                    unit = "10-minute turns" if name == "turns" else "minutes"
+                    self.broken(room.time_line, f"time {what} room {room.id} is {want(i)} {unit} "
+                                                f"({MINUTES_PER_ROOM} minutes per room or corridor generated), "
                                                 f"not {room.time}", "time")
         n = len(log.rooms)
         if log.minutes is not None and log.minutes != MINUTES_PER_ROOM * n:
@@ -299,6 +301,7 @@ class Checker:
                 continue
             other = self.owner.get(c)
             if other is not None:
+                self.overlapping.add(room.id)
                 self.broken(line, f"square {_cell(c)} of room {room.id} is already part of room {other}: "
                                   "rooms never share a square", "cell.overlap")
             else:
@@ -315,8 +318,11 @@ class Checker:
                 self.broken(door.line, f"'{door.at}' is not a door: write x,y:SIDE such as \"10,27:N\" "
                                        "(SIDE one of N, E, S, W)", "door.format")
                 continue
-            if (d[0], d[1]) not in mine and _beyond(d) in mine:
-                # the same edge named from the square outside it ("10,26:S" for "10,27:N")
+            outside = self.owner.get((d[0], d[1]))
+            if (d[0], d[1]) not in mine and _beyond(d) in mine and \
+                    (outside == door.to if door.to is not None else outside is None):
+                # the same edge named from the square outside it ("10,26:S" for "10,27:N"),
+                # when that square is the room it leads to (or free, for a door not yet opened)
                 b = _beyond(d)
                 d = (b[0], b[1], OPPOSITE[d[2]])
             if d in seen:
@@ -362,6 +368,7 @@ class Checker:
         if room.kind is not None and room.kind != entry.kind and not (cut and room.kind == actual):
             self.broken(room.kind_line, f"{self._label(room)} ({entry.name}) is a {entry.kind}, "
                                         f"not a {room.kind}", "room.kind")
+            return (entry.kind, room.kind)      # the contents may follow either: reported once
         if room.kind is not None:
             return (room.kind,)
         return (entry.kind, actual) if cut and actual != entry.kind else (entry.kind,)
@@ -373,7 +380,9 @@ class Checker:
     def _specs(self, room: LogRoom):
         """(rotate, mirror, stretch) claims to try, cheapest first; [] when the transform is unusable."""
         if room.transform is None:          # not written down: any orientation, any stretch
-            return [(None, None, 0), (None, None, 1), (None, None, 2)]
+            # (the entrance goes on an empty sheet: nothing to stretch it for)
+            return [(None, None, 0)] if room.die == "entrance" else \
+                [(None, None, 0), (None, None, 1), (None, None, 2)]
         rot, mir, st = room.transform
         bad = False
         if not isinstance(rot, int) or rot % 90:
@@ -393,8 +402,8 @@ class Checker:
         my = min(y for _, y in cells)
         norm = frozenset((x - mx, y - my) for x, y in cells)
         full = [(cand, mx, my) for spec in specs for cand in candidates(entry.shape, *spec) if cand[0] == norm]
-        if full:
-            return full, []
+        if full or room.die == "entrance":
+            return full, []                 # the entrance is drawn whole at the bottom centre
         partial = []
         anchor = min(cells, key=lambda c: (c[1], c[0]))
         for spec in specs:
@@ -413,6 +422,23 @@ class Checker:
                         partial.append((cand, tx, ty, placed - cells))
         return full, partial
 
+    def _fits(self, room: LogRoom, entry: RoomEntry, specs, entry_edges: set):
+        """Placements the squares are (whole, or a legal cut) -> ([(cand, tx, ty, cut)], hints)."""
+        full, partial = self._placements(room, entry, specs, entry_edges)
+        if full:
+            return [(c, tx, ty, False) for c, tx, ty in full], "", ""
+        cut_ok, flag_hint, free_hint = [], "", ""
+        if len(components(self.cells[room.id])) == 1:
+            for cand, tx, ty, missing in partial:
+                ok, why = self._truncation_ok(room, missing)
+                if ok:
+                    cut_ok.append((cand, tx, ty, True))
+                elif "mark the room truncated" in why:
+                    flag_hint = flag_hint or why
+                else:
+                    free_hint = free_hint or why
+        return cut_ok, flag_hint, free_hint
+
     def _truncation_ok(self, room: LogRoom, missing) -> tuple[bool, str]:
         """Whether the left-out squares make a legal cut: the paper edge stops a room (flag or not);
         'no room for the room' needs the truncated flag (or none written) and something in the way."""
@@ -421,9 +447,9 @@ class Checker:
         blocked = [c for c in missing if c in self.owner and self.order.get(self.owner[c], mine) < mine]
         if len(off) == len(missing):
             return True, ""
-        if room.truncated is False:
-            return False, "; they are only part of it: mark the room truncated: true (a dead end)"
         if off or blocked:
+            if room.truncated is False:
+                return False, "; they are only part of it: mark the room truncated: true (a dead end)"
             return True, ""
         free = ", ".join(_cell(c) for c in sorted(missing, key=lambda c: (c[1], c[0]))[:4])
         return False, (f"; they are only part of it, yet nothing is in the way of the rest ({free} "
@@ -432,34 +458,27 @@ class Checker:
 
     def _shape(self, room: LogRoom, entry: RoomEntry | None, entry_edges: set, where: str):
         cells = self.cells[room.id]
-        if entry is None or not cells:
-            return
+        if entry is None or not cells or room.id in self.overlapping:
+            return                          # squares shared with another room: reported there
         specs = self._specs(room)
         if not specs:
             return
-        full, partial = self._placements(room, entry, specs, entry_edges)
-        if full:
-            self._exits(room, [(c, tx, ty, False) for c, tx, ty in full], entry_edges)
-            return
-        hint = ""
-        cut_ok = []
-        if len(components(cells)) == 1:
-            for cand, tx, ty, missing in partial:
-                ok, why = self._truncation_ok(room, missing)
-                if ok:
-                    cut_ok.append((cand, tx, ty, True))
-                elif not hint:
-                    hint = why
-        if cut_ok:
-            self._exits(room, cut_ok, entry_edges)
+        fits, flag_hint, free_hint = self._fits(room, entry, specs, entry_edges)
+        if fits:
+            self._exits(room, entry, fits, entry_edges)
             return
         label = f"{self._label(room)} ({entry.name}, a {entry.kind})"
         how = _describe_transform(room.transform) if room.transform is not None else "in any orientation"
-        line = room.cells_line
-        if hint:
-            if room.truncated_line is not None:
-                line = room.truncated_line
-        elif room.transform is not None:
+        # the offending key, judged by what else the squares are: a real cut (something in the
+        # way) with truncated: false -> the flag; a cut marked truncated with nothing in the way
+        # -> the flag; the shape turned another way -> the transform; another entry's shape with
+        # these doors -> the roll; else the squares themselves
+        line, hint = room.cells_line, ""
+        if flag_hint and room.truncated is False:
+            line, hint = room.truncated_line or line, flag_hint
+        elif free_hint and room.truncated is True:
+            line, hint = room.truncated_line or line, free_hint
+        if not hint and room.transform is not None:
             other = self._other_transform(room, entry)
             if other is not None:
                 hint, line = f"; they match it {other}", room.transform_line
@@ -467,6 +486,8 @@ class Checker:
             other = self._other_entry(room, entry_edges)
             if other is not None:
                 hint, line = f"; they are the shape of {other}", room.roll_line
+        if not hint:
+            hint = flag_hint or free_hint
         self.broken(line or room.line, f"the squares of room {room.id} are not the shape of {label} {how}"
                                        f"{where}{hint}", "shape.match")
 
@@ -502,8 +523,30 @@ class Checker:
                     return f"{'entrance' if room.die == 'entrance' else 'd66'} {key} ({entry.name})"
         return None
 
-    def _exits(self, room: LogRoom, placements, entry_edges: set):
-        """The listed doors against the shape's exits, for the placement that fits them best."""
+    def _exits(self, room: LogRoom, entry: RoomEntry, placements, entry_edges: set):
+        """The listed doors against the shape's exits, for the placement that fits them best.
+
+        When the doors fit the squares under another transform, that one mistake is reported
+        at the transform instead.  (Not so for another table entry: small shapes share
+        squares and doors by chance, and a misplaced door is the likelier slip.)"""
+        best = self._door_problems(room, placements, entry_edges)
+        if not best:
+            return
+        if room.transform is not None:
+            st = room.transform[2]
+            for stretch_by in dict.fromkeys((st, 0, 1, 2)):
+                for r, m in ((0, False), (90, False), (180, False), (0, True), (90, True)):
+                    fits = self._fits(room, entry, [(r, m, stretch_by)], entry_edges)[0]
+                    if fits and not self._door_problems(room, fits, entry_edges):
+                        self.broken(room.transform_line, f"the doors of room {room.id} are not where "
+                                    f"{self._label(room)} ({entry.name}) has its exits "
+                                    f"{_describe_transform(room.transform)}; they fit it with rotate: {r}, "
+                                    f"mirror: {str(m).lower()}, stretch: {stretch_by}", "shape.match")
+                        return
+        for line, message, rule in best:
+            self.broken(line, message, rule)
+
+    def _door_problems(self, room: LogRoom, placements, entry_edges: set) -> list:
         cells = self.cells[room.id]
         listed = {d for d, _ in self.doors.get(room.id, ())}
         best = None
@@ -536,8 +579,7 @@ class Checker:
                 best = problems
             if not problems:
                 break
-        for line, message, rule in best or ():
-            self.broken(line, message, rule)
+        return best or []
 
     def _entrance(self, room: LogRoom, entry: RoomEntry | None):
         cells = self.cells[room.id]
@@ -557,6 +599,7 @@ class Checker:
         mine = self.order[room.id]
         # the door it was opened from: an explored door of an earlier room leading onto its squares
         edges = {}
+        joining = []
         for other in self.log.rooms:
             if self.by_id.get(other.id) is not other or other is room or self.order[other.id] >= mine:
                 continue
@@ -569,6 +612,9 @@ class Checker:
                 if (d[0], d[1]) in mine_there and _beyond(d) in cells:
                     b = _beyond(d)
                     edges[(b[0], b[1], OPPOSITE[d[2]])] = (other.id, d)
+                    joining.append((other.id, d, door))
+        opened = any(door.state == EXPLORED or (door.state == SECRET and door.to is not None)
+                     for _, _, door in joining)
         # or the room lists its own side of the door it came in by
         for d, door in self.doors.get(room.id, ()):
             to = self.by_id.get(door.to) if door.to is not None else None
@@ -576,6 +622,13 @@ class Checker:
                     and _beyond(d) in self.cells.get(to.id, ()) and (room.parent is None or to.id == room.parent):
                 b = _beyond(d)
                 edges.setdefault(d, (to.id, (b[0], b[1], OPPOSITE[d[2]])))
+                opened = True
+        if joining and not opened:
+            for oid, d, door in joining:     # (an unexplored one is reported with the door states)
+                if door.state == SECRET or door.state in DEAD_END_STATES:
+                    self.broken(door.line, f"room {room.id} was opened through door {_door(d)} of room {oid}, "
+                                           f"so that door is explored (to: {room.id}), not {door.state}",
+                                "door.state")
         if not edges:
             came = f" from room {room.parent}" if room.parent is not None else ""
             self.broken(room.line, f"room {room.id} is not joined{came} through a door: an earlier room needs "

@@ -139,7 +139,7 @@ class GameState:
         "extra", "kills", "kills_total", "used_entries", "zones_done", "coin_used", "turns",
         "turn_open", "upper", "levers", "trolls", "words", "chest_here", "elydion_used",
         "fury", "swim", "backtrack", "floods_done", "kprogress", "last_req_zone", "market_done",
-        "origin", "rounds_log",
+        "origin", "rounds_log", "readings", "theft", "weapon_due", "lever_at",
     )
 
     def copy(self) -> "GameState":            # replaced below by an unrolled version (speed)
@@ -220,8 +220,15 @@ def _unrolled_copy():
 GameState.copy = _unrolled_copy()
 
 
-def new_game(board: Board, hero: Hero) -> GameState:
+READINGS = ("weapon-once",)   # alternative readings a checker may replay a log under (see the docstring)
+
+
+def new_game(board: Board, hero: Hero, readings: tuple[str, ...] | frozenset = ()) -> GameState:
     s = GameState.__new__(GameState)
+    s.readings = frozenset(readings)
+    s.theft = 0                    # Bandit thefts the log did not name: resolved by the next sheet
+    s.weapon_due = False           # weapon-once reading: the weapon point is paid when the combat ends
+    s.lever_at = None              # the lever just pulled from the upper level (a next move may start there)
     s.board = board
     s.hero = hero
     s.res = {k: 0 for k in RESOURCES}
@@ -450,12 +457,19 @@ def _begin_round_state(s: GameState) -> None:
 def _roll_rule(s: GameState, to: Coord) -> str:
     """'due', 'free' (no roll allowed), 'optional' (placing from a zone-less room), 'extra'."""
     b = s.board
-    if to in s.explored or to in s.flooded or b.is_centre(to):
+    if to in s.explored or b.is_centre(to):
         return "free"
+    if to in s.flooded:
+        # swim freely; outside Kraken's map a player may still roll (the text says so for round D only)
+        return "free" if s.campaign == "kraken" or s.extra > 0 else "maybe"
     if s.extra > 0:
         return "extra"
-    if s.hero.ability == "kael" and s.enemy_at(to) in KAEL_ENEMIES and to not in s.spawned:
-        return "free"
+    if s.hero.ability == "kael" and to not in s.spawned:
+        foe = s.enemy_at(to)
+        if foe in KAEL_ENEMIES:
+            return "free"
+        if foe == "statue":
+            return "maybe"      # is a statue's trap an enemy? either reading is accepted
     if s.pos is not None and b.zone_of(s.pos) is None:
         return "optional"
     return "due"
@@ -469,10 +483,13 @@ def _move(s: GameState, a: Move, ctx: _Ctx) -> None:
         raise _Hard("move.off_map", f"{_fmt(to)} is not on the map")
     if s.campaign == "kraken" and s.floods_done < s.turns // FLOOD_EVERY and not s.turn_open:
         ctx.soft("kraken.flood_due", f"turn {s.turns} was a 5th turn: the water spreads first (a flood step)")
-    if s.engaged:
-        ctx.soft("fight.pending", f"the {s.enemy_at(s.pos)} in {_fmt(s.pos)} must be faced before moving on")
-    s.upper = False
+    _leave_combat(s, ctx, "before moving on")
     frm = s.pos
+    if s.lever_at is not None and frm is not None and s.upper and direction(frm, to) is None \
+            and direction(s.lever_at, to) is not None:
+        frm = s.pos = s.lever_at          # the hero walked the upper level to the lever and goes on from there
+    s.upper = False
+    s.lever_at = None
     if frm is None:
         cell, side = s.entry
         if to != cell:
@@ -514,6 +531,12 @@ def _move(s: GameState, a: Move, ctx: _Ctx) -> None:
             else:
                 use_events = True
                 event_zone = b.zone_of(to)
+    elif rule == "maybe":
+        if roll is not None:
+            if not 1 <= roll <= 6:
+                ctx.soft("roll.range", f"roll {roll} is not a d6 result (1-6)")
+            else:
+                use_events = True
     elif rule == "extra":
         s.extra -= 1
         if roll is not None:
@@ -750,12 +773,16 @@ def _fight(s: GameState, a: Fight, ctx: _Ctx) -> None:
         if fury > 0:
             fury -= 1
             _black_out_fury(s, 1, ctx)         # a Fury box instead of the weapon point
+        elif "weapon-once" in s.readings:
+            s.weapon_due = True                # paid once, when this combat ends
         else:
             _gain(s, "weapon", -1)
     if fury > 0:
         ctx.soft("fury.excess", f"{a.fury} Fury box(es) is more than the losses of this fight")
     s.last = outcome
     _check_death(s)
+    if outcome == "win" or s.phase == DEAD:
+        _end_combat(s)
 
 
 FURY_BOXES = 5          # the skull boxes at the end of the Life row (our Slaughter sheet)
@@ -798,8 +825,7 @@ def _rob(s: GameState, stolen: str | None, ctx: _Ctx) -> None:
             ctx.soft("bandit.steal", "there was nothing else for the Bandit to steal")
         return
     if stolen is None:
-        ctx.soft("bandit.steal", f"the Bandit's hit also steals one other resource: name it with stolen "
-                 f"(one of {', '.join(others)})")
+        s.theft += 1            # which one the player lost shows on the next sheet
         return
     if stolen not in others:
         ctx.soft("bandit.steal", f"the Bandit cannot steal {stolen}: the hero has none (one of {', '.join(others)})")
@@ -843,6 +869,25 @@ def _check_death(s: GameState) -> None:
         s.engaged = False
 
 
+def _end_combat(s: GameState) -> None:
+    """weapon-once reading: the weapon point used in this combat is paid when it ends."""
+    if s.weapon_due:
+        s.weapon_due = False
+        _gain(s, "weapon", -1)
+
+
+def _leave_combat(s: GameState, ctx: _Ctx, why: str = "first") -> None:
+    """Moving on from a foe's room: allowed after a tie or a blocked hit (the move is the flight)."""
+    if s.engaged:
+        if s.last in ("tie", "blocked"):
+            s.engaged = False
+            s.fled = True
+        else:
+            ctx.soft("fight.pending", f"the {s.enemy_at(s.pos)} in {_fmt(s.pos)} must be faced {why}"
+                     + ("" if s.last is None else ": after an unblocked hit the fight goes on"))
+    _end_combat(s)
+
+
 def _flee(s: GameState, a: Flee, ctx: _Ctx) -> None:
     _inside(s, "flee")
     foe = s.enemy_at(s.pos) if s.pos is not None else None
@@ -853,6 +898,7 @@ def _flee(s: GameState, a: Flee, ctx: _Ctx) -> None:
                  + ("; face the foe first" if s.last is None else "; after a hit the fight goes on"))
     s.engaged = False
     s.fled = True
+    _end_combat(s)
 
 
 def _candy(s: GameState, a: Candy, ctx: _Ctx) -> None:
@@ -940,8 +986,7 @@ def _shovel(s: GameState, a: Shovel, ctx: _Ctx) -> None:
     _inside(s, "use a shovel")
     if s.pos != a.cell:
         ctx.soft("shovel.where", f"the hero is in {_fmt(s.pos)}, not {_fmt(a.cell)}: a shovel clears a wall of the hero's room")
-    if s.engaged:
-        ctx.soft("fight.pending", f"the {s.enemy_at(s.pos)} in {_fmt(s.pos)} must be faced first")
+    _leave_combat(s, ctx)
     if s.res.get("shovels", 0) < 1:
         ctx.soft("shovel.none", "no shovel left")
     beyond = neighbour(a.cell, a.side)
@@ -982,8 +1027,7 @@ def _circle(s: GameState, a: Circle, ctx: _Ctx) -> None:
         raise _Hard("circle.here", f"there is no magic circle in {_fmt(s.pos)}")
     if a.to == s.pos or "magic circle" not in b.items.get(a.to, ()):
         raise _Hard("circle.there", f"there is no other magic circle in {_fmt(a.to)}")
-    if s.engaged:
-        ctx.soft("fight.pending", f"the {s.enemy_at(s.pos)} in {_fmt(s.pos)} must be faced first")
+    _leave_combat(s, ctx)
     if a.to in s.rooms:
         ctx.soft("move.collapsed_room", f"{_fmt(a.to)} is a collapsed room")
     s.upper = False
@@ -1003,6 +1047,7 @@ def _climb(s: GameState, a: Climb, ctx: _Ctx) -> None:
     if s.engaged or (s.enemy_at(s.pos) is not None):
         ctx.soft("collect.enemy", f"the {s.enemy_at(s.pos)} in {_fmt(s.pos)} must be beaten before climbing")
     s.upper = not s.upper
+    s.lever_at = None
 
 
 def _lever(s: GameState, a: Lever, ctx: _Ctx) -> None:
@@ -1025,6 +1070,7 @@ def _lever(s: GameState, a: Lever, ctx: _Ctx) -> None:
         ctx.soft("lever.used", f"the lever in {_fmt(cell)} was already pulled")
         return
     s.levers = s.levers | {cell}
+    s.lever_at = cell if s.upper else None
     _count_requirement(s, "levers")
 
 
@@ -1056,10 +1102,7 @@ def _exit(s: GameState, a: Exit, ctx: _Ctx) -> None:
         ctx.soft("exit.unknown", f"{name} is not an entry/exit arrow of this map")
     elif (a.cell, a.side) in s.used_entries:
         ctx.soft("exit.used", f"the arrow {name} was already used: it is closed for good")
-    if s.engaged:
-        ctx.soft("fight.pending", f"the {s.enemy_at(s.pos)} in {_fmt(s.pos)} must be faced first")
-    if wall_key(a.cell, a.side) in s.walls:
-        ctx.soft("exit.wall", f"a collapsed wall closes {name}: a shovel can clear it")
+    _leave_combat(s, ctx)
     zone = b.zone_of(a.cell)
     if b.campaign == "kraken":
         done = [k for k in REQ_OF_KIND if s.kprogress.get(k, 0) >= _kraken_target(s, k)]
@@ -1254,6 +1297,8 @@ ALIASES = {
     "requirements": "requirement", "statue": "statues", "lever": "levers", "wall": "walls",
     "green package": "green packages", "blue package": "blue packages", "candy cane": "candy canes",
     "turn": "turns", "insert coin": "coin",
+    "round requirement": "requirement", "requirement progress": "requirement",
+    "round requirement progress": "requirement", "requirement boxes": "requirement",
 }
 
 
@@ -1305,6 +1350,16 @@ SHEET_KEYS = RESOURCES + SANTA_COUNTERS + ("kills", "requirement", "progress", "
                                            "hourglass", "fury", "position", "cell", "awakened", "kills_total", "coin")
 
 
+def _edge_name(s: GameState, name: str) -> bool:
+    """Is the canonical wall name on the map's edge (and not an arrow)?"""
+    from .board import parse_cell_side
+    c, side = parse_cell_side(name)
+    for cell, sd in ((c, side), (neighbour(c, side), OPPOSITE[side])):
+        if s.board.on_board(cell) and not s.board.on_board(neighbour(cell, sd)):
+            return (cell, sd) not in s.board.entries
+    return False
+
+
 def _canon_walls(value) -> list[str] | None:
     from .board import parse_cell_side
     try:
@@ -1318,7 +1373,60 @@ def _canon_walls(value) -> list[str] | None:
         return None
 
 
+def _settle_theft(s: GameState, claims: dict, ctx: _Ctx) -> None:
+    """A Bandit's theft the log did not name: the resource the sheet shows one fewer of."""
+    while s.theft > 0:
+        others = [k for k in RESOURCES if k != "hearts" and s.res.get(k, 0) > 0]
+        if not others:
+            s.theft = 0
+            return
+        lower = [k for k in others if isinstance(claims.get(k), int) and claims[k] == s.res[k] - 1]
+        if not lower:
+            if all(k in claims for k in others):
+                s.theft = 0
+                ctx.soft("bandit.steal", "the Bandit's hit also stole one other resource: the sheet should "
+                         f"show one fewer of {', '.join(others)}")
+            return              # not shown yet
+        _gain(s, lower[0], -1)
+        s.theft -= 1
+
+
+def _blank_walls(s: GameState) -> set:
+    """Walls on the blank map (printed, or the edge beside no arrow), as canonical names."""
+    out = {f"{_fmt(k[0])}:{k[1]}" for k in s.board.walls if k not in s.erased}
+    return out
+
+
+def _settle_cornucopias(s: GameState, claims: dict) -> None:
+    """Cornucopias used for resources without a step of their own (the issue's log has no
+    redeem step): the sheet shows the resources gained and, if listed, the cornucopias gone."""
+    have = s.res.get("cornucopias", 0)
+    if have < 1:
+        return
+    gains = {}
+    for k in TRAITS:
+        v = claims.get(k)
+        if isinstance(v, int) and not isinstance(v, bool) and v > s.res.get(k, 0):
+            gains[k] = v - s.res.get(k, 0)
+    used = sum(gains.values())
+    if not used or used > have:
+        return
+    claimed = claims.get("cornucopias")
+    if claimed is not None and claimed != have - used:
+        return
+    if any(s.caps.get(k) is not None and s.res.get(k, 0) + n > s.caps[k] for k, n in gains.items()):
+        return
+    _gain(s, "cornucopias", -used)
+    for k, n in gains.items():
+        _gain(s, k, n)
+
+
 def _sheet(s: GameState, a: Sheet, ctx: _Ctx) -> None:
+    claims = {canonical(k): v for k, v in a.values}
+    if s.theft:
+        _settle_theft(s, claims, ctx)
+    if s.res.get("cornucopias", 0):
+        _settle_cornucopias(s, claims)
     for key, claimed in a.values:
         key = canonical(key)
         try:
@@ -1326,7 +1434,16 @@ def _sheet(s: GameState, a: Sheet, ctx: _Ctx) -> None:
         except KeyError:
             raise _Hard("sheet.key", f"'{key}' is not a value on the sheet ({', '.join(SHEET_KEYS)})") from None
         if key == "walls":
+            if isinstance(claimed, int) and not isinstance(claimed, bool):
+                if claimed != len(actual):
+                    ctx.soft("sheet.walls", f"sheet shows {claimed} collapsed walls but the rules give "
+                             f"{len(actual)}: {', '.join(actual) or 'none'}")
+                continue
             claimed_c = _canon_walls(claimed if isinstance(claimed, (list, tuple)) else [claimed])
+            if claimed_c is not None:
+                # a wall already on the blank map (printed, or the map's edge) may be listed too
+                blank = _blank_walls(s)
+                claimed_c = [w for w in claimed_c if w not in blank and not _edge_name(s, w)]
             if claimed_c != actual:
                 ctx.soft("sheet.walls", f"sheet shows collapsed walls {', '.join(claimed_c or []) or 'none'} "
                          f"but the rules give {', '.join(actual) or 'none'}")
@@ -1341,6 +1458,10 @@ def _sheet(s: GameState, a: Sheet, ctx: _Ctx) -> None:
             ok = str(claimed).upper() == actual.upper()
         else:
             ok = claimed == actual
+            if not ok and key == "cornucopias" and s.kind == "cornucopias" and not s.awakened \
+                    and isinstance(claimed, int):
+                # round D: the kept cornucopia may be marked in the requirement space instead
+                ok = actual - s.requirement_progress() <= claimed <= actual
         if not ok:
             ctx.soft(f"sheet.{key}", f"sheet shows {key} {claimed} but the rules give {actual}")
 

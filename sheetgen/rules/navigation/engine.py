@@ -227,40 +227,66 @@ def _count_move(p: Player, report: Report, how: str) -> None:
     p.moves += 1
 
 
-def _pay(st: State, p: Player, need: str, use: str | None, report: Report, what: str) -> None:
-    """Pay a key (door) or bomb (wall), or 1 HP in lieu of either (pre-paid or now)."""
+def _spend(p: Player, what: str) -> bool:
+    """Take one key/bomb/HP from the player's stock; False if there is none."""
+    attr = {"key": "keys", "bomb": "bombs", "hp": "hp"}[what]
+    if getattr(p, attr) <= 0:
+        return False
+    setattr(p, attr, getattr(p, attr) - 1)
+    return True
+
+
+def _shortage(need: str, what: str, p: Player) -> Forbidden:
+    return Forbidden(f"nav.{'door-key' if need == 'key' else 'wall-bomb'}",
+                     f"{what} needs a {need} and {p.name} has none left "
+                     f"(sacrifice 1 HP in lieu of it: 'sacrifice: hp')")
+
+
+def _pay(p: Player, need: str | None, leaving: str | None, use: str | None, report: Report, what: str) -> None:
+    """Pay for one passage.  need: the key/bomb the side entered through asks for
+    (None: open, or a room already entered).  leaving: what the side of the room
+    left would ask for; paying it as well is accepted (the other reading of a
+    barrier between two cards) but never required.  A pre-paid key/bomb/HP
+    (p.credit, already taken from the stock) and an inline `use` both count;
+    whatever is left over is spent, never carried to a later passage."""
     credit, p.credit = p.credit, None
-    if use is None and credit is not None:
-        if credit not in ("hp", "paid-" + need):
-            report.append(Forbidden("nav.wrong-tool", f"{what} needs a {need}, not a {credit[5:]}"))
-        return
-    if use == "hp":
-        if p.hp <= 0:
-            report.append(Forbidden("nav.sacrifice", f"{what}: no HP left to sacrifice"))
-        p.hp -= 1
-        return
-    if use is not None and use != need:
-        report.append(Forbidden("nav.wrong-tool", f"{what} needs a {need}, not a {use}"))
-        return
-    stock = p.keys if need == "key" else p.bombs
-    if stock <= 0:
-        report.append(Forbidden(f"nav.{'door-key' if need == 'key' else 'wall-bomb'}",
-                                f"{what} needs a {need} and {p.name} has none left "
-                                f"(sacrifice 1 HP in lieu of it: 'sacrifice: hp')"))
-        return
-    if need == "key":
-        p.keys -= 1
-    else:
-        p.bombs -= 1
+    paid = []                                   # (tool, already taken from the stock?)
+    if credit is not None:
+        paid.append(("hp" if credit == "hp" else credit[5:], True))
+    if use is not None:
+        paid.append((use, False))
+    for_need = next((i for i, (tool, _) in enumerate(paid) if need and tool in (need, "hp")), None)
+    if for_need is not None:
+        tool, taken = paid.pop(for_need)
+        if not taken and not _spend(p, tool):
+            if tool == "hp":
+                report.append(Forbidden("nav.sacrifice", f"{what}: no HP left to sacrifice"))
+                p.hp -= 1
+            else:
+                report.append(_shortage(need, what, p))
+    elif need is not None:
+        if paid and not any(tool == leaving for tool, _ in paid):
+            report.append(Forbidden("nav.wrong-tool", f"{what} needs a {need}, not a {paid[0][0]}"))
+            return
+        if not _spend(p, need):
+            report.append(_shortage(need, what, p))
+    for tool, taken in paid:                    # paid for the side left, or for nothing: spent all the same
+        if not taken:
+            _spend(p, tool)
 
 
-def _enter(st: State, p: Player, dest: str, side: str | None, use: str | None, report: Report, what: str) -> None:
+def _enter(st: State, p: Player, dest: str, side: str | None, use: str | None, report: Report, what: str,
+           leaving: str | None = None) -> None:
+    """Enter dest through its side `side` (None: a teleport or warp, nothing to pay);
+    leaving: the type of the side of the room left (paying for it is optional)."""
     room = st.dungeon.rooms[dest]
-    if side is not None and dest not in st.entered:
+    if side is not None:
         kind = room.side(side)
-        need = NEEDS[kind]
-        if need:
-            _pay(st, p, need, use, report, f"{what} through the {kind} on the {DIR_NAMES[side]} side of {_name(room)}")
+        need = None if dest in st.entered else NEEDS[kind]
+        _pay(p, need, NEEDS.get(leaving) if leaving else None, use, report,
+             f"{what} through the {kind} on the {DIR_NAMES[side]} side of {_name(room)}")
+    else:
+        p.credit = None
     p.room = dest
     st.entered.add(dest)
     done = st.tokens.get(dest, frozenset())
@@ -284,12 +310,14 @@ def _move(st: State, p: Player, a: Action, report: Report) -> None:
     d = a.target
     dest = st.dungeon.neighbour(p.room, d)
     if dest is None:
+        # a plain move never leaves the grid: wrap travel is its own action (as documented)
         wrap = st.dungeon.wrap_target(p.room, d)
         hint = f" (to travel to the other side of the dungeon use 'wrap: {DIR_NAMES[d]}')" if wrap else ""
         report.append(Forbidden("nav.no-room", f"no room {DIR_NAMES[d]} of '{p.room}'{hint}"))
         return
     _count_move(p, report, f"moving {DIR_NAMES[d]} to '{dest}'")
-    _enter(st, p, dest, OPPOSITE[d], a.use, report, f"moving {DIR_NAMES[d]}")
+    _enter(st, p, dest, OPPOSITE[d], a.use, report, f"moving {DIR_NAMES[d]}",
+           leaving=st.dungeon.rooms[p.room].side(d))
 
 
 def _move_to(st: State, p: Player, a: Action, report: Report) -> None:
@@ -385,6 +413,7 @@ def _resolve(st: State, p: Player, a: Action, report: Report) -> None:
         return
     function = a.target if a.target and a.target not in st.dungeon.rooms else None
     done = st.tokens.get(p.room, frozenset())
+    pending_hazard = [f for f in room.functions if f in room.hazard and f not in done]
     if not room.functions:
         report.append(Forbidden("nav.resolve", f"{_name(room)} has no action to resolve"))
         return
@@ -397,7 +426,7 @@ def _resolve(st: State, p: Player, a: Action, report: Report) -> None:
             return
     if function is None:
         left = [f for f in room.functions if f not in done]
-        function = left[0] if left else room.functions[0]
+        function = (pending_hazard or left or list(room.functions))[0]   # a pending hazard first
     if function in done:
         report.append(Forbidden("nav.already-resolved", f"{_name(room)}: '{function}' already has a navigation token"))
         return

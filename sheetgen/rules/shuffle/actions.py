@@ -17,6 +17,7 @@ _VERBS = {
     "level-up": "level-up", "loot": "loot", "effect": "gain", "gain": "gain",
     "end-turn": "end-turn", "end": "end-turn", "halt": "end-turn", "pass": "end-turn",
 }
+_OPTION_WORDS = {"monster"}      # verb aliases that are also option keys
 HELP = ("move, trap, draw, place-monster, build, equip, eat, burn, trade, power, shrine, ward, "
         "shift, slide, swap, twist, fight, loot, effect, end turn")
 
@@ -91,6 +92,8 @@ def parse_action(raw) -> Action:
             arg = rest
     elif isinstance(raw, dict) and raw:
         verbs = [k for k in raw if _norm(k) in _VERBS]
+        if len(verbs) > 1:      # {loot: 1, monster: orc}: 'monster' is the option there, not place-monster
+            verbs = [k for k in verbs if _norm(k) not in _OPTION_WORDS] or verbs
         if len(verbs) != 1:
             raise ValueError(f"an action mapping needs exactly one verb ({HELP})")
         head = _norm(verbs[0])

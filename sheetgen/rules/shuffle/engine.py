@@ -143,6 +143,7 @@ class Hero:
     powers: set = field(default_factory=set)
     shrine: bool = False
     trap: tuple | None = None           # cell of a trap entered and not yet rolled
+    trap_may: tuple | None = None       # cell of a trap reached by a SLIDE: a roll is accepted, not required
     monsters: list = field(default_factory=list)     # drawn monsters still to place
 
     def copy(self) -> "Hero":
@@ -247,6 +248,7 @@ def begin_turn(state: State, hero: str) -> State:
         raise Forbidden("shuffle.hero", f"no hero named '{hero}'")
     h = st.heroes[hero]
     h.steps, h.drew, h.fought, h.powers, h.shrine, h.trap, h.monsters = 0, False, False, set(), False, None, []
+    h.trap_may = None
     st.active = hero
     return st
 
@@ -262,7 +264,8 @@ def step(state: State, action: Action) -> tuple[State, list[Forbidden]]:
         report.append(Forbidden("shuffle.off-turn", f"it is {st.active}'s turn; {who} may only use snacks now"))
         return st, report
     active = st.heroes[st.active]
-    if active.fought and action.verb not in ("burn", "end-turn", "eat", "level-up"):
+    # after a fight only its aftermath: the monster's power (loot into its pile, effects), burns, snacks
+    if active.fought and action.verb not in ("burn", "end-turn", "eat", "level-up", "loot", "gain"):
         report.append(Forbidden("shuffle.fight-ends-turn", f"fighting ended {active.name}'s turn; "
                                                           f"'{action.verb}' comes too late"))
     if active.trap is not None and action.verb not in ("trap", "eat"):
@@ -397,10 +400,10 @@ def _trap(st: State, h: Hero, a: Action, report: Report) -> None:
     if spec is None or spec.type != "trap":
         report.append(Forbidden("shuffle.trap", f"{h.name} is not in a trap room"))
         return
-    if h.trap is None:
+    if h.trap is None and h.trap_may != h.at:
         report.append(Forbidden("shuffle.trap", f"the trap at {_cell_name(h.at)} was already rolled for"))
         return
-    h.trap = None
+    h.trap = h.trap_may = None
     roll = a.get("roll")
     if roll is None or not 1 <= roll <= 6:
         report.append(Forbidden("shuffle.dice", f"a trap roll is one d6 (1-6), got {roll!r}"))
@@ -442,12 +445,15 @@ def _draw(st: State, h: Hero, a: Action, report: Report) -> None:
     if h.drew:
         report.append(Forbidden("shuffle.draw-once", f"{h.name} already drew this turn"))
     h.drew = True
-    paths = len(st.paths(h.at))
+    room_paths = st.paths(h.at)
+    paths = len(room_paths)
+    unbuilt = sum(1 for d in room_paths if (h.at[0] + DIRS[d][0], h.at[1] + DIRS[d][1]) not in st.tiles)
     cards = a.get("cards")
     count = a.get("count", len(cards) if cards is not None else paths)
-    if count != paths:
+    if count not in (paths, unbuilt):
+        also = f" ({unbuilt} with no room on them yet)" if unbuilt != paths else ""
         report.append(Forbidden("shuffle.draw-count", f"draw 1 card per open path: the room at {_cell_name(h.at)} "
-                                                     f"has {paths}, not {count}"))
+                                                     f"has {paths}{also}, not {count}"))
     if cards is None and st.pile is None:
         return
     _draw_into(st, h, cards if cards is not None else None, count, report, "draw")
@@ -499,13 +505,24 @@ def _build(st: State, h: Hero, a: Action, report: Report) -> None:
         return
     h.hand.remove(room)
     st.tiles[cell] = Tile(room, "room", a.get("turns", 0))
-    paths = st.paths(cell)
-    for d, (dx, dy) in DIRS.items():
-        n = (cell[0] + dx, cell[1] + dy)
-        t = st.tiles.get(n)
-        if t is not None and t.kind == "boss" and not t.face_up and d in paths:
-            t.face_up = True
-            st.boss_flipped.append(n)
+    _flip_boss(st)
+
+
+def _flip_boss(st: State) -> None:
+    """A face-down Boss flips once a room is connected to it.  'Connecting' is read
+    generously (a path of the room towards the Boss, or of the Boss towards the
+    room, and after a SHIFT/SLIDE/SWAP/TWIST too): a Boss flipped early only lets
+    a hero in through matching paths, one left face down would refuse a legal move."""
+    for cell, t in st.tiles.items():
+        if t.kind != "boss" or t.face_up:
+            continue
+        own = turn_paths(st.catalog.boss.paths, t.turns) if st.catalog.boss is not None else frozenset()
+        for d, (dx, dy) in DIRS.items():
+            n = (cell[0] + dx, cell[1] + dy)
+            if st.is_room(n) and (OPPOSITE[d] in st.paths(n) or d in own):
+                t.face_up = True
+                st.boss_flipped.append(cell)
+                break
 
 
 def _equip(st: State, h: Hero, a: Action, report: Report) -> None:
@@ -654,6 +671,7 @@ def _shift(st: State, h: Hero, a: Action, report: Report) -> None:
         return
     _check_to(a, dst, report, "shift")
     _move_tile(st, cell, dst)
+    _flip_boss(st)
 
 
 def _bounds(st: State):
@@ -678,7 +696,9 @@ def _slide(st: State, h: Hero, a: Action, report: Report) -> None:
             report.append(Forbidden("shuffle.slide", f"{mover.name} cannot SLIDE {_NAMES[d]}: no open straight path"))
             return
         _check_to(a, cell, report, "slide")
-        _enter(st, mover, cell)
+        mover.at = cell             # slid, not moving: a trap here may be rolled for, need not be
+        spec = st.room_spec(cell)
+        mover.trap_may = cell if spec is not None and spec.type == "trap" else None
         return
     cell = _cell_of(st, a.get("room"), report, "slide")
     if cell is None or not _room_only(st, cell, report, "slide"):
@@ -696,6 +716,7 @@ def _slide(st: State, h: Hero, a: Action, report: Report) -> None:
         return
     _check_to(a, end, report, "slide")
     _move_tile(st, cell, end)
+    _flip_boss(st)
 
 
 def _check_to(a: Action, cell, report: Report, verb: str) -> None:
@@ -723,6 +744,7 @@ def _swap(st: State, h: Hero, a: Action, report: Report) -> None:
         x.at = c2
     for x in in2:
         x.at = c1
+    _flip_boss(st)
 
 
 def _twist(st: State, h: Hero, a: Action, report: Report) -> None:
@@ -737,6 +759,7 @@ def _twist(st: State, h: Hero, a: Action, report: Report) -> None:
         report.append(Forbidden("shuffle.twist", "TWIST turns a room to a new direction; it already faces that way"))
         return
     t.turns = new
+    _flip_boss(st)
 
 
 def _fight(st: State, h: Hero, a: Action, report: Report) -> None:
@@ -779,7 +802,8 @@ def _fight(st: State, h: Hero, a: Action, report: Report) -> None:
         report.append(Forbidden("shuffle.dice", f"the hero rolls {want_h} dice ({st.hero_stat(h, 'dice')}"
                                                 f" + 1 per assisting hero{': ' + names if names else ''}), "
                                                 f"not {len(hero_dice)}"))
-    if len(monster_dice) != want_m:
+    own_dice = mspec.dice + sum(st.catalog.monsters[st.tiles[c].card].dice for c in helpers)
+    if len(monster_dice) not in (want_m, own_dice):
         report.append(Forbidden("shuffle.dice", f"the monster rolls {want_m} dice ({mspec.dice} + 1 per assisting "
                                                 f"monster), not {len(monster_dice)}"))
     if any(not 1 <= v <= 6 for v in (*hero_dice, *monster_dice)):
@@ -864,7 +888,8 @@ def _gain(st: State, h: Hero, a: Action, report: Report) -> None:
 
 def _end_turn(st: State, h: Hero, a: Action, report: Report) -> None:
     h = st.heroes[st.active]
-    if h.monsters:
+    free = [d for d in st.paths(h.at) if (h.at[0] + DIRS[d][0], h.at[1] + DIRS[d][1]) not in st.tiles]
+    if h.monsters and free:
         report.append(Forbidden("shuffle.place-monster", f"drawn monster(s) {', '.join(h.monsters)} must be played "
                                                         f"face up from an open path"))
     if not h.fought:
@@ -879,6 +904,7 @@ def _end_turn(st: State, h: Hero, a: Action, report: Report) -> None:
         st.burned.extend(h.hand[HAND_SIZE:])
         del h.hand[HAND_SIZE:]
     h.steps, h.drew, h.fought, h.powers, h.shrine, h.trap, h.monsters = 0, False, False, set(), False, None, []
+    h.trap_may = None
 
 
 _HANDLERS = {
