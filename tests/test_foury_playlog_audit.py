@@ -46,3 +46,44 @@ def test_audit_log(path):
         assert lines == _marked_lines(path), report["violations"]
         first = min(report["violations"], key=lambda v: v["line"])
         assert first["line"] == min(_marked_lines(path))
+
+
+FORMS = """\
+sheetgen: 1
+kind: playlog
+ruleset: foury
+map: {hall}
+hero:
+  traits: {{hearts: 4, shields: 2, weapon: 2, clovers: 2, shovels: 2}}
+rounds:
+  - entry: C1:N
+    steps:
+      - {{move: C1, roll: 2}}
+      - {{move: C2, roll: 4}}
+      - {{move: D2, roll: 1}}
+      - {{fight: {{hero: 3, weapon: 2, enemy: 4, name: orc}}}}
+      - {{collect: [chest]}}
+      - {{move: D3, roll: 6}}
+      - {{move: C3}}
+      - {{move: D3}}
+      - {{move: E3, roll: 4}}
+      - {{exit: E3:E}}
+  - entry: A3:W
+    steps:
+      - {{market: {{spend: {{chests: 1}}, gain: {{hearts: 1}}, trade: {{give: {{weapon: 1}}, gain: {{shovels: 1}}}}}}}}
+      - sheet: {{hearts: 5, weapon: 0, shovels: 3, chests: 0, round requirement progress: 0}}
+"""
+
+
+def test_other_ways_of_writing_steps_are_understood(tmp_path):
+    """weapon: 2 (the value added), name: orc, collect: [a list], trade gain:, a market written
+    at the top of the next round, the sheet's own words for the requirement."""
+    log = tmp_path / "forms.yaml"
+    log.write_text(FORMS.format(hall=AUDIT.parent / "test-hall.yaml"))
+    code, report = _check(log)
+    assert code == 0, report
+    text = FORMS.format(hall=AUDIT.parent / "test-hall.yaml").replace("hearts: 5, weapon: 0", "hearts: 6, weapon: 0")
+    log.write_text(text)
+    sheet_line = next(i for i, line in enumerate(text.splitlines(), 1) if "sheet:" in line)
+    code, report = _check(log)
+    assert code == 1 and [v["line"] for v in report["violations"]] == [sheet_line]

@@ -178,7 +178,7 @@ class _Builder:
     def err_key(self, loc: tuple, message: str, **kw) -> None:
         """A problem located at the key itself (a zone letter), not at its value."""
         line, col = locate(self.src.data, loc, key_itself=True) or (None, None)
-        self.problems.append(Problem(message, self.src.filename, line, col, path=key_path(loc), **kw))
+        self.problems.append(Problem(message, self.src.filename, line, col, path=key_path(loc, self.src.data), **kw))
 
     def err_at(self, line: int | None, col: int | None, path: str, message: str, **kw) -> None:
         self.problems.append(Problem(message, self.src.filename, line, col, path=path, **kw))

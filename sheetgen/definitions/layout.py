@@ -42,7 +42,7 @@ from pydantic import (AfterValidator, BeforeValidator, Discriminator, Field, Pos
 
 from ..errors import InputError, Problem, did_you_mean
 from ..fonts import FAMILIES
-from .models import Colour, Length, Strict, parse_length
+from .models import Colour, Length, Strict, error_message, parse_length
 from .yamlsource import MarkedDict, MarkedList, key_path, read_yaml
 
 FURNITURE_MM = 8.0      # the bottom band of every page kept for the footer and ruler
@@ -428,6 +428,9 @@ def deep_merge(base: Node, over: Node) -> Node:
     return out
 
 
+_NO_KEY = object()     # (a YAML key may be None itself)
+
+
 def where(data: Any, loc: tuple, default_file: str, key_itself: bool = False) -> tuple[str, int | None, int | None]:
     """(file, line, column) of the value at loc in merged data (or of its key)."""
     file = default_file
@@ -436,8 +439,8 @@ def where(data: Any, loc: tuple, default_file: str, key_itself: bool = False) ->
     for i, part in enumerate(loc):
         last = i == len(loc) - 1
         if isinstance(node, dict):
-            key = part if part in node else next((k for k in node if str(k) == str(part)), None)
-            if key is None:
+            key = part if part in node else next((k for k in node if str(k) == str(part)), _NO_KEY)
+            if key is _NO_KEY:
                 break
             if isinstance(node, Node):
                 file = node.key_files.get(key) or file
@@ -519,12 +522,12 @@ def _clean_loc(loc: tuple, data: Any) -> tuple[tuple, Any]:
         if fresh and isinstance(node, dict) and element_tag(node) in ELEMENT_MODELS and part == element_tag(node):
             fresh = False
             continue
-        if isinstance(node, list) and not isinstance(part, int):
+        if (isinstance(node, list) and not isinstance(part, int)) or part == "[key]":
             continue
         out.append(part)
         if isinstance(node, dict):
-            key = part if part in node else next((k for k in node if str(k) == str(part)), None)
-            node = node[key] if key is not None else None
+            key = part if part in node else next((k for k in node if str(k) == str(part)), _NO_KEY)
+            node = node[key] if key is not _NO_KEY else None
         elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
             node = node[part]
         else:
@@ -596,40 +599,33 @@ def _problems(exc: ValidationError, data: Any, filename: str, prefix: tuple = ()
             model = _model_at(loc[:-1], data)
             known = [f.alias or n for n, f in model.model_fields.items()] if model else []
             known = [k for k in known if k != "type"] if model in ELEMENT_MODELS.values() else known
-            problems.append(Problem(f"unknown key '{loc[-1]}'", file, line, col, path=key_path(full[:-1]) or None,
+            problems.append(Problem(f"unknown key '{loc[-1]}'", file, line, col, path=key_path(full[:-1], data if not prefix else None) or None,
                                     expected=("one of " + ", ".join(known)) if known else None,
                                     suggestion=did_you_mean(loc[-1], known) if known else None))
         elif kind == "missing":
             file, line, col = where(data, loc[:-1], filename)
             problems.append(Problem(f"missing required key '{loc[-1]}'", file, line, col,
-                                    path=key_path(full[:-1]) or None))
+                                    path=key_path(full[:-1], data if not prefix else None) or None))
         elif kind == "element_type":
             got = err.get("input")
             tag = got.get("type") if isinstance(got, dict) else None
             if isinstance(got, dict) and tag is None:
                 file, line, col = where(data, loc, filename)
-                problems.append(Problem("an element needs a 'type'", file, line, col, path=key_path(full) or None,
+                problems.append(Problem("an element needs a 'type'", file, line, col, path=key_path(full, data if not prefix else None) or None,
                                         expected="one of " + ", ".join(ELEMENT_TYPES)))
             elif isinstance(got, dict):
                 file, line, col = where(data, loc + ("type",), filename)
                 problems.append(Problem(f"unknown element type '{tag}'", file, line, col,
-                                        path=key_path(full + ("type",)), expected="one of " + ", ".join(ELEMENT_TYPES),
+                                        path=key_path(full + ("type",), data if not prefix else None), expected="one of " + ", ".join(ELEMENT_TYPES),
                                         suggestion=did_you_mean(str(tag), ELEMENT_TYPES)))
             else:
                 file, line, col = where(data, loc, filename)
                 problems.append(Problem(f"an element is a mapping of keys, got {got!r}", file, line, col,
-                                        path=key_path(full) or None))
+                                        path=key_path(full, data if not prefix else None) or None))
         else:
-            file, line, col = where(data, loc, filename)
-            msg = err["msg"]
-            for lead in ("Value error, ", "Assertion failed, "):
-                if msg.startswith(lead):
-                    msg = msg[len(lead):]
-            got = err.get("input")
-            if (kind.endswith("_type") or kind.endswith("_parsing") or kind == "literal_error") \
-                    and not isinstance(got, (dict, list)):
-                msg = f"{msg[0].lower()}{msg[1:]}, got {got!r}"
-            problems.append(Problem(msg, file, line, col, path=key_path(full) or None))
+            is_key = kind == "invalid_key" or (bool(err["loc"]) and err["loc"][-1] == "[key]")  # the key is wrong
+            file, line, col = where(data, loc, filename, key_itself=is_key)
+            problems.append(Problem(error_message(err), file, line, col, path=key_path(full, data if not prefix else None) or None))
     unique: dict[tuple, Problem] = {}
     for p in problems:       # a template's problem shows once, not once per card
         unique.setdefault((p.file, p.line, p.column, p.message), p)
@@ -653,7 +649,7 @@ def load(data: MarkedDict, source) -> LayoutDefinition:
 
     def locate_problem(loc: tuple, message: str, **kw) -> Problem:
         file, line, col = where(merged, loc, filename)
-        return Problem(message, file, line, col, path=key_path(loc) or None, **kw)
+        return Problem(message, file, line, col, path=key_path(loc, merged) or None, **kw)
 
     problems: list[Problem] = []
     checker = _Checker(model, merged, filename, locate_problem, problems)

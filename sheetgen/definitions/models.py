@@ -2,6 +2,7 @@
 and validation that turns pydantic's errors into located Problems."""
 from __future__ import annotations
 
+import math
 import re
 from typing import Annotated, Any
 
@@ -13,7 +14,8 @@ from .yamlsource import MarkedDict, key_path, locate
 
 class Strict(BaseModel):
     """Base of every definition model: unknown keys are errors."""
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    # nan/inf (YAML's .nan, .inf) are never meaningful in a definition and break drawing
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, allow_inf_nan=False)
 
 
 # -- lengths -----------------------------------------------------------------
@@ -21,20 +23,34 @@ _UNIT_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72.0}
 _LENGTH_RE = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*([a-z]*)\s*$")
 
 
+MAX_LENGTH_MM = 100_000.0     # 100 m: anything longer is a typo, and would overflow drawing
+
+
+def _finite_mm(mm: float, value: Any) -> float:
+    if not math.isfinite(mm) or abs(mm) > MAX_LENGTH_MM:
+        shown = repr(value) if len(repr(value)) <= 24 else repr(value)[:20] + "..."
+        raise ValueError(f"a length between -{MAX_LENGTH_MM:g} and {MAX_LENGTH_MM:g} mm, not {shown}")
+    return mm
+
+
 def parse_length(value: Any) -> float:
     """'12mm', '1.5 in', '10pt', '2cm' or a plain number (mm) -> mm."""
     if isinstance(value, bool):
         raise ValueError("a length, not true/false")
     if isinstance(value, (int, float)):
-        return float(value)
+        try:
+            return _finite_mm(float(value), value)
+        except OverflowError:         # an integer too large for a float
+            raise ValueError(f"a length between -{MAX_LENGTH_MM:g} and {MAX_LENGTH_MM:g} mm, "
+                             f"not a {len(str(abs(value)))}-digit number") from None
     if isinstance(value, str):
         m = _LENGTH_RE.match(value)
         if m:
             number, unit = m.groups()
             if unit == "":
-                return float(number)
+                return _finite_mm(float(number), value)
             if unit in _UNIT_MM:
-                return float(number) * _UNIT_MM[unit]
+                return _finite_mm(float(number) * _UNIT_MM[unit], value)
             hint = did_you_mean(unit, _UNIT_MM)
             raise ValueError(f"unknown unit '{unit}' (units: mm, cm, in, pt)"
                              + (f"; did you mean '{hint}'?" if hint else ""))
@@ -138,30 +154,54 @@ def problems_from_validation(exc: ValidationError, data: Any, filename: str,
             mark = locate(data, loc, key_itself=True)
             known = _known_keys(model, loc[:-1]) if model else []
             problem = Problem(f"unknown key '{loc[-1]}'", filename, *(mark or (None, None)),
-                              path=key_path(full[:-1]) or None,
+                              path=key_path(full[:-1], data if not prefix else None) or None,
                               expected="one of " + ", ".join(known) if known else None,
                               suggestion=did_you_mean(loc[-1], known) if known else None)
         elif kind == "missing":
             mark = locate(data, loc[:-1])
             problem = Problem(f"missing required key '{loc[-1]}'", filename, *(mark or (None, None)),
-                              path=key_path(full[:-1]) or None)
+                              path=key_path(full[:-1], data if not prefix else None) or None)
         else:
-            mark = locate(data, loc)
-            msg = err["msg"]
-            if msg.startswith("Value error, "):
-                msg = msg[len("Value error, "):]
-            elif msg.startswith("Assertion failed, "):
-                msg = msg[len("Assertion failed, "):]
-            got = err.get("input")
-            if kind.endswith("_type") or kind.endswith("_parsing") or kind == "literal_error":
-                if not isinstance(got, (dict, list)):
-                    msg = f"{msg[0].lower()}{msg[1:]}, got {got!r}"
-            problem = Problem(msg, filename, *(mark or (None, None)), path=key_path(full) or None)
+            is_key = kind == "invalid_key" or (bool(err["loc"]) and err["loc"][-1] == "[key]")  # the key is wrong
+            mark = locate(data, loc, key_itself=is_key)
+            problem = Problem(error_message(err), filename, *(mark or (None, None)), path=key_path(full, data if not prefix else None) or None)
         key = problem.format()
         if key not in seen:
             seen.add(key)
             problems.append(problem)
     return problems
+
+
+_INSTANCE_OF = re.compile(r" or instance of \w+")
+
+
+def describe_value(value: Any) -> str:
+    """A short description of a YAML value for messages."""
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    shown = repr(value)
+    return shown if len(shown) <= 40 else shown[:36] + "...'"
+
+
+def error_message(err: dict) -> str:
+    """pydantic's message for one error, said the way a definition's author reads it:
+    no 'Value error,' prefix or class names, lower case, and what was given instead."""
+    kind, msg, got = err["type"], err["msg"], err.get("input")
+    if kind == "invalid_key" or (err["loc"] and err["loc"][-1] == "[key]"):
+        return f"a key must be text (a name), not {describe_value(got)}"
+    for lead in ("Value error, ", "Assertion failed, "):
+        if msg.startswith(lead):
+            return msg[len(lead):]
+    msg = _INSTANCE_OF.sub("", msg)
+    msg = msg[0].lower() + msg[1:] if msg else msg
+    if kind.endswith("_type") or kind.endswith("_parsing") or kind == "literal_error":
+        msg += f", got {describe_value(got)}"
+    elif kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal", "finite_number",
+                  "too_short", "too_long"):
+        msg += f", got {describe_value(got)}" if not isinstance(got, (dict, list)) else ""
+    return msg
 
 
 def validate_model(model: type[BaseModel], data: Any, filename: str, context: dict | None = None):
@@ -177,4 +217,4 @@ def validate_model(model: type[BaseModel], data: Any, filename: str, context: di
 def problem_at(data: MarkedDict, loc: tuple, message: str, filename: str, **kw) -> Problem:
     """A Problem located at loc inside marked data (for checks after pydantic)."""
     mark = locate(data, loc)
-    return Problem(message, filename, *(mark or (None, None)), path=key_path(loc) or None, **kw)
+    return Problem(message, filename, *(mark or (None, None)), path=key_path(loc, data) or None, **kw)

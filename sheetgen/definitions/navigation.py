@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal, Union
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from ..errors import InputError, Problem, did_you_mean
 from .models import Strict, validate_model
@@ -33,6 +33,19 @@ class Sides(Strict):
     e: SideType
     s: SideType
     w: SideType
+
+    @model_validator(mode="before")
+    @classmethod
+    def _long_names(cls, v):
+        """north/east/south/west (any case) mean n/e/s/w; 'Door' means door."""
+        if not isinstance(v, dict):
+            return v
+        short = {"north": "n", "east": "e", "south": "s", "west": "w"}
+        out = {}
+        for key, value in v.items():
+            k = short.get(str(key).strip().lower(), str(key).strip().lower()) if isinstance(key, str) else key
+            out[k if k not in out else key] = value.strip().lower() if isinstance(value, str) else value
+        return out
 
 
 class RoomCard(Strict):

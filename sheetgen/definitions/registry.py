@@ -84,7 +84,7 @@ def read_header(data: Any, filename: str) -> tuple[str, str | None]:
     if not isinstance(data, MarkedDict):
         raise InputError(Problem("expected a mapping with 'sheetgen: 1' and 'kind:' at the top", filename, 1, 1))
     version = data.get("sheetgen")
-    if version != 1:
+    if type(version) is not int or version != 1:      # true and 1.0 equal 1 but are not the version
         mark = locate(data, ("sheetgen",)) if "sheetgen" in data else data.mark
         raise InputError(Problem("this file needs 'sheetgen: 1' (the format version)" if version is None
                                  else f"unsupported format version {version!r}", filename,
@@ -94,6 +94,11 @@ def read_header(data: Any, filename: str) -> tuple[str, str | None]:
         raise InputError(Problem("missing required key 'kind'", filename, *(data.mark or (1, 1)),
                                  expected="one of " + ", ".join(KINDS)))
     ruleset = data.get("ruleset")
+    for key, value in (("kind", kind), ("ruleset", ruleset)):
+        if value is not None and not isinstance(value, str):
+            raise InputError(Problem(f"must be a name, not {_describe(value)}", filename,
+                                     *(locate(data, (key,)) or (1, 1)), path=key,
+                                     expected="one of " + ", ".join(KINDS if key == "kind" else RULESETS)))
     if (kind, ruleset) not in HANDLERS:
         if kind not in KINDS:
             mark = locate(data, ("kind",))
@@ -107,6 +112,14 @@ def read_header(data: Any, filename: str) -> tuple[str, str | None]:
                                  expected="one of " + ", ".join(options) if options else None,
                                  suggestion=did_you_mean(ruleset, options) if ruleset else None))
     return kind, ruleset
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)
 
 
 def handler_for(kind: str, ruleset: str | None):

@@ -3,10 +3,13 @@
 Mappings load as MarkedDict and sequences as MarkedList; both carry the
 1-based (line, column) of themselves, their keys and their values, so any
 later error (pydantic's or a linter's) can name FILE:LINE:COLUMN.
-Duplicate keys are errors.
+Duplicate keys are errors, and so are nesting deeper than MAX_DEPTH (which
+would exhaust Python's stack further on) and text holding characters no
+output format can carry (NUL and other control characters, lone surrogates).
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,12 @@ import yaml
 from ..errors import InputError, Problem
 
 Mark = tuple[int, int]
+
+MAX_DEPTH = 100          # mappings/lists inside each other; real definitions use under 10
+MAX_VALUES = 200_000     # values after expanding aliases (a 'billion laughs' file stops here)
+# control characters other than tab/newline/carriage return, and lone surrogates:
+# YAML escapes ("\0", "\ud800") can produce them, but XML (SVG) and PDF cannot hold them
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
 
 class MarkedDict(dict):
@@ -70,7 +79,17 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> MarkedList:
     return result
 
 
+def _construct_str(loader: _Loader, node: yaml.ScalarNode) -> str:
+    value = loader.construct_scalar(node)
+    bad = _UNPRINTABLE.search(value)
+    if bad:
+        raise _LoadProblem(f"text holds the unprintable character U+{ord(bad.group()):04X} "
+                           f"(at character {bad.start() + 1} of the text)", _mark(node))
+    return value
+
+
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Loader.add_constructor("tag:yaml.org,2002:str", _construct_str)
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
@@ -81,10 +100,59 @@ class _LoadProblem(Exception):
         self.mark = mark
 
 
+def _too_deep(text: str) -> Mark | None:
+    """Where the text first nests deeper than MAX_DEPTH (the event parser is not recursive)."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return _mark(event)
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        return None
+    return None
+
+
+def _check_size(data: Any, filename: str) -> None:
+    """Reject nesting deeper than MAX_DEPTH (a recursive alias nests forever) and more
+    than MAX_VALUES values once aliases are expanded, as every later step walks them all."""
+    stack = [(data, 1, None)]
+    count = 0
+    while stack:
+        node, depth, where = stack.pop()
+        where = getattr(node, "mark", None) or where
+        count += 1
+        if count > MAX_VALUES:
+            raise InputError(Problem(f"too large: more than {MAX_VALUES:,} values once anchors and aliases "
+                                     "are expanded", filename, *(where or (None, None))))
+        if isinstance(node, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise _too_deep_error(where, filename)
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((child, depth + 1, where) for child in children)
+
+
+def _too_deep_error(mark: Mark | None, filename: str) -> InputError:
+    return InputError(Problem(f"nested too deeply (more than {MAX_DEPTH} levels of mappings and lists)",
+                              filename, *(mark or (None, None))))
+
+
 def parse_yaml(text: str, filename: str = "<string>") -> Any:
     """Parse YAML text safely into MarkedDict/MarkedList; raise InputError with a location."""
     try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader derives from SafeLoader
+        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader derives from SafeLoader
+    except RecursionError:
+        raise _too_deep_error(_too_deep(text), filename) from None
+    except yaml.reader.ReaderError as exc:
+        # not a MarkedYAMLError: it knows only the character position
+        line = text.count("\n", 0, exc.position) + 1
+        col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        raise InputError(Problem(f"malformed YAML: the character U+{exc.character:04X} is not allowed"
+                                 if isinstance(exc.character, int) else f"malformed YAML: {exc.reason}",
+                                 filename, line, col)) from None
     except _LoadProblem as exc:
         raise InputError(Problem(exc.message, filename, exc.mark[0], exc.mark[1])) from None
     except yaml.MarkedYAMLError as exc:
@@ -97,6 +165,8 @@ def parse_yaml(text: str, filename: str = "<string>") -> Any:
         raise InputError(Problem(f"malformed YAML: {message}", filename, line, col)) from None
     except yaml.YAMLError as exc:
         raise InputError(Problem(f"malformed YAML: {exc}", filename)) from None
+    _check_size(data, filename)
+    return data
 
 
 def read_yaml(path: str | Path) -> Any:
@@ -130,7 +200,7 @@ def locate(data: Any, loc: tuple, key_itself: bool = False) -> Mark | None:
             if key not in node:
                 # pydantic turns int keys into str in locs; try both ways
                 alt = _alt_key(node, key)
-                if alt is None:
+                if alt is _MISSING:
                     return best
                 key = alt
             if last and key_itself:
@@ -148,18 +218,31 @@ def locate(data: Any, loc: tuple, key_itself: bool = False) -> Mark | None:
     return best if best is not None else inner
 
 
+_MISSING = object()
+
+
 def _alt_key(node: dict, key):
     for k in node:
         if str(k) == str(key):
             return k
-    return None
+    return _MISSING
 
 
-def key_path(loc: tuple) -> str:
+def key_path(loc: tuple, data: Any = None) -> str:
+    """'zones.A.events.1', 'entries[0]': with data, [i] only for list items, not number keys."""
     out = ""
+    node = data
     for part in loc:
-        if isinstance(part, int):
+        in_list = isinstance(node, list) if data is not None else isinstance(part, int)
+        if in_list and isinstance(part, int):
             out += f"[{part}]"
         else:
             out += ("." if out else "") + str(part)
+        if isinstance(node, dict):
+            key = part if part in node else _alt_key(node, part)
+            node = node.get(key) if key is not _MISSING else None
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        else:
+            node = None
     return out

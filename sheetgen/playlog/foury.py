@@ -32,7 +32,9 @@ clover, shovel, chest, treasure, cornucopia ...); `hero: kael` is short for
 
 Violations are located at the line of the step in the YAML; `step` is the step's
 1-based index counted over the whole log (all rounds), so it names one step
-unambiguously.  A round's entry is reported with its line and no step number.
+unambiguously; from the second round on the message also names the round and
+the step within it (`step 23: round 2, step 3: ...`).  A round's entry is
+reported with its line and no step number.
 After a violation the replay follows the player's claimed step where it can
 (see sheetgen.rules.foury.engine), so one check lists every problem.
 """
@@ -81,7 +83,16 @@ def _enemy_text(value):
 
 FIGHT_ALIASES = {"steal": "stolen", "steals": "stolen", "robbed": "stolen", "lose": "stolen", "loses": "stolen",
                  "lost": "stolen", "foe": "type", "monster": "type", "kind": "type", "enemy_type": "type",
-                 "shields": "shield", "weapons": "weapon"}
+                 "name": "type", "enemy_name": "type", "opponent": "type", "against": "type",
+                 "shields": "shield", "weapons": "weapon", "sword": "weapon", "four-leaf clover": "clover",
+                 "reroll": "clover"}
+
+
+def _used(value):
+    """weapon: 2 (the value added) means the weapon was used, like weapon: true."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value > 0
+    return value
 
 
 class FightSpec(Strict):
@@ -96,7 +107,7 @@ class FightSpec(Strict):
 
     hero: int
     enemy: Annotated[Union[int, EnemySpec], BeforeValidator(_enemy_text)]
-    weapon: bool = False
+    weapon: Annotated[bool, BeforeValidator(_used)] = False
     clover: CloverSpec | None = None
     shield: bool = False
     type: str | None = None
@@ -116,6 +127,16 @@ class OracleSpec(Strict):
 
 
 class TradeSpec(Strict):
+    @model_validator(mode="before")
+    @classmethod
+    def _aliases(cls, value):
+        """gain/receive/for/take are other words for get; pay/spend for give."""
+        words = {"gain": "get", "receive": "get", "for": "get", "take": "get", "pay": "give", "spend": "give"}
+        if isinstance(value, dict) and ("give" in value or "get" in value or any(k in words for k in value)) \
+                and all(k in words or k in ("give", "get") for k in value):
+            return {words.get(k, k): v for k, v in value.items()}
+        return value
+
     give: dict[str, int] = {}
     get: dict[str, int] = {}
 
@@ -145,7 +166,7 @@ class Step(Strict):
     fight: FightSpec | None = None
     enemy: str | None = None                # the foe's type, beside a fight
     flee: bool | None = None
-    collect: Union[str, CollectSpec, None] = None
+    collect: Union[str, CollectSpec, list[Union[str, CollectSpec]], None] = None   # a list: several items
     redeem: str | None = None
     shovel: str | None = None
     circle: str | None = None
@@ -227,6 +248,7 @@ class Entry:
     line: int | None
     step: int | None                 # 1-based over the whole log; None for a round's entry
     round: int                       # 1-based
+    round_step: int | None = None    # 1-based within its round's steps
 
 
 @dataclass
@@ -352,9 +374,9 @@ def load(data, source) -> FouryLog:
             except ValueError as exc:
                 problems.append(source.problem(loc, str(exc)))
                 continue
-            if action is not None:
-                entry = Entry(action, _line(source, loc), n, ri + 1)
-                if head is not None and isinstance(action, (A.Coin, A.Market)):
+            for act in (action if isinstance(action, list) else [action] if action is not None else []):
+                entry = Entry(act, _line(source, loc), n, ri + 1, si + 1)
+                if head is not None and isinstance(act, (A.Coin, A.Market)):
                     # INSERT COIN or the market written at the top of the next round: they come before its entry
                     entries.insert(head, entry)
                     head += 1
@@ -365,14 +387,15 @@ def load(data, source) -> FouryLog:
             n += 1
             try:
                 cell, side = _arrow(rnd.exit, board)
-                entries.append(Entry(A.Exit(cell, side), _line(source, rloc + ("exit",)), n, ri + 1))
+                entries.append(Entry(A.Exit(cell, side), _line(source, rloc + ("exit",)), n, ri + 1,
+                                     len(rnd.steps) + 1))
             except ValueError as exc:
                 problems.append(source.problem(rloc + ("exit",), str(exc)))
         if rnd.market is not None:
             n += 1
             loc = rloc + ("market",)
             action = _action(Step(market=rnd.market), rloc, source, problems, board)
-            entries.append(Entry(action, _line(source, loc), n, ri + 1))
+            entries.append(Entry(action, _line(source, loc), n, ri + 1, len(rnd.steps) + 1 + (rnd.exit is not None)))
     if problems:
         raise InputError(problems)
     return FouryLog(model, source, board, hero, hero_problems, entries, model.map)
@@ -420,6 +443,8 @@ def _action(step: Step, loc, source, problems, board=None):
                        f.clover.roll if f.clover else None, f.shield, etype, stolen, f.fury)
     if step.flee:
         return A.Flee()
+    if isinstance(step.collect, list):
+        return [_action(Step(collect=c), loc, source, problems, board) for c in step.collect]
     if step.collect is not None:
         c = step.collect
         if isinstance(c, str):
@@ -513,6 +538,10 @@ def step_action(step: dict):
     collector = _Collector()
     problems: list = []
     action = _action(model, (), collector, problems)
+    if isinstance(action, list):
+        if len(action) != 1:
+            raise ValueError("collect one item per step here")
+        action = action[0]
     if collector.messages:
         raise ValueError("; ".join(collector.messages))
     return action
@@ -645,6 +674,9 @@ def replay(log: FouryLog, readings: tuple[str, ...] = ()):
         for rule, message in problems:
             if e.step is None:
                 message = f"round {e.round} entry: {message}"
+            elif e.round > 1 and e.round_step is not None:
+                # step N counts over the whole log; a reader counting within the round finds it here
+                message = f"round {e.round}, step {e.round_step}: {message}"
             violations.append(Violation(e.line, message, e.step, rule))
     return state, violations
 

@@ -149,6 +149,9 @@ def status(ts: TrackState) -> str:
         lines.append(f"{p.name}: in {p.room}, HP {p.hp}, keys {p.keys}, bombs {p.bombs}, XP {p.xp}, {items}"
                      + (f"; moves {p.moves}/{p.move_limit}" if p.name == ts.player else "")
                      + (f"; MUST resolve the hazard in {p.hazard}" if p.hazard else ""))
+    if st.players[ts.player].hazard:            # nothing else until the hazard is resolved
+        lines.append("legal now: resolve")
+        return "\n".join(lines)
     moves = legal_moves(ts)
     lines.append("legal now: " + (", ".join(moves) if moves else "no move") + ", resolve, end turn")
     return "\n".join(lines)

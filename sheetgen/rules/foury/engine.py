@@ -11,11 +11,13 @@ keep going and list every problem of a log in one run.
 Readings we chose where the rules text is ambiguous (each one tested):
 - The map persists between rounds (one sheet): explored cells, walls, rooms, water.
 - A roll is due when entering an unexplored cell, except: the Oracle room (never
-  rolled), flooded cells (swim freely), a move paid by a pending extra step
-  (extra step, yellow/purple potion, star), Kael entering a cell with a printed
-  enemy (statues are traps, not enemies).  Leaving a zone-less room (the Oracle,
-  a campaign start) into an unexplored cell is "placing yourself" there: the
-  roll is optional and, if given, uses the events of the zone entered.
+  rolled), a move paid by a pending extra step (extra step, yellow/purple potion,
+  star), Kael entering a cell with a printed enemy.  Optional (a roll, if given,
+  is resolved as usual): swimming into a flooded cell (the text says "swim freely"
+  for round D only; in Discovering the Kraken it is never rolled) and Kael
+  entering a statue's cell (is a trap an enemy?).  Leaving a zone-less room (the
+  Oracle, a campaign start) into an unexplored cell is "placing yourself" there:
+  the roll is optional and, if given, uses the events of the zone entered.
 - A pending extra step is the very next `move`, even one into an explored room, the
   Oracle or water that needed no roll anyway (a shovel or circle keeps it).
 - Entering the Oracle room is the visit: the chest comes then if awakened (once
@@ -29,26 +31,53 @@ Readings we chose where the rules text is ambiguous (each one tested):
   no chest), through an arrow of another zone than the round's.  An arrow used
   to enter or to exit is closed for good (four rounds use eight arrows: our
   built-in maps have two per zone).  A zone's round is played once.  A wall that
-  collapsed across the exit arrow closes it until a shovel clears it.
+  collapsed across the exit arrow does not stop the exit ("If you end your
+  movement on an unused Entry/Exit space ... roll ... Have you survived?
+  CONGRATULATIONS"); a `walls` sheet may list such a wall or not.
+- Levers: `climb` at the stairs, then `lever: CELL` for any lever (the upper level
+  passes over walls and fallen rooms).  The hero stays at the stairs, but a move
+  right after a lever may also start from that lever's room (walked there above).
+- `sheet: walls` lists the collapsed walls (each once, either name: B3:E = C3:W);
+  walls already on the blank map (printed, the edge) may be listed too; a number
+  is compared with how many there are.
 - The exit cell's events are those of the move that enters it (a roll if it is
   unexplored); `exit` then leaves through the arrow.
-- `weapon: true` costs 1 weapon after that fight step (each exchange).
+- `weapon: true` costs 1 weapon after that fight step (each exchange: "at the end
+  of the Combat decrease the Weapon value ... If the Monster is still alive, you can
+  continue or flee").  The other reading, 1 weapon once the whole combat is over
+  (won, fled or dead) and the full value on every exchange until then, is the
+  reading 'weapon-once' (new_game(readings=...)); the checker replays a log under
+  it too and judges the log by the reading it follows (fewer violations).
 - Fleeing is allowed after a tie or a blocked hit (the issue's reading); after an
   unblocked hit the hero must fight on.  Fleeing lets the hero move on; the foe
-  stays and still guards the room's items.
+  stays and still guards the room's items.  A move (shovel, circle, exit) straight
+  after a tie or a blocked hit is that flight: no `flee` step is needed.
 - A shield used when there is no hit to block is an error (and not consumed).
+- A monster event in a room with a printed foe (a statue, an orc ...): that foe is
+  the encounter.  The other reading, the event's monster AND the printed foe,
+  one after the other, is the reading 'monster-too', judged like 'weapon-once'.
 - Generic monsters ('monster' events, printed 'monster') fight with the round's
   strength; the log may name their type (a named foe cannot be renamed).
   Kraken +6; statues +0; Goblin +0; Minotaur twice the round's bonus.
-- Imp: every resource item printed in its cell is erased when the hero arrives.
+- Imp: every resource item printed in its cell is erased when the hero arrives
+  (or when a generic event monster is named an imp at its first fight step).
 - Troll: removed when beaten, back in its room at the end of the round.
-- Bandit: a hit also steals one other resource, which the log names (`stolen`).
+- Bandit: a hit also steals one other resource.  The log may name it (`stolen`);
+  if not (the issue's fight has no such key), the next `sheet` showing one fewer
+  of a resource settles which; a sheet listing every resource the hero has with
+  none missing is the violation.
+- Cornucopias may be turned into resources at any time: by `collect: {item:
+  cornucopia, take: X}`, a `redeem` step, or (the issue's log has no step for it)
+  a `sheet` showing the resources gained and the cornucopias gone.  In round D the
+  kept cornucopia may be penciled in the requirement space instead of the counter.
 - Chest event: the chest is marked at once; a `collect: chest` right after it in
   that room is accepted as the same chest.
 - Die item: our printed die table (DIE_TABLE) applies to its roll.
 - Collecting beyond a cap keeps the cap (the extra is lost); buying beyond a cap
   at the market is an error.
-- Market chest value is the number of the round just completed (x1..x4);
+- Market chest value is the number of the round just completed (x1..x4); a chest
+  buys at most that many resources (taking fewer is allowed); a market or coin
+  written as the first steps of the next round counts as before its entry;
   Elydion may once per round trade at the next round's value (also inside the
   dungeon; `rate: next`, or simply a price that only that value explains).
 - INSERT COIN (once, when dead): the five traits start again (the starting ones or
@@ -56,8 +85,13 @@ Readings we chose where the rules text is ambiguous (each one tested):
   unfinished round again through an unused arrow.
 - Turns: a turn starts with a move after a room was resolved; consecutive free
   moves along explored cells and extra steps belong to the same turn.
+- The kill counter resets at the exit ("when exiting the Dungeon"); the text also says
+  "each time you start a new round: reset": between two rounds a sheet may show 0
+  or the finished round's kills.
 - Final score: hearts + clovers + weapon + shields + shovels + 4 x chests + every
-  monster defeated in the game.
+  monster defeated in the game (or the kill counter as the last round left it).
+- `sheet: {requirement: N}` is this round's boxes; `requirement: {A: 3}` or
+  `{statues: 3}` names a zone or kind (a past round's boxes as it left them).
 - Campaigns: slaughter (no arrows, start at the triangle, strength +0, Fury boxes
   (5) instead of losses or the weapon point, at the 5th the hero is Furious: the
   sector's monsters are erased and counted, the game ends; a cornucopia every
@@ -139,7 +173,7 @@ class GameState:
         "extra", "kills", "kills_total", "used_entries", "zones_done", "coin_used", "turns",
         "turn_open", "upper", "levers", "trolls", "words", "chest_here", "elydion_used",
         "fury", "swim", "backtrack", "floods_done", "kprogress", "last_req_zone", "market_done",
-        "origin", "rounds_log", "readings", "theft", "weapon_due", "lever_at",
+        "origin", "rounds_log", "readings", "theft", "weapon_due", "lever_at", "kills_last",
     )
 
     def copy(self) -> "GameState":            # replaced below by an unrolled version (speed)
@@ -220,7 +254,7 @@ def _unrolled_copy():
 GameState.copy = _unrolled_copy()
 
 
-READINGS = ("weapon-once",)   # alternative readings a checker may replay a log under (see the docstring)
+READINGS = ("weapon-once", "monster-too")   # alternative readings a checker may replay a log under (see the docstring)
 
 
 def new_game(board: Board, hero: Hero, readings: tuple[str, ...] | frozenset = ()) -> GameState:
@@ -229,6 +263,7 @@ def new_game(board: Board, hero: Hero, readings: tuple[str, ...] | frozenset = (
     s.theft = 0                    # Bandit thefts the log did not name: resolved by the next sheet
     s.weapon_due = False           # weapon-once reading: the weapon point is paid when the combat ends
     s.lever_at = None              # the lever just pulled from the upper level (a next move may start there)
+    s.kills_last = 0               # the kill counter of the round last completed (reset at its exit)
     s.board = board
     s.hero = hero
     s.res = {k: 0 for k in RESOURCES}
@@ -623,7 +658,7 @@ def _resolve_events(s: GameState, events, frm, to, facing, ctx) -> None:
         elif k == "monster":
             if s.campaign == "slaughter" and s.kills_total >= _max_enemies(s):
                 continue
-            if s.enemy_at(to) is None:
+            if s.enemy_at(to) is None or ("monster-too" in s.readings and to not in s.spawned):
                 sp = dict(s.spawned)
                 sp[to] = ev.enemy or "monster"
                 s.spawned = sp
@@ -711,6 +746,8 @@ def _fight(s: GameState, a: Fight, ctx: _Ctx) -> None:
             sp[pos] = a.enemy_type
             s.spawned = sp
             foe = a.enemy_type
+            if foe == "imp" and s.last is None:
+                _arrive(s, pos, ctx)        # the Imp named now destroys the resource in its room first
         else:
             ctx.soft("fight.enemy_type", f"the foe in {_fmt(pos)} is a {foe}, not a {a.enemy_type}")
     hero, enemy = a.hero, a.enemy
@@ -779,7 +816,7 @@ def _fight(s: GameState, a: Fight, ctx: _Ctx) -> None:
             _gain(s, "weapon", -1)
     if fury > 0:
         ctx.soft("fury.excess", f"{a.fury} Fury box(es) is more than the losses of this fight")
-    s.last = outcome
+    s.last = None if outcome == "win" and s.engaged else outcome    # a second foe in the room: not yet faced
     _check_death(s)
     if outcome == "win" or s.phase == DEAD:
         _end_combat(s)
@@ -844,7 +881,10 @@ def _beaten(s: GameState, pos: Coord, foe: str) -> None:
         s.removed = s.removed | {(pos, foe)}
         if foe == "troll":
             s.trolls = s.trolls | {pos}
-    s.engaged = False
+    # another foe in the room (a printed one) is faced next; the immortal Kraken stays but is beaten
+    s.engaged = foe != "kraken" and s.enemy_at(pos) is not None
+    if s.engaged:
+        s.last = None
     if foe == "statue":
         return
     s.kills += 1
@@ -1125,6 +1165,7 @@ def _exit(s: GameState, a: Exit, ctx: _Ctx) -> None:
     s.completed += 1
     if s.zone is not None:
         s.zones_done = s.zones_done | {s.zone}
+    s.kills_last = s.kills
     s.kills = 0
     if s.trolls:
         rem = s.removed - frozenset((c, "troll") for c in s.trolls)
@@ -1198,7 +1239,7 @@ def _market(s: GameState, a: Market, ctx: _Ctx) -> None:
     if spend > s.res.get("chests", 0):
         ctx.soft("market.chests", f"only {s.res.get('chests', 0)} chest(s) to spend, not {spend}")
     gained = sum(n for _, n in a.gain)
-    if gained != spend * value:
+    if gained > spend * value or (gained and not spend):
         ctx.soft("market.price", f"{spend} chest(s) at x{value} buy {spend * value} resource(s), not {gained}")
     given = sum(n for _, n in a.give)
     got = sum(n for _, n in a.get)
@@ -1360,6 +1401,13 @@ def _edge_name(s: GameState, name: str) -> bool:
     return False
 
 
+def _arrow_name(s: GameState, name: str) -> bool:
+    """Is the canonical wall name the side of an entry arrow?"""
+    from .board import parse_cell_side
+    c, side = parse_cell_side(name)
+    return (c, side) in s.board.entries or (neighbour(c, side), OPPOSITE[side]) in s.board.entries
+
+
 def _canon_walls(value) -> list[str] | None:
     from .board import parse_cell_side
     try:
@@ -1433,17 +1481,29 @@ def _sheet(s: GameState, a: Sheet, ctx: _Ctx) -> None:
             actual = sheet_value(s, key)
         except KeyError:
             raise _Hard("sheet.key", f"'{key}' is not a value on the sheet ({', '.join(SHEET_KEYS)})") from None
+        if key in ("requirement", "progress") and isinstance(claimed, dict):
+            for k, v in claimed.items():
+                want = _requirement_of(s, str(k))
+                if want is None:
+                    raise _Hard("sheet.key", f"'{k}' is not a round requirement (A-D, or statues, kills, levers, "
+                                "cornucopias)")
+                if v != want:
+                    ctx.soft("sheet.requirement", f"sheet shows requirement {k} {v} but the rules give {want}")
+            continue
         if key == "walls":
             if isinstance(claimed, int) and not isinstance(claimed, bool):
-                if claimed != len(actual):
+                if claimed not in (len(actual), len([w for w in actual if not _arrow_name(s, w)])):
                     ctx.soft("sheet.walls", f"sheet shows {claimed} collapsed walls but the rules give "
                              f"{len(actual)}: {', '.join(actual) or 'none'}")
                 continue
             claimed_c = _canon_walls(claimed if isinstance(claimed, (list, tuple)) else [claimed])
             if claimed_c is not None:
-                # a wall already on the blank map (printed, or the map's edge) may be listed too
+                # a wall already on the blank map (printed, or the map's edge) may be listed too, and a
+                # wall fallen across an arrow (on the map's edge) may be listed or not
                 blank = _blank_walls(s)
-                claimed_c = [w for w in claimed_c if w not in blank and not _edge_name(s, w)]
+                claimed_c = [w for w in claimed_c if w not in blank and not _edge_name(s, w)
+                             and not _arrow_name(s, w)]
+                actual = [w for w in actual if not _arrow_name(s, w)]
             if claimed_c != actual:
                 ctx.soft("sheet.walls", f"sheet shows collapsed walls {', '.join(claimed_c or []) or 'none'} "
                          f"but the rules give {', '.join(actual) or 'none'}")
@@ -1458,12 +1518,34 @@ def _sheet(s: GameState, a: Sheet, ctx: _Ctx) -> None:
             ok = str(claimed).upper() == actual.upper()
         else:
             ok = claimed == actual
+            if not ok and key == "kills" and s.phase in (BETWEEN, OVER) and claimed == s.kills_last:
+                ok = True       # "reset when exiting" or "reset when starting a new round": between them, either
             if not ok and key == "cornucopias" and s.kind == "cornucopias" and not s.awakened \
                     and isinstance(claimed, int):
                 # round D: the kept cornucopia may be marked in the requirement space instead
                 ok = actual - s.requirement_progress() <= claimed <= actual
         if not ok:
             ctx.soft(f"sheet.{key}", f"sheet shows {key} {claimed} but the rules give {actual}")
+
+
+def _requirement_of(s: GameState, name: str) -> int | None:
+    """Requirement boxes crossed for a zone (A-D) or a kind (statues ...): this round's, or a past round's."""
+    name = name.strip()
+    kinds = {z: zd.requirement_kind for z, zd in s.board.zones.items()}
+    if name.upper() in kinds:
+        zone = name.upper()
+    else:
+        kind = canonical(name)
+        kind = {"statue": "statues", "kill": "kills", "lever": "levers", "cornucopia": "cornucopias"}.get(kind, kind)
+        zone = next((z for z, k in kinds.items() if k == kind), None)
+        if zone is None:
+            return None
+    if s.phase == INSIDE and s.zone == zone:
+        return s.requirement_progress()
+    for z, progress, _ in reversed(s.rounds_log):
+        if z == zone:
+            return progress
+    return 0
 
 
 def final_score(s: GameState) -> int:
@@ -1480,7 +1562,8 @@ def _score(s: GameState, a: Score, ctx: _Ctx) -> None:
     r = s.res
     pts = (r.get("hearts", 0) + r.get("clovers", 0) + r.get("weapon", 0) + r.get("shields", 0)
            + 4 * r.get("chests", 0) + r.get("shovels", 0) + s.kills_total)
-    if a.points != pts:
+    # "Monsters defeated on the player board": the whole game's, or the counter as the last round left it
+    if a.points not in (pts, pts - s.kills_total + s.kills_last):
         ctx.soft("score.count", f"the final score is {pts} (hearts + clovers + weapon + shields + 4 x chests "
                  f"+ shovels + monsters defeated), not {a.points}")
 

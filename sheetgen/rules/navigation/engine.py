@@ -41,8 +41,13 @@ def parse_dir(text) -> str | None:
 
 
 def item_key(name: str) -> str:
-    """'Speed Boots', 'speed_boots' -> 'speed-boots'."""
-    return "-".join(str(name).strip().lower().replace("_", " ").split())
+    """'Speed Boots', 'speed_boots', 'boots' -> 'speed-boots'; 'mirror' -> 'magic-mirror'."""
+    key = "-".join(str(name).strip().lower().replace("_", " ").split())
+    return _ITEM_ALIASES.get(key, key)
+
+
+_ITEM_ALIASES = {"boots": SPEED_BOOTS, "speedboots": SPEED_BOOTS, "mirror": MAGIC_MIRROR,
+                 "magicmirror": MAGIC_MIRROR}
 
 
 class Forbidden(Exception):

@@ -331,6 +331,15 @@ def _a_loot(arg, opts):
     return out
 
 
+def _a_level_up(arg, opts):
+    v = _pick(arg, opts, "hero")
+    if v is None:
+        return {}
+    if not isinstance(v, str) or not v:
+        raise ValueError(f"level-up: expected a hero's name, got {v!r}")
+    return {"hero": v}
+
+
 def _a_gain(arg, opts):
     out = {}
     for key in ("damage", "heal", "armor"):
@@ -344,5 +353,5 @@ _ARGS = {
     "equip": _a_one("item"), "eat": _a_one("snack"), "burn": _a_burn, "trade": _a_trade,
     "power": _a_one("card"), "shrine": _a_none, "ward": _a_none, "shift": _room_op("shift"),
     "slide": _room_op("slide"), "swap": _room_op("swap"), "twist": _room_op("twist"), "fight": _a_fight,
-    "level-up": _a_none, "loot": _a_loot, "gain": _a_gain, "end-turn": _a_none,
+    "level-up": _a_level_up, "loot": _a_loot, "gain": _a_gain, "end-turn": _a_none,
 }

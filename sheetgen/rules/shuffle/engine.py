@@ -145,6 +145,7 @@ class Hero:
     trap: tuple | None = None           # cell of a trap entered and not yet rolled
     trap_may: tuple | None = None       # cell of a trap reached by a SLIDE: a roll is accepted, not required
     monsters: list = field(default_factory=list)     # drawn monsters still to place
+    level_up_due: tuple = ()            # who may still level up after this turn's slaying fight
 
     def copy(self) -> "Hero":
         return replace(self, hand=list(self.hand), equipped=dict(self.equipped), powers=set(self.powers),
@@ -248,7 +249,7 @@ def begin_turn(state: State, hero: str) -> State:
         raise Forbidden("shuffle.hero", f"no hero named '{hero}'")
     h = st.heroes[hero]
     h.steps, h.drew, h.fought, h.powers, h.shrine, h.trap, h.monsters = 0, False, False, set(), False, None, []
-    h.trap_may = None
+    h.trap_may, h.level_up_due = None, ()
     st.active = hero
     return st
 
@@ -505,21 +506,22 @@ def _build(st: State, h: Hero, a: Action, report: Report) -> None:
         return
     h.hand.remove(room)
     st.tiles[cell] = Tile(room, "room", a.get("turns", 0))
-    _flip_boss(st)
+    _flip_boss(st, [cell])
 
 
-def _flip_boss(st: State) -> None:
+def _flip_boss(st: State, moved) -> None:
     """A face-down Boss flips once a room is connected to it.  'Connecting' is read
     generously (a path of the room towards the Boss, or of the Boss towards the
     room, and after a SHIFT/SLIDE/SWAP/TWIST too): a Boss flipped early only lets
-    a hero in through matching paths, one left face down would refuse a legal move."""
+    a hero in through matching paths, one left face down would refuse a legal move.
+    Only the rooms just built or moved (`moved`) can connect."""
     for cell, t in st.tiles.items():
         if t.kind != "boss" or t.face_up:
             continue
         own = turn_paths(st.catalog.boss.paths, t.turns) if st.catalog.boss is not None else frozenset()
         for d, (dx, dy) in DIRS.items():
             n = (cell[0] + dx, cell[1] + dy)
-            if st.is_room(n) and (OPPOSITE[d] in st.paths(n) or d in own):
+            if n in moved and st.is_room(n) and (OPPOSITE[d] in st.paths(n) or d in own):
                 t.face_up = True
                 st.boss_flipped.append(cell)
                 break
@@ -671,7 +673,7 @@ def _shift(st: State, h: Hero, a: Action, report: Report) -> None:
         return
     _check_to(a, dst, report, "shift")
     _move_tile(st, cell, dst)
-    _flip_boss(st)
+    _flip_boss(st, [dst])
 
 
 def _bounds(st: State):
@@ -716,7 +718,7 @@ def _slide(st: State, h: Hero, a: Action, report: Report) -> None:
         return
     _check_to(a, end, report, "slide")
     _move_tile(st, cell, end)
-    _flip_boss(st)
+    _flip_boss(st, [end])
 
 
 def _check_to(a: Action, cell, report: Report, verb: str) -> None:
@@ -744,7 +746,7 @@ def _swap(st: State, h: Hero, a: Action, report: Report) -> None:
         x.at = c2
     for x in in2:
         x.at = c1
-    _flip_boss(st)
+    _flip_boss(st, [c1, c2])
 
 
 def _twist(st: State, h: Hero, a: Action, report: Report) -> None:
@@ -759,7 +761,7 @@ def _twist(st: State, h: Hero, a: Action, report: Report) -> None:
         report.append(Forbidden("shuffle.twist", "TWIST turns a room to a new direction; it already faces that way"))
         return
     t.turns = new
-    _flip_boss(st)
+    _flip_boss(st, [cell])
 
 
 def _fight(st: State, h: Hero, a: Action, report: Report) -> None:
@@ -832,15 +834,9 @@ def _fight(st: State, h: Hero, a: Action, report: Report) -> None:
             _draw_into(st, h, a.get("loot"), mspec.loot, report, "loot")
             del st.tiles[cell]
             st.tiles[cell] = Tile(t.card, "slain")      # flipped to its room side: a room now
-            up = a.get("level_up")
-            if up is not None:
-                x = st.heroes.get(up)
-                if x is None or (x is not h and x not in assistants):
-                    report.append(Forbidden("shuffle.level-up", f"only a hero who took part in the fight can level up"))
-                elif x.leveled:
-                    report.append(Forbidden("shuffle.level-up", f"{up} is already on the levelled side"))
-                else:
-                    x.leveled = True
+            h.level_up_due = tuple(x.name for x in [h] + assistants)
+            if a.get("level_up") is not None:
+                _level_up(st, h, replace(a, args=(("hero", a.get("level_up")),)), report)
         elif a.get("level_up") is not None:
             report.append(Forbidden("shuffle.level-up", f"'{t.card}' was not slain: nobody levels up"))
         return
@@ -862,7 +858,20 @@ def _fight(st: State, h: Hero, a: Action, report: Report) -> None:
 
 
 def _level_up(st: State, h: Hero, a: Action, report: Report) -> None:
-    report.append(Forbidden("shuffle.level-up", "a hero levels up only after slaying a monster (fight: level-up: NAME)"))
+    """One hero who took part in a fight that slew the monster flips to the levelled side
+    (in the fight, level-up: NAME, or as its own action right after it)."""
+    up = a.get("hero") or h.name
+    if not h.level_up_due:
+        report.append(Forbidden("shuffle.level-up", "a hero levels up only after slaying a monster, once"))
+        return
+    x = st.heroes.get(up)
+    if x is None or up not in h.level_up_due:
+        report.append(Forbidden("shuffle.level-up", "only a hero who took part in the fight can level up"))
+    elif x.leveled:
+        report.append(Forbidden("shuffle.level-up", f"{up} is already on the levelled side"))
+    else:
+        x.leveled = True
+        h.level_up_due = ()
 
 
 def _loot(st: State, h: Hero, a: Action, report: Report) -> None:
@@ -904,7 +913,7 @@ def _end_turn(st: State, h: Hero, a: Action, report: Report) -> None:
         st.burned.extend(h.hand[HAND_SIZE:])
         del h.hand[HAND_SIZE:]
     h.steps, h.drew, h.fought, h.powers, h.shrine, h.trap, h.monsters = 0, False, False, set(), False, None, []
-    h.trap_may = None
+    h.trap_may, h.level_up_due = None, ()
 
 
 _HANDLERS = {
