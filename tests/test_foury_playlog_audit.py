@@ -61,7 +61,7 @@ rounds:
       - {{move: C1, roll: 2}}
       - {{move: C2, roll: 4}}
       - {{move: D2, roll: 1}}
-      - {{fight: {{hero: 3, weapon: 2, enemy: 4, name: orc}}}}
+      - {{fight: {{hero: 1, weapon: 2, enemy: 4, name: orc, clover: {{die: player, roll: 3}}}}}}
       - {{collect: [chest]}}
       - {{move: D3, roll: 6}}
       - {{move: C3}}
@@ -71,12 +71,12 @@ rounds:
   - entry: A3:W
     steps:
       - {{market: {{spend: {{chests: 1}}, gain: {{hearts: 1}}, trade: {{give: {{weapon: 1}}, gain: {{shovels: 1}}}}}}}}
-      - sheet: {{hearts: 5, weapon: 0, shovels: 3, chests: 0, round requirement progress: 0}}
+      - sheet: {{hearts: 5, weapon: 0, shovels: 3, clovers: 1, chests: 0, round requirement progress: 0}}
 """
 
 
 def test_other_ways_of_writing_steps_are_understood(tmp_path):
-    """weapon: 2 (the value added), name: orc, collect: [a list], trade gain:, a market written
+    """weapon: 2 (the value added), name: orc, clover die: player, collect: [a list], trade gain:, a market written
     at the top of the next round, the sheet's own words for the requirement."""
     log = tmp_path / "forms.yaml"
     log.write_text(FORMS.format(hall=AUDIT.parent / "test-hall.yaml"))
@@ -87,3 +87,11 @@ def test_other_ways_of_writing_steps_are_understood(tmp_path):
     sheet_line = next(i for i, line in enumerate(text.splitlines(), 1) if "sheet:" in line)
     code, report = _check(log)
     assert code == 1 and [v["line"] for v in report["violations"]] == [sheet_line]
+
+
+def test_messages_name_the_step_over_the_log_and_within_its_round():
+    code, report = _check(AUDIT / "illegal-kills-not-reset.yaml")
+    v, = report["violations"]
+    assert v["step"] == 29 and "round 2, step 1:" in v["message"]
+    result = CliRunner().invoke(main, ["check", str(AUDIT / "illegal-kills-not-reset.yaml")])
+    assert ":40: step 29: round 2, step 1: sheet shows kills 1" in result.output

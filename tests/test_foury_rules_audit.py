@@ -152,3 +152,16 @@ def test_requirement_boxes_by_zone_or_kind_and_kills_between_rounds():
     assert refused(b, Sheet((("kills", 2),))) == {"sheet.kills"}
     inside = play(b, enter("A3:W"))
     assert refused(inside, Sheet((("kills", 1),))) == {"sheet.kills"}           # the new round has started
+
+
+def test_monster_event_in_a_statue_room_one_foe_or_two():
+    start = (enter("C1:N"), mv("C1", 3), mv("B1", 1))
+    one = play(game(), *start)
+    assert one.enemy_at(P("B1")) == "statue"
+    assert refused(play(one, Fight(4, 3)), Fight(5, 2)) == {"fight.no_enemy"}   # only the statue
+    two = play(game(readings=("monster-too",)), *start)
+    assert two.enemy_at(P("B1")) == "monster"
+    after = play(two, Fight(4, 3))
+    assert after.engaged and after.enemy_at(P("B1")) == "statue" and after.kills == 1
+    assert "fight.pending" in refused(after, mv("A1", 2))
+    assert play(after, Fight(5, 2)).requirement_progress() == 1

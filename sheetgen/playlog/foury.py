@@ -60,8 +60,14 @@ BARE_STEPS = ("flee", "climb", "coin", "candy", "oracle", "lever")
 RESOURCE_NAMES = RESOURCES + SANTA_COUNTERS
 
 
+CLOVER_DIE = {"monster": "enemy", "statue": "enemy", "foe": "enemy", "opponent": "enemy", "trap": "enemy",
+              "player": "hero", "me": "hero", "mine": "hero", "own": "hero"}
+
+
 class CloverSpec(Strict):
-    die: Literal["hero", "enemy"]
+    die: Annotated[Literal["hero", "enemy"],
+                   BeforeValidator(lambda v: CLOVER_DIE.get(v.strip().lower(), v.strip().lower())
+                                   if isinstance(v, str) else v)]
     roll: int
 
 
@@ -685,10 +691,13 @@ def check(log: FouryLog) -> list[Violation]:
     """The violations under our reading of the rules; where the text allows another reading
     (READINGS: e.g. the weapon point paid once per combat rather than per exchange) and the
     log follows it, the log is judged under that reading instead."""
+    from itertools import combinations
     best = replay(log)[1]
-    if best:
-        for reading in READINGS:
-            other = replay(log, (reading,))[1]
+    for size in range(1, len(READINGS) + 1):
+        for readings in combinations(READINGS, size):
+            if not best:
+                return best
+            other = replay(log, readings)[1]
             if len(other) < len(best):
                 best = other
     return best
