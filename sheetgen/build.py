@@ -37,22 +37,28 @@ def parse_formats(text: str) -> tuple[str, ...]:
 def compose_loaded(loaded: Loaded, options: BuildOptions) -> Document:
     compose = getattr(loaded.handler, "compose", None)
     if compose is None:
+        hint = hint_for(loaded.kind)
         raise InputError(Problem(f"a {loaded.kind}{' (' + loaded.ruleset + ')' if loaded.ruleset else ''} "
-                                 "has no pages to print", loaded.source.filename,
-                                 hint_for(loaded.kind)))
+                                 "has no pages to print" + (f"; {hint}" if hint else ""), loaded.source.filename))
     return compose(loaded.definition, options)
 
 
 def hint_for(kind: str) -> str | None:
-    return {"playlog": "use `sheetgen check` for play logs"}.get(kind)
+    return {"playlog": "use `sheetgen check` for play logs",
+            "pack": "a pack lists sheets, not other packs"}.get(kind)
 
 
 def compose_pack(loaded: Loaded, options: BuildOptions,
                  progress: Callable[[str], None] | None = None) -> Document:
     pack = loaded.definition
     pages = []
-    for member in pack.members():
-        doc = compose_loaded(load(member), options)
+    for i, member in enumerate(pack.members()):
+        try:
+            doc = compose_loaded(load(member), options)
+        except InputError as exc:
+            # say which line of the pack named the sheet that failed
+            raise InputError([pack.source.problem(("sheets", i), f"sheet '{member}' cannot be built:")]
+                             + exc.problems) from None
         stem = Path(member).stem
         for page in doc.pages:
             if not page.name.startswith(stem):

@@ -23,16 +23,40 @@ def config_path() -> Path:
 
 def _read() -> dict:
     path = config_path()
-    if not path.is_file():
+    if not path.exists():
         return {"default": None, "printers": {}}
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise InputError(Problem(f"calibration file is not valid JSON: {exc.msg}", str(path), exc.lineno, exc.colno)) from None
-    if not isinstance(data, dict) or not isinstance(data.get("printers", {}), dict):
+    except UnicodeDecodeError:
+        raise InputError(Problem("calibration file is not UTF-8 text; delete it and calibrate again", str(path))) from None
+    except OSError as exc:
+        raise InputError(Problem(f"cannot read the calibration file: {exc.strerror or exc}", str(path))) from None
+    if not isinstance(data, dict) or not isinstance(data.get("printers", {}), dict) \
+            or not isinstance(data.get("default"), (str, type(None))):
         raise InputError(Problem("calibration file has an unexpected shape; delete it and calibrate again", str(path)))
     data.setdefault("printers", {})
     return data
+
+
+def _measured(entry) -> tuple[float, float] | None:
+    """A stored entry's two measurements, or None when it was damaged by hand."""
+    try:
+        x, y = float(entry["measured_x"]), float(entry["measured_y"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if not (90.0 <= x <= 110.0 and 90.0 <= y <= 110.0):      # also false for nan
+        return None
+    return x, y
+
+
+def describe(entry) -> str:
+    """One printer's stored measurements for `calibrate --show`."""
+    got = _measured(entry)
+    if got is None:
+        return "damaged (calibrate this printer again)"
+    return f"measured x {got[0]:g} mm, y {got[1]:g} mm"
 
 
 def check_measurement(value: float, axis: str) -> None:
@@ -49,7 +73,11 @@ def save(measured_x: float, measured_y: float, printer: str | None = None) -> Ca
     name = printer or DEFAULT_PRINTER
     data["printers"][name] = {"measured_x": measured_x, "measured_y": measured_y}
     data["default"] = name
-    write_text(config_path(), json.dumps(data, indent=2, sort_keys=True) + "\n")
+    try:
+        write_text(config_path(), json.dumps(data, indent=2, sort_keys=True) + "\n")
+    except OSError as exc:
+        what = "a folder is in the way" if isinstance(exc, IsADirectoryError) else exc.strerror or str(exc)
+        raise InputError(Problem(f"cannot store the calibration: {what}", str(config_path()))) from None
     return Calibration(measured_x, measured_y, None if name == DEFAULT_PRINTER else name)
 
 
@@ -66,12 +94,10 @@ def current(printer: str | None = None) -> Calibration:
         raise InputError(Problem(f"no stored calibration for printer '{printer}'",
                                  expected="a name given to `sheetgen calibrate --printer`",
                                  suggestion=did_you_mean(printer, printers)))
-    entry = printers[name]
-    try:
-        return Calibration(float(entry["measured_x"]), float(entry["measured_y"]),
-                           None if name == DEFAULT_PRINTER else name)
-    except (KeyError, TypeError, ValueError):
-        raise InputError(Problem(f"calibration for '{name}' is damaged; calibrate again", str(config_path()))) from None
+    got = _measured(printers[name])
+    if got is None:
+        raise InputError(Problem(f"calibration for '{name}' is damaged; calibrate again", str(config_path())))
+    return Calibration(got[0], got[1], None if name == DEFAULT_PRINTER else name)
 
 
 def stored() -> dict:

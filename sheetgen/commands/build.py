@@ -43,6 +43,9 @@ def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, pri
     from .. import calibration
     from ..draw.options import BuildOptions, Calibration
 
+    from ..errors import InputError, Problem
+    if not outdir.strip():
+        raise InputError(Problem("the output folder name is empty", expected="-o FOLDER"))
     fmt = builder.parse_formats(formats)
     params = tuple((k, v) for k, v in (("columns", columns), ("rows", rows), ("hero", hero)) if v is not None)
     cal = Calibration() if no_calibration else calibration.current(printer)

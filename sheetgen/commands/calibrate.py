@@ -34,7 +34,7 @@ def calibrate(measured_x, measured_y, printer, show, outdir, paper, formats):
             click.echo("no stored calibration (builds are printed unscaled)")
         for name, entry in sorted(data["printers"].items()):
             mark = "*" if name == data.get("default") else " "
-            click.echo(f"{mark} {name}: measured x {entry['measured_x']} mm, y {entry['measured_y']} mm")
+            click.echo(f"{mark} {name}: {calibration.describe(entry)}")
         click.echo(f"stored in {calibration.config_path()}")
         return
     if (measured_x is None) != (measured_y is None):

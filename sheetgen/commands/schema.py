@@ -20,7 +20,13 @@ def schema(output):
     text = json.dumps(definition_schema(), indent=2, sort_keys=True) + "\n"
     if output:
         from ..atomic import write_text
-        write_text(output, text)
+        from ..errors import InputError, Problem
+        try:
+            write_text(output, text)
+        except OSError as exc:      # a file where a folder should be, no permission, disk full
+            why = "part of the path is a file" if isinstance(exc, (FileExistsError, NotADirectoryError)) \
+                else exc.strerror or str(exc)
+            raise InputError(Problem(f"cannot write: {why}", str(output))) from None
         click.echo(f"wrote {output}")
     else:
         click.echo(text, nl=False)

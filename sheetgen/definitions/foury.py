@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from pydantic import PositiveInt
+from pydantic import Field, PositiveInt
 
 from ..errors import InputError, Problem, did_you_mean
 from ..rules.foury import board as fb
@@ -96,7 +96,9 @@ class MapModel(Strict):
     items: dict[str, str | list[str]] = {}
     campaign: Literal["ancient", "slaughter", "santa", "strength", "kraken"] = "ancient"
     start: str | None = None
-    turns: PositiveInt | None = None
+    # many more hourglass boxes push the rest of the character sheet off the page
+    # (the same bound as a sheet's `turns:` in foury_sheet)
+    turns: PositiveInt | None = Field(None, le=120)
     flooded: list[str] = []
     hero_extras: bool | None = None
     max_enemies: PositiveInt | None = None
@@ -178,7 +180,7 @@ class _Builder:
     def err_key(self, loc: tuple, message: str, **kw) -> None:
         """A problem located at the key itself (a zone letter), not at its value."""
         line, col = locate(self.src.data, loc, key_itself=True) or (None, None)
-        self.problems.append(Problem(message, self.src.filename, line, col, path=key_path(loc, self.src.data), **kw))
+        self.problems.append(Problem(message, self.src.filename, line, col, path=key_path(loc), **kw))
 
     def err_at(self, line: int | None, col: int | None, path: str, message: str, **kw) -> None:
         self.problems.append(Problem(message, self.src.filename, line, col, path=path, **kw))

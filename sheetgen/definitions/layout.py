@@ -42,7 +42,7 @@ from pydantic import (AfterValidator, BeforeValidator, Discriminator, Field, Pos
 
 from ..errors import InputError, Problem, did_you_mean
 from ..fonts import FAMILIES
-from .models import Colour, Length, Strict, error_message, parse_length
+from .models import Colour, Length, Strict, error_message, parse_length, simplify_union_errors
 from .yamlsource import MarkedDict, MarkedList, key_path, read_yaml
 
 FURNITURE_MM = 8.0      # the bottom band of every page kept for the footer and ruler
@@ -106,19 +106,32 @@ VAlign = Literal["top", "middle", "bottom"]
 # -- page ------------------------------------------------------------------------------
 
 
+MAX_PAGE_MM = 2000.0    # 2 m: beyond any printer (and a PNG of it would not fit in memory)
+MAX_COUNT = 1000        # grid columns/rows, checkbox boxes, deck cards: more is a typo, and slow
+
+
 class Margins(Strict):
-    top: Length = 10.0
-    right: Length = 10.0
-    bottom: Length = 10.0
-    left: Length = 10.0
+    top: Length = Field(10.0, ge=0)
+    right: Length = Field(10.0, ge=0)
+    bottom: Length = Field(10.0, ge=0)
+    left: Length = Field(10.0, ge=0)
+
+
+def _margin_not_negative(value: float) -> float:
+    if value < 0:
+        raise ValueError(f"margins cannot be negative, got {value:g} mm")
+    return value
+
+
+MarginLength = Annotated[Length, AfterValidator(_margin_not_negative)]
 
 
 class PageSpec(Strict):
     size: Literal["a4", "letter", "custom"] = "a4"
-    width: Length | None = None
-    height: Length | None = None
+    width: Length | None = Field(None, gt=0, le=MAX_PAGE_MM)
+    height: Length | None = Field(None, gt=0, le=MAX_PAGE_MM)
     orientation: Literal["portrait", "landscape"] = "portrait"
-    margins: Length | Margins = 10.0
+    margins: MarginLength | Margins = 10.0
 
 
 class Point(Strict):
@@ -138,7 +151,7 @@ class _Element(Strict):
 
 class _Stroked(_Element):
     stroke: Colour = "#000000"
-    stroke_width: Length = 0.3
+    stroke_width: Length = Field(0.3, ge=0)
     dash: list[Length] | None = None
 
 
@@ -153,28 +166,28 @@ class GridLabels(Strict):
     rows: Literal["letters", "numbers", "none"] = "numbers"
     start: int = 1
     font: FontName = "condensed"
-    size: float = Field(6.5, gt=0)
+    size: float = Field(6.5, gt=0, le=1000)
     colour: Colour = "#555555"
 
 
 class GridElement(_Element):
     type: Literal["grid"]
-    columns: PositiveInt
-    rows: PositiveInt
+    columns: PositiveInt = Field(le=MAX_COUNT)
+    rows: PositiveInt = Field(le=MAX_COUNT)
     width: Coord | None = None
     height: Coord | None = None
-    cell: Length | None = Field(None, description="cell size (squares: side; hexes: across the flats)")
+    cell: Length | None = Field(None, gt=0, description="cell size (squares: side; hexes: across the flats)")
     fit: bool = Field(False, description="cells as large as fit the area in whole cells, centred")
     fit_step: Length = Field(0.1, gt=0, description="fitted cell sizes are rounded down to this step")
     shape: Literal["square", "hex"] = "square"
     orientation: Literal["flat", "pointy"] = "flat"
     stroke: Colour = "#8c8c8c"
-    stroke_width: Length = 0.15
+    stroke_width: Length = Field(0.15, ge=0)
     major_every: PositiveInt | None = None
     major_stroke: Colour = "#4d4d4d"
-    major_width: Length = 0.3
+    major_width: Length = Field(0.3, ge=0)
     border: Colour = "#000000"
-    border_width: Length = 0.45
+    border_width: Length = Field(0.45, ge=0)
     labels: bool | GridLabels = False
 
 
@@ -182,7 +195,7 @@ class BoxElement(_Filled):
     type: Literal["box"]
     width: Coord | None = None
     height: Coord | None = None
-    radius: Length = 0.0
+    radius: Length = Field(0.0, ge=0)
 
 
 class LineElement(_Stroked):
@@ -202,20 +215,20 @@ class TextElement(_Element):
     type: Literal["text"]
     text: str
     font: FontName = "sans"
-    size: float = Field(10.0, gt=0, description="points")
+    size: float = Field(10.0, gt=0, le=1000, description="points")
     colour: Colour = "#000000"
     align: Align = "left"
     valign: VAlign = "top"
     width: Coord | None = Field(None, description="wrap inside this width")
     height: Coord | None = Field(None, description="box height for valign")
-    line_height: float = Field(1.2, gt=0)
+    line_height: float = Field(1.2, gt=0, le=20)
     shrink: bool = Field(False, description="shrink to fit the width on one line instead of wrapping")
     upper: bool = False
 
 
 class CheckboxTrackElement(_Element):
     type: Literal["checkbox_track"]
-    boxes: PositiveInt
+    boxes: PositiveInt = Field(le=MAX_COUNT)
     label: str = ""
     box: Length = Field(4.5, gt=0)
     gap: Length = 1.2
@@ -225,10 +238,10 @@ class CheckboxTrackElement(_Element):
     box_labels: list[str] | None = None
     per_row: PositiveInt | None = None
     font: FontName = "sans-bold"
-    size: float = Field(8.0, gt=0)
+    size: float = Field(8.0, gt=0, le=1000)
     label_width: Length | None = None
     stroke: Colour = "#000000"
-    stroke_width: Length = 0.3
+    stroke_width: Length = Field(0.3, ge=0)
 
 
 class TableElement(_Element):
@@ -241,13 +254,13 @@ class TableElement(_Element):
     align: list[Align] | None = None
     font: FontName = "sans"
     header_font: FontName = "sans-bold"
-    size: float = Field(8.0, gt=0)
-    padding: Length = 1.2
-    min_row_height: Length = 0.0
+    size: float = Field(8.0, gt=0, le=1000)
+    padding: Length = Field(1.2, ge=0)
+    min_row_height: Length = Field(0.0, ge=0)
     header_fill: Colour = "#e4e4e4"
     stripe: Colour = None
     stroke: Colour = "#000000"
-    stroke_width: Length = 0.25
+    stroke_width: Length = Field(0.25, ge=0)
 
 
 class IconElement(_Element):
@@ -313,14 +326,14 @@ class GroupDef(Strict):
 
 
 class CardSpec(Strict):
-    width: Length = Field(gt=0)
-    height: Length = Field(gt=0)
+    width: Length = Field(gt=0, le=MAX_PAGE_MM)
+    height: Length = Field(gt=0, le=MAX_PAGE_MM)
     bleed: Length = Field(0.0, ge=0)
 
 
 class CardEntry(Strict):
     name: str | None = None
-    count: PositiveInt = 1
+    count: PositiveInt = Field(1, le=MAX_COUNT)
     elements: Annotated[dict[str, Element], WithJsonSchema(
         {"type": "object", "description": "elements merged by name onto the deck's template"})] = \
         Field(default_factory=dict)
@@ -339,8 +352,8 @@ class LayoutModel(Strict):
     elements: dict[str, Element] = Field(default_factory=dict)
     # decks only
     card: CardSpec | None = None
-    count: PositiveInt | None = None
-    cards: list[CardEntry] | None = None
+    count: PositiveInt | None = Field(None, le=MAX_COUNT)
+    cards: list[CardEntry] | None = Field(None, max_length=MAX_COUNT)
     template: dict[str, Element] = Field(default_factory=dict)
     back: dict[str, Element] | None = None
     gap: Length = Field(0.0, ge=0)
@@ -519,11 +532,16 @@ def _clean_loc(loc: tuple, data: Any) -> tuple[tuple, Any]:
     for part in loc:
         if isinstance(part, str) and part.startswith("function-"):
             continue
-        if fresh and isinstance(node, dict) and element_tag(node) in ELEMENT_MODELS and part == element_tag(node):
+        # (only a mapping that sits in an element mapping is an element: the file's
+        # top level or a group named 'use' is not, though it may have a 'use' key)
+        if fresh and len(out) >= 2 and out[-2] in ("elements", "template", "back") and isinstance(node, dict) \
+                and element_tag(node) in ELEMENT_MODELS and part == element_tag(node):
             fresh = False
             continue
         if (isinstance(node, list) and not isinstance(part, int)) or part == "[key]":
             continue
+        if part in _UNION_TAGS and not (isinstance(node, dict) and part in node):
+            continue                    # a union member's name (Margins, bool, float), not a key
         out.append(part)
         if isinstance(node, dict):
             key = part if part in node else next((k for k in node if str(k) == str(part)), _NO_KEY)
@@ -534,6 +552,19 @@ def _clean_loc(loc: tuple, data: Any) -> tuple[tuple, Any]:
             node = None
         fresh = True
     return tuple(out), node
+
+
+def _union_tags() -> set[str]:
+    names = {"str", "int", "float", "bool", "list", "dict", "tuple"}
+    stack = [Strict]
+    while stack:
+        cls = stack.pop()
+        names.add(cls.__name__)
+        stack.extend(cls.__subclasses__())
+    return names
+
+
+_UNION_TAGS = _union_tags()
 
 
 def _model_at(loc: tuple, data: Any):
@@ -572,6 +603,10 @@ def _as_model(annotation: Any, node: Any):
     from pydantic import BaseModel
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
+    members = [a for a in (typing.get_args(annotation) if typing.get_origin(annotation) is Union else (annotation,))
+               if a is not type(None)]
+    if any(typing.get_origin(a) in (dict, list, tuple) for a in members):
+        return None         # a mapping or list of models (elements, groups, cards), not a model itself
     tag = element_tag(node) if isinstance(node, dict) else None
     models = []
     stack = [annotation]
@@ -590,8 +625,8 @@ def _as_model(annotation: Any, node: Any):
 
 def _problems(exc: ValidationError, data: Any, filename: str, prefix: tuple = ()) -> list[Problem]:
     problems: list[Problem] = []
-    for err in exc.errors(include_url=False):
-        loc, _ = _clean_loc(tuple(err["loc"]), data)
+    located = [(_clean_loc(tuple(err["loc"]), data)[0], err) for err in exc.errors(include_url=False)]
+    for loc, err in simplify_union_errors(located):
         full = prefix + loc
         kind = err["type"]
         if kind == "extra_forbidden":
@@ -599,33 +634,33 @@ def _problems(exc: ValidationError, data: Any, filename: str, prefix: tuple = ()
             model = _model_at(loc[:-1], data)
             known = [f.alias or n for n, f in model.model_fields.items()] if model else []
             known = [k for k in known if k != "type"] if model in ELEMENT_MODELS.values() else known
-            problems.append(Problem(f"unknown key '{loc[-1]}'", file, line, col, path=key_path(full[:-1], data if not prefix else None) or None,
+            problems.append(Problem(f"unknown key '{loc[-1]}'", file, line, col, path=key_path(full[:-1]) or None,
                                     expected=("one of " + ", ".join(known)) if known else None,
                                     suggestion=did_you_mean(loc[-1], known) if known else None))
         elif kind == "missing":
             file, line, col = where(data, loc[:-1], filename)
             problems.append(Problem(f"missing required key '{loc[-1]}'", file, line, col,
-                                    path=key_path(full[:-1], data if not prefix else None) or None))
+                                    path=key_path(full[:-1]) or None))
         elif kind == "element_type":
             got = err.get("input")
             tag = got.get("type") if isinstance(got, dict) else None
             if isinstance(got, dict) and tag is None:
                 file, line, col = where(data, loc, filename)
-                problems.append(Problem("an element needs a 'type'", file, line, col, path=key_path(full, data if not prefix else None) or None,
+                problems.append(Problem("an element needs a 'type'", file, line, col, path=key_path(full) or None,
                                         expected="one of " + ", ".join(ELEMENT_TYPES)))
             elif isinstance(got, dict):
                 file, line, col = where(data, loc + ("type",), filename)
                 problems.append(Problem(f"unknown element type '{tag}'", file, line, col,
-                                        path=key_path(full + ("type",), data if not prefix else None), expected="one of " + ", ".join(ELEMENT_TYPES),
+                                        path=key_path(full + ("type",)), expected="one of " + ", ".join(ELEMENT_TYPES),
                                         suggestion=did_you_mean(str(tag), ELEMENT_TYPES)))
             else:
                 file, line, col = where(data, loc, filename)
                 problems.append(Problem(f"an element is a mapping of keys, got {got!r}", file, line, col,
-                                        path=key_path(full, data if not prefix else None) or None))
+                                        path=key_path(full) or None))
         else:
             is_key = kind == "invalid_key" or (bool(err["loc"]) and err["loc"][-1] == "[key]")  # the key is wrong
             file, line, col = where(data, loc, filename, key_itself=is_key)
-            problems.append(Problem(error_message(err), file, line, col, path=key_path(full, data if not prefix else None) or None))
+            problems.append(Problem(error_message(err), file, line, col, path=key_path(full) or None))
     unique: dict[tuple, Problem] = {}
     for p in problems:       # a template's problem shows once, not once per card
         unique.setdefault((p.file, p.line, p.column, p.message), p)
@@ -649,7 +684,7 @@ def load(data: MarkedDict, source) -> LayoutDefinition:
 
     def locate_problem(loc: tuple, message: str, **kw) -> Problem:
         file, line, col = where(merged, loc, filename)
-        return Problem(message, file, line, col, path=key_path(loc, merged) or None, **kw)
+        return Problem(message, file, line, col, path=key_path(loc) or None, **kw)
 
     problems: list[Problem] = []
     checker = _Checker(model, merged, filename, locate_problem, problems)
@@ -749,6 +784,10 @@ class _Checker:
         if m.cards is None:
             self.cards = [(f"{i + 1}", template) for i in range(m.count or 1)]
             return
+        total = sum(entry.count for entry in m.cards)
+        if total > MAX_COUNT:
+            self.add(("cards",), f"{total} cards in all; a deck holds at most {MAX_COUNT}")
+            return
         number = 0
         for i, entry in enumerate(m.cards):
             elements = self.elements(entry.elements, ("cards", i, "elements"), top=False)
@@ -847,14 +886,18 @@ class _Checker:
         base = Path(file).parent if file else Path(self.filename).parent
         path = (base / el.path).resolve()
         if not path.is_file():
-            add(loc + ("path",), f"image file not found: {path}")
+            add(loc + ("path",), f"image {path} is a folder, not a file" if path.is_dir()
+                else f"image file not found: {path}")
             return el
         try:
             from PIL import Image as PILImage
             with PILImage.open(path) as im:
                 fmt = im.format
         except Exception as exc:   # noqa: BLE001 - Pillow raises many kinds for a bad file
-            add(loc + ("path",), f"cannot read image {path}: {exc.__class__.__name__}")
+            reason = {"UnidentifiedImageError": "not an image file (or a damaged one)",
+                      "DecompressionBombError": "too many pixels to place safely"}.get(
+                exc.__class__.__name__, exc.__class__.__name__)
+            add(loc + ("path",), f"cannot read image {path}: {reason}", expected="a PNG or JPEG file")
             return el
         if fmt not in ("PNG", "JPEG"):
             add(loc + ("path",), f"image {path} is {fmt}", expected="a PNG or JPEG file")

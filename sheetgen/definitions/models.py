@@ -7,6 +7,7 @@ import re
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
+from pydantic_core import PydanticCustomError
 
 from ..errors import InputError, Problem, did_you_mean
 from .yamlsource import MarkedDict, key_path, locate
@@ -54,6 +55,9 @@ def parse_length(value: Any) -> float:
             hint = did_you_mean(unit, _UNIT_MM)
             raise ValueError(f"unknown unit '{unit}' (units: mm, cm, in, pt)"
                              + (f"; did you mean '{hint}'?" if hint else ""))
+    if not isinstance(value, str):
+        # a wrong kind of value (a '_type' error), which unions report in their own way
+        raise PydanticCustomError("length_type", "a length such as 12mm, 1.5in, 10pt or a number of mm")
     raise ValueError(f"a length such as 12mm, 1.5in, 10pt or a number of mm, not {value!r}")
 
 
@@ -144,27 +148,30 @@ def problems_from_validation(exc: ValidationError, data: Any, filename: str,
                              model: type[BaseModel] | None = None, prefix: tuple = ()) -> list[Problem]:
     problems: list[Problem] = []
     seen = set()
+    located = []
     for err in exc.errors(include_url=False):
         loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
         # drop pydantic's union/tag markers that are not keys in the data
         loc = tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in {"str", "int", "float", "list", "dict"})))
+        located.append((loc, err))
+    for loc, err in simplify_union_errors(located):
         full = prefix + loc
         kind = err["type"]
         if kind == "extra_forbidden":
             mark = locate(data, loc, key_itself=True)
             known = _known_keys(model, loc[:-1]) if model else []
             problem = Problem(f"unknown key '{loc[-1]}'", filename, *(mark or (None, None)),
-                              path=key_path(full[:-1], data if not prefix else None) or None,
+                              path=key_path(full[:-1]) or None,
                               expected="one of " + ", ".join(known) if known else None,
                               suggestion=did_you_mean(loc[-1], known) if known else None)
         elif kind == "missing":
             mark = locate(data, loc[:-1])
             problem = Problem(f"missing required key '{loc[-1]}'", filename, *(mark or (None, None)),
-                              path=key_path(full[:-1], data if not prefix else None) or None)
+                              path=key_path(full[:-1]) or None)
         else:
             is_key = kind == "invalid_key" or (bool(err["loc"]) and err["loc"][-1] == "[key]")  # the key is wrong
             mark = locate(data, loc, key_itself=is_key)
-            problem = Problem(error_message(err), filename, *(mark or (None, None)), path=key_path(full, data if not prefix else None) or None)
+            problem = Problem(error_message(err), filename, *(mark or (None, None)), path=key_path(full) or None)
         key = problem.format()
         if key not in seen:
             seen.add(key)
@@ -173,6 +180,42 @@ def problems_from_validation(exc: ValidationError, data: Any, filename: str,
 
 
 _INSTANCE_OF = re.compile(r" or instance of \w+")
+
+
+def _is_shape_error(err: dict) -> bool:
+    """A 'wrong kind of value' error, which a union reports once per member it tried."""
+    kind = err["type"]
+    return kind.endswith("_type") or kind.endswith("_parsing") or kind == "literal_error"
+
+
+def simplify_union_errors(located: list[tuple[tuple, dict]]) -> list[tuple[tuple, dict]]:
+    """Errors at one place, the way a person reads them: when a value matched none of a
+    union's members, 'should be a valid string' and 'should be a valid list' become one
+    error, and a member's specific complaint (a bad unit, a negative margin, a wrong key
+    inside) wins over the other members' 'wrong kind of value'."""
+    by_loc: dict[tuple, list[dict]] = {}
+    for loc, err in located:
+        # an error about a mapping's key is not an alternative to one about its value
+        place = loc + ("[key]",) if err["loc"] and err["loc"][-1] == "[key]" else loc
+        by_loc.setdefault(place, []).append(err)
+    out: list[tuple[tuple, dict]] = []
+    for place, errs in by_loc.items():
+        loc = place[:-1] if place and place[-1] == "[key]" else place
+        shape = [e for e in errs if _is_shape_error(e)]
+        deeper = any(other[:len(place)] == place and len(other) > len(place) and other[-1] != "[key]"
+                     for other in by_loc)
+        if shape and (len(shape) < len(errs) or deeper):
+            errs = [e for e in errs if not _is_shape_error(e)]      # the specific complaints say more
+        elif len(shape) > 1:
+            wanted = []
+            for e in shape:
+                msg = _INSTANCE_OF.sub("", e["msg"])
+                msg = msg.split("Input should be ", 1)[-1].split(", ")[0]
+                if msg not in wanted:
+                    wanted.append(msg)
+            errs = [dict(shape[0], msg="Input should be " + " or ".join(wanted))]
+        out.extend((loc, e) for e in errs)
+    return out
 
 
 def describe_value(value: Any) -> str:
@@ -189,14 +232,16 @@ def error_message(err: dict) -> str:
     """pydantic's message for one error, said the way a definition's author reads it:
     no 'Value error,' prefix or class names, lower case, and what was given instead."""
     kind, msg, got = err["type"], err["msg"], err.get("input")
-    if kind == "invalid_key" or (err["loc"] and err["loc"][-1] == "[key]"):
+    if kind == "invalid_key" or (kind == "string_type" and err["loc"] and err["loc"][-1] == "[key]"):
         return f"a key must be text (a name), not {describe_value(got)}"
+    if err["loc"] and err["loc"][-1] == "[key]":
+        return f"the key {describe_value(got)} is wrong: " + error_message(dict(err, loc=err["loc"][:-1]))
     for lead in ("Value error, ", "Assertion failed, "):
         if msg.startswith(lead):
             return msg[len(lead):]
     msg = _INSTANCE_OF.sub("", msg)
-    msg = msg[0].lower() + msg[1:] if msg else msg
-    if kind.endswith("_type") or kind.endswith("_parsing") or kind == "literal_error":
+    if _is_shape_error(err):
+        msg = msg[0].lower() + msg[1:] if msg else msg
         msg += f", got {describe_value(got)}"
     elif kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal", "finite_number",
                   "too_short", "too_long"):
@@ -217,4 +262,4 @@ def validate_model(model: type[BaseModel], data: Any, filename: str, context: di
 def problem_at(data: MarkedDict, loc: tuple, message: str, filename: str, **kw) -> Problem:
     """A Problem located at loc inside marked data (for checks after pydantic)."""
     mark = locate(data, loc)
-    return Problem(message, filename, *(mark or (None, None)), path=key_path(loc, data) or None, **kw)
+    return Problem(message, filename, *(mark or (None, None)), path=key_path(loc) or None, **kw)

@@ -10,7 +10,7 @@ Each entry is a built-in name or a path relative to the pack file.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -24,7 +24,7 @@ class PackModel(Strict):
     kind: Literal["pack"]
     title: str = "sheetgen print pack"
     name: str = Field("sheetgen-pack", description="base name of the output files")
-    sheets: list[str] = Field(min_length=1, description="built-in names or paths relative to this file")
+    sheets: list[Annotated[str, Field(min_length=1)]] = Field(min_length=1, description="built-in names or paths relative to this file")
 
 
 MODEL = PackModel

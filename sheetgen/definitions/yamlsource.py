@@ -228,21 +228,11 @@ def _alt_key(node: dict, key):
     return _MISSING
 
 
-def key_path(loc: tuple, data: Any = None) -> str:
-    """'zones.A.events.1', 'entries[0]': with data, [i] only for list items, not number keys."""
+def key_path(loc: tuple) -> str:
     out = ""
-    node = data
     for part in loc:
-        in_list = isinstance(node, list) if data is not None else isinstance(part, int)
-        if in_list and isinstance(part, int):
+        if isinstance(part, int):
             out += f"[{part}]"
         else:
             out += ("." if out else "") + str(part)
-        if isinstance(node, dict):
-            key = part if part in node else _alt_key(node, part)
-            node = node.get(key) if key is not _MISSING else None
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-            node = node[part]
-        else:
-            node = None
     return out

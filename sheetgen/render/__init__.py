@@ -91,14 +91,34 @@ def render_documents(docs, outdir, formats=FORMATS, dpi: int = 150, grayscale: b
         from .png import check_dpi
         check_dpi(dpi)
     outdir = Path(outdir)
+    _make_outdir(outdir)
     mode = 0o666 & ~_umask()
     written: list[Path] = []
-    with contextlib.ExitStack() as stack:
-        # Each atomic_path renames its temporary file on a clean exit and deletes
-        # it on an exception; the ExitStack holds every rename until all rendered.
-        for doc in docs:
-            written += _render_into(stack, doc, outdir, formats, dpi, grayscale, mode)
+    try:
+        with contextlib.ExitStack() as stack:
+            # Each atomic_path renames its temporary file on a clean exit and deletes
+            # it on an exception; the ExitStack holds every rename until all rendered.
+            for doc in docs:
+                written += _render_into(stack, doc, outdir, formats, dpi, grayscale, mode)
+    except OSError as exc:          # disk full, no permission, a folder where a file goes
+        target = exc.filename2 or exc.filename or outdir
+        what = "a folder is in the way" if isinstance(exc, IsADirectoryError) else exc.strerror or str(exc)
+        raise InputError(Problem(f"cannot write the output: {what}; nothing was written",
+                                 str(target))) from None
     return written
+
+
+def _make_outdir(outdir: Path) -> None:
+    """Create the output folder, or say plainly why it cannot be one."""
+    if outdir.exists() and not outdir.is_dir():
+        raise InputError(Problem("the output folder is a file", str(outdir), expected="a folder (or a new name)"))
+    try:
+        outdir.mkdir(parents=True, exist_ok=True)
+    except NotADirectoryError:
+        raise InputError(Problem("cannot create the output folder: part of the path is a file",
+                                 str(outdir))) from None
+    except OSError as exc:
+        raise InputError(Problem(f"cannot create the output folder: {exc.strerror or exc}", str(outdir))) from None
 
 
 def _render_into(stack, doc, outdir: Path, formats, dpi, grayscale, mode) -> list[Path]:

@@ -425,10 +425,19 @@ def page_pixels(width_mm: float, height_mm: float, dpi: int) -> tuple[int, int]:
     return max(1, round(width_mm * dpi / 25.4)), max(1, round(height_mm * dpi / 25.4))
 
 
+# Letter at 1200 dpi is 135 million pixels (400 MB as RGB); much more would exhaust memory
+MAX_PIXELS = 150_000_000
+
+
 def render_page_image(page, dpi: int = 150, grayscale: bool = False):
     """The page as a PIL image (RGB, or L for grayscale)."""
     from PIL import Image as PILImage
     size = page_pixels(page.width, page.height, dpi)
+    if size[0] * size[1] > MAX_PIXELS:
+        fit = int(dpi * (MAX_PIXELS / (size[0] * size[1])) ** 0.5)
+        raise InputError(Problem(f"a {page.width:g} x {page.height:g} mm page at {dpi} dpi is "
+                                 f"{size[0]} x {size[1]} pixels, too large for a PNG in memory",
+                                 expected=f"--dpi {fit} or less, or --format pdf,svg"))
     img = PILImage.new("L" if grayscale else "RGB", size, 255 if grayscale else (255, 255, 255))
     # the pixel grid is scaled so the page's edges land on the image's edges exactly
     kx, ky = size[0] / page.width, size[1] / page.height
