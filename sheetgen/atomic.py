@@ -8,13 +8,18 @@ import os
 import tempfile
 from pathlib import Path
 
+from .errors import InputError, Problem
+
 
 @contextlib.contextmanager
 def atomic_path(target: str | Path):
     """Yield a temporary path in target's folder; rename it onto target on success."""
     target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    except OSError as exc:
+        raise InputError(Problem(f"cannot write: {_why(exc)}", str(target))) from None
     os.close(fd)
     # mkstemp makes the file 0600; a finished output gets the usual permissions
     os.chmod(tmp, 0o666 & ~_umask())
@@ -25,6 +30,14 @@ def atomic_path(target: str | Path):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _why(exc: OSError) -> str:
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):
+        return "part of the path is a file, not a folder"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    return exc.strerror or str(exc)
 
 
 def _umask() -> int:

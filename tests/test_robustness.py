@@ -618,3 +618,37 @@ def test_random_definitions_never_crash_validate(tmp_path, doc):
     result = invoke("validate", path)
     if result.exit_code == 2:
         assert "random.yaml" in result.output or "no built-in" in result.output, result.output
+
+
+def test_output_path_through_a_file_is_a_clean_error(tmp_path):
+    from click.testing import CliRunner
+
+    from sheetgen.cli import main
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    for args in (["table", "d66", "-o", str(blocker / "x.yaml")],
+                 ["explore", "--seed", "1", "--format", "none", "-o", str(blocker / "sub")]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_shuffle_paths_of_the_wrong_type_are_located(tmp_path):
+    from click.testing import CliRunner
+
+    from sheetgen.cli import main
+    f = tmp_path / "d.yaml"
+    for bad in ("3", ".nan", "null", "true"):
+        f.write_text(f"sheetgen: 1\nkind: deck\nruleset: shuffle\ntitle: x\nrooms:\n  - {{id: a, paths: {bad}}}\n")
+        result = CliRunner().invoke(main, ["validate", str(f)])
+        assert result.exit_code == 2, result.output
+        assert f"{f}:6:" in result.output and "rooms[0].paths" in result.output
+
+
+def test_check_accepts_a_builtin_example_name():
+    from click.testing import CliRunner
+
+    from sheetgen.cli import main
+    result = CliRunner().invoke(main, ["check", "nav-crypt-game"])
+    assert result.exit_code == 0, result.output
+    assert "legal (navigation)" in result.output

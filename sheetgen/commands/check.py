@@ -11,20 +11,21 @@ from ._common import clean_errors
 def check(log, fmt):
     """Replay a play log through its ruleset's rules and list every violation.
 
-    Each violation prints as LOG:LINE: step N: the rule broken and what the
-    sheet should show. Exit 0 legal, 1 violations found, 2 unreadable or
-    invalid file.
+    LOG is a file or a built-in example's name. Each violation prints as
+    LOG:LINE: step N: the rule broken and what the sheet should show. Exit 0
+    legal, 1 violations found, 2 unreadable or invalid file.
 
     \b
-    Example:
+    Examples:
       sheetgen check my-game.yaml --format json
+      sheetgen check nav-crypt-game
     """
     import json
     import sys
 
     from ..errors import InputError, Problem
-    from ..definitions.registry import load_file
-    loaded = load_file(log)
+    from ..definitions.registry import load
+    loaded = load(log)
     if loaded.kind != "playlog":
         raise InputError(Problem(f"this is a {loaded.kind}, not a play log (kind: playlog)", loaded.source.filename, 1, 1))
     violations = loaded.handler.check(loaded.definition)

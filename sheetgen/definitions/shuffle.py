@@ -19,6 +19,8 @@ _DIRS = ("n", "e", "s", "w")
 def _paths(v):
     if isinstance(v, str):
         v = v.replace(",", " ").split()
+    if not isinstance(v, (list, tuple)):
+        return v            # pydantic then says it expected a list of directions
     return [str(p).strip().lower()[:1] if str(p).lower() in ("north", "east", "south", "west") else p for p in v]
 
 
@@ -44,8 +46,9 @@ class Room(Strict):
 
 
 class Wounds(Strict):
-    black: int = Field(default=0, ge=0)
-    red: int = Field(default=0, ge=0)
+    # a wound icon is drawn per point: a card has room for a handful
+    black: int = Field(default=0, ge=0, le=20)
+    red: int = Field(default=0, ge=0, le=20)
 
 
 class Monster(Strict):
