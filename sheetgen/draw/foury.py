@@ -359,9 +359,15 @@ def _zone_block(fmap, zone, x, y, w, h, grayscale):
     out.append(_t(x + sw + 1.2, y + 2.8, name, fs, "condensed-bold", id=f"zone-{zone.letter}-name"))
     req = requirement_phrase(zone.requirement_kind, zone.requirement_count)
     if req:
-        req = "Requirement: " + req
+        room = w - sw - 1.5
+        # the label only where every zone's phrase fits with it (narrow Letter blocks),
+        # so all blocks of a page read alike
+        phrases = [requirement_phrase(z.requirement_kind, z.requirement_count) or ""
+                   for z in fmap.board.zones.values()]
+        if all(text_width("Requirement: " + p, "condensed", 6.0) <= room for p in phrases):
+            req = "Requirement: " + req
         fs = 6.6
-        while text_width(req, "condensed", fs) > w - sw - 1.5 and fs > 6.0:
+        while text_width(req, "condensed", fs) > room and fs > 6.0:
             fs -= 0.2
         out.append(_t(x + sw + 1.2, y + 5.6, req, fs, "condensed", fill=GREY))
     top = y + 7.2
