@@ -71,6 +71,12 @@ def main() -> None:
     wall2, per_cpu2 = cpu_rate(games, 2)
     print(f"two workers:  {per_cpu2:8.0f} games per worker CPU-second (vs {one:.0f}/s in one process): "
           f"{2 * per_cpu2 / one:.2f}x possible on two free cores")
+    for campaign in ("slaughter", "santa", "kraken"):          # the campaign maps: whole games, one process
+        spec = SimSpec(campaign, "cautious", None, 1, False)
+        run(spec, 10, 1)
+        t = time.perf_counter()
+        run(spec, 300, 1)
+        print(f"{campaign:10s}    {300 / (time.perf_counter() - t):8.0f} games/s (one process)")
 
 
 if __name__ == "__main__":

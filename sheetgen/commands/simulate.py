@@ -41,10 +41,18 @@ def simulate(map_ref, games, policy, hero, seed, jobs, coin, compare_ref, fmt, o
     cells never reached and the deadliest cells; -o draws heatmaps over the
     map and bar charts.
 
+    The campaign maps play to their own goal, and report its rate with a 95%
+    confidence interval: slaughter (kills before dying, the Fury track; the
+    kills distribution), santa (reindeer, sleigh and packages within the
+    hourglass, or the XMas Safe Zone; items collected, Safe Zone rate),
+    kraken (the four requirements in one go and out opposite the last one's
+    zone while the water spreads; requirements completed, turns).
+
     \b
     Examples:
       sheetgen simulate ancient-story --games 2000 --jobs 2 -o report.pdf
       sheetgen simulate my-map.yaml --compare ancient-story --format json
+      sheetgen simulate slaughter --games 1000 -o slaughter.pdf
     """
     import json
     import sys

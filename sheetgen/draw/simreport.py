@@ -78,6 +78,8 @@ def _paper(options: BuildOptions) -> tuple[float, float]:
 
 # -- page 1: the summary -------------------------------------------------------------
 def summary_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") -> Page:
+    if "campaign_figures" in rep:
+        return campaign_page(rep, options, sid, suffix)
     W, H = _paper(options)
     page = Page(W, H, name=f"summary{suffix}")
     g = options.grayscale
@@ -171,6 +173,154 @@ def summary_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") -
             page.add(_t(x, y, line, 8.5, "sans", cls="note"))
             y += 4.3
         y += 1.2
+    return finish_page(page, options, sid, footer=f"sheetgen simulate · {rep['map']}")
+
+
+# -- page 1 of a campaign map (slaughter, santa, kraken): its own goal and figures -------------
+BAR.update({"furious": "#6c3483", "nothing left": "#3c8d40", "safe zone": "#3c8d40", "time up": "#7f8c8d"})
+
+
+def _rate_row(label, r, colour="#3c8d40"):
+    lo, hi = r["ci95"]
+    return (label, r["rate"], f"{_pct(r['rate'])} ({_pct(lo)}-{_pct(hi)})", colour)
+
+
+def _buckets(dist: dict, top: int, width: int) -> list:
+    """A histogram {value: games} in bands of `width`, the top value (the goal) on its own."""
+    rows, band = [], {}
+    for k, v in dist.items():
+        k = int(k)
+        key = top if k >= top else (k // width) * width
+        band[key] = band.get(key, 0) + v
+    for start in range(0, top, width):
+        end = min(start + width - 1, top - 1)
+        rows.append((f"{start}-{end}" if end > start else f"{start}", band.get(start, 0)))
+    rows.append((f"{top}", band.get(top, 0)))
+    return rows
+
+
+def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") -> Page:
+    W, H = _paper(options)
+    page = Page(W, H, name=f"summary{suffix}")
+    g = options.grayscale
+    camp = rep["campaign"]
+    f = rep["campaign_figures"]
+    x, y = MARGIN, MARGIN + 4.0
+    cw = W - 2 * MARGIN
+    page.add(_t(x, y + 4, f"How {rep['map']} plays", 17, "serif-bold", id="title"))
+    y += 11
+    sub = (f"{rep['games']} simulated games · {rep['policy']} policy · hero {rep['hero']} · seed {rep['seed']}")
+    page.add(_t(x, y, sub, fit_size(sub, "sans", 9.0, cw, 6.5), fill=GREY, id="subtitle"))
+    y += 5
+    for line in wrap(f"Campaign goal: {rep['goal']}.", "sans", 9.0, cw):
+        page.add(_t(x, y, line, 9.0, cls="goal"))
+        y += 4.3
+    y += 2
+    lo, hi = rep["win_rate_ci95"]
+    page.add(_t(x, y + 8, _pct(rep["win_rate"]), 26, "sans-bold", id="win-rate"))
+    head = {"slaughter": "games that met every enemy of the map", "santa": "games that saved Christmas",
+            "kraken": "games that sealed the Kraken in"}[camp]
+    page.add(_t(x + 42, y + 3.5, head, 10, "sans-bold"))
+    page.add(_t(x + 42, y + 8.5, f"{rep['wins']} of {rep['games']}; 95% confidence interval {_pct(lo)} to {_pct(hi)}",
+                9))
+    sx, sy, sw = x + 42, y + 11.5, cw - 42
+    page.add(Rect(sx, sy, sw, 3.2, Style(stroke=GREY, stroke_width=0.2)))
+    page.add(Rect(sx + sw * lo, sy, max(0.5, sw * (hi - lo)), 3.2,
+                  Style(stroke=None, fill="#9fc9a1" if not g else "#bbbbbb"), id="win-ci"))
+    page.add(Line(sx + sw * rep["win_rate"], sy - 1.0, sx + sw * rep["win_rate"], sy + 4.2,
+                  Style(stroke=INK, stroke_width=0.6)))
+    for k in (0, 25, 50, 75, 100):
+        page.add(_t(sx + sw * k / 100, sy + 7.0, f"{k}%", 6.5, anchor="middle", fill=GREY))
+    y += 24
+    col_w = (cw - 8) / 2
+    left, right = x, x + col_w + 8
+    yl = yr = y
+    n = max(1, rep["games"])
+    rows = [(k, v, f"{v}  ({100 * v / n:.1f}%)", BAR.get(k)) for k, v in rep["outcomes"].items()]
+    items, h = bar_chart(left, yl, col_w, "How games ended", rows, "chart-outcomes", g, label_w=26)
+    page.add(*items)
+    yl += h
+    causes = list(rep["deaths"]["by_cause"].items())[:8]
+    rows = [(k, v, f"{v}", "#c0392b" if k != "trapped" else BAR["trapped"]) for k, v in causes]
+    if rows:
+        items, h = bar_chart(left, yl, col_w, "Deaths by cause", rows, "chart-causes", g, label_w=26)
+        page.add(*items)
+        yl += h
+    words: list[tuple[str, str]] = []
+    if camp == "slaughter":
+        rows = [(label, v, f"{v}", "#8e44ad") for label, v in _buckets(f["kills_distribution"], f["max_enemies"], 6)]
+        items, h = bar_chart(right, yr, col_w, "Kills (the score) per game", rows, "chart-kills", g, label_w=22)
+        page.add(*items)
+        yr += h
+        rows = [_rate_row("Furious end", f["furious"], "#6c3483"),
+                ("goal: all met", rep["win_rate"], f"{_pct(rep['win_rate'])} ({_pct(lo)}-{_pct(hi)})", "#3c8d40")]
+        items, h = bar_chart(right, yr, col_w, "Share of games (95% interval)", rows, "chart-fury", g,
+                             max_value=1.0, label_w=26)
+        page.add(*items)
+        yr += h
+        k = f["kills"]
+        words.append(("Kills: ", f"mean {k['mean']:.1f}, median {k['median']}, 10%-90% {k['p10']}-{k['p90']}, "
+                                 f"best {k['max']} of {f['max_enemies']} enemies."))
+        words.append(("Fury: ", "a lethal hit is taken on the Fury boxes; the fifth makes the hero Furious: the "
+                                "sector's monsters are erased and counted, and the game ends."))
+    elif camp == "santa":
+        rows = [_rate_row("Safe Zone", f["safe_zone"]), _rate_row("collection", f["collection"], "#2f6fa8"),
+                _rate_row("full grid", f["full_grid"], "#8e44ad")]
+        items, h = bar_chart(right, yr, col_w, "Goals reached (95% interval)", rows, "chart-santa-goals", g,
+                             max_value=1.0, label_w=24)
+        page.add(*items)
+        yr += h
+        im, need = f["items_mean"], f["items_needed"]
+        deer = im["reindeer"] + im["rudolph"]
+        rows = [("reindeer*", deer, f"{deer:.1f} (need {need['reindeer']})", "#3c8d40"),
+                ("sleigh", im["sleigh"], f"{im['sleigh']:.2f} (need {need['sleigh']})", "#c0392b")]
+        for key, label, colour in (("green packages", "green pack.", "#3c8d40"),
+                                   ("blue packages", "blue pack.", "#2f6fa8")):
+            rows.append((label, im[key], f"{im[key]:.1f} (need {need[key]})", colour))
+        rows.append(("candy canes", im["candy canes"], f"{im['candy canes']:.1f} left", "#e67e22"))
+        items, h = bar_chart(right, yr, col_w, "Items collected (mean per game)", rows, "chart-santa-items", g,
+                             label_w=24)
+        page.add(*items)
+        yr += h
+        ic = f["items_collected"]
+        words.append(("Items: ", f"{ic['mean']:.1f} per game (median {ic['median']}, "
+                                 f"10%-90% {ic['p10']}-{ic['p90']}); *reindeer count Rudolph."))
+        words.append(("Hourglass: ", f"{f['hourglass']} turns; games that reach the Safe Zone wait out the rest there."))
+    else:
+        rc = f["requirements_completed"]
+        rows = [(f"{k} of 4", v, f"{v}  ({100 * v / n:.1f}%)", "#3c8d40" if k == "4" else None) for k, v in rc.items()]
+        items, h = bar_chart(right, yr, col_w, "Requirements completed", rows, "chart-kraken-reqs", g, label_w=22)
+        page.add(*items)
+        yr += h
+        rows = [_rate_row(k, r, "#2f6fa8") for k, r in f["requirement_rate"].items()]
+        items, h = bar_chart(right, yr, col_w, "Each requirement done (95% interval)", rows, "chart-kraken-each", g,
+                             max_value=1.0, label_w=22)
+        page.add(*items)
+        yr += h
+        tw = f["turns_to_win"]
+        words.append(("Turns to win: ", "no win" if not tw else
+                      f"mean {tw['mean']:.1f}, median {tw['median']}, range {tw['min']}-{tw['max']} "
+                      f"(hourglass {f['hourglass']})."))
+        words.append(("Water: ", f"{f['floods_mean']:.1f} floods per game; {f['water_cells_mean']:.0f} flooded cells "
+                                 "at the end (every 5 turns each joined flooded cell floods one more)."))
+    t = f["turns"]
+    rows = [(k, v, f"{v:.2f}", "#2f6fa8") for k, v in rep["resources_at_end"].items()]
+    items, h = bar_chart(right, yr, col_w, "Resources at the end (mean)", rows, "chart-resources", g, label_w=22)
+    page.add(*items)
+    yr += h
+    words.append(("Turns played: ", f"mean {t['mean']:.1f}, median {t['median']}, 10%-90% {t['p10']}-{t['p90']}."))
+    for note in rep["notes"]:
+        words.append(("Note: ", note))
+    dc = rep["deadliest_cells"][:6]
+    words.append(("Deadliest cells: ", ", ".join(f"{c['cell']} ({c['deaths']})" for c in dc) or "none"))
+    yw = yl + 4
+    for head, body in words:
+        for line in wrap(head + body, "sans", 8.5, col_w):
+            if yw > H - 14:
+                break
+            page.add(_t(x, yw, line, 8.5, "sans", cls="note"))
+            yw += 4.3
+        yw += 1.2
     return finish_page(page, options, sid, footer=f"sheetgen simulate · {rep['map']}")
 
 

@@ -40,9 +40,11 @@ def load_board(map_ref: str):
 
 def make_hero(board, hero: str | None):
     """The hero exactly as `sheetgen check` would build it from a play log."""
+    from ..playlog.foury import free_caps    # the campaign sheet's boxes, exactly as check reads them
     full = board.campaign == "strength" or not getattr(board, "hero_extras", True)
+    caps = free_caps(board.campaign)
     if hero is None:
-        return free_hero(DEFAULT_TRAITS, full_scale=full)
+        return free_hero(DEFAULT_TRAITS, full_scale=full, caps=caps)
     key = hero.strip().lower()
     if key in HEROES:
         from ..playlog.foury import _sheet_hero   # the sheet definitions' numbers, as check uses them
@@ -56,10 +58,10 @@ def make_hero(board, hero: str | None):
                                      f"like hearts=4,shields=2,weapon=2,clovers=2,shovels=2",
                                      path="--hero"))
         traits[name] = int(value)
-    problems = check_free_traits(traits, full_scale=full)
+    problems = check_free_traits(traits, full_scale=full, caps=caps)
     if problems:
         raise InputError([Problem(f"--hero: {p}", path="--hero") for p in problems])
-    return free_hero(traits, full_scale=full)
+    return free_hero(traits, full_scale=full, caps=caps)
 
 
 _WORLD: dict = {}

@@ -31,6 +31,8 @@ def step(action):
             f["type"] = action.enemy_type
         if action.stolen is not None:
             f["stolen"] = action.stolen
+        if action.fury:
+            f["fury"] = action.fury
         return {"fight": f}
     if isinstance(action, A.Flee):
         return "flee"
@@ -63,6 +65,10 @@ def step(action):
         return {"market": m}
     if isinstance(action, A.Coin):
         return {"coin": {"traits": dict(action.traits)}} if action.traits else "coin"
+    if isinstance(action, A.Candy):
+        return "candy"
+    if isinstance(action, A.Flood):
+        return {"flood": [cell_name(c) for c in action.cells]}
     if isinstance(action, A.Sheet):
         return {"sheet": dict(action.values)}
     raise ValueError(f"no play-log step for {action!r}")

@@ -7,7 +7,9 @@ given seed gives byte-identical reports whatever --jobs is.
 from __future__ import annotations
 
 from ..rules.foury.board import cell_name
+from .campaigns import CAMPAIGN_OUTCOMES, KRAKEN_REQS, SANTA_GOAL, SANTA_ITEMS
 from .stats import RESOURCE_KEYS, Stats, two_proportions, wilson
+from ..rules.foury.engine import SANTA_TURNS
 
 
 def _r(x: float, nd: int = 4) -> float:
@@ -76,8 +78,99 @@ def report(stats: Stats, fmap, spec, lint_findings=()) -> dict:
         "lint": [str(f) for f in lint_findings],
         "notes": [],
     }
-    rep["notes"] = notes(rep, fmap)
+    if board.campaign in CAMPAIGN_OUTCOMES:
+        campaign_report(rep, stats, board)
+    else:
+        rep["notes"] = notes(rep, fmap)
     return rep
+
+
+GOALS = {
+    "slaughter": "kill as many monsters as possible before dying (score = kills); goal: every enemy of the map met",
+    "santa": "within the hourglass: 6 reindeer, 1 sleigh, 10 green and 10 blue packages, or reach the XMas Safe Zone",
+    "kraken": "the four requirements in one go, then out opposite the last requirement's zone, before dying",
+}
+
+
+def _hist(stats: Stats, name: str) -> dict[int, int]:
+    return {k[1]: v for k, v in stats.camp.items() if k[0] == name and len(k) == 2 and v}
+
+
+def _quantile(hist: dict[int, int], q: float):
+    n = sum(hist.values())
+    if not n:
+        return None
+    want, seen = q * (n - 1), 0
+    for k in sorted(hist):
+        seen += hist[k]
+        if seen > want:
+            return k
+    return max(hist)
+
+
+def _rate(k: int, n: int) -> dict:
+    lo, hi = wilson(k, n)
+    return {"games": k, "rate": _r(k / n) if n else 0.0, "ci95": [_r(lo), _r(hi)]}
+
+
+def _spread(hist: dict[int, int], n: int) -> dict:
+    total = sum(k * v for k, v in hist.items())
+    return {"mean": _r(total / n, 2) if n else 0.0, "median": _quantile(hist, 0.5),
+            "p10": _quantile(hist, 0.1), "p90": _quantile(hist, 0.9),
+            "min": min(hist) if hist else None, "max": max(hist) if hist else None}
+
+
+def campaign_report(rep: dict, stats: Stats, board) -> None:
+    """The campaign's own goal and figures; the goal rate takes the place of the win rate."""
+    camp, n = board.campaign, stats.games
+    goals = stats.camp[("goal",)]
+    lo, hi = wilson(goals, n)
+    rep["goal"] = GOALS[camp]
+    rep["wins"] = goals
+    rep["win_rate"] = _r(goals / n) if n else 0.0
+    rep["win_rate_ci95"] = [_r(lo), _r(hi)]
+    rep["outcomes"] = {k: stats.outcomes[k] for k in CAMPAIGN_OUTCOMES[camp]}
+    turns = _hist(stats, "turns")
+    fig: dict = {"turns": _spread(turns, n)}
+    if camp == "slaughter":
+        kills = _hist(stats, "kills")
+        fig["kills"] = _spread(kills, n)
+        fig["kills_distribution"] = {str(k): kills[k] for k in sorted(kills)}
+        fig["furious"] = _rate(stats.camp[("furious",)], n)
+        fig["max_enemies"] = board.max_enemies or 48
+    elif camp == "santa":
+        fig["safe_zone"] = _rate(stats.camp[("safe",)], n)
+        fig["collection"] = _rate(stats.camp[("collection",)], n)
+        fig["full_grid"] = _rate(stats.camp[("grid",)], n)
+        fig["items_mean"] = {k: _r(stats.camp[("item", k)] / n, 2) if n else 0.0 for k in SANTA_ITEMS}
+        fig["items_needed"] = dict(SANTA_GOAL)
+        items = _hist(stats, "items")
+        fig["items_collected"] = _spread(items, n)
+        fig["hourglass"] = board.turns or SANTA_TURNS
+    else:
+        reqs = _hist(stats, "requirements")
+        fig["requirements_completed"] = {str(k): reqs.get(k, 0) for k in range(5)}
+        fig["requirements_mean"] = _r(sum(k * v for k, v in reqs.items()) / n, 3) if n else 0.0
+        fig["requirement_rate"] = {k: _rate(stats.camp[("requirement", k)], n) for k in KRAKEN_REQS}
+        wins = _hist(stats, "win turns")
+        fig["turns_to_win"] = _spread(wins, goals) if goals else None
+        fig["hourglass"] = board.turns
+        fig["floods_mean"] = _r(stats.camp[("floods",)] / n, 2) if n else 0.0
+        fig["water_cells_mean"] = _r(stats.camp[("water",)] / n, 2) if n else 0.0
+    refused = {k[1]: v for k, v in stats.camp.items() if k[0] == "refused" and v}
+    fig["refused_by_engine"] = dict(sorted(refused.items()))
+    rep["campaign_figures"] = fig
+    out = []
+    if rep["insert_coin"]:
+        out.append("--coin is not played on campaign maps: a campaign ends with the hero's death")
+    if n and goals == 0:
+        out.append(f"the goal was never reached in {n} games: see how games ended")
+    if rep["cells_never_reached"]:
+        out.append(f"{len(rep['cells_never_reached'])} cell(s) never reached in {n} games")
+    if refused:
+        out.append("the engine refused a policy's choice (the game went on with an action it accepts): "
+                   + ", ".join(f"{k} x{v}" for k, v in sorted(refused.items())))
+    rep["notes"] = out
 
 
 def notes(rep: dict, fmap) -> list[str]:
@@ -116,6 +209,8 @@ def text(rep: dict) -> str:
     L.append(f"{rep['map']}: {rep['games']} games, {rep['policy']} policy, hero {rep['hero']}, seed {rep['seed']}"
              + (", INSERT COIN on" if rep["insert_coin"] else ""))
     lo, hi = rep["win_rate_ci95"]
+    if "campaign_figures" in rep:
+        return campaign_text(rep, L)
     L.append(f"win rate {_pct(rep['win_rate'])} ({rep['wins']}/{rep['games']}; 95% CI {_pct(lo)} to {_pct(hi)})")
     L.append("outcomes: " + ", ".join(f"{k} {v}" for k, v in rep["outcomes"].items() if v))
     L.append("rounds completed: " + ", ".join(f"{k}: {v}" for k, v in rep["rounds_completed"].items())
@@ -143,6 +238,55 @@ def text(rep: dict) -> str:
         L.append("deadliest cells: " + ", ".join(f"{c['cell']} {c['deaths']}" for c in rep["deadliest_cells"]))
     for f in rep["lint"]:
         L.append(f"map lint: {f}")
+    for note in rep["notes"]:
+        L.append(f"note: {note}")
+    return "\n".join(L)
+
+
+def _rate_text(r: dict) -> str:
+    return f"{_pct(r['rate'])} ({r['games']} games; 95% CI {_pct(r['ci95'][0])} to {_pct(r['ci95'][1])})"
+
+
+def _spread_text(s: dict) -> str:
+    if s is None or s["median"] is None:
+        return "-"
+    return f"mean {s['mean']:.1f}, median {s['median']}, 10%-90% {s['p10']}-{s['p90']}, range {s['min']}-{s['max']}"
+
+
+def campaign_text(rep: dict, L: list) -> str:
+    f = rep["campaign_figures"]
+    lo, hi = rep["win_rate_ci95"]
+    L.append(f"campaign {rep['campaign']}: {rep['goal']}")
+    L.append(f"goal rate {_pct(rep['win_rate'])} ({rep['wins']}/{rep['games']}; 95% CI {_pct(lo)} to {_pct(hi)})")
+    L.append("outcomes: " + ", ".join(f"{k} {v}" for k, v in rep["outcomes"].items() if v))
+    if "kills" in f:
+        L.append(f"kills (score): {_spread_text(f['kills'])}")
+        L.append("kills distribution: " + ", ".join(f"{k}: {v}" for k, v in f["kills_distribution"].items()))
+        L.append(f"ended Furious (Fury track full): {_rate_text(f['furious'])}")
+    if "safe_zone" in f:
+        L.append(f"XMas Safe Zone reached: {_rate_text(f['safe_zone'])}")
+        L.append(f"collection (6 reindeer, 1 sleigh, 10+10 packages): {_rate_text(f['collection'])}")
+        L.append(f"full grid (8 reindeer, Rudolph, 16+16 packages): {_rate_text(f['full_grid'])}")
+        L.append("items collected (mean): " + ", ".join(f"{k} {v:.2f}" for k, v in f["items_mean"].items()))
+        L.append(f"items collected per game: {_spread_text(f['items_collected'])}")
+    if "requirements_completed" in f:
+        L.append("requirements completed: " + ", ".join(f"{k}: {v}" for k, v in f["requirements_completed"].items())
+                 + f" (mean {f['requirements_mean']:.2f})")
+        L.append("each requirement done: "
+                 + ", ".join(f"{k} {_pct(r['rate'])}" for k, r in f["requirement_rate"].items()))
+        L.append(f"turns to win: {_spread_text(f['turns_to_win'])}")
+        L.append(f"floods per game {f['floods_mean']:.2f}; flooded cells at the end {f['water_cells_mean']:.1f}")
+    L.append(f"turns played: {_spread_text(f['turns'])}")
+    d = rep["deaths"]
+    L.append(f"deaths and traps: {d['total']}")
+    if d["total"]:
+        L.append("  by cause: " + ", ".join(f"{k} {v}" for k, v in d["by_cause"].items()))
+        L.append("  by zone:  " + ", ".join(f"{k} {v}" for k, v in d["by_zone"].items()))
+    L.append("resources at the end (mean): " + ", ".join(f"{k} {v:.2f}" for k, v in rep["resources_at_end"].items()))
+    never = rep["cells_never_reached"]
+    L.append(f"cells never reached: {', '.join(never) if never else 'none'}")
+    if rep["deadliest_cells"]:
+        L.append("deadliest cells: " + ", ".join(f"{c['cell']} {c['deaths']}" for c in rep["deadliest_cells"]))
     for note in rep["notes"]:
         L.append(f"note: {note}")
     return "\n".join(L)

@@ -25,7 +25,8 @@ from .policies import DIE_GAIN, POLICIES, foe_strength
 ACTION_LIMIT = 400
 WON, DIED, TRAPPED, LOST, NO_ENTRY = "won", "died", "trapped", "lost", "no entry"
 OUTCOMES = (WON, DIED, TRAPPED, LOST, NO_ENTRY)
-SUPPORTED_CAMPAIGNS = ("ancient", "strength")
+SUPPORTED_CAMPAIGNS = ("ancient", "strength", "slaughter", "santa", "kraken")
+CAMPAIGN_MAPS = ("slaughter", "santa", "kraken")     # played by sim.campaigns: their own start, end and goal
 
 
 class SimulationError(SheetgenError):
@@ -61,6 +62,7 @@ class GameResult:
     resources: dict = field(default_factory=dict)
     actions: int = 0
     log: list | None = None              # the applied actions, when recorded
+    figures: dict | None = None          # a campaign's own figures (kills, items, requirements ...)
 
 
 class Game:
@@ -231,6 +233,9 @@ def play_game(board, hero, policy: str, seed: int, index: int, coin: bool = Fals
               nav: Navigator | None = None) -> GameResult:
     """Game `index` of a run seeded `seed`: the same result in any process."""
     try:
+        if board.campaign in CAMPAIGN_MAPS:
+            from .campaigns import CampaignGame
+            return CampaignGame(board, hero, policy, game_rng(seed, index), record, nav).play()
         return Game(board, hero, policy, game_rng(seed, index), coin, record, nav).play()
     except SimulationError as exc:
         raise SimulationError(f"game {index + 1} (seed {seed}): {exc.problems[0].message}") from None

@@ -16,7 +16,8 @@ RESOURCE_KEYS = ("hearts", "shields", "weapon", "clovers", "shovels", "chests", 
 
 class Stats:
     __slots__ = ("games", "outcomes", "rounds_completed", "coins", "deaths", "turns", "turn_rounds",
-                 "req_rounds", "req_met", "resources", "visits", "death_cells", "oracle_games", "actions")
+                 "req_rounds", "req_met", "resources", "visits", "death_cells", "oracle_games", "actions",
+                 "camp")
 
     def __init__(self):
         self.games = 0
@@ -33,6 +34,7 @@ class Stats:
         self.death_cells = Counter()         # cell -> deaths there
         self.oracle_games = 0                # games that reached the Oracle at least once
         self.actions = 0
+        self.camp = Counter()                # campaign figures: (name, value) -> games, or (name,) -> sum
 
     def add(self, g) -> None:
         """Fold one GameResult in (then the game can be forgotten)."""
@@ -56,6 +58,34 @@ class Stats:
         self.visits.update(g.explored)
         self.oracle_games += g.oracle_visits > 0
         self.actions += g.actions
+        if g.figures is not None:
+            self.add_campaign(g.figures)
+
+    def add_campaign(self, f: dict) -> None:
+        """A campaign game's own figures, as integer counters (histograms and sums)."""
+        camp = self.camp
+        camp[("goal",)] += bool(f["goal"])
+        camp[("turns", f["turns"])] += 1
+        for rule in f["refused"]:
+            camp[("refused", rule)] += 1
+        if "kills" in f:
+            camp[("kills", f["kills"])] += 1
+            camp[("furious",)] += bool(f["furious"])
+        if "items" in f:
+            camp[("safe",)] += bool(f["safe"])
+            camp[("collection",)] += bool(f["collection"])
+            camp[("grid",)] += bool(f["grid"])
+            for k, v in f["items"].items():
+                camp[("item", k)] += v
+            camp[("items", sum(v for k, v in f["items"].items() if k != "candy canes"))] += 1
+        if "requirements" in f:
+            camp[("requirements", len(f["requirements"]))] += 1
+            for k in f["requirements"]:
+                camp[("requirement", k)] += 1
+            camp[("floods",)] += f["floods"]
+            camp[("water",)] += f["water"]
+            if f["goal"]:
+                camp[("win turns", f["turns"])] += 1
 
     def merge(self, other: "Stats") -> "Stats":
         self.games += other.games
@@ -63,7 +93,7 @@ class Stats:
         self.oracle_games += other.oracle_games
         self.actions += other.actions
         for name in ("outcomes", "rounds_completed", "deaths", "turns", "turn_rounds", "req_rounds", "req_met",
-                     "resources", "visits", "death_cells"):
+                     "resources", "visits", "death_cells", "camp"):
             getattr(self, name).update(getattr(other, name))
         return self
 
