@@ -123,7 +123,9 @@ def test_potions_heal_and_the_elixirs_give_an_extra_step(potion, hearts):
         assert "roll.missing" in refused(s, Move(free_cell))
     else:
         assert play(s, Move(free_cell)).pos == free_cell
-        assert "roll.not_due" in refused(s, Move(free_cell, 4))
+        # "you MAY move 1 step without rolling": a roll on that step is resolved as usual
+        rolled = play(s, Move(free_cell, 4))
+        assert rolled.pos == free_cell and rolled.extra == 0
 
 
 # -- Discovering the Kraken -------------------------------------------------------------------------
@@ -165,12 +167,26 @@ def test_kraken_backtracking_limited_to_5_spaces():
 def test_kraken_floods_every_5_turns():
     b = board("kraken")
     s = at(b, "C4")
-    s.turns, s.turn_open = 5, False
-    assert "kraken.flood_due" in refused(s, Move(P("C5"), 3))
+    s.turns = s.turns_hi = 5
+    s.turn_open = False
+    # the log has no flood step: a flood not written down is no violation, and an unexplored
+    # cell next to the Kraken's water may then be swum into without a roll (facing the Kraken)
+    assert play(s, Move(P("C5"), 3)).pos == P("C5")
+    d4 = at(b, "D4")
+    d4.turns = d4.turns_hi = 5
+    d5 = play(d4, Move(P("D5")))
+    assert P("D5") in d5.flooded and d5.enemy_at(P("D5")) == "kraken"
+    assert "roll.missing" in refused(d4, Move(P("E4")))     # E4 is not next to the water
     f = play(s, Flood((P("E5"),)))                                # next to E6, water joined to the lair
     assert P("E5") in f.flooded and f.floods_done == 1
     assert "kraken.flood_far" in refused(s, Flood((P("A1"),)))
     assert "kraken.flood_early" in refused(f, Flood((P("D5"),)))
+    # a log counting a turn per move floods after its fifth move, though free moves made fewer turns
+    m = at(b, "D4")
+    m.turns, m.turns_hi = 3, 5
+    assert play(m, Flood((P("E5"),))).floods_done == 1
+    m.turns_hi = 4
+    assert "kraken.flood_early" in refused(m, Flood((P("E5"),)))
 
 
 def test_kraken_exit_needs_all_four_requirements():

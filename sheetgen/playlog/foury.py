@@ -12,7 +12,8 @@ without entries) and its `steps`:
                                  the foe's type may also be written enemy: {roll: 4, type: orc},
                                  enemy: orc 4, or beside the fight: {fight: {...}, enemy: orc}
     {collect: {item: die, roll: 3}}   the die item uses the die table printed beside the map
-    flee | climb | coin | candy  (bare words, or {flee: true} ...)
+    flee | climb | coin | candy  (bare words, or {flee: true} ...; a candy cane may also be written
+                                 `candy cane`, {candy: yeti}, {give: candy cane})
     {entry: A3:W}                a round starting within the steps (after an INSERT COIN, say)
     {collect: chest}             or {collect: {item: cornucopia, take: hearts}}
     {redeem: hearts}             spend a carried cornucopia on a resource (extension)
@@ -20,9 +21,11 @@ without entries) and its `steps`:
     {exit: E3:E}                 from E3; from a cell next to E3 the move comes first: {exit: E3:E, roll: 4}
     {market: {spend: {chests: 1}, gain: {hearts: 2}, trade: {give: {weapon: 2}, get: {shovels: 2}},
               rate: next}}      (trade may also be signed: {weapon: -2, shovels: 2})
-    {flood: [C2, D3]}            Kraken: where the water spreads when a flood is due (extension)
-    {score: 31}                  the optional final score (extension)
+    {flood: [C2, D3]}            Kraken: where the water spreads when a flood is due (optional extension)
+    {score: 31}                  the optional final score (extension; or sheet: {score: 31})
     {sheet: {hearts: 4, weapon: 1, walls: [C1:E], requirement: 1, ...}}   what is penciled
+                                 (Santa: packages: {green: 3, blue: 2}; Slaughter: fury: N,
+                                 more boxes than the steps said settle losses not written down)
 
 A round may end with `exit: CELL:SIDE` and `market: {...}` beside its steps (the
 same as exit and market steps at the end of its steps).
@@ -158,9 +161,23 @@ class CoinSpec(Strict):
     traits: dict[str, int] = {}
 
 
+CANDY_WORDS = ("candy cane", "candy_cane", "candycane", "candy canes")
+
+
 def _bare(value: Any) -> Any:
-    if isinstance(value, str) and value.strip().lower() in BARE_STEPS:
-        return {value.strip().lower(): True}
+    if isinstance(value, str) and value.strip().lower() in BARE_STEPS + CANDY_WORDS:
+        word = value.strip().lower()
+        return {"candy" if word in CANDY_WORDS else word: True}
+    if isinstance(value, dict):
+        # Santa: other ways to write "give a candy cane": {candy cane: yeti}, {give: candy cane}
+        keys = {k: k for k in value if isinstance(k, str)}
+        for k in keys:
+            v = value[k]
+            if k.strip().lower() in CANDY_WORDS or (k.strip().lower() in ("give", "use") and isinstance(v, str)
+                                                    and v.strip().lower() in CANDY_WORDS):
+                out = {kk: vv for kk, vv in value.items() if kk != k}
+                out["candy"] = True
+                return out
     return value
 
 
@@ -182,7 +199,7 @@ class Step(Strict):
     exit: str | None = None
     market: MarketSpec | None = None
     coin: Union[CoinSpec, bool, None] = None
-    candy: bool | None = None
+    candy: Union[bool, str, None] = None     # true, or whom it is given to (yeti, grinch, a cell)
     flood: list[str] | None = None
     sheet: dict[str, Any] | None = None
     score: int | None = None
