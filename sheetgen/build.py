@@ -69,10 +69,19 @@ def compose_pack(loaded: Loaded, options: BuildOptions,
     return Document(pages, title=pack.model.title, name=pack.model.name)
 
 
-def documents(targets: list[str], options: BuildOptions,
+def load_targets(targets: list[str]) -> list[Loaded]:
+    """Load every target (the default pack when none is given); nothing is composed yet."""
+    return [load(t) for t in (targets or [DEFAULT_PACK])]
+
+
+def count_sheets(loaded: list[Loaded]) -> int:
+    """How many sheets documents() will compose (for a progress bar)."""
+    return sum(len(item.definition.members()) if item.kind == "pack" else 1 for item in loaded)
+
+
+def documents(loaded: list[Loaded], options: BuildOptions,
               progress: Callable[[str], None] | None = None) -> list[Document]:
-    """Load and compose every target (nothing written)."""
-    loaded = [load(t) for t in (targets or [DEFAULT_PACK])]
+    """Compose every loaded target into documents (nothing written)."""
     docs = []
     for item in loaded:
         if item.kind == "pack":
@@ -82,14 +91,6 @@ def documents(targets: list[str], options: BuildOptions,
             if progress:
                 progress(item.source.filename)
     return docs
-
-
-def count_sheets(targets: list[str]) -> int:
-    n = 0
-    for t in targets or [DEFAULT_PACK]:
-        item = load(t)
-        n += len(item.definition.members()) if item.kind == "pack" else 1
-    return n
 
 
 def render(docs: list[Document], outdir: str | Path, formats: tuple[str, ...], options: BuildOptions) -> list[Path]:

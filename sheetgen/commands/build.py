@@ -51,14 +51,13 @@ def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, pri
     cal = Calibration() if no_calibration else calibration.current(printer)
     options = BuildOptions(paper=paper.lower() if paper else None, dpi=dpi, seed=seed, grayscale=grayscale,
                            calibration=cal, duplex=duplex, ruler=not no_ruler, params=params)
-    targets = list(definitions)
-    interactive = sys.stdout.isatty()
-    total = builder.count_sheets(targets) if interactive else 0
-    if interactive and total > 1:
+    loaded = builder.load_targets(list(definitions))
+    total = builder.count_sheets(loaded)
+    if sys.stdout.isatty() and total > 1:
         with click.progressbar(length=total, label="composing", show_pos=True) as bar:
-            docs = builder.documents(targets, options, progress=lambda _name: bar.update(1))
+            docs = builder.documents(loaded, options, progress=lambda _name: bar.update(1))
     else:
-        docs = builder.documents(targets, options)
+        docs = builder.documents(loaded, options)
     written = builder.render(docs, outdir, fmt, options)
     pages = sum(len(d.pages) for d in docs)
     click.echo(f"built {pages} page{'s' if pages != 1 else ''} into {outdir}/ "
