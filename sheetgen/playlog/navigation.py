@@ -21,6 +21,7 @@ from pydantic import Field, field_validator, model_validator
 from ..definitions.models import Strict, validate_model
 from ..errors import InputError, Problem, did_you_mean
 from .base import Violation
+from .cardlog import LoadedTurns, parse_turns, renamed, replay
 
 
 class PlayerSetup(Strict):
@@ -38,13 +39,7 @@ class Turn(Strict):
     actions: list[Any] = []
     note: str | None = None
 
-    @model_validator(mode="before")
-    @classmethod
-    def _hero_is_player(cls, v):
-        if isinstance(v, dict) and "hero" in v and "player" not in v:    # the shuffle log's word
-            v = dict(v)
-            v["player"] = v.pop("hero")
-        return v
+    _hero_is_player = model_validator(mode="before")(renamed("hero", "player"))   # the shuffle log's word
 
 
 class NavigationLog(Strict):
@@ -67,22 +62,14 @@ class NavigationLog(Strict):
 MODEL = NavigationLog
 
 
-class LoadedLog:
+class LoadedLog(LoadedTurns):
     def __init__(self, log, source, dungeon, actions, lines, turn_lines):
-        self.log = log
-        self.source = source
+        super().__init__(log, source, actions, lines, turn_lines)
         self.dungeon = dungeon          # definitions.navigation.LoadedDungeon
-        self.actions = actions          # per turn: list of engine Actions
-        self.lines = lines              # per turn: list of YAML lines
-        self.turn_lines = turn_lines
-
-
-def _line(source, loc) -> int | None:
-    return source.problem(loc, "").line
 
 
 def load(data, source):
-    from ..definitions.navigation import load_reference, to_engine_dungeon  # noqa: F401
+    from ..definitions.navigation import load_reference
     from ..rules.navigation.actions import parse_action
     log = validate_model(NavigationLog, data, source.filename)
     problems: list[Problem] = []
@@ -99,23 +86,8 @@ def load(data, source):
         if p.start is not None and p.start not in dungeon.pos:
             problems.append(source.problem(("players", i, "start"), f"no room '{p.start}' in the dungeon",
                                            suggestion=did_you_mean(p.start, dungeon.pos)))
-    actions, lines, turn_lines = [], [], []
-    for t, turn in enumerate(log.turns):
-        turn_lines.append(_line(source, ("turns", t)))
-        if turn.player not in names:
-            problems.append(source.problem(("turns", t, "player"), f"no player '{turn.player}' in players",
-                                           suggestion=did_you_mean(turn.player, names)))
-        these, their_lines = [], []
-        for a, raw in enumerate(turn.actions):
-            loc = ("turns", t, "actions", a)
-            try:
-                these.append(parse_action(raw))
-            except ValueError as exc:
-                problems.append(source.problem(loc, str(exc)))
-                continue
-            their_lines.append(_line(source, loc))
-        actions.append(these)
-        lines.append(their_lines)
+    actions, lines, turn_lines, bad = parse_turns(log.turns, source, parse_action, "player", names, "players")
+    problems += bad
     if problems:
         raise InputError(problems)
     return LoadedLog(log, source, dungeon, actions, lines, turn_lines)
@@ -132,24 +104,4 @@ def initial_state(loaded: LoadedLog):
 
 def check(loaded: LoadedLog) -> list[Violation]:
     from ..rules.navigation.engine import Action, begin_turn, step
-    state = initial_state(loaded)
-    out: list[Violation] = []
-    for t, turn in enumerate(loaded.log.turns):
-        who = turn.player
-        state = begin_turn(state, who)
-        ended = False
-        last_line = loaded.turn_lines[t]
-        for i, (action, line) in enumerate(zip(loaded.actions[t], loaded.lines[t])):
-            if ended:
-                out.append(Violation(line, f"turn {t + 1} ({who}): action after 'end turn'", i + 1, "nav.turn-over"))
-            state, broken = step(state, who, action)
-            for f in broken:
-                out.append(Violation(line, f"turn {t + 1} ({who}): {f.message}", i + 1, f.rule))
-            ended = ended or action.verb == "end-turn"
-            last_line = line
-        if not ended:
-            state, broken = step(state, who, Action("end-turn"))
-            for f in broken:
-                out.append(Violation(last_line, f"turn {t + 1} ({who}): {f.message}",
-                                     len(loaded.actions[t]) or None, f.rule))
-    return out
+    return replay(loaded, "player", initial_state(loaded), begin_turn, step, Action("end-turn"), "nav")

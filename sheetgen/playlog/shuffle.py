@@ -24,6 +24,7 @@ from pydantic import Field, model_validator
 from ..definitions.models import Strict, validate_model
 from ..errors import InputError, Problem, did_you_mean
 from .base import Violation
+from .cardlog import LoadedTurns, parse_turns, renamed, replay
 
 Rotation = Literal[0, 90, 180, 270]
 
@@ -66,13 +67,7 @@ class Turn(Strict):
     actions: list[Any] = []
     note: str | None = None
 
-    @model_validator(mode="before")
-    @classmethod
-    def _player_is_hero(cls, v):
-        if isinstance(v, dict) and "player" in v and "hero" not in v:
-            v = dict(v)
-            v["hero"] = v.pop("player")
-        return v
+    _player_is_hero = model_validator(mode="before")(renamed("player", "hero"))   # the navigation log's word
 
 
 class ShuffleLog(Strict):
@@ -88,18 +83,10 @@ class ShuffleLog(Strict):
 MODEL = ShuffleLog
 
 
-class LoadedLog:
+class LoadedLog(LoadedTurns):
     def __init__(self, log, source, deck, actions, lines, turn_lines):
-        self.log = log
-        self.source = source
-        self.deck = deck
-        self.actions = actions
-        self.lines = lines
-        self.turn_lines = turn_lines
-
-
-def _line(source, loc):
-    return source.problem(loc, "").line
+        super().__init__(log, source, actions, lines, turn_lines)
+        self.deck = deck                # definitions.shuffle.LoadedDeck
 
 
 def load(data, source):
@@ -150,23 +137,8 @@ def load(data, source):
         for j, c in enumerate(h.equipped):
             if c not in cat.items or cat.items[c].type == "snack":
                 problems.append(source.problem(("setup", "heroes", i, "equipped", j), f"'{c}' is not equipment"))
-    actions, lines, turn_lines = [], [], []
-    for t, turn in enumerate(log.turns):
-        turn_lines.append(_line(source, ("turns", t)))
-        if turn.hero not in names:
-            problems.append(source.problem(("turns", t, "hero"), f"no hero '{turn.hero}' in setup",
-                                           suggestion=did_you_mean(turn.hero, names)))
-        these, their = [], []
-        for a, raw in enumerate(turn.actions):
-            loc = ("turns", t, "actions", a)
-            try:
-                these.append(parse_action(raw))
-            except ValueError as exc:
-                problems.append(source.problem(loc, str(exc)))
-                continue
-            their.append(_line(source, loc))
-        actions.append(these)
-        lines.append(their)
+    actions, lines, turn_lines, bad = parse_turns(log.turns, source, parse_action, "hero", names, "setup")
+    problems += bad
     if problems:
         raise InputError(problems)
     return LoadedLog(log, source, deck, actions, lines, turn_lines)
@@ -197,23 +169,6 @@ def initial_state_from(deck, s: Setup):
 
 def check(loaded: LoadedLog) -> list[Violation]:
     from ..rules.shuffle.engine import Action, begin_turn, step
-    state = initial_state(loaded)
-    out: list[Violation] = []
-    for t, turn in enumerate(loaded.log.turns):
-        who = turn.hero
-        state = begin_turn(state, who)
-        ended = False
-        last = loaded.turn_lines[t]
-        for i, (action, line) in enumerate(zip(loaded.actions[t], loaded.lines[t])):
-            if ended and action.verb != "eat":
-                out.append(Violation(line, f"turn {t + 1} ({who}): action after 'end turn'", i + 1, "shuffle.turn-over"))
-            state, broken = step(state, action)
-            for f in broken:
-                out.append(Violation(line, f"turn {t + 1} ({who}): {f.message}", i + 1, f.rule))
-            ended = ended or action.verb == "end-turn"
-            last = line
-        if not ended:
-            state, broken = step(state, Action("end-turn"))
-            for f in broken:
-                out.append(Violation(last, f"turn {t + 1} ({who}): {f.message}", len(loaded.actions[t]) or None, f.rule))
-    return out
+    # snacks may be eaten by anyone at any time, so 'eat' is fine after 'end turn'
+    return replay(loaded, "hero", initial_state(loaded), begin_turn, lambda st, who, a: step(st, a),
+                  Action("end-turn"), "shuffle", after_end_ok=("eat",))

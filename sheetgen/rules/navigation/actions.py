@@ -87,6 +87,8 @@ def parse_action(raw) -> Action:
                     if _norm(k) not in _OPTION_KEYS:
                         raise ValueError(f"unknown option '{k}' (options: {', '.join(sorted(_OPTION_KEYS))})")
                     options[_norm(k)] = v
+                if head in ("move", "go", "step") and "dir" not in options and ("to" in options or "room" in options):
+                    head = "move-to"                    # {move: {to: ROOM}} names the room
                 arg = options.pop("dir", None) or options.pop("room", None) or options.pop("to", None) \
                     or options.pop("function", None)
     else:

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-DIRS: dict[str, tuple[int, int]] = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
-OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+from ..cardgrid import DIRS, OPPOSITE, Forbidden, parse_dir  # noqa: F401  (re-exported)
+
 DIR_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 SIDE_TYPES = ("open", "door", "wall")
 NEEDS = {"open": None, "door": "key", "wall": "bomb"}
@@ -32,14 +32,6 @@ BASE_MOVES = 3
 BOOTS_MOVES = 5
 UNRESOLVE_XP = 4
 
-_DIR_ALIASES = {"n": "N", "north": "N", "up": "N", "e": "E", "east": "E", "right": "E",
-                "s": "S", "south": "S", "down": "S", "w": "W", "west": "W", "left": "W"}
-
-
-def parse_dir(text) -> str | None:
-    return _DIR_ALIASES.get(str(text).strip().lower())
-
-
 def item_key(name: str) -> str:
     """'Speed Boots', 'speed_boots', 'boots' -> 'speed-boots'; 'mirror' -> 'magic-mirror'."""
     key = "-".join(str(name).strip().lower().replace("_", " ").split())
@@ -48,15 +40,6 @@ def item_key(name: str) -> str:
 
 _ITEM_ALIASES = {"boots": SPEED_BOOTS, "speedboots": SPEED_BOOTS, "mirror": MAGIC_MIRROR,
                  "magicmirror": MAGIC_MIRROR}
-
-
-class Forbidden(Exception):
-    """An action the rules forbid: rule is a short id such as 'nav.door-key'."""
-
-    def __init__(self, rule: str, message: str):
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,6 +321,9 @@ def _move_to(st: State, p: Player, a: Action, report: Report) -> None:
             _wrap(st, p, replace(a, verb="wrap", target=w), report)
             return
     _hazard_first(st, p, report, "move-to")
+    if dest == p.room:
+        report.append(Forbidden("nav.not-adjacent", f"{p.name} is already in '{dest}'"))
+        return
     report.append(Forbidden("nav.not-adjacent", f"'{dest}' does not border '{p.room}' (use warp, mirror or wrap)"))
 
 
@@ -433,7 +419,9 @@ def _resolve(st: State, p: Player, a: Action, report: Report) -> None:
         left = [f for f in room.functions if f not in done]
         function = (pending_hazard or left or list(room.functions))[0]   # a pending hazard first
     if function in done:
-        report.append(Forbidden("nav.already-resolved", f"{_name(room)}: '{function}' already has a navigation token"))
+        every = "" if a.target or len(room.functions) < 2 else f" (as has every function: {', '.join(room.functions)})"
+        report.append(Forbidden("nav.already-resolved",
+                                f"{_name(room)}: '{function}' already has a navigation token{every}"))
         return
     done = done | {function}
     st.tokens[p.room] = done
@@ -467,8 +455,8 @@ def _unresolve(st: State, p: Player, a: Action, report: Report) -> None:
     if target is None:
         return
     if not st.dungeon.borders(p.room, target):
-        report.append(Forbidden("nav.unresolve-adjacent", f"'{target}' does not border '{p.room}': only a bordering "
-                                                          f"room can be unresolved"))
+        where = (f"{p.name} is in '{target}'" if target == p.room else f"'{target}' does not border '{p.room}'")
+        report.append(Forbidden("nav.unresolve-adjacent", f"{where}: only a bordering room can be unresolved"))
         return
     if not st.is_resolved(target):
         report.append(Forbidden("nav.unresolve-resolved", f"'{target}' has no navigation token over its action "

@@ -118,6 +118,8 @@ def parse_action(raw) -> Action:
         near = get_close_matches(head, list(_VERBS), n=1)
         raise ValueError(f"unknown action '{head}'" + (f"; did you mean '{near[0]}'?" if near else "")
                          + f" (actions: {HELP})")
+    if isinstance(raw, str) and verb in _POSITIONAL and arg is not None:
+        arg = _positional(verb, arg)
     opts = {_ALIASES.get(_norm(k).replace("-", "_"), _norm(k).replace("-", "_")): v
             for k, v in arg.items()} if isinstance(arg, dict) else {}
     if isinstance(arg, dict) and "by" in opts:
@@ -126,6 +128,23 @@ def parse_action(raw) -> Action:
     if opts:
         raise ValueError(f"{verb}: unknown option(s) {', '.join(sorted(opts))}")
     return Action(verb, tuple(sorted(args.items())), by)
+
+
+# String forms of the mapping-only actions: 'build bend north 90' = {build: {room: bend, path: north, rotation: 90}}
+_POSITIONAL = {"build": ("room", "path", "rotation"), "place-monster": ("monster", "path"),
+               "twist": ("room", "rotation"), "shift": ("room", "dir"), "slide": ("room", "dir"),
+               "swap": ("rooms", "rooms"), "fight": ("monster",)}
+
+
+def _positional(verb, arg):
+    words = arg if isinstance(arg, list) else [arg]
+    keys = _POSITIONAL[verb]
+    if len(words) > len(keys):
+        raise ValueError(f"{verb}: too many words; write {verb} " + " ".join(k.upper() for k in keys)
+                         + " or the mapping form")
+    if verb == "swap":
+        return {"rooms": [str(w) for w in words]}
+    return dict(zip(keys, words))
 
 
 _ALIASES = {"hero_roll": "hero_dice", "hero_rolls": "hero_dice", "monster_roll": "monster_dice",
@@ -286,6 +305,10 @@ def _a_fight(arg, opts):
         raise ValueError("fight: name the monster (monster: ID) or its cell (at: [x, y])")
     for key in ("hero_dice", "monster_dice"):
         v = opts.pop(key, None)
+        if v is None:
+            raise ValueError(f"fight: a play log writes down the dice rolled: {{fight: {{monster: "
+                             f"{out.get('monster', 'ID')}, hero-dice: [5, 2], monster-dice: [4]}}}} "
+                             f"({key.replace('_', '-')} is missing)")
         if not isinstance(v, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in v):
             raise ValueError(f"fight: {key.replace('_', '-')}: expected the dice rolled, e.g. [5, 2], got {v!r}")
         out[key] = tuple(v)
@@ -345,6 +368,10 @@ def _a_gain(arg, opts):
     for key in ("damage", "heal", "armor"):
         if key in opts:
             out[key] = _int(opts.pop(key), f"effect: {key}", 0)
+    for key in ("target", "hero", "heroes", "targets"):      # a card effect on other heroes (a Boss's flip power)
+        if key in opts:
+            v = opts.pop(key)
+            out["targets"] = tuple(str(x) for x in (v if isinstance(v, list) else [v]))
     return out
 
 

@@ -20,31 +20,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-DIRS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+from ..cardgrid import DIRS, OPPOSITE, Forbidden, parse_dir  # noqa: F401  (re-exported)
+
 ORDER = ("N", "E", "S", "W")
-OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 HAND_SIZE = 3
 KO_BURN = 5
 SLOTS = ("weapon", "armor", "spell")
-_DIR_ALIASES = {"n": "N", "north": "N", "up": "N", "e": "E", "east": "E", "right": "E",
-                "s": "S", "south": "S", "down": "S", "w": "W", "west": "W", "left": "W"}
-
-
-def parse_dir(text) -> str | None:
-    return _DIR_ALIASES.get(str(text).strip().lower())
 
 
 def turn_paths(paths: frozenset, quarter_turns: int) -> frozenset:
     """Paths after turning the card clockwise by quarter_turns."""
     q = quarter_turns % 4
     return frozenset(ORDER[(ORDER.index(p) + q) % 4] for p in paths)
-
-
-class Forbidden(Exception):
-    def __init__(self, rule: str, message: str):
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
 
 
 # -- card specs (from the deck definition) -----------------------------------
@@ -146,6 +133,7 @@ class Hero:
     trap_may: tuple | None = None       # cell of a trap reached by a SLIDE: a roll is accepted, not required
     monsters: list = field(default_factory=list)     # drawn monsters still to place
     level_up_due: tuple = ()            # who may still level up after this turn's slaying fight
+    auto_loot: tuple = ()               # cards the last action looted for the log (trap reward, slain monster)
 
     def copy(self) -> "Hero":
         return replace(self, hand=list(self.hand), equipped=dict(self.equipped), powers=set(self.powers),
@@ -273,8 +261,19 @@ def step(state: State, action: Action) -> tuple[State, list[Forbidden]]:
         report.append(Forbidden("shuffle.trap-roll", f"{active.name} entered a trap: roll (d6 + speed) "
                                                     f"before '{action.verb}'"))
         active.trap = None
-    _HANDLERS[action.verb](st, h, action, report)
+    restated, h.auto_loot = _restates_loot(h, action), ()
+    if not restated:
+        _HANDLERS[action.verb](st, h, action, report)
     return st, report
+
+
+def _restates_loot(h: Hero, a: Action) -> bool:
+    """A `loot` right after a trap reward or a slaying fight that names the cards the
+    reward already took (or their number) writes that reward down again: not a second loot."""
+    if a.verb != "loot" or not h.auto_loot or a.get("monster") is not None:
+        return False
+    cards = a.get("cards")
+    return tuple(cards) == h.auto_loot if cards is not None else a.get("count", 1) == len(h.auto_loot)
 
 
 def apply(state: State, action: Action) -> State:
@@ -418,7 +417,9 @@ def _trap(st: State, h: Hero, a: Action, report: Report) -> None:
     if result == "penalty" and spec.penalty_damage:
         _damage_hero(st, h, spec.penalty_damage, a.get("armor", 0), report, "trap penalty")
     if result == "reward":
-        _draw_into(st, h, a.get("loot"), spec.reward_loot, report, "trap reward")
+        taken = _draw_into(st, h, a.get("loot"), spec.reward_loot, report, "trap reward")
+        if a.get("loot") is None:
+            h.auto_loot = tuple(taken)
 
 
 def _draw_into(st: State, h: Hero, cards, count: int, report: Report, what: str) -> list:
@@ -448,11 +449,17 @@ def _draw(st: State, h: Hero, a: Action, report: Report) -> None:
     h.drew = True
     room_paths = st.paths(h.at)
     paths = len(room_paths)
-    unbuilt = sum(1 for d in room_paths if (h.at[0] + DIRS[d][0], h.at[1] + DIRS[d][1]) not in st.tiles)
+    beyond = [st.tiles.get((h.at[0] + DIRS[d][0], h.at[1] + DIRS[d][1])) for d in room_paths]
+    unbuilt = sum(1 for t in beyond if t is None)
+    # "Monsters are not rooms until slain": a path that leads to a monster is still open to BUILD on
+    no_room = sum(1 for t in beyond if t is None or t.kind == "monster")
     cards = a.get("cards")
     count = a.get("count", len(cards) if cards is not None else paths)
-    if count not in (paths, unbuilt):
-        also = f" ({unbuilt} with no room on them yet)" if unbuilt != paths else ""
+    if count not in (paths, unbuilt, no_room):
+        also = ""
+        if unbuilt != paths:
+            also = f" ({unbuilt} with no card on them yet" + (
+                f", {no_room} with no room" if no_room != unbuilt else "") + ")"
         report.append(Forbidden("shuffle.draw-count", f"draw 1 card per open path: the room at {_cell_name(h.at)} "
                                                      f"has {paths}{also}, not {count}"))
     if cards is None and st.pile is None:
@@ -831,7 +838,9 @@ def _fight(st: State, h: Hero, a: Action, report: Report) -> None:
         t.damage += dmg
         if t.damage >= mspec.hp:
             h.hand.extend(t.loot)                       # gain the loot pile
-            _draw_into(st, h, a.get("loot"), mspec.loot, report, "loot")
+            taken = _draw_into(st, h, a.get("loot"), mspec.loot, report, "loot")
+            if a.get("loot") is None:
+                h.auto_loot = tuple(taken)
             del st.tiles[cell]
             st.tiles[cell] = Tile(t.card, "slain")      # flipped to its room side: a room now
             h.level_up_due = tuple(x.name for x in [h] + assistants)
@@ -888,11 +897,18 @@ def _loot(st: State, h: Hero, a: Action, report: Report) -> None:
 
 
 def _gain(st: State, h: Hero, a: Action, report: Report) -> None:
-    """Bookkeeping the log asserts (card effects): damage, heal."""
-    if a.get("damage"):
-        _damage_hero(st, h, a.get("damage"), a.get("armor", 0), report, "card effect")
-    if a.get("heal"):
-        h.damage = max(0, h.damage - a.get("heal"))
+    """Bookkeeping the log asserts (card effects): damage, heal; on the acting hero or on targets."""
+    targets = []
+    for name in a.get("targets") or (h.name,):
+        if name not in st.heroes:
+            report.append(Forbidden("shuffle.hero", f"effect: no hero named '{name}'"))
+        else:
+            targets.append(st.heroes[name])
+    for x in targets:
+        if a.get("damage"):
+            _damage_hero(st, x, a.get("damage"), a.get("armor", 0), report, "card effect")
+        if a.get("heal"):
+            x.damage = max(0, x.damage - a.get("heal"))
 
 
 def _end_turn(st: State, h: Hero, a: Action, report: Report) -> None:
