@@ -7,44 +7,14 @@ Geometry of the Test Hall (tests/data/foury_logs/test-hall.yaml):
     D C C C B
     C C C C C
 """
-from pathlib import Path
-
 import pytest
 
-from sheetgen.definitions.foury import load_map
+from foury_helpers import HALL as BOARD, enter, game, mv, play, refused
 from sheetgen.rules.foury import engine as E
-from sheetgen.rules.foury.actions import (Circle, Climb, Coin, Collect, Enter, Exit, Fight, Flee, Lever,
+from sheetgen.rules.foury.actions import (Circle, Climb, Coin, Collect, Exit, Fight, Flee, Lever,
                                           Market, Move, Oracle, Redeem, Score, Sheet, Shovel)
 from sheetgen.rules.foury.board import parse_cell as P, parse_cell_side
 from sheetgen.rules.foury.heroes import free_hero, named_hero
-
-HALL_PATH = Path(__file__).parent / "data" / "foury_logs" / "test-hall.yaml"
-BOARD = load_map(HALL_PATH).board
-TRAITS = {"hearts": 4, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 2}
-
-
-def game(hero=None, board=BOARD):
-    return E.new_game(board, hero or free_hero(TRAITS))
-
-
-def enter(text):
-    return Enter(entry=parse_cell_side(text))
-
-
-def mv(cell, roll=None):
-    return Move(P(cell), roll)
-
-
-def play(state, *actions):
-    for a in actions:
-        state = E.apply(state, a)
-    return state
-
-
-def refused(state, action):
-    with pytest.raises(E.Forbidden) as exc:
-        E.apply(state, action)
-    return {rule for rule, _ in exc.value.problems}
 
 
 def at(state, cell, foe=None, round_no=1, **res):

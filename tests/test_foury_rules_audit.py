@@ -2,45 +2,13 @@
 (see the engine docstring): each one legal and illegal side by side."""
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
+from foury_helpers import enter, game, mv, play, refused
 from sheetgen.definitions.foury import load_map
-from sheetgen.rules.foury import engine as E
-from sheetgen.rules.foury.actions import Climb, Collect, Enter, Exit, Fight, Lever, Market, Move, Sheet
-from sheetgen.rules.foury.board import parse_cell as P, parse_cell_side
-from sheetgen.rules.foury.heroes import free_hero, named_hero
+from sheetgen.rules.foury.actions import Climb, Collect, Exit, Fight, Lever, Market, Sheet
+from sheetgen.rules.foury.board import parse_cell as P
+from sheetgen.rules.foury.heroes import named_hero
 
-HALL = load_map(Path(__file__).parent / "data" / "foury_logs" / "test-hall.yaml").board
 ANCIENT = load_map("ancient-story").board
-TRAITS = {"hearts": 4, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 2}
-
-
-def game(hero=None, board=HALL, readings=()):
-    return E.new_game(board, hero or free_hero(TRAITS), readings)
-
-
-def enter(text):
-    return Enter(entry=parse_cell_side(text))
-
-
-def mv(cell, roll=None):
-    return Move(P(cell), roll)
-
-
-def play(state, *actions):
-    for a in actions:
-        state = E.apply(state, a)
-    return state
-
-
-def refused(state, action):
-    with pytest.raises(E.Forbidden) as exc:
-        E.apply(state, action)
-    return {rule for rule, _ in exc.value.problems}
-
-
 MONSTER_D2 = (enter("C1:N"), mv("C1", 2), mv("C2", 4), mv("D2", 1))    # the issue's example: a monster in D2
 
 

@@ -1,35 +1,16 @@
 """Regressions found by the second audit (campaigns, heroes, multi-round play): each rule from
 both sides, on the built-in campaign maps."""
-import pytest
-
+from foury_helpers import TRAITS, play, refused, sheet
 from sheetgen.definitions.foury import load_map
 from sheetgen.rules.foury import engine as E
-from sheetgen.rules.foury.actions import Climb, Collect, Enter, Exit, Fight, Lever, Market, Move, Sheet
+from sheetgen.rules.foury.actions import Climb, Collect, Enter, Exit, Fight, Lever, Market, Move
 from sheetgen.rules.foury.board import parse_cell as P
 from sheetgen.rules.foury.heroes import free_hero
-
-TRAITS = {"hearts": 4, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 2}
 
 
 def start(name, *actions):
     s = E.new_game(load_map(name).board, free_hero(TRAITS))
     return play(s, *actions)
-
-
-def play(state, *actions):
-    for a in actions:
-        state = E.apply(state, a)
-    return state
-
-
-def refused(state, action):
-    with pytest.raises(E.Forbidden) as exc:
-        E.apply(state, action)
-    return {rule for rule, _ in exc.value.problems}
-
-
-def sheet(**values):
-    return Sheet(tuple(values.items()))
 
 
 def test_slaughter_fury_boxes_penciled_on_the_sheet_instead_of_hearts():

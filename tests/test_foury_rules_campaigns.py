@@ -3,29 +3,16 @@ from dataclasses import replace
 
 import pytest
 
+from foury_helpers import TRAITS, play, refused
 from sheetgen.definitions.foury import load_map
 from sheetgen.rules.foury import engine as E
 from sheetgen.rules.foury.actions import Candy, Collect, Enter, Exit, Fight, Flood, Move
 from sheetgen.rules.foury.board import parse_cell as P
 from sheetgen.rules.foury.heroes import FREE_CAPS, SCALE, check_free_traits, free_hero
 
-TRAITS = {"hearts": 4, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 2}
-
 
 def board(name):
     return load_map(name).board
-
-
-def play(state, *actions):
-    for a in actions:
-        state = E.apply(state, a)
-    return state
-
-
-def refused(state, action):
-    with pytest.raises(E.Forbidden) as exc:
-        E.apply(state, action)
-    return {rule for rule, _ in exc.value.problems}
 
 
 def at(b, cell, foe=None, hero=None, **res):

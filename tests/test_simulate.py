@@ -1,27 +1,16 @@
 """sheetgen simulate: seeded, --jobs independent, honest about impossible maps, sensitive to
 easier maps, and every simulated game a legal play log for `sheetgen check`."""
-import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from foury_helpers import sim, sim_json
 from sheetgen.cli import main
 
 DATA = Path(__file__).parent / "data" / "simulate"
 EASY = str(DATA / "easy-story.yaml")
 WALLED = str(DATA / "walled-oracle.yaml")
-
-
-def sim(*args):
-    res = CliRunner().invoke(main, ["simulate", *args], catch_exceptions=False)
-    return res
-
-
-def sim_json(*args):
-    res = sim(*args, "--format", "json")
-    assert res.exit_code == 0, res.output
-    return json.loads(res.output)
 
 
 def test_fixed_seed_gives_a_fixed_and_sane_report():

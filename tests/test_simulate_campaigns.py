@@ -1,31 +1,17 @@
 """sheetgen simulate on the campaign maps (slaughter, santa, kraken): their own goals and
 figures, seeded and --jobs independent, every game a legal play log, robust to refusals."""
-import json
-
 import pytest
 from click.testing import CliRunner
 
+from foury_helpers import sim_json, world
 from sheetgen.cli import main
 from sheetgen.rules.foury import actions as A
 from sheetgen.rules.foury.board import DELTA, neighbour
 from sheetgen.rules.foury.engine import FURY_BOXES, OPPOSITE_ZONE, apply, new_game
-from sheetgen.sim.batch import load_board, make_hero
 from sheetgen.sim.campaigns import CampaignGame, KrakenMixin, campaign_policy, kraken_water
-from sheetgen.sim.navigate import Navigator
 from sheetgen.sim.runner import game_rng
 
 CAMPAIGNS = ("slaughter", "santa", "kraken")
-
-
-def sim_json(*args):
-    res = CliRunner().invoke(main, ["simulate", *args, "--format", "json"], catch_exceptions=False)
-    assert res.exit_code == 0, res.output
-    return json.loads(res.output)
-
-
-def world(name):
-    board = load_board(name).board
-    return board, make_hero(board, None), Navigator(board)
 
 
 @pytest.mark.parametrize("name", CAMPAIGNS)

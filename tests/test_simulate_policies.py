@@ -3,16 +3,10 @@ import os
 import subprocess
 import sys
 
+from foury_helpers import world
 from sheetgen.rules.foury import actions as A
 from sheetgen.rules.foury.engine import apply, new_game
-from sheetgen.sim.batch import load_board, make_hero
-from sheetgen.sim.navigate import Navigator
 from sheetgen.sim.policies import Cautious, Greedy, entry_keeps_game_open, exit_keeps_game_open
-
-
-def world():
-    board = load_board("ancient-story").board
-    return board, make_hero(board, None), Navigator(board)
 
 
 def with_res(state, **res):

@@ -67,6 +67,13 @@ def bar_chart(x, y, w, title, rows, id, grayscale=False, max_value=None, label_w
     return [Group(tuple(items), id=id, cls="chart")], height
 
 
+def _placed(page: Page, chart: tuple[list, float]) -> float:
+    """Adds a bar_chart's items to the page; returns its height."""
+    items, h = chart
+    page.add(*items)
+    return h
+
+
 def _slug(s: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in str(s).lower()).strip("-")
 
@@ -74,6 +81,54 @@ def _slug(s: str) -> str:
 def _paper(options: BuildOptions) -> tuple[float, float]:
     w, h = PAPER_SIZES[(options.paper or "a4").lower()]
     return min(w, h), max(w, h)
+
+
+# -- parts both summary pages share ---------------------------------------------------
+def _title(page: Page, rep: dict, x: float, y: float, cw: float, extra: str = "") -> float:
+    """Title and the run's settings under it; returns the subtitle's baseline."""
+    page.add(_t(x, y + 4, f"How {rep['map']} plays", 17, "serif-bold", id="title"))
+    y += 11
+    sub = (f"{rep['games']} simulated games · {rep['policy']} policy · hero {rep['hero']} · seed {rep['seed']}"
+           + extra)
+    page.add(_t(x, y, sub, fit_size(sub, "sans", 9.0, cw, 6.5), fill=GREY, id="subtitle"))
+    return y
+
+
+def _win_rate(page: Page, rep: dict, x: float, y: float, cw: float, head: str, g: bool) -> None:
+    """The headline: the goal's rate, what it counts, and its interval on a 0..100% scale."""
+    lo, hi = rep["win_rate_ci95"]
+    page.add(_t(x, y + 8, _pct(rep["win_rate"]), 26, "sans-bold", id="win-rate"))
+    page.add(_t(x + 42, y + 3.5, head, 10, "sans-bold"))
+    page.add(_t(x + 42, y + 8.5, f"{rep['wins']} of {rep['games']}; 95% confidence interval {_pct(lo)} to {_pct(hi)}",
+                9))
+    sx, sy, sw = x + 42, y + 11.5, cw - 42
+    page.add(Rect(sx, sy, sw, 3.2, Style(stroke=GREY, stroke_width=0.2)))
+    page.add(Rect(sx + sw * lo, sy, max(0.5, sw * (hi - lo)), 3.2,
+                  Style(stroke=None, fill="#9fc9a1" if not g else "#bbbbbb"), id="win-ci"))
+    page.add(Line(sx + sw * rep["win_rate"], sy - 1.0, sx + sw * rep["win_rate"], sy + 4.2,
+                  Style(stroke=INK, stroke_width=0.6)))
+    for k in (0, 25, 50, 75, 100):
+        page.add(_t(sx + sw * k / 100, sy + 7.0, f"{k}%", 6.5, anchor="middle", fill=GREY))
+
+
+def _outcome_rows(rep: dict, n: int) -> list:
+    return [(k, v, f"{v}  ({100 * v / n:.1f}%)", BAR.get(k)) for k, v in rep["outcomes"].items()]
+
+
+def _cause_rows(rep: dict) -> list:
+    causes = list(rep["deaths"]["by_cause"].items())[:8]
+    return [(k, v, f"{v}", "#c0392b" if k != "trapped" else BAR["trapped"]) for k, v in causes]
+
+
+def _words(page: Page, lines: list, x: float, y: float, width: float, bottom: float) -> None:
+    """(head, body) notes wrapped to `width`, one line after another down to `bottom`."""
+    for head, body in lines:
+        for line in wrap(head + body, "sans", 8.5, width):
+            if y > bottom:
+                break
+            page.add(_t(x, y, line, 8.5, "sans", cls="note"))
+            y += 4.3
+        y += 1.2
 
 
 # -- page 1: the summary -------------------------------------------------------------
@@ -85,70 +140,40 @@ def summary_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") -
     g = options.grayscale
     x, y = MARGIN, MARGIN + 4.0
     cw = W - 2 * MARGIN
-    page.add(_t(x, y + 4, f"How {rep['map']} plays", 17, "serif-bold", id="title"))
-    y += 11
-    sub = (f"{rep['games']} simulated games · {rep['policy']} policy · hero {rep['hero']} · seed {rep['seed']}"
-           + (" · INSERT COIN on" if rep["insert_coin"] else ""))
-    page.add(_t(x, y, sub, fit_size(sub, "sans", 9.0, cw, 6.5), fill=GREY, id="subtitle"))
-    y += 8
-    # the headline: win rate with its interval on a 0..100% scale
-    lo, hi = rep["win_rate_ci95"]
-    page.add(_t(x, y + 8, _pct(rep["win_rate"]), 26, "sans-bold", id="win-rate"))
-    page.add(_t(x + 42, y + 3.5, "games won (all four rounds)", 10, "sans-bold"))
-    page.add(_t(x + 42, y + 8.5, f"{rep['wins']} of {rep['games']}; 95% confidence interval {_pct(lo)} to {_pct(hi)}",
-                9))
-    sx, sy, sw = x + 42, y + 11.5, cw - 42
-    page.add(Rect(sx, sy, sw, 3.2, Style(stroke=GREY, stroke_width=0.2)))
-    page.add(Rect(sx + sw * lo, sy, max(0.5, sw * (hi - lo)), 3.2,
-                  Style(stroke=None, fill="#9fc9a1" if not g else "#bbbbbb"), id="win-ci"))
-    page.add(Line(sx + sw * rep["win_rate"], sy - 1.0, sx + sw * rep["win_rate"], sy + 4.2,
-                  Style(stroke=INK, stroke_width=0.6)))
-    for k in (0, 25, 50, 75, 100):
-        page.add(_t(sx + sw * k / 100, sy + 7.0, f"{k}%", 6.5, anchor="middle", fill=GREY))
+    y = _title(page, rep, x, y, cw, " · INSERT COIN on" if rep["insert_coin"] else "") + 8
+    _win_rate(page, rep, x, y, cw, "games won (all four rounds)", g)
     y += 24
     col_w = (cw - 8) / 2
     left, right = x, x + col_w + 8
     yl = yr = y
     n = max(1, rep["games"])
-    rows = [(k, v, f"{v}  ({100 * v / n:.1f}%)", BAR.get(k)) for k, v in rep["outcomes"].items()]
-    items, h = bar_chart(left, yl, col_w, "How games ended", rows, "chart-outcomes", g, label_w=24)
-    page.add(*items)
-    yl += h
+    rows = _outcome_rows(rep, n)
+    yl += _placed(page, bar_chart(left, yl, col_w, "How games ended", rows, "chart-outcomes", g, label_w=24))
     rows = [(f"{k} round{'s' if k != '1' else ''}", v, f"{v}", None) for k, v in rep["rounds_completed"].items()]
-    items, h = bar_chart(right, yr, col_w, "Rounds completed", rows, "chart-rounds", g, label_w=24)
-    page.add(*items)
-    yr += h
-    causes = list(rep["deaths"]["by_cause"].items())[:8]
-    rows = [(k, v, f"{v}", "#c0392b" if k != "trapped" else BAR["trapped"]) for k, v in causes]
+    yr += _placed(page, bar_chart(right, yr, col_w, "Rounds completed", rows, "chart-rounds", g, label_w=24))
+    rows = _cause_rows(rep)
     if rows:
-        items, h = bar_chart(left, yl, col_w, "Deaths by cause", rows, "chart-causes", g, label_w=24)
-        page.add(*items)
-        yl += h
+        yl += _placed(page, bar_chart(left, yl, col_w, "Deaths by cause", rows, "chart-causes", g, label_w=24))
     zones = rep["deaths"]["by_zone"]
     rows = [(f"zone {k}" if k != "O" else "Oracle room", v, f"{v}", None) for k, v in zones.items()]
     rounds = rep["deaths"]["by_round"]
     rows += [(f"round {k}", v, f"{v}", "#8e44ad") for k, v in rounds.items()]
     if rows:
-        items, h = bar_chart(right, yr, col_w, "Deaths by zone and round", rows, "chart-death-where", g, label_w=24)
-        page.add(*items)
-        yr += h
+        yr += _placed(page, bar_chart(right, yr, col_w, "Deaths by zone and round", rows, "chart-death-where", g,
+                                      label_w=24))
     y = max(yl, yr) + 2
     yl = yr = y
     rows = [(f"{k} {r['name']}", r["rate"] or 0.0, f"{_pct(r['rate'])} of {r['rounds']}", "#3c8d40")
             for k, r in rep["requirements"].items()]
-    items, h = bar_chart(left, yl, col_w, "Requirement met (per round played)", rows, "chart-requirements", g,
-                         max_value=1.0, label_w=34)
-    page.add(*items)
-    yl += h
+    yl += _placed(page, bar_chart(left, yl, col_w, "Requirement met (per round played)", rows, "chart-requirements", g,
+                                  max_value=1.0, label_w=34))
     rows = [(f"round {k}", v, f"{v:.1f} turns", None) for k, v in rep["turns_per_round"].items()]
     if rows:
-        items, h = bar_chart(right, yr, col_w, "Turns per completed round", rows, "chart-turns", g, label_w=24)
-        page.add(*items)
-        yr += h
+        yr += _placed(page, bar_chart(right, yr, col_w, "Turns per completed round", rows, "chart-turns", g,
+                                      label_w=24))
     rows = [(k, v, f"{v:.2f}", "#2f6fa8") for k, v in rep["resources_at_end"].items()]
-    items, h = bar_chart(right, yr, col_w, "Resources at the end (mean)", rows, "chart-resources", g, label_w=24)
-    page.add(*items)
-    yr += h
+    yr += _placed(page, bar_chart(right, yr, col_w, "Resources at the end (mean)", rows, "chart-resources", g,
+                                  label_w=24))
     # words: never reached, deadliest, notes
     lines = [("Note: ", note) for note in rep["notes"]]
     lint = rep["lint"]
@@ -165,14 +190,7 @@ def summary_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") -
         lines.append(("Most deaths: ", "; ".join(f"{t['cause']}, zone {t['zone']}, round {t['round']} ({t['deaths']})"
                                                 for t in top)))
     # the words go under the left column (the right one is longer); they wrap to its width
-    y = yl + 4
-    for head, body in lines:
-        for line in wrap(head + body, "sans", 8.5, col_w):
-            if y > H - 14:
-                break
-            page.add(_t(x, y, line, 8.5, "sans", cls="note"))
-            y += 4.3
-        y += 1.2
+    _words(page, lines, x, yl + 4, col_w, H - 14)
     return finish_page(page, options, sid, footer=f"sheetgen simulate · {rep['map']}")
 
 
@@ -207,57 +225,34 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
     f = rep["campaign_figures"]
     x, y = MARGIN, MARGIN + 4.0
     cw = W - 2 * MARGIN
-    page.add(_t(x, y + 4, f"How {rep['map']} plays", 17, "serif-bold", id="title"))
-    y += 11
-    sub = (f"{rep['games']} simulated games · {rep['policy']} policy · hero {rep['hero']} · seed {rep['seed']}")
-    page.add(_t(x, y, sub, fit_size(sub, "sans", 9.0, cw, 6.5), fill=GREY, id="subtitle"))
-    y += 5
+    y = _title(page, rep, x, y, cw) + 5
     for line in wrap(f"Campaign goal: {rep['goal']}.", "sans", 9.0, cw):
         page.add(_t(x, y, line, 9.0, cls="goal"))
         y += 4.3
     y += 2
     lo, hi = rep["win_rate_ci95"]
-    page.add(_t(x, y + 8, _pct(rep["win_rate"]), 26, "sans-bold", id="win-rate"))
     head = {"slaughter": "games that met every enemy of the map", "santa": "games that saved Christmas",
             "kraken": "games that sealed the Kraken in"}[camp]
-    page.add(_t(x + 42, y + 3.5, head, 10, "sans-bold"))
-    page.add(_t(x + 42, y + 8.5, f"{rep['wins']} of {rep['games']}; 95% confidence interval {_pct(lo)} to {_pct(hi)}",
-                9))
-    sx, sy, sw = x + 42, y + 11.5, cw - 42
-    page.add(Rect(sx, sy, sw, 3.2, Style(stroke=GREY, stroke_width=0.2)))
-    page.add(Rect(sx + sw * lo, sy, max(0.5, sw * (hi - lo)), 3.2,
-                  Style(stroke=None, fill="#9fc9a1" if not g else "#bbbbbb"), id="win-ci"))
-    page.add(Line(sx + sw * rep["win_rate"], sy - 1.0, sx + sw * rep["win_rate"], sy + 4.2,
-                  Style(stroke=INK, stroke_width=0.6)))
-    for k in (0, 25, 50, 75, 100):
-        page.add(_t(sx + sw * k / 100, sy + 7.0, f"{k}%", 6.5, anchor="middle", fill=GREY))
+    _win_rate(page, rep, x, y, cw, head, g)
     y += 24
     col_w = (cw - 8) / 2
     left, right = x, x + col_w + 8
     yl = yr = y
     n = max(1, rep["games"])
-    rows = [(k, v, f"{v}  ({100 * v / n:.1f}%)", BAR.get(k)) for k, v in rep["outcomes"].items()]
-    items, h = bar_chart(left, yl, col_w, "How games ended", rows, "chart-outcomes", g, label_w=26)
-    page.add(*items)
-    yl += h
-    causes = list(rep["deaths"]["by_cause"].items())[:8]
-    rows = [(k, v, f"{v}", "#c0392b" if k != "trapped" else BAR["trapped"]) for k, v in causes]
+    rows = _outcome_rows(rep, n)
+    yl += _placed(page, bar_chart(left, yl, col_w, "How games ended", rows, "chart-outcomes", g, label_w=26))
+    rows = _cause_rows(rep)
     if rows:
-        items, h = bar_chart(left, yl, col_w, "Deaths by cause", rows, "chart-causes", g, label_w=26)
-        page.add(*items)
-        yl += h
+        yl += _placed(page, bar_chart(left, yl, col_w, "Deaths by cause", rows, "chart-causes", g, label_w=26))
     words: list[tuple[str, str]] = []
     if camp == "slaughter":
         rows = [(label, v, f"{v}", "#8e44ad") for label, v in _buckets(f["kills_distribution"], f["max_enemies"], 6)]
-        items, h = bar_chart(right, yr, col_w, "Kills (the score) per game", rows, "chart-kills", g, label_w=22)
-        page.add(*items)
-        yr += h
+        yr += _placed(page, bar_chart(right, yr, col_w, "Kills (the score) per game", rows, "chart-kills", g,
+                                      label_w=22))
         rows = [_rate_row("Furious end", f["furious"], "#6c3483"),
                 ("goal: all met", rep["win_rate"], f"{_pct(rep['win_rate'])} ({_pct(lo)}-{_pct(hi)})", "#3c8d40")]
-        items, h = bar_chart(right, yr, col_w, "Share of games (95% interval)", rows, "chart-fury", g,
-                             max_value=1.0, label_w=26)
-        page.add(*items)
-        yr += h
+        yr += _placed(page, bar_chart(right, yr, col_w, "Share of games (95% interval)", rows, "chart-fury", g,
+                                      max_value=1.0, label_w=26))
         k = f["kills"]
         words.append(("Kills: ", f"mean {k['mean']:.1f}, median {k['median']}, 10%-90% {k['p10']}-{k['p90']}, "
                                  f"best {k['max']} of {f['max_enemies']} enemies."))
@@ -266,10 +261,8 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
     elif camp == "santa":
         rows = [_rate_row("Safe Zone", f["safe_zone"]), _rate_row("collection", f["collection"], "#2f6fa8"),
                 _rate_row("full grid", f["full_grid"], "#8e44ad")]
-        items, h = bar_chart(right, yr, col_w, "Goals reached (95% interval)", rows, "chart-santa-goals", g,
-                             max_value=1.0, label_w=24)
-        page.add(*items)
-        yr += h
+        yr += _placed(page, bar_chart(right, yr, col_w, "Goals reached (95% interval)", rows, "chart-santa-goals", g,
+                                      max_value=1.0, label_w=24))
         im, need = f["items_mean"], f["items_needed"]
         deer = im["reindeer"] + im["rudolph"]
         rows = [("reindeer*", deer, f"{deer:.1f} (need {need['reindeer']})", "#3c8d40"),
@@ -278,10 +271,8 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
                                    ("blue packages", "blue pack.", "#2f6fa8")):
             rows.append((label, im[key], f"{im[key]:.1f} (need {need[key]})", colour))
         rows.append(("candy canes", im["candy canes"], f"{im['candy canes']:.1f} left", "#e67e22"))
-        items, h = bar_chart(right, yr, col_w, "Items collected (mean per game)", rows, "chart-santa-items", g,
-                             label_w=24)
-        page.add(*items)
-        yr += h
+        yr += _placed(page, bar_chart(right, yr, col_w, "Items collected (mean per game)", rows, "chart-santa-items", g,
+                                      label_w=24))
         ic = f["items_collected"]
         words.append(("Items: ", f"{ic['mean']:.1f} per game (median {ic['median']}, "
                                  f"10%-90% {ic['p10']}-{ic['p90']}); *reindeer count Rudolph."))
@@ -289,14 +280,12 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
     else:
         rc = f["requirements_completed"]
         rows = [(f"{k} of 4", v, f"{v}  ({100 * v / n:.1f}%)", "#3c8d40" if k == "4" else None) for k, v in rc.items()]
-        items, h = bar_chart(right, yr, col_w, "Requirements completed", rows, "chart-kraken-reqs", g, label_w=22)
-        page.add(*items)
-        yr += h
+        yr += _placed(page, bar_chart(right, yr, col_w, "Requirements completed", rows, "chart-kraken-reqs", g,
+                                      label_w=22))
         rows = [_rate_row(k, r, "#2f6fa8") for k, r in f["requirement_rate"].items()]
-        items, h = bar_chart(right, yr, col_w, "Each requirement done (95% interval)", rows, "chart-kraken-each", g,
-                             max_value=1.0, label_w=22)
-        page.add(*items)
-        yr += h
+        yr += _placed(page, bar_chart(right, yr, col_w, "Each requirement done (95% interval)", rows,
+                                      "chart-kraken-each", g,
+                                      max_value=1.0, label_w=22))
         tw = f["turns_to_win"]
         words.append(("Turns to win: ", "no win" if not tw else
                       f"mean {tw['mean']:.1f}, median {tw['median']}, range {tw['min']}-{tw['max']} "
@@ -305,22 +294,14 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
                                  "at the end (every 5 turns each joined flooded cell floods one more)."))
     t = f["turns"]
     rows = [(k, v, f"{v:.2f}", "#2f6fa8") for k, v in rep["resources_at_end"].items()]
-    items, h = bar_chart(right, yr, col_w, "Resources at the end (mean)", rows, "chart-resources", g, label_w=22)
-    page.add(*items)
-    yr += h
+    yr += _placed(page, bar_chart(right, yr, col_w, "Resources at the end (mean)", rows, "chart-resources", g,
+                                  label_w=22))
     words.append(("Turns played: ", f"mean {t['mean']:.1f}, median {t['median']}, 10%-90% {t['p10']}-{t['p90']}."))
     for note in rep["notes"]:
         words.append(("Note: ", note))
     dc = rep["deadliest_cells"][:6]
     words.append(("Deadliest cells: ", ", ".join(f"{c['cell']} ({c['deaths']})" for c in dc) or "none"))
-    yw = yl + 4
-    for head, body in words:
-        for line in wrap(head + body, "sans", 8.5, col_w):
-            if yw > H - 14:
-                break
-            page.add(_t(x, yw, line, 8.5, "sans", cls="note"))
-            yw += 4.3
-        yw += 1.2
+    _words(page, words, x, yl + 4, col_w, H - 14)
     return finish_page(page, options, sid, footer=f"sheetgen simulate · {rep['map']}")
 
 

@@ -27,7 +27,7 @@ from ..rules.foury.board import DELTA, ENEMIES, neighbour
 from ..rules.foury.engine import (DEAD, FLOOD_EVERY, FURY_BOXES, INSIDE, OPPOSITE_ZONE, REQ_OF_KIND,
                                   SANTA_TURNS, SLAUGHTER_MAX, SWIM_LIMIT, Forbidden, apply, new_game)
 from .navigate import Navigator
-from .policies import POLICIES, RandomPolicy, legal_actions
+from .policies import DIE_GAIN, POLICIES, RandomPolicy, fight_exchange, legal_actions
 
 CAMPAIGNS = ("slaughter", "santa", "kraken")
 GOAL, DIED, FURIOUS, TRAPPED, LOST, TIME_UP, SAFE, CLEARED = (
@@ -108,19 +108,7 @@ class CampaignMixin:
         if isinstance(self, RandomPolicy):
             return RandomPolicy.act(self, state)
         self.avoid = {c for c, t in self.fled_at.items() if state.turns - t < FORGET_FLIGHT}
-        self.round_actions += 1
-        pos = state.pos
-        if pos is None:
-            return A.Move(state.entry[0])
-        here = self.cell_action(state)
-        if here is not None:
-            return here
-        goal, targets = self.targets(state)
-        if goal == "exit" and pos in targets:
-            return self.exit_here(state)
-        if not targets:
-            return None
-        return self.walk(state, goal, targets)
+        return super().act(state)       # Policy.act; with no targets left, walk below answers None
 
     def walk(self, state, goal, targets):
         pos = state.pos
@@ -549,14 +537,12 @@ class CampaignGame:
         if isinstance(action, A.Move) and action.roll is None and s.roll_due(action.to):
             action = A.Move(action.to, self.d6())
         elif isinstance(action, A.Collect) and action.item == "die":
-            from .policies import DIE_GAIN
             roll = self.d6()
             action = A.Collect("die", roll=roll, gain=DIE_GAIN[roll])
         return self.try_do(action)
 
     def fight(self) -> bool:
         """One exchange (as runner.Game.fight) plus the campaign's candy cane and Fury boxes."""
-        from .policies import foe_strength
         s = self.state
         policy = self.policy
         foe = s.enemy_at(s.pos)
@@ -566,40 +552,12 @@ class CampaignGame:
             if self.try_do(A.Flee()) is None:
                 policy.fled(self.state)
                 return True
-        hero = self.d6()
-        weapon = policy.use_weapon(s, foe, hero)
-        enemy = self.d6()
-        bonus = foe_strength(s, foe)
-        wv = s.res.get("weapon", 0) if weapon else 0
-        mine, theirs = hero + wv, enemy + bonus
-        clover_die = clover_roll = None
-        if mine < theirs:
-            clover_die = policy.reroll(s, foe, hero, enemy, mine, theirs)
-            if clover_die is not None:
-                clover_roll = policy.choose_clover(clover_die) if s.hero.ability == "melyra" else self.d6()
-                if clover_die == "hero":
-                    mine = clover_roll + wv
-                else:
-                    theirs = clover_roll + bonus
-        shield = mine < theirs and policy.block(s, foe, theirs - mine)
-        stolen = None
-        fury = 0
-        if mine < theirs and not shield:
-            fury = policy.fury(s, theirs - mine)
-            if foe == "bandit":
-                res = dict(s.res)
-                if clover_die is not None:
-                    res["clovers"] = res.get("clovers", 0) - 1
-                choices = [k for k in ("shields", "weapon", "clovers", "shovels", "chests", "cornucopias")
-                           if res.get(k, 0) > 0]
-                if choices:
-                    stolen = policy.stolen(s, choices)
-        action = A.Fight(hero, enemy, weapon, clover_die, clover_roll, shield, None, stolen, fury)
+        action = fight_exchange(self.d6, policy, s, foe, fury=True)
         rule = self.try_do(action)
         if rule is not None:
             # refused (a policy/engine disagreement): record it, fight plainly with the same dice
             self.refused.append(rule)
-            plain = A.Fight(hero, enemy, False, None, None, False, None, stolen if foe == "bandit" else None)
-            if self.try_do(plain) is not None and self.try_do(A.Fight(hero, enemy)) is not None:
+            plain = A.Fight(action.hero, action.enemy, False, None, None, False, None, action.stolen)
+            if self.try_do(plain) is not None and self.try_do(A.Fight(action.hero, action.enemy)) is not None:
                 return False
         return True

@@ -51,32 +51,11 @@ class Navigator:
         return out
 
     # -- searches -------------------------------------------------------------
-    def search(self, state, start: Coord, avoid=frozenset()):
-        """Breadth-first from start: (order of cells reached, parent links)."""
-        walls, rooms, adj = state.walls, state.rooms, self.adj
-        parent = {start: None}
-        order = [start]
-        push = order.append
-        circles = self.circle_set
-        blocked = rooms | avoid if avoid else rooms
-        for c in order:                  # order grows while we walk it: breadth first
-            for n, key, _side in adj.get(c, ()):
-                if n in parent or n in blocked or key in walls:
-                    continue
-                parent[n] = c
-                push(n)
-            if c in circles:
-                for n in self.circles:
-                    if n not in parent and n not in blocked:
-                        parent[n] = c
-                        push(n)
-        return order, parent
-
     def path_to(self, state, start: Coord, targets, avoid=frozenset(), dig: bool = False):
         """The cells after start on a shortest way to the nearest target, or None."""
         if start in targets:
             return []
-        # breadth first, stopping at the first target reached (the search() loop, inlined)
+        # breadth first, stopping at the first target reached
         walls, adj = state.walls, self.adj
         parent = {start: None}
         order = [start]

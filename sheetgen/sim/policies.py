@@ -43,6 +43,42 @@ def foe_strength(state, foe: str) -> int:
     return 2 * bonus if foe == "minotaur" else bonus
 
 
+def fight_exchange(d6, policy, state, foe: str, fury: bool = False) -> A.Fight:
+    """One exchange as the policy plays it: hero die, weapon choice, enemy die, clover, shield,
+    (with `fury`, the Slaughter's Fury boxes) and what a Bandit steals; `d6` rolls the game's dice."""
+    hero = d6()
+    weapon = policy.use_weapon(state, foe, hero)
+    enemy = d6()
+    bonus = foe_strength(state, foe)
+    wv = state.res.get("weapon", 0) if weapon else 0
+    mine, theirs = hero + wv, enemy + bonus
+    clover_die = clover_roll = None
+    if mine < theirs:
+        clover_die = policy.reroll(state, foe, hero, enemy, mine, theirs)
+        if clover_die is not None:
+            clover_roll = policy.choose_clover(clover_die) if state.hero.ability == "melyra" else d6()
+            if clover_die == "hero":
+                mine = clover_roll + wv
+            else:
+                theirs = clover_roll + bonus
+    shield = mine < theirs and policy.block(state, foe, theirs - mine)
+    stolen = None
+    boxes = 0
+    if mine < theirs and not shield:
+        if fury:
+            boxes = policy.fury(state, theirs - mine)
+        if foe == "bandit":
+            # what the Bandit can take: the clover is already spent, the weapon point only after the fight
+            res = dict(state.res)
+            if clover_die is not None:
+                res["clovers"] = res.get("clovers", 0) - 1
+            choices = [k for k in ("shields", "weapon", "clovers", "shovels", "chests", "cornucopias")
+                       if res.get(k, 0) > 0]
+            if choices:
+                stolen = policy.stolen(state, choices)
+    return A.Fight(hero, enemy, weapon, clover_die, clover_roll, shield, None, stolen, boxes)
+
+
 def cornucopia_round_ahead(state) -> bool:
     """Will a round still need one unused cornucopia delivered to the Oracle?"""
     for letter, zone in state.board.zones.items():

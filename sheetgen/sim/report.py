@@ -231,13 +231,19 @@ def text(rep: dict) -> str:
     for letter, r in rep["requirements"].items():
         rate = "-" if r["rate"] is None else _pct(r["rate"])
         L.append(f"  {letter} {r['name']} ({r['kind']} {r['count']}): {r['met']}/{r['rounds']} rounds ({rate})")
+    return _closing_text(rep, L, lint=True)
+
+
+def _closing_text(rep: dict, L: list, lint: bool) -> str:
+    """The lines both text reports end with (resources, cells, lint findings, notes), joined."""
     L.append("resources at the end (mean): " + ", ".join(f"{k} {v:.2f}" for k, v in rep["resources_at_end"].items()))
     never = rep["cells_never_reached"]
     L.append(f"cells never reached: {', '.join(never) if never else 'none'}")
     if rep["deadliest_cells"]:
         L.append("deadliest cells: " + ", ".join(f"{c['cell']} {c['deaths']}" for c in rep["deadliest_cells"]))
-    for f in rep["lint"]:
-        L.append(f"map lint: {f}")
+    if lint:
+        for f in rep["lint"]:
+            L.append(f"map lint: {f}")
     for note in rep["notes"]:
         L.append(f"note: {note}")
     return "\n".join(L)
@@ -282,14 +288,7 @@ def campaign_text(rep: dict, L: list) -> str:
     if d["total"]:
         L.append("  by cause: " + ", ".join(f"{k} {v}" for k, v in d["by_cause"].items()))
         L.append("  by zone:  " + ", ".join(f"{k} {v}" for k, v in d["by_zone"].items()))
-    L.append("resources at the end (mean): " + ", ".join(f"{k} {v:.2f}" for k, v in rep["resources_at_end"].items()))
-    never = rep["cells_never_reached"]
-    L.append(f"cells never reached: {', '.join(never) if never else 'none'}")
-    if rep["deadliest_cells"]:
-        L.append("deadliest cells: " + ", ".join(f"{c['cell']} {c['deaths']}" for c in rep["deadliest_cells"]))
-    for note in rep["notes"]:
-        L.append(f"note: {note}")
-    return "\n".join(L)
+    return _closing_text(rep, L, lint=False)
 
 
 def compare(r1: dict, r2: dict) -> dict:

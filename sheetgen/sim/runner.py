@@ -20,7 +20,7 @@ from ..rules.foury import actions as A
 from ..rules.foury.board import wall_key
 from ..rules.foury.engine import BETWEEN, DEAD, INSIDE, OVER, START, Forbidden, apply, chest_value, new_game
 from .navigate import Navigator
-from .policies import DIE_GAIN, POLICIES, foe_strength
+from .policies import DIE_GAIN, POLICIES, fight_exchange
 
 ACTION_LIMIT = 400
 WON, DIED, TRAPPED, LOST, NO_ENTRY = "won", "died", "trapped", "lost", "no entry"
@@ -164,21 +164,18 @@ class Game:
             if isinstance(action, A.Move):
                 if s.roll_due(action.to):
                     action = A.Move(action.to, self.d6())
-                visited = s.visited
-                self.do(action)
-                if not visited and self.state.visited:
-                    self.oracle_visits += 1
             elif isinstance(action, A.Collect) and action.item == "die":
                 roll = self.d6()
                 self.do(A.Collect("die", roll=roll, gain=DIE_GAIN[roll]))
+                continue
             elif isinstance(action, A.Flee):
                 self.do(action)
                 policy.fled(self.state)
-            else:
-                visited = s.visited
-                self.do(action)
-                if not visited and self.state.visited:
-                    self.oracle_visits += 1
+                continue
+            visited = s.visited
+            self.do(action)
+            if not visited and self.state.visited:
+                self.oracle_visits += 1
 
     def _round_over(self, zone, round_no, start_turns, completed):
         s = self.state
@@ -194,33 +191,7 @@ class Game:
             self.do(A.Flee())
             policy.fled(self.state)
             return
-        hero = self.d6()
-        weapon = policy.use_weapon(s, foe, hero)
-        enemy = self.d6()
-        bonus = foe_strength(s, foe)
-        wv = s.res.get("weapon", 0) if weapon else 0
-        mine, theirs = hero + wv, enemy + bonus
-        clover_die = clover_roll = None
-        if mine < theirs:
-            clover_die = policy.reroll(s, foe, hero, enemy, mine, theirs)
-            if clover_die is not None:
-                clover_roll = policy.choose_clover(clover_die) if s.hero.ability == "melyra" else self.d6()
-                if clover_die == "hero":
-                    mine = clover_roll + wv
-                else:
-                    theirs = clover_roll + bonus
-        shield = mine < theirs and policy.block(s, foe, theirs - mine)
-        stolen = None
-        if mine < theirs and not shield and foe == "bandit":
-            # what the Bandit can take: the clover is already spent, the weapon point only after the fight
-            res = dict(s.res)
-            if clover_die is not None:
-                res["clovers"] = res.get("clovers", 0) - 1
-            choices = [k for k in ("shields", "weapon", "clovers", "shovels", "chests", "cornucopias")
-                       if res.get(k, 0) > 0]
-            if choices:
-                stolen = policy.stolen(s, choices)
-        self.do(A.Fight(hero, enemy, weapon, clover_die, clover_roll, shield, None, stolen))
+        self.do(fight_exchange(self.d6, policy, s, foe))
 
 
 def _sheet(s) -> A.Sheet:
