@@ -367,3 +367,16 @@ def test_every_graphics_state_used_is_defined_in_its_resources():
 
     for page in reader.pages:
         check(page, page.get_contents().get_data())
+
+
+def test_a_shorter_build_removes_its_own_stale_page_files(tmp_path):
+    from sheetgen.draw.model import Document, Page, Rect
+    from sheetgen.render import render_document
+    long_doc = Document([Page(50, 50, [Rect(1, 1, 5, 5)], name=f"p{i}") for i in range(3)], name="deck")
+    render_document(long_doc, tmp_path, formats=("svg",))
+    (tmp_path / "deck-notes.svg").write_text("<svg/>")        # not a page file: stays
+    (tmp_path / "deckle-01-x.svg").write_text("<svg/>")       # another document: stays
+    short_doc = Document([Page(50, 50, [Rect(1, 1, 5, 5)], name="p0")], name="deck")
+    written = render_document(short_doc, tmp_path, formats=("svg",))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [w.name for w in written] + ["deck-notes.svg", "deckle-01-x.svg"])

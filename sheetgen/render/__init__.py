@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from pathlib import Path
 
 from ..atomic import atomic_path
@@ -105,7 +106,23 @@ def render_documents(docs, outdir, formats=FORMATS, dpi: int = 150, grayscale: b
         what = "a folder is in the way" if isinstance(exc, IsADirectoryError) else exc.strerror or str(exc)
         raise InputError(Problem(f"cannot write the output: {what}; nothing was written",
                                  str(target))) from None
+    _remove_stale_pages(docs, outdir, formats, written)
     return written
+
+
+def _remove_stale_pages(docs, outdir: Path, formats, written: list[Path]) -> None:
+    """Per-page files of these documents left from an earlier, longer build (page
+    12 of 12 when the document now has 10) would pass for current output: remove them."""
+    keep = {p.name for p in written}
+    for doc in docs:
+        for ext in ("svg", "png"):
+            if ext not in formats:
+                continue
+            pattern = re.compile(rf"{re.escape(safe_name(doc.name))}-\d{{2,}}-.+\.{ext}")
+            for path in outdir.glob(f"{safe_name(doc.name)}-*.{ext}"):
+                if path.name not in keep and pattern.fullmatch(path.name):
+                    with contextlib.suppress(OSError):
+                        path.unlink()
 
 
 def _make_outdir(outdir: Path) -> None:
