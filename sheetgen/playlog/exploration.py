@@ -32,7 +32,9 @@ Hand-written logs may also say: roll: {d6: 4} or a bare roll: 35 (the first room
 entrance d6); numbers as strings ("35"); cells as [x, y]; kind and door states in any
 case; state: dead-end; rotate: "90 ccw" or -90; mirror: horizontal; contents: 7 (the
 roll only); escalation: 5 (the d6 only); retrace: [4, 1] (rolls only); time: "20 min";
-a top-level time:/minutes: total; end: retreat (a reason only); sheet: {width, height}.
+a top-level time:/minutes: total; end: retreat (a reason only); sheet: {width, height};
+d66: [3, 5] or "3-5"; door sides spelt out ("10,27:north"); a top-level retrace: list
+([{room: 2, roll: 4}]); no doors: key at all (the room's doors are then not checked).
 """
 from __future__ import annotations
 
@@ -68,7 +70,7 @@ class LogDoorModel(Open):
 class LogRollModel(Open):
     entrance: int | None = None
     d6: int | None = Field(None, description="the same as entrance")
-    d66: int | None = None
+    d66: Union[int, str, list[int], None] = Field(None, description='tens then units: 35, or [3, 5], or "3-5"')
 
 
 class LogTransformModel(Open):
@@ -232,6 +234,41 @@ def _line(data, loc) -> int | None:
     return mark[0] if mark else None
 
 
+def _own_line(data, loc) -> int | None:
+    """The line of the value at loc only if that very key is written (locate falls back to the
+    enclosing mapping, which would blame the wrong line)."""
+    node = data
+    for part in loc:
+        if isinstance(node, MarkedDict) and part in node:
+            node = node[part]
+        elif isinstance(node, MarkedList) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        else:
+            return None
+    return _line(data, loc)
+
+
+def _d66(value):
+    """35, "35", [3, 5] or "3-5" / "3,5" / "3 5" -> 35; anything else as it is (then out of range)."""
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return value[0] * 10 + value[1]
+    if isinstance(value, str):
+        m = re.fullmatch(r"\s*(\d+)\s*(?:[-,/ ]\s*(\d+))?\s*", value)
+        if m and m.group(2) is not None and len(m.group(1)) == 1 and len(m.group(2)) == 1:
+            return int(m.group(1)) * 10 + int(m.group(2))
+        if m and m.group(2) is None:
+            return int(m.group(1))
+    return value
+
+
+def _roll_line(data, base) -> int | None:
+    """The line of the die's number (roll: {d66: 35} on one line, or d66: 35 below roll:)."""
+    for die in ("d66", "entrance", "d6"):
+        if _own_line(data, base + ("roll", die)) is not None:
+            return _own_line(data, base + ("roll", die))
+    return _key_line(data, base + ("roll",))
+
+
 def _key_line(data, loc) -> int | None:
     mark = locate(data, loc, key_itself=True)
     return mark[0] if mark else None
@@ -300,7 +337,7 @@ def _log(model: ExplorationLog, data: MarkedDict, size) -> Log:
             entrance = rm.roll.entrance if rm.roll.entrance is not None else rm.roll.d6
             if (entrance is None) != (rm.roll.d66 is None):
                 die = "entrance" if entrance is not None else "d66"
-                roll = entrance if die == "entrance" else rm.roll.d66
+                roll = entrance if die == "entrance" else _d66(rm.roll.d66)
         cells = [c if isinstance(c, str) else ",".join(str(v) for v in c) for c in rm.cells]
         cells_node = node.get("cells") if isinstance(node, MarkedDict) else None
         cell_lines = ([m[0] for m in cells_node.item_marks] if isinstance(cells_node, MarkedList)
@@ -312,22 +349,32 @@ def _log(model: ExplorationLog, data: MarkedDict, size) -> Log:
                          rm.transform.stretch)
         time_key = "time" if rm.time is not None else "minutes"
         room = LogRoom(
-            rm.id, line=line, die=die, roll=roll, roll_line=_key_line(data, base + ("roll",)) or line,
+            rm.id, line=line, die=die, roll=roll, roll_line=_roll_line(data, base) or line,
             kind=rm.kind.strip().lower() if rm.kind is not None else None,
             kind_line=_key_line(data, base + ("kind",)) or line,
             transform=transform, transform_line=_key_line(data, base + ("transform",)) or line,
             cells=cells, cell_lines=cell_lines, cells_line=_key_line(data, base + ("cells",)) or line,
             truncated=rm.truncated, truncated_line=_key_line(data, base + ("truncated",)),
             doors_line=_key_line(data, base + ("doors",)) or line,
+            doors_listed=not isinstance(node, MarkedDict) or node.get("doors") is not None,
+            rotate_line=_own_line(data, base + ("transform", "rotate")),
+            stretch_line=_own_line(data, base + ("transform", "stretch")),
+            mirror_line=_own_line(data, base + ("transform", "mirror")),
             parent=rm.from_, time=_minutes(getattr(rm, time_key)),
             time_line=_key_line(data, base + (time_key,)) or line)
         for j, d in enumerate(rm.doors or ()):
             state = "-".join(str(d.state).strip().lower().replace("_", " ").replace("-", " ").split())
-            room.doors.append(LogDoor(d.at, state, d.to, d.secret, _line(data, base + ("doors", j))))
+            where = base + ("doors", j)
+            room.doors.append(LogDoor(d.at, state, d.to, d.secret, _line(data, where),
+                                      _own_line(data, where + ("state",)), _own_line(data, where + ("to",))))
         if isinstance(rm.contents, int):                 # contents: 7 (the roll only)
             room.contents_roll, room.contents_line = rm.contents, _key_line(data, base + ("contents",))
         elif rm.contents is not None:
             room.contents_roll = rm.contents.roll
+            room.contents_roll_line = _own_line(data, base + ("contents", "roll"))
+            room.result_line = _own_line(data, base + ("contents", "result"))
+            room.escalation_line = (_key_line(data, base + ("contents", "escalation"))
+                                    if _own_line(data, base + ("contents", "escalation")) is not None else None)
             room.contents_result = None if rm.contents.result is None else str(rm.contents.result)
             room.contents_line = _key_line(data, base + ("contents",))
             esc = rm.contents.escalation
@@ -344,7 +391,27 @@ def _log(model: ExplorationLog, data: MarkedDict, size) -> Log:
             else:
                 room.retrace.append((r.room, r.roll, r.wandering, where))
         log.rooms.append(room)
+    log.retrace = _top_retrace(data)
     return log
+
+
+def _top_retrace(data: MarkedDict) -> list:
+    """retrace: kept beside rooms: [{room: 2, roll: 4}, ...] or bare rolls; anything else is
+    someone else's extension and is left alone."""
+    node = data.get("retrace")
+    if not isinstance(node, MarkedList):
+        return []
+    out = []
+    for j, item in enumerate(node):
+        where = _line(data, ("retrace", j))
+        if isinstance(item, int) and not isinstance(item, bool):
+            out.append((None, item, None, where))
+        elif isinstance(item, dict) and isinstance(item.get("roll"), int):
+            rid = item.get("room")
+            wandering = item.get("wandering")
+            out.append((rid if isinstance(rid, int) else None, item["roll"],
+                        wandering if isinstance(wandering, bool) else None, where))
+    return out
 
 
 # -- check ----------------------------------------------------------------------------

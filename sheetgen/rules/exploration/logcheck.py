@@ -8,6 +8,9 @@ squares its table shape under the stated transform (or a truncation of it), roll
 range, contents as the table says for that roll and kind, door states consistent,
 plus the entrance at bottom centre, time, retracing rolls and the Final Boss ending.
 
+Lines: a slip two written lines may hold is reported at both (a roll or transform blamed
+for a shape, and the squares; a block-style contents roll and result).
+
 Rulings (where the rules or the issue leave room, the checker accepts every reading a
 careful player could take, rather than flag a legal sheet):
   * Doors: "10,27:N" is the N side of square 10,27 (the next room's square is 10,26);
@@ -21,14 +24,16 @@ careful player could take, rather than flag a legal sheet):
     door, not again as "not joined".  The new room usually meets the door with one of its
     exits, but a player may draw the door onto any square of it (then all its exits are
     listed doors).  Every exit of the shape leading onto a free square must be listed
-    (exits off the edge, into other rooms and secret ones need not be).
+    (exits off the edge, into other rooms and secret ones need not be), unless the room
+    has no doors list at all: then touching an earlier room without a doors list joins it.
   * Transform (see readings.py): rotate either direction, mirror either axis before or
     after the turn, stretch 1-2 = one line repeated or two lines once each, doors on a
     repeated line on any copy; no transform written = any of them.
   * Truncation: cells a connected part of the placed shape, meeting the door with an
     exit.  The paper edge stops a room whether or not it says truncated; "no room for the
     room" needs truncated: true (or no flag) and an earlier room in the way.  A truncated
-    room is a dead end: its doors are optional, it still rolls contents, and it may read
+    room is a dead end: its doors are optional (a lost exit may be drawn where the paper
+    edge stops it, not explored), it still rolls contents, and it may read
     the contents column of what its squares now are (a cut-down room may be 1 wide).
   * Contents: 2d6 in the column of the room's kind; the result may be written as the
     table's id, title or text, the rules' category (monsters, traps ...), with a note after
@@ -82,6 +87,8 @@ class LogDoor:
     to: int | None = None
     secret: bool = False
     line: int | None = None
+    state_line: int | None = None        # block style: the state: and to: keys' own lines
+    to_line: int | None = None
 
 
 @dataclass
@@ -110,6 +117,14 @@ class LogRoom:
     retrace: list = field(default_factory=list)        # (room, roll, wandering, line)
     time: int | None = None
     time_line: int | None = None
+    doors_listed: bool = True            # False: no doors key at all (the player kept no door list)
+    # lines of the keys inside roll/transform/contents when written as block mappings
+    rotate_line: int | None = None
+    mirror_line: int | None = None
+    stretch_line: int | None = None
+    contents_roll_line: int | None = None
+    result_line: int | None = None
+    escalation_line: int | None = None
 
 
 @dataclass
@@ -122,6 +137,7 @@ class Log:
     end_reason: str | None = None
     end_rooms: int | None = None
     end_line: int | None = None
+    retrace: list = field(default_factory=list)        # a top-level list: (room, roll, wandering, line)
 
 
 def parse_cell(text) -> tuple[int, int] | None:
@@ -139,6 +155,7 @@ def parse_door(text) -> tuple[int, int, str] | None:
         return None
     c = parse_cell(cell)
     side = side.upper()
+    side = {"NORTH": "N", "EAST": "E", "SOUTH": "S", "WEST": "W"}.get(side, side)
     if c is None or side not in SIDES:
         return None
     return c[0], c[1], side
@@ -183,6 +200,16 @@ class Checker:
     def broken(self, line, message, rule):
         self.out.append(Broken(line, message, rule))
 
+    def broken_at(self, lines, message, rule):
+        """One slip that more than one written line may hold (a block-style mapping puts the roll,
+        result and escalation on lines of their own): reported at each of them."""
+        seen = []
+        for line in lines:
+            if line is not None and line not in seen:
+                seen.append(line)
+        for line in seen or [None]:
+            self.broken(line, message, rule)
+
     def on_sheet(self, c) -> bool:
         return 1 <= c[0] <= self.log.width and 1 <= c[1] <= self.log.height
 
@@ -226,6 +253,7 @@ class Checker:
             if final is None and boss:
                 maybe_final = room.id     # an 11 whose escalation the log leaves open
             self._retrace(room, i)
+        self._retrace_top()
         self._time()
         self._end(final_at, maybe_final)
         self.out.sort(key=lambda b: (b.line is None, b.line or 0))
@@ -350,7 +378,8 @@ class Checker:
                 return None
             return self.entrances.entries.get(room.roll)
         if not is_d66(room.roll):
-            self.broken(room.roll_line, f"d66 roll {room.roll} is out of range: tens die then units die, "
+            what = room.roll if isinstance(room.roll, int) else repr(room.roll)
+            self.broken(room.roll_line, f"d66 roll {what} is out of range: tens die then units die, "
                                         "each 1-6 (11-16, 21-26, ... 61-66)", "roll.range")
             return None
         return self.table.entries.get(room.roll)
@@ -386,11 +415,11 @@ class Checker:
         rot, mir, st = room.transform
         bad = False
         if not isinstance(rot, int) or rot % 90:
-            self.broken(room.transform_line, f"rotate {rot} is not a quarter turn (0, 90, 180 or 270)",
+            self.broken(room.rotate_line or room.transform_line, f"rotate {rot} is not a quarter turn (0, 90, 180 or 270)",
                         "transform.value")
             bad = True
         if st not in (0, 1, 2):
-            self.broken(room.transform_line, f"stretch {st} is not allowed: stretch a shape by 0, 1 or 2 "
+            self.broken(room.stretch_line or room.transform_line, f"stretch {st} is not allowed: stretch a shape by 0, 1 or 2 "
                                              "squares", "transform.value")
             bad = True
         return [] if bad else [(rot % 360, bool(mir), st)]
@@ -481,7 +510,12 @@ class Checker:
         if not hint and room.transform is not None:
             other = self._other_transform(room, entry)
             if other is not None:
-                hint, line = f"; they match it {other}", room.transform_line
+                hint, line = f"; they match it {other[0]}", room.transform_line
+                sub = {"rotate": room.rotate_line, "mirror": room.mirror_line, "stretch": room.stretch_line}
+                if sub[other[1]] and sub[other[1]] != line:
+                    # block style: the key that differs has a line of its own
+                    self.broken(sub[other[1]], f"the squares of room {room.id} are not the shape of {label} "
+                                               f"{how}{where}{hint}", "shape.match")
         if not hint:
             other = self._other_entry(room, entry_edges)
             if other is not None:
@@ -490,17 +524,26 @@ class Checker:
             hint = flag_hint or free_hint
         self.broken(line or room.line, f"the squares of room {room.id} are not the shape of {label} {how}"
                                        f"{where}{hint}", "shape.match")
+        if line in (room.transform_line, room.roll_line) and room.cells_line and line != room.cells_line:
+            # the roll or transform is the likelier slip, but the squares may be the one made
+            self.broken(room.cells_line, f"the squares of room {room.id} do not make {label} "
+                                         f"{how} (see line {line})", "shape.match")
 
-    def _other_transform(self, room: LogRoom, entry: RoomEntry) -> str | None:
+    def _other_transform(self, room: LogRoom, entry: RoomEntry) -> tuple | None:
+        """(what the squares fit, the key that differs: rotate | mirror | stretch) or None;
+        the stated stretch is tried first, so a turned shape blames the turn."""
         cells = self.cells[room.id]
         mx = min(x for x, _ in cells)
         my = min(y for _, y in cells)
         norm = frozenset((x - mx, y - my) for x, y in cells)
-        for st in (0, 1, 2):
+        rot, mirrored, stretch = room.transform
+        stretch = stretch if stretch in (0, 1, 2) else 0
+        for st in dict.fromkeys((stretch, 0, 1, 2)):
             for r, m in ((0, False), (90, False), (180, False), (0, True), (90, True)):
                 for cand in candidates(entry.shape, r, m, st):
                     if cand[0] == norm:
-                        return f"with rotate: {r}, mirror: {str(m).lower()}, stretch: {st}"
+                        key = "stretch" if st != stretch else "mirror" if m != bool(mirrored) else "rotate"
+                        return f"with rotate: {r}, mirror: {str(m).lower()}, stretch: {st}", key
         return None
 
     def _other_entry(self, room: LogRoom, entry_edges: set) -> str | None:
@@ -557,10 +600,13 @@ class Checker:
             for d, door in self.doors.get(room.id, ()):
                 if d in entry_edges or (d[0], d[1]) not in cells:
                     continue
-                if d not in places:
+                if d not in places and not (cut and door.state != EXPLORED and not self.on_sheet(_beyond(d))):
+                    # (a room the paper edge cut off may show its lost exit where it stops: a dead end)
                     problems.append((door.line, f"door {_door(d)} is not an exit of {self._label(room)} as placed",
                                      "door.exit"))
-            if not (cut and room.truncated):      # a truncated room is a dead end: its doors are optional
+            # a truncated room is a dead end: its doors are optional; so are they all in a log
+            # that keeps no doors list for the room
+            if not (cut and room.truncated) and room.doors_listed:
                 for i, g in enumerate(placed):
                     if i in secret or g & listed or g & entry_edges:
                         continue
@@ -626,71 +672,98 @@ class Checker:
         if joining and not opened:
             for oid, d, door in joining:     # (an unexplored one is reported with the door states)
                 if door.state == SECRET or door.state in DEAD_END_STATES:
-                    self.broken(door.line, f"room {room.id} was opened through door {_door(d)} of room {oid}, "
+                    self._door_broken(door, f"room {room.id} was opened through door {_door(d)} of room {oid}, "
                                            f"so that door is explored (to: {room.id}), not {door.state}",
                                 "door.state")
+        if not edges:
+            # an earlier room that keeps no doors list: touching it is the join (its door is not
+            # written down, so there is nothing to check it against)
+            for other in self.log.rooms:
+                if other.doors_listed or self.by_id.get(other.id) is not other \
+                        or self.order[other.id] >= mine or (room.parent is not None and other.id != room.parent):
+                    continue
+                theirs = self.cells.get(other.id, ())
+                for x, y in cells:
+                    for side in SIDES:
+                        dx, dy = DELTA[side]
+                        if (x + dx, y + dy) in theirs:
+                            edges[(x, y, side)] = (other.id, (x + dx, y + dy, OPPOSITE[side]))
         if not edges:
             came = f" from room {room.parent}" if room.parent is not None else ""
             self.broken(room.line, f"room {room.id} is not joined{came} through a door: an earlier room needs "
                                    f"a door with state explored and to: {room.id} on an edge of its squares",
                         "room.joined")
+            named = [(o.id, d) for o in self.log.rooms if self.order.get(o.id, mine) < mine
+                     for d, door in self.doors.get(o.id, ())
+                     if door.to == room.id and (d[0], d[1]) in self.cells.get(o.id, ())]
+            if named and room.cells_line and room.cells_line != room.line:
+                # a door names this room, so the squares are drawn away from it
+                oid, d = named[0]
+                self.broken(room.cells_line, f"the squares of room {room.id} are not beyond door {_door(d)} "
+                                             f"of room {oid}, which leads to it", "room.joined")
             return
         parent, d = next(iter(edges.values()))
         self._shape(room, entry, set(edges), f", entered through door {_door(d)} of room {parent}")
 
     # -- doors -------------------------------------------------------------------------
+    def _door_broken(self, door: LogDoor, message: str, rule: str):
+        """A door's slip at its line, and (block style) at the line of the key it is about."""
+        own = {"door.state": door.state_line, "door.to": door.to_line or door.state_line}.get(rule)
+        self.broken_at([door.line, own], message, rule)
+
     def _door_states(self, room: LogRoom):
         cells = self.cells[room.id]
         for d, door in self.doors.get(room.id, ()):
             if (d[0], d[1]) not in cells:
-                self.broken(door.line, f"door {_door(d)} is not on a square of room {room.id}", "door.at")
+                self._door_broken(door, f"door {_door(d)} is not on a square of room {room.id}", "door.at")
                 continue
             b = _beyond(d)
             if b in cells:
-                self.broken(door.line, f"door {_door(d)} is inside room {room.id}, not on its outline", "door.at")
+                self._door_broken(door, f"door {_door(d)} is inside room {room.id}, not on its outline", "door.at")
                 continue
             state = door.state
             if state in DEAD_END_STATES:
                 # the paper edge (or the room in the way) made it a dead end
                 if self.on_sheet(b) and b not in self.owner and room.truncated is not True:
-                    self.broken(door.line, f"door {_door(d)} is not a dead end: the square beyond it, {_cell(b)}, "
+                    self._door_broken(door, f"door {_door(d)} is not a dead end: the square beyond it, {_cell(b)}, "
                                            "is free and on the sheet (unexplored, explored or secret)",
                                 "door.state")
                 continue
             if state not in DOOR_STATES:
                 from difflib import get_close_matches
                 hint = get_close_matches(str(state), DOOR_STATES, n=1)
-                self.broken(door.line, f"door state '{state}' is not one of unexplored, explored, secret"
+                self._door_broken(door, f"door state '{state}' is not one of unexplored, explored, secret"
                                        + (f"; did you mean '{hint[0]}'?" if hint else ""), "door.state")
                 continue
             beyond = self.owner.get(b)
             if state == EXPLORED or (state == SECRET and door.to is not None):
                 what = "explored" if state == EXPLORED else "secret"
                 if door.to is None:
-                    self.broken(door.line, f"explored door {_door(d)} must say which room it leads to (to: N)"
+                    self._door_broken(door, f"explored door {_door(d)} must say which room it leads to (to: N)"
                                 + (f": the square beyond it, {_cell(b)}, is empty" if beyond is None else ""),
                                 "door.to")
                 elif door.to not in self.by_id:
-                    self.broken(door.line, f"door {_door(d)} leads to room {door.to}, which is not in the log",
+                    self._door_broken(door, f"door {_door(d)} leads to room {door.to}, which is not in the log",
                                 "door.to")
                 elif door.to == room.id:
-                    self.broken(door.line, f"door {_door(d)} of room {room.id} cannot lead to itself", "door.to")
+                    self._door_broken(door, f"door {_door(d)} of room {room.id} cannot lead to itself", "door.to")
                 elif not self.on_sheet(b):
-                    self.broken(door.line, f"door {_door(d)} leads off the edge of the sheet: it is a dead end, "
+                    self._door_broken(door, f"door {_door(d)} leads off the edge of the sheet: it is a dead end, "
                                            f"not a way into room {door.to}", "door.to")
                 elif beyond != door.to:
                     where = f"part of room {beyond}" if beyond is not None else "empty"
-                    self.broken(door.line, f"{what} door {_door(d)} leads to square {_cell(b)}, which is {where}, "
+                    self._door_broken(door, f"{what} door {_door(d)} leads to square {_cell(b)}, which is {where}, "
                                            f"not room {door.to}", "door.to")
             elif door.to is not None:
-                self.broken(door.line, f"an unexplored door leads to no room yet: make door {_door(d)} "
+                self._door_broken(door, f"an unexplored door leads to no room yet: make door {_door(d)} "
                                        f"explored or drop to: {door.to}", "door.state")
             elif state == UNEXPLORED and beyond is not None:
-                self.broken(door.line, f"door {_door(d)} opens into room {beyond}, so it is explored "
+                self._door_broken(door, f"door {_door(d)} opens into room {beyond}, so it is explored "
                                        f"(to: {beyond}), not unexplored", "door.state")
 
     # -- contents -------------------------------------------------------------------------
     def _escalation(self, room: LogRoom, line, bosses: int):
+        line = room.escalation_line or line
         """The boss escalation as logged -> final True/False, or None when both readings hold.
 
         The rules say a d6 of 6+ is the Final Boss; the table's documented house rule adds
@@ -749,13 +822,13 @@ class Checker:
                               "a truncated one too (contents: {roll: N, result: ...})", "contents.missing")
             return False, 0
         if not isinstance(roll, int) or not 2 <= roll <= 12:
-            self.broken(line, f"contents roll {roll} is not a 2d6 result (2-12)", "roll.range")
+            self.broken(room.contents_roll_line or line, f"contents roll {roll} is not a 2d6 result (2-12)", "roll.range")
             return False, 0
         expected = [self.contents.result(roll, k) for k in kinds]
         is_boss = roll == BOSS_ROLL and any(e.category == "boss" for e in expected)
         final = None
         if room.escalation is not None and not is_boss:
-            self.broken(line, f"only 11 (the boss) rolls the escalation die, not {roll}", "contents.escalation")
+            self.broken(room.escalation_line or line, f"only 11 (the boss) rolls the escalation die, not {roll}", "contents.escalation")
         elif room.escalation is not None:
             before = len(self.out)
             final = self._escalation(room, line, bosses)
@@ -767,24 +840,38 @@ class Checker:
         elif not any(self.contents.matches(roll, k, result, final) for k in kinds):
             e = expected[0]
             want = ("final-boss" if final else e.id) if is_boss and final is not None else e.id
-            self.broken(line, f"2d6 {roll} in the {kinds[0]} column is '{want}' ({e.label}), "
-                              f"not '{result}'", "contents.result")
+            # the roll or the result is the slip; for an 11, the result or the escalation die
+            lines = ([room.result_line or line, room.escalation_line] if is_boss and room.escalation
+                     else [room.contents_roll_line or line, room.result_line])
+            self.broken_at(lines, f"2d6 {roll} in the {kinds[0]} column is '{want}' ({e.label}), "
+                                  f"not '{result}'", "contents.result")
         if not is_boss:
             return False, 0
         if final is None and result is not None and str(result).strip() not in PLACEHOLDERS:
             final = self.contents.matches(roll, kinds[0], result, True)
         return final, 1
 
+    def _retrace_top(self):
+        """A retrace list kept beside the rooms (not inside one): its rooms must exist."""
+        for rid, roll, wandering, line in self.log.retrace:
+            if rid is not None and rid not in self.by_id:
+                self.broken(line, f"retracing goes back through room {rid}, which is not in the log",
+                            "retrace.room")
+            self._retrace_roll(roll, wandering, line)
+
+    def _retrace_roll(self, roll, wandering, line):
+        if roll is None or not 1 <= roll <= 6:
+            self.broken(line, f"retrace roll {roll} is not a d6 result (1-6)", "roll.range")
+        elif wandering is not None and wandering != (roll == 1):
+            self.broken(line, f"a retrace roll of {roll} {'brings' if roll == 1 else 'does not bring'} "
+                              "wandering monsters (they come on a 1)", "retrace.wandering")
+
     def _retrace(self, room: LogRoom, index: int):
         for rid, roll, wandering, line in room.retrace:
             if rid is not None and (rid not in self.by_id or self.order[rid] >= index):
                 self.broken(line, f"retracing goes back through room {rid}, which was not generated before "
                                   f"room {room.id}", "retrace.room")
-            if roll is None or not 1 <= roll <= 6:
-                self.broken(line, f"retrace roll {roll} is not a d6 result (1-6)", "roll.range")
-            elif wandering is not None and wandering != (roll == 1):
-                self.broken(line, f"a retrace roll of {roll} {'brings' if roll == 1 else 'does not bring'} "
-                                  "wandering monsters (they come on a 1)", "retrace.wandering")
+            self._retrace_roll(roll, wandering, line)
 
 
 def _wide(cells) -> bool:
