@@ -20,7 +20,12 @@ without entries) and its `steps`:
     {shovel: D1:W}   {circle: E5}   {lever: D4}   {oracle: {words: "..."}}
     {exit: E3:E}                 from E3; from a cell next to E3 the move comes first: {exit: E3:E, roll: 4}
     {market: {spend: {chests: 1}, gain: {hearts: 2}, trade: {give: {weapon: 2}, get: {shovels: 2}},
-              rate: next}}      (trade may also be signed: {weapon: -2, shovels: 2})
+              rate: next}}      (trade may also be signed: {weapon: -2, shovels: 2}, read aloud:
+                                 {weapon: 2, shovels: 2} gives the first, or {weapon: shovels} one
+                                 for one; spend: {cornucopias: N} takes N of the gains from cornucopias)
+    lever                        bare, as the issue writes it: the nearest lever not yet pulled
+    {oracle: {...}}              from the room next to the Oracle: the step in is implied
+    clover: {die: hero, choose: 6}   Melyra's chosen result (choose/value/result = roll)
     {flood: [C2, D3]}            Kraken: where the water spreads when a flood is due (optional extension)
     {score: 31}                  the optional final score (extension; or sheet: {score: 31})
     {sheet: {hearts: 4, weapon: 1, walls: [C1:E], requirement: 1, ...}}   what is penciled
@@ -28,7 +33,8 @@ without entries) and its `steps`:
                                  more boxes than the steps said settle losses not written down)
 
 A round may end with `exit: CELL:SIDE` and `market: {...}` beside its steps (the
-same as exit and market steps at the end of its steps).
+same as exit and market steps at the end of its steps); `round:`, `zone:`, `name:`
+and `note:` labels on a round are ignored.
 Resource names accept the sheet's words too (heart, life, shield, sword, luck,
 clover, shovel, chest, treasure, cornucopia ...); `hero: kael` is short for
 `hero: {name: kael}`.
@@ -68,6 +74,17 @@ CLOVER_DIE = {"monster": "enemy", "statue": "enemy", "foe": "enemy", "opponent":
 
 
 class CloverSpec(Strict):
+    @model_validator(mode="before")
+    @classmethod
+    def _aliases(cls, value):
+        """Melyra chooses the result: {die: hero, choose: 6}; also value/result/new/reroll for roll."""
+        words = ("choose", "chosen", "value", "result", "new", "reroll", "rerolled", "new roll", "to")
+        if isinstance(value, dict) and "roll" not in value:
+            found = [k for k in value if k in words]
+            if len(found) == 1:
+                return {("roll" if k == found[0] else k): v for k, v in value.items()}
+        return value
+
     die: Annotated[Literal["hero", "enemy"],
                    BeforeValidator(lambda v: CLOVER_DIE.get(v.strip().lower(), v.strip().lower())
                                    if isinstance(v, str) else v)]
@@ -87,6 +104,11 @@ def _enemy_text(value):
         names = [w for w in words if not w.lstrip("-").isdigit()]
         if len(nums) == 1:
             return {"roll": int(nums[0]), "type": " ".join(names) or None}
+    if isinstance(value, dict) and len(value) == 1:     # {orc: 4}
+        (name, roll), = value.items()
+        if isinstance(name, str) and name not in ("roll", "type") and isinstance(roll, int) \
+                and not isinstance(roll, bool):
+            return {"roll": roll, "type": name}
     return value
 
 
@@ -94,7 +116,8 @@ FIGHT_ALIASES = {"steal": "stolen", "steals": "stolen", "robbed": "stolen", "los
                  "lost": "stolen", "foe": "type", "monster": "type", "kind": "type", "enemy_type": "type",
                  "name": "type", "enemy_name": "type", "opponent": "type", "against": "type",
                  "shields": "shield", "weapons": "weapon", "sword": "weapon", "four-leaf clover": "clover",
-                 "reroll": "clover"}
+                 "reroll": "clover", "enemy type": "type", "enemy-type": "type", "enemy kind": "type",
+                 "enemy name": "type", "foe type": "type", "monster type": "type"}
 
 
 def _used(value):
@@ -140,7 +163,9 @@ class TradeSpec(Strict):
     @classmethod
     def _aliases(cls, value):
         """gain/receive/for/take are other words for get; pay/spend for give."""
-        words = {"gain": "get", "receive": "get", "for": "get", "take": "get", "pay": "give", "spend": "give"}
+        words = {"gain": "get", "receive": "get", "for": "get", "take": "get", "pay": "give", "spend": "give",
+                 "buy": "get", "to": "get", "in": "get", "sell": "give", "from": "give", "out": "give",
+                 "lose": "give", "swap": "give"}
         if isinstance(value, dict) and ("give" in value or "get" in value or any(k in words for k in value)) \
                 and all(k in words or k in ("give", "get") for k in value):
             return {words.get(k, k): v for k, v in value.items()}
@@ -150,10 +175,28 @@ class TradeSpec(Strict):
     get: dict[str, int] = {}
 
 
+def _trade_forms(value):
+    """Other ways to write a one-for-one trade: {weapon: shovels} (one for one), and
+    {weapon: 2, shovels: 2} (two counts, no signs: the first is given, as read aloud)."""
+    if isinstance(value, dict) and value and all(isinstance(k, str) for k in value):
+        if all(isinstance(v, str) for v in value.values()):
+            give: dict = {}
+            get: dict = {}
+            for k, v in value.items():
+                give[k] = give.get(k, 0) + 1
+                get[v] = get.get(v, 0) + 1
+            return {"give": give, "get": get}
+        if len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) and v > 0
+                                   for v in value.values()):
+            (k1, v1), (k2, v2) = value.items()
+            return {"give": {k1: v1}, "get": {k2: v2}}
+    return value
+
+
 class MarketSpec(Strict):
     spend: dict[str, int] = {}
     gain: dict[str, int] = {}
-    trade: Union[TradeSpec, dict[str, int], None] = None
+    trade: Annotated[Union[TradeSpec, dict[str, int], None], BeforeValidator(_trade_forms)] = None
     rate: Literal["this", "next"] = "this"
 
 
@@ -246,6 +289,11 @@ class RoundSpec(Strict):
     steps: list[Step] = []
     exit: str | None = None                 # the round's exit arrow, after its steps (same as an exit step)
     market: MarketSpec | None = None        # the round's market, after its steps (same as a market step)
+    # labels a log may carry for its reader; not checked (the zone is the entry's)
+    round: int | None = None
+    name: str | None = None
+    zone: str | None = None
+    note: str | None = None
 
 
 class PlayLogModel(Strict):
@@ -257,6 +305,7 @@ class PlayLogModel(Strict):
     player: str | None = None
     date: str | None = None
     question: str | None = None
+    note: str | None = None
     hero: HeroSpec
     rounds: list[RoundSpec] = []
 
@@ -500,7 +549,8 @@ def _action(step: Step, loc, source, problems, board=None):
         return A.Exit(cell, side, step.roll)
     if step.market is not None:
         m = step.market
-        bad = [k for k in m.spend if k != "chests"]
+        spend = {canonical(k): v for k, v in m.spend.items()}
+        bad = [k for k in spend if k not in ("chests", "cornucopias")]
         if bad:
             problems.append(source.problem(loc + ("market", "spend"), "the market spends chests: spend: {chests: N}"))
         give: tuple = ()
@@ -512,8 +562,22 @@ def _action(step: Step, loc, source, problems, board=None):
             pairs = _pairs(m.trade, loc + ("market", "trade"), source, problems)
             give = tuple((k, -v) for k, v in pairs if v < 0)
             get = tuple((k, v) for k, v in pairs if v > 0)
-        return A.Market(int(m.spend.get("chests", 0)), _pairs(m.gain, loc + ("market", "gain"), source, problems),
-                        give, get, m.rate == "next")
+        gain = _pairs(m.gain, loc + ("market", "gain"), source, problems)
+        horns = spend.get("cornucopias", 0)
+        if horns > 0:
+            # cornucopias spent at the market: each is one resource of choice, taken from the gains
+            # (a one-for-one trade of the cornucopia; the chests buy the rest)
+            rest, took = [], []
+            for k, v in gain:
+                n = min(v, horns - sum(t for _, t in took))
+                if n > 0:
+                    took.append((k, n))
+                if v - n > 0:
+                    rest.append((k, v - n))
+            give = give + (("cornucopias", horns),)
+            get = get + tuple(took)
+            gain = tuple(rest)
+        return A.Market(int(spend.get("chests", 0)), gain, give, get, m.rate == "next")
     if step.coin is not None:
         traits = step.coin.traits if isinstance(step.coin, CoinSpec) else {}
         return A.Coin(tuple((canonical(k), v) for k, v in traits.items()))

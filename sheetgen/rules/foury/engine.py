@@ -17,9 +17,12 @@ Readings we chose where the rules text is ambiguous (each one tested):
   for round D only; in Discovering the Kraken it is never rolled) and Kael
   entering a statue's cell (is a trap an enemy?).  Leaving a zone-less room (the
   Oracle, a campaign start) into an unexplored cell is "placing yourself" there:
-  the roll is optional and, if given, uses the events of the zone entered.
+  the roll is optional and, if given, uses the events of the zone entered (the
+  reading 'oracle-round-zone': those of the round's zone).
 - A pending extra step is the very next `move`, even one into an explored room, the
-  Oracle or water that needed no roll anyway (a shovel or circle keeps it).  The
+  Oracle or water that needed no roll anyway (a shovel or circle keeps it).  The other
+  reading, 'extra-after-free': free moves along explored rooms keep it for the next
+  unexplored room ("along already explored spaces, you can move freely").  The
   potions' and the star's steps are a "may"/"can": a roll given on such a step is
   resolved as usual (the step is spent); the `extra step` event's step is never rolled.
 - Landing on a printed star grants its 4 free steps at once (a `collect: star` after
@@ -89,7 +92,11 @@ Readings we chose where the rules text is ambiguous (each one tested):
   dungeon; `rate: next`, or simply a price that only that value explains).
 - INSERT COIN (once, when dead): the five traits start again (the starting ones or
   new ones), chests/cornucopias stay (the reading 'coin-reset': they go too), the hero is outside and starts the
-  unfinished round again through an unused arrow.
+  unfinished round again through an unused arrow (the died round's arrow stays
+  blacked out: "you can no longer exit or enter through this space"; the coin is the
+  alternative to a new sheet).
+- Round D's cornucopia is delivered to the Oracle: spent there ("Deliver it to the
+  Oracle"); keeping it for later would make the requirement free.
 - Turns: a turn starts with a move after a room was resolved; consecutive free
   moves along explored cells and extra steps belong to the same turn; the move after
   an extra step (or the star's steps) starts a new one.  The other reading, an
@@ -277,7 +284,8 @@ def _unrolled_copy():
 GameState.copy = _unrolled_copy()
 
 
-READINGS = ("weapon-once", "monster-too", "coin-reset")   # alternative readings a checker may replay a log under (see the docstring)
+READINGS = ("weapon-once", "monster-too", "coin-reset", "oracle-round-zone",
+            "extra-after-free")   # alternative readings a checker may replay a log under (see the docstring)
 
 
 def new_game(board: Board, hero: Hero, readings: tuple[str, ...] | frozenset = ()) -> GameState:
@@ -584,7 +592,9 @@ def _move(s: GameState, a: Move, ctx: _Ctx) -> None:
         # a flood the log did not write (the issue's format has no flood step) reached this cell
         s.flooded = s.flooded | {to}
         rule = "free"
-    paid = rule == "extra" or (rule == "free" and s.extra > 0)   # this move is a pending extra step
+    # the reading 'extra-after-free': walking explored rooms (free anyway) keeps a pending extra step
+    keep = s.extra > 0 and rule == "free" and to in s.explored and "extra-after-free" in s.readings
+    paid = rule == "extra" or (rule == "free" and s.extra > 0 and not keep)   # this move is a pending extra step
     if rule == "due":
         if roll is None:
             ctx.soft("roll.missing", f"{_fmt(to)} is unexplored: a roll (1-6) is due on entering it")
@@ -598,7 +608,8 @@ def _move(s: GameState, a: Move, ctx: _Ctx) -> None:
                 ctx.soft("roll.range", f"roll {roll} is not a d6 result (1-6)")
             else:
                 use_events = True
-                event_zone = b.zone_of(to)
+                # the Oracle has no events of its own: the zone entered, or (that reading) the round's
+                event_zone = s.zone if "oracle-round-zone" in s.readings and s.zone else b.zone_of(to)
     elif rule == "maybe":
         if roll is not None:
             if not 1 <= roll <= 6:
@@ -622,7 +633,7 @@ def _move(s: GameState, a: Move, ctx: _Ctx) -> None:
                    "Kael rolls no event entering a space with an enemy" if to not in s.explored else
                    f"{_fmt(to)} is already explored: free movement, no roll")
             ctx.soft("roll.not_due", f"no roll is due: {why}")
-        if s.extra > 0:
+        if s.extra > 0 and not keep:
             s.extra -= 1                     # the extra step is this move, though it needed no roll
             s.extra_may = max(0, min(s.extra_may - 1, s.extra))
     # turns (the hourglass): a new turn starts unless this continues free movement or is an extra
@@ -1179,10 +1190,14 @@ def _lever(s: GameState, a: Lever, ctx: _Ctx) -> None:
         candidates = [c for c, items in b.items.items() if "lever" in items and c not in s.levers]
         if s.pos in candidates:
             cell = s.pos
+        elif candidates and s.pos is not None:
+            # the issue writes a bare `lever`: the nearest lever not yet pulled (above, walls don't count)
+            cell = min(candidates, key=lambda c: (abs(c[0] - s.pos[0]) + abs(c[1] - s.pos[1]), c[1], c[0]))
         elif len(candidates) == 1:
             cell = candidates[0]
         else:
-            raise _Hard("lever.which", "name the lever's cell, like lever: D4")
+            raise _Hard("lever.which", "name the lever's cell, like lever: D4" if candidates
+                        else "every lever of the map is already pulled")
     if "lever" not in b.items.get(cell, ()):
         raise _Hard("lever.absent", f"there is no lever in {_fmt(cell)}")
     if not s.upper:
@@ -1197,6 +1212,14 @@ def _lever(s: GameState, a: Lever, ctx: _Ctx) -> None:
 
 def _oracle(s: GameState, a: Oracle, ctx: _Ctx) -> None:
     _inside(s, "consult the Oracle")
+    if s.pos is not None and not s.board.is_centre(s.pos):
+        # written from the room next to it: the step into the Oracle's room (never rolled) comes first
+        nxt = [c for c in s.board.centre_cells()
+               if direction(s.pos, c) is not None and not s.has_wall(s.pos, direction(s.pos, c))]
+        if nxt:
+            _move(s, Move(nxt[0], None), ctx)
+            if s.phase != INSIDE:
+                return
     if s.pos is None or not s.board.is_centre(s.pos):
         raise _Hard("oracle.where", f"the Oracle is in the centre room, not in {_fmt(s.pos)}")
     _visit_oracle(s)
@@ -1612,6 +1635,9 @@ def _sheet(s: GameState, a: Sheet, ctx: _Ctx) -> None:
                 if v != s.res.get(k, 0):
                     ctx.soft("sheet.packages", f"sheet shows {v} {k} but the rules give {s.res.get(k, 0)}")
             continue
+        if key in ("requirement", "progress", "statues", "kills", "levers") and isinstance(claimed, str) \
+                and claimed.partition("/")[0].strip().isdigit():
+            claimed = int(claimed.partition("/")[0])     # "2/3": two of the three boxes crossed
         try:
             actual = sheet_value(s, key)
         except KeyError:
@@ -1667,6 +1693,10 @@ def _sheet(s: GameState, a: Sheet, ctx: _Ctx) -> None:
                     and isinstance(claimed, int):
                 # round D: the kept cornucopia may be marked in the requirement space instead
                 ok = actual - s.requirement_progress() <= claimed <= actual
+            if not ok and key in ("requirement", "progress") and s.kind == "cornucopias" and not s.awakened \
+                    and isinstance(claimed, int):
+                # round D: the carried cornucopia is marked when obtained, or when delivered
+                ok = s.progress <= claimed <= actual
         if not ok:
             if key in ("turns", "hourglass") and s.turns_hi > s.turns:
                 actual = f"{s.turns} (or up to {s.turns_hi}, an hourglass box for every step)"
