@@ -48,3 +48,21 @@ def adapter(ruleset: str):
     if ruleset not in available():
         raise StepRefused(f"no tracker for ruleset '{ruleset}' (known: {', '.join(available())})")
     return importlib.import_module(ADAPTERS[ruleset])
+
+
+def relative_ref(ref, relative_to):
+    """A map/dungeon/deck reference as an exported log should name it: an absolute
+    path becomes relative to the folder the log is written into (where it can be);
+    built-in names and inline definitions pass through unchanged."""
+    if not isinstance(ref, str) or relative_to is None:
+        return ref
+    import os
+    from pathlib import Path
+    p = Path(ref)
+    if not p.is_absolute():
+        return ref
+    try:
+        return os.path.relpath(p, Path(relative_to).resolve())
+    except ValueError:          # another drive on Windows
+        return str(p)
+

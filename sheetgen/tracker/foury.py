@@ -168,15 +168,8 @@ def status(state: TrackState) -> str:
 
 def export(header: dict, steps: list, relative_to: Path | None = None) -> str:
     from ..playlog.foury import dump_log
-    ref = header["map"]
-    p = Path(ref)
-    if p.is_absolute() and relative_to is not None:
-        import os
-        try:
-            ref = os.path.relpath(p, Path(relative_to).resolve())
-        except ValueError:
-            ref = str(p)
-    return dump_log(ref, header.get("hero", {}), steps)
+    from .adapters import relative_ref
+    return dump_log(relative_ref(header["map"], relative_to), header.get("hero", {}), steps)
 
 
 def render(header: dict, steps: list, outdir, formats=("pdf", "svg", "png"), paper=None, grayscale=False):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .adapters import StepRefused
+from .adapters import StepRefused, relative_ref
 
 _SETUP_KEYS = ("hp", "keys", "bombs", "xp")
 
@@ -158,16 +158,8 @@ def status(ts: TrackState) -> str:
 
 
 def export(header: dict, steps: list, relative_to: Path | None = None) -> str:
-    import os
-
     import yaml
-    ref = header["dungeon"]
-    p = Path(ref)
-    if p.is_absolute() and relative_to is not None:
-        try:
-            ref = os.path.relpath(p, Path(relative_to).resolve())
-        except ValueError:
-            ref = str(p)
+    ref = relative_ref(header["dungeon"], relative_to)
     turns: list[dict] = []
     current = {"player": header["players"][0]["name"], "actions": []}
     for s in steps:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .adapters import StepRefused
+from .adapters import StepRefused, relative_ref
 
 
 class TrackState:
@@ -158,18 +158,11 @@ def status(ts: TrackState) -> str:
 
 
 def export(header: dict, steps: list, relative_to: Path | None = None) -> str:
-    import os
-
     import yaml
     ref = header["deck"]
     if isinstance(ref, dict):
         ref = _deck(ref).deck.model_dump(mode="json", exclude_defaults=True)
-    p = Path(ref) if isinstance(ref, str) else Path()
-    if isinstance(ref, str) and p.is_absolute() and relative_to is not None:
-        try:
-            ref = os.path.relpath(p, Path(relative_to).resolve())
-        except ValueError:
-            ref = str(p)
+    ref = relative_ref(ref, relative_to)
     first = header["setup"]["heroes"][0]["name"]
     turns: list[dict] = [{"hero": first, "actions": []}]
     for s in steps:
