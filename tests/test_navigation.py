@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from card_helpers import assert_case, expectation
 from sheetgen.cli import main
 
 DATA = Path(__file__).parent / "data" / "navigation"
@@ -17,17 +18,10 @@ def _run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
-def _expectation(path: Path):
-    lines = path.read_text(encoding="utf-8").splitlines()
-    expect = lines[0].removeprefix("# expect: ").strip()
-    marked = [i + 1 for i, line in enumerate(lines) if re.search(r"#\s*<-", line)]
-    return expect, marked
-
-
 def test_every_rule_has_a_legal_and_an_illegal_case():
     stems = {p.stem for p in CASES}
     legal = {s.rsplit("-", 1)[0] for s in stems if s.endswith("-legal")}
-    illegal = {_expectation(p)[0] for p in CASES if p.stem.endswith("-illegal")}
+    illegal = {expectation(p)[0] for p in CASES if p.stem.endswith("-illegal")}
     assert len(legal) >= 15
     assert {"nav.move-limit", "nav.door-key", "nav.wall-bomb", "nav.hazard", "nav.wrap-match", "nav.unresolve-xp",
             "nav.unresolve-adjacent", "nav.bonus-xp", "nav.already-resolved", "nav.mirror", "nav.warp",
@@ -36,18 +30,7 @@ def test_every_rule_has_a_legal_and_an_illegal_case():
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_case(path):
-    expect, marked = _expectation(path)
-    result = _run("check", path, "--format", "json")
-    report = json.loads(result.output)
-    if expect == "legal":
-        assert result.exit_code == 0, report["violations"]
-        assert report["legal"] is True
-    else:
-        assert result.exit_code == 1, result.output
-        rules = [(v["rule"], v["line"]) for v in report["violations"]]
-        assert any(rule == expect for rule, _ in rules), rules
-        if marked:
-            assert (expect, marked[0]) in rules, rules
+    assert_case(path)
 
 
 def test_text_report_names_file_line_and_step():
