@@ -21,10 +21,10 @@ def main(argv: list[str]) -> int:
     if "--maps" in argv:
         maps = int(argv[argv.index("--maps") + 1])
     quick = "--quick" in argv
-    from sheetgen.definitions.exploration import builtin_tables
-    from sheetgen.playlog.exploration import dump_log
-    from sheetgen.rules.exploration.logcheck import check_log, log_from_explorer
-    from sheetgen.rules.exploration.mapmode import explore
+    from sheetgen.games.exploration.formats import builtin_tables
+    from sheetgen.games.exploration.playlog import dump_log
+    from sheetgen.games.exploration.rules import check_log, log_from_explorer
+    from sheetgen.games.exploration.mapmode import explore
 
     rooms, entrances, contents = builtin_tables()
     policies = ("first", "random", "deepest")
@@ -52,8 +52,8 @@ def main(argv: list[str]) -> int:
 
     # placement must not slow as the sheet fills: the same fits() on an empty 60x80 sheet and on
     # one that is 92% full (a free 20x20 window left where we place), so both check every square
-    from sheetgen.rules.dice import RandomDice
-    from sheetgen.rules.exploration.mapmode import Explorer
+    from sheetgen.games.dice import RandomDice
+    from sheetgen.games.exploration.mapmode import Explorer
     variant = rooms[51].variants(0)[0]
     empty = Explorer(rooms, entrances, contents, RandomDice(1), 60, 80)
     full = Explorer(rooms, entrances, contents, RandomDice(1), 60, 80)
@@ -72,7 +72,7 @@ def main(argv: list[str]) -> int:
           f"({reps / timings[0]:,.0f} vs {reps / timings[1]:,.0f} fits/s; grid lookups, no pairwise shape checks)",
           flush=True)
 
-    from sheetgen.draw.exploration import map_document
+    from sheetgen.games.exploration.sheets import map_document
     from sheetgen.draw.options import BuildOptions
     from sheetgen.render import render_document
     few = 2 if quick else 5

@@ -1,6 +1,6 @@
 """Dungeon Foury rules benchmark: replayed actions per second.
 
-A purposeful random player (sheetgen.rules.foury.randomplay) plays games on the
+A purposeful random player (sheetgen.games.foury.randomplay) plays games on the
 built-in Ancient Story map until the generated log holds at least N actions;
 we then time replaying it through the pure engine (apply on every action, from
 a new game at each game start), best of a few runs, and the full `sheetgen
@@ -23,10 +23,10 @@ def main(argv: list[str]) -> int:
     total = 200_000
     if "--actions" in argv:
         total = int(argv[argv.index("--actions") + 1])
-    from sheetgen.definitions.foury import load_map
-    from sheetgen.rules.foury import engine as E
-    from sheetgen.rules.foury.heroes import free_hero
-    from sheetgen.rules.foury.randomplay import random_game
+    from sheetgen.games.foury.formats.map import load_map
+    from sheetgen.games.foury import rules as E
+    from sheetgen.games.foury.heroes import free_hero
+    from sheetgen.games.foury.randomplay import random_game
 
     fmap = load_map("ancient-story")
     board = fmap.board
@@ -63,7 +63,7 @@ def main(argv: list[str]) -> int:
 
     # the whole check path on the longest single game, written as a play log
     from sheetgen.definitions.registry import load_file
-    from sheetgen.playlog.foury import log_text
+    from sheetgen.games.foury.formats.playlog import log_text
     longest = max(games, key=len)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "long.yaml"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 
-from sheetgen.sim.batch import SimSpec, run
+from sheetgen.games.foury.sim.batch import SimSpec, run
 
 TARGET_PER_CORE = 500.0
 TARGET_SPEEDUP = 1.7
@@ -23,7 +23,7 @@ def rate(games: int, jobs: int) -> float:
 
 
 def _timed(args):
-    from sheetgen.sim.batch import run_chunk
+    from sheetgen.games.foury.sim.batch import run_chunk
     t = time.process_time()
     stats = run_chunk(*args)
     return stats.games, time.process_time() - t
@@ -33,7 +33,7 @@ def cpu_rate(games: int, jobs: int) -> tuple[float, float]:
     """(games per wall second, games per CPU second of the workers): the second figure does not
     depend on what else the machine runs, so it tells whether J processes could scale."""
     import multiprocessing
-    from sheetgen.sim.batch import chunks
+    from sheetgen.games.foury.sim.batch import chunks
     spec = SimSpec("ancient-story", "cautious", None, 1, False)
     ctx = multiprocessing.get_context("fork")
     t = time.perf_counter()

@@ -9,11 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from sheetgen.cli import main
-from sheetgen.definitions.foury import load_map
-from sheetgen.rules.foury import engine as E
-from sheetgen.rules.foury.actions import Enter, Move, Sheet
-from sheetgen.rules.foury.board import parse_cell as P, parse_cell_side
-from sheetgen.rules.foury.heroes import free_hero
+from sheetgen.games.foury.formats.map import load_map
+from sheetgen.games.foury import rules as E
+from sheetgen.games.foury.actions import Enter, Move, Sheet
+from sheetgen.games.foury.board import parse_cell as P, parse_cell_side
+from sheetgen.games.foury.heroes import free_hero
 
 FOURY_LOGS = Path(__file__).parent / "data" / "foury_logs"
 HALL_PATH = FOURY_LOGS / "test-hall.yaml"
@@ -99,7 +99,7 @@ def sim_json(*args):
 
 def world(name="ancient-story"):
     """A built-in map's board, the default free hero and a Navigator over the board."""
-    from sheetgen.sim.batch import load_board, make_hero
-    from sheetgen.sim.navigate import Navigator
+    from sheetgen.games.foury.sim.batch import load_board, make_hero
+    from sheetgen.games.foury.sim.navigate import Navigator
     board = load_board(name).board
     return board, make_hero(board, None), Navigator(board)

@@ -5,7 +5,7 @@ import pytest
 from click.testing import CliRunner
 
 from sheetgen.cli import main
-from sheetgen.rules import dice
+from sheetgen.games import dice
 
 
 class FixedRng:

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from sheetgen.cli import main
-from sheetgen.rules.exploration import readings
-from sheetgen.rules.exploration import shapes as sh
+from sheetgen.games.exploration import readings
+from sheetgen.games.exploration import shapes as sh
 
 AUDIT = Path(__file__).parent / "data" / "exploration" / "audit"
 LEGAL = sorted(AUDIT.glob("legal-*.yaml"))
@@ -83,9 +83,9 @@ def test_stretch_readings_repeat_any_line_and_doors_may_sit_on_any_copy():
 def test_map_mode_logs_rewritten_the_way_a_player_might_still_pass():
     """No transform/kind/result/truncated/time written; rotate counted counter-clockwise;
     mirror read top-to-bottom: every reading the checker documents, on real maps."""
-    from sheetgen.definitions.exploration import builtin_tables
-    from sheetgen.rules.exploration.logcheck import check_log, log_from_explorer
-    from sheetgen.rules.exploration.mapmode import explore
+    from sheetgen.games.exploration.formats import builtin_tables
+    from sheetgen.games.exploration.rules import check_log, log_from_explorer
+    from sheetgen.games.exploration.mapmode import explore
     rooms, entrances, contents = builtin_tables()
     for seed in range(30):
         ex = explore(rooms, entrances, contents, seed=seed, policy=("first", "random", "deepest")[seed % 3])

@@ -7,10 +7,10 @@ import pytest
 from click.testing import CliRunner
 
 from sheetgen.cli import main
-from sheetgen.definitions.exploration import builtin_tables
+from sheetgen.games.exploration.formats import builtin_tables
 from sheetgen.definitions.registry import load_file
-from sheetgen.playlog.exploration import dump_log
-from sheetgen.rules.exploration.mapmode import explore
+from sheetgen.games.exploration.playlog import dump_log
+from sheetgen.games.exploration.mapmode import explore
 
 DATA = Path(__file__).parent / "data" / "exploration"
 ILLEGAL = sorted((DATA / "illegal").glob("*.yaml"))

@@ -7,12 +7,12 @@ import pytest
 from click.testing import CliRunner
 
 from sheetgen.cli import main
-from sheetgen.definitions.exploration import builtin_tables
-from sheetgen.rules.dice import RandomDice
-from sheetgen.rules.exploration import shapes as sh
-from sheetgen.rules.exploration.logcheck import check_log, log_from_explorer
-from sheetgen.rules.exploration.mapmode import Explorer, explore
-from sheetgen.rules.exploration.tables import RoomEntry, RoomTable
+from sheetgen.games.exploration.formats import builtin_tables
+from sheetgen.games.dice import RandomDice
+from sheetgen.games.exploration import shapes as sh
+from sheetgen.games.exploration.rules import check_log, log_from_explorer
+from sheetgen.games.exploration.mapmode import Explorer, explore
+from sheetgen.games.exploration.tables import RoomEntry, RoomTable
 
 TABLES = builtin_tables()
 

@@ -5,12 +5,12 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from sheetgen.definitions.exploration import builtin_tables
+from sheetgen.games.exploration.formats import builtin_tables
 from sheetgen.definitions.registry import load
-from sheetgen.draw.exploration import map_document
+from sheetgen.games.exploration.sheets import map_document
 from sheetgen.draw.options import BuildOptions
 from sheetgen.render import render_pdf_bytes, render_svg_pages
-from sheetgen.rules.exploration.mapmode import explore
+from sheetgen.games.exploration.mapmode import explore
 
 PT = 72 / 25.4
 

@@ -4,13 +4,13 @@ import pytest
 from click.testing import CliRunner
 
 from sheetgen.cli import main
-from sheetgen.definitions.exploration import builtin_tables, table_yaml
+from sheetgen.games.exploration.formats import builtin_tables, table_yaml
 from sheetgen.definitions.registry import load_file
 from sheetgen.errors import InputError
 from sheetgen.paths import layouts_dir
-from sheetgen.rules.dice import D66_VALUES
-from sheetgen.rules.exploration import shapes as sh
-from sheetgen.rules.exploration.generate import generate_d66
+from sheetgen.games.dice import D66_VALUES
+from sheetgen.games.exploration import shapes as sh
+from sheetgen.games.exploration.generate import generate_d66
 
 D66 = layouts_dir() / "exploration" / "exploration-d66.yaml"
 CONTENTS = layouts_dir() / "exploration" / "exploration-contents.yaml"

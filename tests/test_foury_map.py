@@ -3,11 +3,11 @@ from pathlib import Path
 
 import pytest
 
-from sheetgen.definitions.foury import FouryMap, MapModel, load_map
+from sheetgen.games.foury.formats.map import FouryMap, MapModel, load_map
 from sheetgen.definitions.registry import Source
 from sheetgen.definitions.yamlsource import parse_yaml
 from sheetgen.errors import InputError
-from sheetgen.rules.foury.board import Board, Event, parse_cell, wall_key
+from sheetgen.games.foury.board import Board, Event, parse_cell, wall_key
 
 DATA = Path(__file__).parent / "data" / "foury_maps"
 TEST_HALL = DATA / "test-hall.yaml"
@@ -62,7 +62,7 @@ def test_test_hall_loads_as_written():
 def test_load_through_source_without_a_file_still_locates_cells():
     text = TEST_HALL.read_text().replace("  D D O B B", "  D D O B ?")
     data = parse_yaml(text, "inline.yaml")
-    from sheetgen.definitions.foury import load
+    from sheetgen.games.foury.formats.map import load
     with pytest.raises(InputError) as info:
         load(data, Source(Path("inline.yaml"), data))
     [msg] = [p.format() for p in info.value.problems]
@@ -76,7 +76,7 @@ def test_extensions_items_lists_start_flooded_turns():
         "2: monster, 3", "2: monster troll, 3")
     p = Path(__file__).parent / "data" / "foury_maps" / "test-hall.yaml"
     data = parse_yaml(text, str(p))
-    from sheetgen.definitions.foury import load
+    from sheetgen.games.foury.formats.map import load
     b = load(data, Source(p, data)).board
     assert b.items[parse_cell("B2")] == ("statue", "potion")
     assert (b.campaign, b.turns, b.start, b.hero_extras) == ("kraken", 40, parse_cell("B2"), False)

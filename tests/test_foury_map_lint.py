@@ -6,9 +6,9 @@ from click.testing import CliRunner
 
 from sheetgen.cli import main
 from sheetgen.definitions.builtins import builtin_info
-from sheetgen.definitions.foury import blank_layout, lint, load_map, resize_blank
+from sheetgen.games.foury.formats.map import blank_layout, lint, load_map, resize_blank
 from sheetgen.errors import InputError
-from sheetgen.rules.foury.board import parse_cell
+from sheetgen.games.foury.board import parse_cell
 
 DATA = Path(__file__).parent / "data" / "foury_maps"
 TEST_HALL = DATA / "test-hall.yaml"
@@ -194,7 +194,7 @@ def test_blank_map_resizes_and_stays_playable():
 
 
 def test_compose_refuses_to_resize_a_designed_map():
-    from sheetgen.definitions.foury import compose
+    from sheetgen.games.foury.formats.map import compose
     from sheetgen.draw.options import BuildOptions
     with pytest.raises(InputError, match="only blank maps can change size"):
         compose(load_map("ancient-story"), BuildOptions(params=(("columns", 9), ("rows", 9))))

@@ -114,9 +114,9 @@ def test_pre_filled_hero_by_name(tmp_path):
 
 # -- generated games round-trip through the play-log format ---------------------------------
 def _generated(seed, map_name="ancient-story", hero=None):
-    from sheetgen.definitions.foury import load_map
-    from sheetgen.rules.foury.heroes import free_hero, named_hero
-    from sheetgen.rules.foury.randomplay import random_game
+    from sheetgen.games.foury.formats.map import load_map
+    from sheetgen.games.foury.heroes import free_hero, named_hero
+    from sheetgen.games.foury.randomplay import random_game
     fmap = load_map(map_name)
     traits = {"hearts": 4, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 2}
     h = named_hero(hero) if hero else free_hero(traits)
@@ -124,19 +124,19 @@ def _generated(seed, map_name="ancient-story", hero=None):
 
 
 def _hero_of(spec):
-    from sheetgen.rules.foury.heroes import free_hero, named_hero
+    from sheetgen.games.foury.heroes import free_hero, named_hero
     return named_hero(spec["name"]) if "name" in spec else free_hero(spec["traits"])
 
 
 @pytest.mark.parametrize("seed, hero", [(1, None), (2, "kael"), (3, "melyra"), (4, "thalindra"), (5, "elydion")])
 def test_generated_games_check_legal_and_a_dropped_roll_is_caught(tmp_path, seed, hero):
-    from sheetgen.playlog.foury import log_text
-    from sheetgen.rules.foury.actions import Move
+    from sheetgen.games.foury.formats.playlog import log_text
+    from sheetgen.games.foury.actions import Move
     fmap, actions, hero_spec = _generated(seed, hero=hero)
     path = tmp_path / "gen.yaml"
     path.write_text(log_text(str(fmap.source.path), hero_spec, actions))
     assert check(path) == []
-    from sheetgen.rules.foury import engine as E
+    from sheetgen.games.foury import rules as E
     state, rolled = E.new_game(fmap.board, _hero_of(hero_spec)), []
     for i, a in enumerate(actions):
         if isinstance(a, Move) and a.roll is not None and state.pos is not None and state.roll_due(a.to):
@@ -150,7 +150,7 @@ def test_generated_games_check_legal_and_a_dropped_roll_is_caught(tmp_path, seed
     path.write_text(log_text(str(fmap.source.path), hero_spec, broken))
     violations = check(path)
     assert violations and violations[0].rule == "roll.missing"
-    from sheetgen.rules.foury.actions import Enter
+    from sheetgen.games.foury.actions import Enter
     step_no = sum(1 for a in actions[:i + 1] if not isinstance(a, Enter))
     assert violations[0].step == step_no
 
@@ -250,7 +250,7 @@ def test_players_words_for_resources_and_fight_keys(tmp_path):
 def test_mangled_logs_give_violations_or_located_errors_never_a_crash(tmp_path):
     import random
 
-    from sheetgen.playlog.foury import log_text
+    from sheetgen.games.foury.formats.playlog import log_text
     rng = random.Random(11)
     traits = {"hearts": 4, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 2}
     junk = ["      - flee", "      - {move: C2, roll: x}", "      - sheet: {walls: 3}", "  - entry: A1:N",

@@ -10,11 +10,10 @@ Geometry of the Test Hall (tests/data/foury_logs/test-hall.yaml):
 import pytest
 
 from foury_helpers import HALL as BOARD, enter, game, mv, play, refused
-from sheetgen.rules.foury import engine as E
-from sheetgen.rules.foury.actions import (Circle, Climb, Coin, Collect, Exit, Fight, Flee, Lever,
-                                          Market, Move, Oracle, Redeem, Score, Sheet, Shovel)
-from sheetgen.rules.foury.board import parse_cell as P, parse_cell_side
-from sheetgen.rules.foury.heroes import free_hero, named_hero
+from sheetgen.games.foury import rules as E
+from sheetgen.games.foury.actions import (Circle, Climb, Coin, Collect, Exit, Fight, Flee, Lever, Market, Move, Oracle, Redeem, Score, Sheet, Shovel)
+from sheetgen.games.foury.board import parse_cell as P, parse_cell_side
+from sheetgen.games.foury.heroes import free_hero, named_hero
 
 
 def at(state, cell, foe=None, round_no=1, **res):
@@ -525,7 +524,7 @@ def test_market_cannot_spend_chests_not_owned_and_score_waits_for_the_end():
 def test_collapsed_entry_arrow_cannot_be_entered():
     s = play(game(), *A_START, mv("C1", 6), mv("C2"), mv("C3"), mv("D3"), mv("E3", 5), Shovel(P("E3"), "E"))
     s = play(s, Exit(P("E3"), "E"))
-    from sheetgen.rules.foury.board import wall_key
+    from sheetgen.games.foury.board import wall_key
     s.walls = s.walls | {wall_key(P("C5"), "S")}                 # a wall collapsed across the arrow C5:S
     assert "move.wall" in refused(play(s, enter("C5:S")), mv("C5", 3))
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from foury_helpers import enter, game, mv, play, refused
-from sheetgen.definitions.foury import load_map
-from sheetgen.rules.foury.actions import Climb, Collect, Exit, Fight, Lever, Market, Sheet
-from sheetgen.rules.foury.board import parse_cell as P
-from sheetgen.rules.foury.heroes import named_hero
+from sheetgen.games.foury.formats.map import load_map
+from sheetgen.games.foury.actions import Climb, Collect, Exit, Fight, Lever, Market, Sheet
+from sheetgen.games.foury.board import parse_cell as P
+from sheetgen.games.foury.heroes import named_hero
 
 ANCIENT = load_map("ancient-story").board
 MONSTER_D2 = (enter("C1:N"), mv("C1", 2), mv("C2", 4), mv("D2", 1))    # the example: a monster in D2

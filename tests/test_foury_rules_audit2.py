@@ -1,11 +1,11 @@
 """Regressions found by the second audit (campaigns, heroes, multi-round play): each rule from
 both sides, on the built-in campaign maps."""
 from foury_helpers import TRAITS, play, refused, sheet
-from sheetgen.definitions.foury import load_map
-from sheetgen.rules.foury import engine as E
-from sheetgen.rules.foury.actions import Climb, Collect, Enter, Exit, Fight, Lever, Market, Move
-from sheetgen.rules.foury.board import parse_cell as P
-from sheetgen.rules.foury.heroes import free_hero
+from sheetgen.games.foury.formats.map import load_map
+from sheetgen.games.foury import rules as E
+from sheetgen.games.foury.actions import Climb, Collect, Enter, Exit, Fight, Lever, Market, Move
+from sheetgen.games.foury.board import parse_cell as P
+from sheetgen.games.foury.heroes import free_hero
 
 
 def start(name, *actions):

@@ -4,11 +4,11 @@ from dataclasses import replace
 import pytest
 
 from foury_helpers import TRAITS, play, refused
-from sheetgen.definitions.foury import load_map
-from sheetgen.rules.foury import engine as E
-from sheetgen.rules.foury.actions import Candy, Collect, Enter, Exit, Fight, Flood, Move
-from sheetgen.rules.foury.board import parse_cell as P
-from sheetgen.rules.foury.heroes import FREE_CAPS, SCALE, check_free_traits, free_hero
+from sheetgen.games.foury.formats.map import load_map
+from sheetgen.games.foury import rules as E
+from sheetgen.games.foury.actions import Candy, Collect, Enter, Exit, Fight, Flood, Move
+from sheetgen.games.foury.board import parse_cell as P
+from sheetgen.games.foury.heroes import FREE_CAPS, SCALE, check_free_traits, free_hero
 
 
 def board(name):

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from sheetgen.definitions.registry import load
-from sheetgen.draw.foury import compose_map
+from sheetgen.games.foury.sheets.map import compose_map
 from sheetgen.draw.icons import ICON_NAMES, slug
 from sheetgen.draw.model import Group, Rect, Text, walk
 from sheetgen.draw.options import BuildOptions
 from sheetgen.errors import InputError
-from sheetgen.rules.foury import board as fb
+from sheetgen.games.foury import board as fb
 
 MAPS = ("ancient-story", "slaughter", "santa", "strength", "kraken", "foury-blank")
 DATA = Path(__file__).parent / "data" / "foury_maps"
@@ -129,7 +129,7 @@ def test_grayscale_has_no_colour_fills_and_keeps_zone_letters(maps):
 
 
 def test_grayscale_zones_get_distinct_patterns(maps):
-    from sheetgen.draw.foury import zone_pattern
+    from sheetgen.games.foury.sheets.map import zone_pattern
     assert len({repr(zone_pattern(z)) for z in "ABCD"}) == 4
 
 
@@ -173,7 +173,7 @@ def test_kraken_sheet(maps):
 
 
 def test_strength_has_no_beige_hero_boxes_and_lists_the_potions(maps):
-    from sheetgen.draw.foury_character import BEIGE
+    from sheetgen.games.foury.sheets.character import BEIGE
     doc = compose_map(maps["strength"], BuildOptions())
     fills = [i.style.fill for i, _ in walk(doc.pages[0].items) if isinstance(i, Rect)]
     assert BEIGE not in fills
@@ -196,7 +196,7 @@ def test_blank_map_has_a_title_strip_and_resizes(maps):
 
 
 def test_heroes_data_and_sheets():
-    from sheetgen.definitions.foury_sheet import hero_traits, track_limits
+    from sheetgen.games.foury.formats.sheet import hero_traits, track_limits
     kael, elydion = hero_traits("kael"), hero_traits("Elydion")
     for h in (kael, elydion, hero_traits("melyra"), hero_traits("thalindra")):
         assert sum(h[k] for k in ("hearts", "shields", "weapon", "clovers", "shovels")) == 12
@@ -214,7 +214,7 @@ def test_heroes_data_and_sheets():
     ids = {}
     for i in range(len(doc.pages)):
         ids.update(_ids(doc, i))
-    from sheetgen.draw.foury_character import CAP_RED, TRACKS
+    from sheetgen.games.foury.sheets.character import CAP_RED, TRACKS
     n = 0
     for key, h in (("kael", kael), ("melyra", hero_traits("melyra")), ("thalindra", hero_traits("thalindra")),
                    ("elydion", elydion)):

@@ -5,10 +5,11 @@ import itertools
 
 import pytest
 
-from sheetgen.draw.icons import (ICON_NAMES, event_pictogram, grey_of, icon, icon_key)
+from sheetgen.draw.icons import (ICON_NAMES, grey_of, icon, icon_key)
+from sheetgen.games.foury.sheets.pictograms import event_pictogram
 from sheetgen.draw.model import Circle, Document, Group, Line, Page, Path, Polygon, Rect, Text, walk
 from sheetgen.errors import InputError
-from sheetgen.rules.foury.board import ITEMS
+from sheetgen.games.foury.board import ITEMS
 
 SHEET_SYMBOLS = ("heart", "skull", "oracle", "entry", "coin", "start")
 

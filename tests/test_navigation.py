@@ -77,8 +77,8 @@ def test_bad_log_lists_every_problem():
 # -- the engine directly ----------------------------------------------------------
 def test_engine_apply_raises_the_rule_and_keeps_state_unchanged():
     from sheetgen.definitions.registry import load_file
-    from sheetgen.playlog.navigation import initial_state
-    from sheetgen.rules.navigation.engine import Action, Forbidden, apply, begin_turn
+    from sheetgen.games.navigation.playlog import initial_state
+    from sheetgen.games.navigation.rules import Action, Forbidden, apply, begin_turn
     loaded = load_file(DATA / "cases" / "door-key-illegal.yaml").definition
     state = begin_turn(initial_state(loaded), "Ada")
     with pytest.raises(Forbidden) as info:
@@ -147,7 +147,7 @@ def test_example_game_is_legal_and_a_broken_copy_is_not(tmp_path):
 
 def test_track_adapter_records_refuses_and_exports(tmp_path, monkeypatch):
     from sheetgen.tracker import adapters
-    monkeypatch.setitem(adapters.ADAPTERS, "navigation", "sheetgen.tracker.navigation_adapter")
+    monkeypatch.setitem(adapters.ADAPTERS, "navigation", "sheetgen.games.navigation.tracker")
     j = ["track", "--journal", tmp_path / "j.sqlite"]
     assert _run(*j, "new", "--ruleset", "navigation", "--map", DATA / "t-dungeon.yaml",
                 "--hero", "Ada,Bo").exit_code == 0

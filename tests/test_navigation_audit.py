@@ -25,8 +25,8 @@ def test_audit_log(path):
 
 def _replay(path):
     from sheetgen.definitions.registry import load
-    from sheetgen.playlog.navigation import initial_state
-    from sheetgen.rules.navigation.engine import begin_turn, step
+    from sheetgen.games.navigation.playlog import initial_state
+    from sheetgen.games.navigation.rules import begin_turn, step
     loaded = load(path)
     loaded = getattr(loaded, "definition", loaded)
     state = initial_state(loaded)

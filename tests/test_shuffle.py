@@ -63,8 +63,8 @@ def test_example_deck_is_valid():
 
 def test_heroes_move_with_their_rooms():
     from sheetgen.definitions.registry import load_file
-    from sheetgen.playlog.shuffle import initial_state
-    from sheetgen.rules.shuffle.engine import Action, Forbidden, apply, begin_turn
+    from sheetgen.games.shuffle.playlog import initial_state
+    from sheetgen.games.shuffle.rules import Action, Forbidden, apply, begin_turn
     loaded = load_file(DATA / "cases" / "trade-legal.yaml").definition
     st = begin_turn(initial_state(loaded), "Ada")
     after = apply(st, Action("shift", (("dir", "S"), ("room", "pit"))))
@@ -135,7 +135,7 @@ def test_example_game_is_legal_and_a_broken_copy_is_not(tmp_path):
 
 def test_track_adapter_rolls_records_refuses_and_exports(tmp_path, monkeypatch):
     from sheetgen.tracker import adapters
-    monkeypatch.setitem(adapters.ADAPTERS, "shuffle", "sheetgen.tracker.shuffle_adapter")
+    monkeypatch.setitem(adapters.ADAPTERS, "shuffle", "sheetgen.games.shuffle.tracker")
     j = ["track", "--journal", tmp_path / "j.sqlite"]
     setup = DATA / "cases" / "fight-win-legal.yaml"
     assert _run(*j, "new", "--ruleset", "shuffle", "--map", setup).exit_code == 0

@@ -133,7 +133,7 @@ def test_policies_finish_their_games(policy):
 
 def test_memory_stays_flat_as_games_grow():
     import tracemalloc
-    from sheetgen.sim.batch import SimSpec, run_chunk
+    from sheetgen.games.foury.sim.batch import SimSpec, run_chunk
     spec = SimSpec("ancient-story")
     run_chunk(spec, 0, 5)                       # load the map first
     peaks = []

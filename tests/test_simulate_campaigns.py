@@ -5,11 +5,11 @@ from click.testing import CliRunner
 
 from foury_helpers import sim_json, world
 from sheetgen.cli import main
-from sheetgen.rules.foury import actions as A
-from sheetgen.rules.foury.board import DELTA, neighbour
-from sheetgen.rules.foury.engine import FURY_BOXES, OPPOSITE_ZONE, apply, new_game
-from sheetgen.sim.campaigns import CampaignGame, KrakenMixin, campaign_policy, kraken_water
-from sheetgen.sim.runner import game_rng
+from sheetgen.games.foury import actions as A
+from sheetgen.games.foury.board import DELTA, neighbour
+from sheetgen.games.foury.rules import FURY_BOXES, OPPOSITE_ZONE, apply, new_game
+from sheetgen.games.foury.sim.campaigns import CampaignGame, KrakenMixin, campaign_policy, kraken_water
+from sheetgen.games.foury.sim.runner import game_rng
 
 CAMPAIGNS = ("slaughter", "santa", "kraken")
 

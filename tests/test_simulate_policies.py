@@ -4,9 +4,9 @@ import subprocess
 import sys
 
 from foury_helpers import world
-from sheetgen.rules.foury import actions as A
-from sheetgen.rules.foury.engine import apply, new_game
-from sheetgen.sim.policies import Cautious, Greedy, entry_keeps_game_open, exit_keeps_game_open
+from sheetgen.games.foury import actions as A
+from sheetgen.games.foury.rules import apply, new_game
+from sheetgen.games.foury.sim.policies import Cautious, Greedy, entry_keeps_game_open, exit_keeps_game_open
 
 
 def with_res(state, **res):

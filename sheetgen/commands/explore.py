@@ -46,11 +46,11 @@ def explore(seed, table_name, contents_name, size, max_rooms, policy, outdir, fo
     from pathlib import Path
 
     from ..atomic import write_text
-    from ..definitions.exploration import BUILTIN_CONTENTS, BUILTIN_ENTRANCES, BUILTIN_ROOMS, load_table, parse_size
+    from sheetgen.games.exploration.formats import (BUILTIN_CONTENTS, BUILTIN_ENTRANCES, BUILTIN_ROOMS, load_table, parse_size)
     from ..errors import InputError, Problem
-    from ..playlog.exploration import dump_log
-    from ..rules.dice import RandomDice
-    from ..rules.exploration.mapmode import Explorer
+    from sheetgen.games.exploration.playlog import dump_log
+    from sheetgen.games.dice import RandomDice
+    from sheetgen.games.exploration.mapmode import Explorer
 
     dims = parse_size(size)
     if dims is None:
@@ -88,7 +88,7 @@ def explore(seed, table_name, contents_name, size, max_rooms, policy, outdir, fo
     write_text(log_path, dump_log(ex, seed=seed, policy=policy, table=table_ref))
     written = [log_path]
     if fmts:
-        from ..draw.exploration import map_document
+        from sheetgen.games.exploration.sheets import map_document
         from ..draw.options import BuildOptions
         from ..render import render_document
         options = BuildOptions(paper=paper, dpi=dpi, seed=seed, grayscale=grayscale)
@@ -135,7 +135,7 @@ class PromptDice:
                          lambda: self.rng.randint(1, 6) + self.rng.randint(1, 6))
 
     def d66(self, reason=""):
-        from ..rules.dice import is_d66
+        from sheetgen.games.dice import is_d66
         return self._ask("d66", reason, is_d66, lambda: self.rng.randint(1, 6) * 10 + self.rng.randint(1, 6))
 
 

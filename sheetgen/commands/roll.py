@@ -22,7 +22,7 @@ def roll(dice, seed, times):
     import random
 
     from ..errors import InputError, Problem
-    from ..rules.dice import DiceError, parse
+    from sheetgen.games.dice import DiceError, parse
     try:
         parsed = [parse(text) for text in dice]
     except DiceError as exc:

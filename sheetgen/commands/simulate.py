@@ -60,18 +60,18 @@ def simulate(map_ref, games, policy, hero, seed, jobs, coin, compare_ref, fmt, o
     from ..errors import InputError, Problem
 
     if ruleset == "exploration":
-        from ..sim.exploration import simulate_exploration
+        from sheetgen.games.exploration.sim import simulate_exploration
         rep = simulate_exploration(games, seed, table, jobs)
         if output:
-            from ..sim import api
-            for p in api.write_exploration_report(rep, output, paper=paper, grayscale=grayscale, seed=seed):
+            from sheetgen.games.exploration.sim import write_report
+            for p in write_report(rep, output, paper=paper, grayscale=grayscale, seed=seed):
                 click.echo(f"wrote {p}", err=True)
         click.echo(json.dumps(rep, indent=2) if fmt == "json" else rep["text"])
         return
     if map_ref is None:
         raise InputError(Problem("give the map to simulate (a file or a built-in name like ancient-story)",
                                  path="MAP"))
-    from ..sim import api
+    from sheetgen.games.foury.sim import api
     result = api.run(map_ref, games=games, policy=policy, hero=hero, seed=seed, jobs=jobs, coin=coin,
                      compare_ref=compare_ref)
     if logs_dir:

@@ -18,8 +18,8 @@ def table(kind, seed, output):
       sheetgen table d66 --seed 12 -o my-rooms.yaml
       sheetgen explore --table my-rooms.yaml --seed 3
     """
-    from ..definitions.exploration import table_yaml
-    from ..rules.exploration.generate import generate_d66
+    from sheetgen.games.exploration.formats import table_yaml
+    from sheetgen.games.exploration.generate import generate_d66
     entries = generate_d66(seed)
     text = table_yaml(entries, f"Generated room shapes (d66, seed {seed})",
                       notes=f"Made by `sheetgen table d66 --seed {seed}`. '#' floor, '+' door, 'S' secret door.")

@@ -25,19 +25,19 @@ HANDLERS: dict[tuple[str, str | None], str] = {
     ("layout", None): "sheetgen.definitions.layout",
     ("deck", None): "sheetgen.definitions.layout",
     ("pack", None): "sheetgen.definitions.pack",
-    ("map", "foury"): "sheetgen.definitions.foury",
-    ("sheet", "foury"): "sheetgen.definitions.foury_sheet",
-    ("playlog", "foury"): "sheetgen.playlog.foury",
-    ("table", "exploration"): "sheetgen.definitions.exploration",
-    ("sheet", "exploration"): "sheetgen.definitions.exploration",
-    ("playlog", "exploration"): "sheetgen.playlog.exploration",
-    ("deck", "navigation"): "sheetgen.definitions.navigation",
-    ("dungeon", "navigation"): "sheetgen.definitions.navigation",
-    ("sheet", "navigation"): "sheetgen.definitions.navigation",
-    ("playlog", "navigation"): "sheetgen.playlog.navigation",
-    ("deck", "shuffle"): "sheetgen.definitions.shuffle",
-    ("sheet", "shuffle"): "sheetgen.definitions.shuffle",
-    ("playlog", "shuffle"): "sheetgen.playlog.shuffle",
+    ("map", "foury"): "sheetgen.games.foury.formats.map",
+    ("sheet", "foury"): "sheetgen.games.foury.formats.sheet",
+    ("playlog", "foury"): "sheetgen.games.foury.formats.playlog",
+    ("table", "exploration"): "sheetgen.games.exploration.formats",
+    ("sheet", "exploration"): "sheetgen.games.exploration.formats",
+    ("playlog", "exploration"): "sheetgen.games.exploration.playlog",
+    ("deck", "navigation"): "sheetgen.games.navigation.formats",
+    ("dungeon", "navigation"): "sheetgen.games.navigation.formats",
+    ("sheet", "navigation"): "sheetgen.games.navigation.formats",
+    ("playlog", "navigation"): "sheetgen.games.navigation.playlog",
+    ("deck", "shuffle"): "sheetgen.games.shuffle.formats",
+    ("sheet", "shuffle"): "sheetgen.games.shuffle.formats",
+    ("playlog", "shuffle"): "sheetgen.games.shuffle.playlog",
 }
 
 KINDS = sorted({k for k, _ in HANDLERS})
@@ -151,3 +151,14 @@ def resolve(name_or_path: str | Path) -> tuple[Path, bool]:
 def load(name_or_path: str | Path) -> Loaded:
     path, builtin = resolve(name_or_path)
     return load_file(path, builtin=builtin)
+
+
+def inline_source(source, key: str, kind: str, ruleset: str):
+    """A Source for a definition written inline under key (its marks stay those of the file)."""
+    node = source.data[key]
+    data = MarkedDict({"sheetgen": 1, "kind": kind, "ruleset": ruleset})
+    data.update(node)
+    data.mark = node.mark
+    data.key_marks = dict(node.key_marks)
+    data.value_marks = dict(node.value_marks)
+    return Source(path=source.path, data=data, builtin=source.builtin)

@@ -173,3 +173,15 @@ def _render_into(stack, doc, outdir: Path, formats, dpi, grayscale, mode) -> lis
         pdf.finish()
         _make_readable(pdf_tmp, mode)
     return pdf_path + per_page["svg"] + per_page["png"]
+
+
+def write_report_document(doc, output, grayscale: bool = False) -> list[Path]:
+    """A report's pages: -o report.pdf writes the PDF; -o FOLDER writes PDF + SVG + PNG pages in it."""
+    out = Path(output)
+    if out.suffix.lower() == ".pdf":
+        from ..atomic import write_bytes
+        write_bytes(out, render_pdf_bytes(doc, grayscale=grayscale))
+        return [out]
+    if out.suffix.lower() in (".svg", ".png"):
+        raise InputError(Problem(f"-o {output}: give report.pdf, or a folder for PDF, SVG and PNG pages", path="-o"))
+    return render_document(doc, out, dpi=150, grayscale=grayscale)

@@ -29,9 +29,9 @@ from __future__ import annotations
 import importlib
 
 ADAPTERS = {
-    "foury": "sheetgen.tracker.foury",
-    "shuffle": "sheetgen.tracker.shuffle_adapter",
-    "navigation": "sheetgen.tracker.navigation_adapter",
+    "foury": "sheetgen.games.foury.tracker",
+    "shuffle": "sheetgen.games.shuffle.tracker",
+    "navigation": "sheetgen.games.navigation.tracker",
 }
 
 

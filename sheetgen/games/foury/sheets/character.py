@@ -1,0 +1,541 @@
+"""The Dungeon Foury character sheet: the detachable right part of every map
+page, and the block repeated on the hero, 2-player and spare-sheet pages.
+
+`character_sheet(x, y, w, h, spec, grayscale)` draws one sheet in the box
+(x, y, w, h) and returns its items.  What varies by campaign (Fury boxes,
+hourglass turns, Santa's collection grid, the Kraken's Kr counter, no hero
+extras in In and Out with Your Strength) comes from a CharacterSpec.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sheetgen.fonts import text_width, wrap
+from sheetgen.draw.icons import icon
+from sheetgen.draw.model import Circle, Group, Line, Rect, Style, Text
+
+INK = "#1a1a1a"
+GREY = "#6b6b6b"
+LIGHT = "#b5b5b5"
+BEIGE = "#efdcb4"              # hero extra boxes
+CAP_RED = "#8e1b1b"            # caps: boxes a hero can never fill
+PENCIL = "#9a9a9a"             # pre-filled starting traits (to pencil over)
+BOX = 5.0                      # mm: a pencil cross fits
+LABEL_PT = 7.5
+SMALL_PT = 7.0
+HEAD_PT = 8.0
+
+# The resource tracks: key, label, icon, boxes everyone may fill, beige hero extras.
+TRACKS = (
+    ("hearts", "Life Points", "heart", 12, 2),
+    ("shields", "Shield", "shield", 8, 2),
+    ("weapon", "Weapon", "weapon", 8, 2),
+    ("clovers", "Four-leaf Clover", "clover", 6, 2),
+    ("shovels", "Shovel", "shovel", 6, 2),
+)
+TRACK_KEYS = tuple(t[0] for t in TRACKS)
+FURY_BOXES = 5                 # The Slaughter of Monsters: skull boxes at the end of the Life row
+
+REQUIREMENT_TEXT = {"statues": ("statue", "stand before {n} statue{s}"), "kills": ("monster", "kill {n} monster{s}"),
+                    "levers": ("lever", "reach {n} lever{s}"), "cornucopias": ("cornucopia", "keep {n} cornucopia{s}")}
+
+TURN_SEQUENCE = (
+    "Move to an adjacent, connected space (explored spaces: move freely).",
+    "Roll 1d6 on the table of the zone you came FROM: draw the room.",
+    "Face enemies and statues. Won? Collect items, climb stairs.",
+    "Shovel: erase a collapsed wall and pass without rolling.",
+    "Repeat. Oracle reached: exit through a different zone, then Market.",
+)
+
+# the elements summary: icon, short effect (campaign-specific extras are added)
+ELEMENTS = (
+    ("chest", "1 chest, sold at the market"),
+    ("potion", "+1 life point"),
+    ("shovel", "+1 shovel"),
+    ("weapon", "+1 weapon"),
+    ("shield", "+1 shield"),
+    ("clover", "+1 four-leaf clover"),
+    ("cornucopia", "1 resource of your choice"),
+    ("die", "roll on the die table"),
+    ("magic circle", "jump to another circle"),
+    ("stairs", "upper level, to the levers"),
+    ("lever", "reached by the stairs"),
+    ("statue", "dart trap: fight it"),
+    ("monster", "fight: d6 + round bonus"),
+)
+# The Slaughter of Monsters: our own motivational phrases for the foot of the sheet
+MOTIVATION = (
+    "The doors are gone. So is the way back. Good: now nobody runs, not even them.",
+    "Every scar is a tally mark. Every tally mark is a monster that will not see tomorrow.",
+    "Fury is not fear. Let it rise, one black box at a time.",
+)
+POTIONS = (("yellow potion", "+2 life, 1 free step"), ("purple potion", "+3 life, 1 free step"))
+
+
+@dataclass
+class Hero:
+    key: str
+    name: str
+    epithet: str
+    difficulty: str
+    traits: dict[str, int]
+    caps: dict[str, int]
+    action: str
+
+
+@dataclass
+class ZoneInfo:
+    letter: str
+    name: str
+    requirement_kind: str | None
+    requirement_count: int
+    colour: str
+
+
+@dataclass
+class CharacterSpec:
+    campaign: str = "ancient"
+    hero_extras: bool = True
+    turns: int | None = None            # hourglass boxes (santa, kraken); None: a plain time tracker
+    max_enemies: int = 48               # slaughter
+    zones: list[ZoneInfo] = field(default_factory=list)
+    hero: Hero | None = None
+    title: str = "Character sheet"
+    player: str | None = None           # "Player 1" on the 2-player page
+
+    def track_lengths(self) -> dict[str, tuple[int, int]]:
+        """key -> (plain boxes, beige hero boxes)."""
+        out = {}
+        for key, _, _, base, extra in TRACKS:
+            if self.campaign == "strength":
+                out[key] = (base + extra, 0)       # no extras: everyone may use the full scale
+            elif not self.hero_extras:
+                out[key] = (base, 0)
+            else:
+                out[key] = (base, extra)
+        if self.campaign == "slaughter":
+            base, extra = out["hearts"]
+            out["hearts"] = (base - 4, extra)       # room for the Fury boxes
+        return out
+
+
+class Ink:
+    """Colour choices that honour grayscale (ink saver)."""
+
+    def __init__(self, grayscale: bool):
+        self.gray = grayscale
+
+    def fill(self, colour: str | None) -> str | None:
+        if colour is None or not self.gray:
+            return colour
+        from sheetgen.draw.icons import grey_of
+        return grey_of(colour)
+
+
+def _text(x, y, s, size=LABEL_PT, font="sans", anchor="start", fill=INK, id=None, cls=None):
+    return Text(x, y, s, size=size, font=font, anchor=anchor, fill=fill, id=id, cls=cls)
+
+
+def _section(items, x, y, w, title, note=""):
+    """A section heading with a rule to the right edge (stopping before an optional grey note)."""
+    items.append(_text(x, y + 3.0, title.upper(), HEAD_PT, "condensed-bold"))
+    end = x + w
+    if note:
+        items.append(_text(x + w, y + 3.0, note, 6.4, "condensed", "end", GREY))
+        end -= text_width(note, "condensed", 6.4) + 1.5
+    start = x + text_width(title.upper(), "condensed-bold", HEAD_PT) + 1.5
+    if end - start > 3:
+        items.append(Line(start, y + 2.0, end, y + 2.0, Style(stroke=LIGHT, stroke_width=0.25)))
+    return y + 4.6
+
+
+def _boxes(items, x, y, n, *, size=BOX, fills=None, id_prefix=None, cls="box", marks=None):
+    """A row of n adjacent square boxes; fills[i] shades box i; marks[i] draws a pencil cross."""
+    for i in range(n):
+        fill = fills[i] if fills else None
+        bx = x + i * size
+        items.append(Rect(bx, y, size, size, Style(stroke=INK, stroke_width=0.3, fill=fill),
+                          id=f"{id_prefix}-{i + 1}" if id_prefix else None, cls=cls))
+        if marks and marks[i]:
+            d = size * 0.25
+            st = Style(stroke=PENCIL, stroke_width=0.45, cap="round")
+            items.append(Line(bx + d, y + d, bx + size - d, y + size - d, st))
+            items.append(Line(bx + size - d, y + d, bx + d, y + size - d, st))
+    return x + n * size
+
+
+def _label_cell(items, x, y, label, icon_name, colour, width=22.0, size=BOX):
+    """Icon and label in front of a row of boxes: one line, else two lines, else a smaller line."""
+    items.append(icon(icon_name, x, y + 0.1, size - 0.2, colour=colour))
+    room = width - size - 1.2
+    font = "condensed-bold"
+    if text_width(label, font, LABEL_PT) <= room:
+        items.append(_text(x + size + 1.0, y + size / 2 + LABEL_PT * 0.127, label, LABEL_PT, font))
+        return
+    lines = wrap(label, font, 6.6, room)
+    if len(lines) == 2 and all(text_width(ln, font, 6.6) <= room for ln in lines):
+        for i, ln in enumerate(lines):
+            items.append(_text(x + size + 1.0, y + 2.2 + i * 2.6, ln, 6.6, font))
+        return
+    fs = LABEL_PT
+    while text_width(label, font, fs) > room and fs > 6.0:
+        fs -= 0.1
+    items.append(_text(x + size + 1.0, y + size / 2 + fs * 0.127, label, fs, font))
+
+
+def _round_markers(items, x, y, labels, id_prefix, size=BOX):
+    """Round indicator boxes with their value written in (x1..x4, +0..+3): tick the current round."""
+    for i, lab in enumerate(labels):
+        bx = x + i * (size + 0.6)
+        items.append(Rect(bx, y, size, size, Style(stroke=INK, stroke_width=0.3, fill="#f4f4f4"), radius=1.2,
+                          id=f"{id_prefix}-{i + 1}", cls="round-marker"))
+        items.append(_text(bx + size / 2, y + size / 2 + 1.0, lab, 6.8, "condensed-bold", "middle", fill=GREY))
+    return x + len(labels) * (size + 0.6)
+
+
+def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec, grayscale: bool = False,
+                    id_prefix: str = "") -> list:
+    """One character sheet in the box (x, y, w, h); returns the items (ids prefixed for multi-sheet pages)."""
+    ink = Ink(grayscale)
+    colour = not grayscale
+    items: list = []
+    P = id_prefix
+    hero = spec.hero
+    bottom = y + h
+
+    # -- header -----------------------------------------------------------------
+    items.append(_text(x, y + 4.6, "DUNGEON FOURY", 12.5, "serif-bold", id=f"{P}sheet-title"))
+    sub = spec.title
+    room = w - text_width("DUNGEON FOURY", "serif-bold", 12.5) - 3
+    fs = 8.5
+    while text_width(sub, "serif-bold", fs) > room and fs > 6.5:
+        fs -= 0.25
+    items.append(_text(x + w, y + 4.4, sub, fs, "serif-bold", "end"))
+    cy = y + 7.0
+    if hero:
+        items.append(_text(x, cy + 4.2, hero.name, 11.0, "serif-bold", id=f"{P}hero-name"))
+        nx = x + text_width(hero.name, "serif-bold", 11.0) + 2.0
+        if hero.epithet:
+            items.append(_text(nx, cy + 4.2, hero.epithet, 8.5, "serif-italic"))
+        diff = hero.difficulty.upper()
+        dw = text_width(diff, "condensed-bold", 7.0) + 3.0
+        items.append(Rect(x + w - dw, cy + 0.9, dw, 4.2,
+                          Style(stroke=None, fill=ink.fill({"EASY": "#3f9b3a", "INTERMEDIATE": "#c27a12"}.get(diff, CAP_RED))),
+                          radius=1.0, id=f"{P}hero-difficulty"))
+        items.append(_text(x + w - dw / 2, cy + 4.0, diff, 7.0, "condensed-bold", "middle", fill="#ffffff"))
+        cy += 6.0
+        lines = wrap("Specific action: " + hero.action, "condensed", SMALL_PT, w)
+        for i, ln in enumerate(lines[:3]):
+            items.append(_text(x, cy + 2.8 + i * 3.0, ln, SMALL_PT, "condensed", id=f"{P}hero-action" if i == 0 else None))
+        cy += 3.0 * max(1, min(3, len(lines))) + 1.2
+    else:
+        who = f"{spec.player}: " if spec.player else "Name: "
+        items.append(_text(x, cy + 3.4, who, LABEL_PT, "condensed-bold"))
+        nx = x + text_width(who, "condensed-bold", LABEL_PT) + 1
+        items.append(Line(nx, cy + 3.8, x + w * 0.62, cy + 3.8, Style(stroke=GREY, stroke_width=0.25)))
+        items.append(_text(x + w * 0.64, cy + 3.4, "Hero:", LABEL_PT, "condensed-bold"))
+        items.append(Line(x + w * 0.64 + 8.5, cy + 3.8, x + w, cy + 3.8, Style(stroke=GREY, stroke_width=0.25)))
+        cy += 6.0
+
+    # -- resource tracks -----------------------------------------------------------
+    note = "12 traits to share out" if not hero else "pencil over the grey crosses"
+    cy = _section(items, x, cy, w, "Resources", note + ("" if not spec.hero_extras or spec.campaign == "strength"
+                                                        else "; beige: heroes only"))
+    lengths = spec.track_lengths()
+    longest = max(a + b for a, b in lengths.values()) + (FURY_BOXES if spec.campaign == "slaughter" else 0)
+    label_w = 22.0 if w >= 22.0 + longest * BOX else max(19.0, w - longest * BOX)
+    tbox = min(BOX, (w - label_w) / longest)
+    for key, label, icon_name, _, _ in TRACKS:
+        base, extra = lengths[key]
+        n = base + extra
+        fills = [None] * base + [ink.fill(BEIGE)] * extra
+        marks = None
+        if hero:
+            cap = hero.caps.get(key, n)
+            for i in range(cap, n):
+                fills[i] = CAP_RED if colour else INK
+            start = hero.traits.get(key, 0)
+            marks = [i < start for i in range(n)]
+        _label_cell(items, x, cy, label, icon_name, colour, label_w)
+        bx = _boxes(items, x + label_w, cy, n, size=tbox, fills=fills, id_prefix=f"{P}track-{key}", marks=marks)
+        if key == "hearts" and spec.campaign == "slaughter":
+            # the Fury: skull boxes at the far right, blacked out from the right
+            fx = bx
+            for i in range(FURY_BOXES):
+                items.append(Group((icon("skull", fx + i * tbox, cy, tbox, colour=colour),),
+                                   id=f"{P}track-fury-{i + 1}", cls="box fury"))
+            bx = fx + FURY_BOXES * tbox
+        cy += tbox + 1.0
+
+    # -- counters --------------------------------------------------------------------
+    cy += 0.6
+    cy = _section(items, x, cy, w, "Counters")
+    if spec.campaign == "slaughter":
+        items.append(_text(x, cy + 3.0, f"ENEMIES DEFEATED (max {spec.max_enemies}): every 3rd box = 1 cornucopia",
+                           SMALL_PT, "condensed-bold"))
+        cy += 4.2
+        per_row = int((w) // 4.6)
+        per_row = min(per_row, 16 if spec.max_enemies % 16 == 0 else per_row)
+        size = min(BOX, w / per_row)
+        for i in range(spec.max_enemies):
+            r, c = divmod(i, per_row)
+            bx, by = x + c * size, cy + r * size
+            third = (i + 1) % 3 == 0
+            items.append(Rect(bx, by, size, size, Style(stroke=INK, stroke_width=0.3,
+                                                        fill=ink.fill("#f6e7b0") if third else None),
+                              id=f"{P}track-enemies-{i + 1}", cls="box"))
+            if third:
+                items.append(_text(bx + size / 2, by + size - 1.2, str(i + 1), 6.0, "condensed", "middle", GREY))
+        cy += ((spec.max_enemies + per_row - 1) // per_row) * size + 1.4
+        _label_cell(items, x, cy, "Cornucopias", "cornucopia", colour, label_w)
+        _boxes(items, x + label_w, cy, min(14, int((w - label_w) // BOX)), id_prefix=f"{P}track-cornucopias")
+        cy += BOX + 0.9
+    else:
+        _label_cell(items, x, cy, "Chests", "chest", colour, label_w)
+        mx = _round_markers(items, x + label_w, cy, ("x1", "x2", "x3", "x4"), f"{P}chest-round")
+        _boxes(items, mx + 1.2, cy, int((x + w - mx - 1.2) // BOX), id_prefix=f"{P}track-chests")
+        cy += BOX + 0.9
+        _label_cell(items, x, cy, "Monsters defeated", "monster", colour, label_w)
+        mx = _round_markers(items, x + label_w, cy, ("+0", "+1", "+2", "+3"), f"{P}monster-round")
+        _boxes(items, mx + 1.2, cy, int((x + w - mx - 1.2) // BOX), id_prefix=f"{P}track-kills")
+        cy += BOX + 0.9
+        _label_cell(items, x, cy, "Cornucopias", "cornucopia", colour, label_w)
+        _boxes(items, x + label_w, cy, int((w - label_w) // BOX), id_prefix=f"{P}track-cornucopias")
+        cy += BOX + 0.9
+        cy += 0.5
+        note = "tick the round: chests are worth x1..x4, monsters gain +0..+3; kills reset each round"
+        if text_width(note, "condensed", 6.4) > w:
+            note = "tick the round: chests x1..x4, monsters +0..+3; kills reset each round"
+        fs = 6.4
+        while text_width(note, "condensed", fs) > w and fs > 6.0:
+            fs -= 0.1
+        items.append(_text(x + w, cy + 1.2, note, fs, "condensed", "end", GREY))
+        cy += 2.6
+
+    # -- campaign blocks ---------------------------------------------------------------
+    if spec.campaign == "santa":
+        cy = _santa_collection(items, x, cy, w, colour, ink, P)
+    if spec.campaign in ("ancient", "strength", "kraken"):
+        cy = _requirements(items, x, cy, w, spec, colour, ink, P)
+    if spec.campaign in ("ancient", "strength"):
+        cy = _oracle(items, x, cy, w, P)
+
+    # -- time ----------------------------------------------------------------------------
+    cy = _turns(items, x, cy, w, spec, colour, P)
+
+    # -- summary ---------------------------------------------------------------------------
+    cy = _summary(items, x, cy, w, bottom, spec, colour)
+    return items
+
+
+def _requirements(items, x, cy, w, spec, colour, ink, P):
+    cy += 0.6
+    most = max([min(z.requirement_count, 6) for z in spec.zones if z.requirement_kind] or [1])
+    box_x = x + 36.0
+    oracle_x = max(box_x + most * BOX + 4.0, x + w - 2 * (BOX + 9.0))
+    exit_x = oracle_x + BOX + 9.0
+    cy = _section(items, x, cy, oracle_x - x - 4.0, "Round requirements")
+    # column heads over the tick circles
+    items.append(_text(oracle_x + BOX / 2, cy - 1.6, "Oracle", 6.4, "condensed", "middle", GREY))
+    items.append(_text(exit_x + BOX / 2, cy - 1.6, "exit", 6.4, "condensed", "middle", GREY))
+    for z in spec.zones:
+        items.append(Rect(x, cy, BOX, BOX, Style(stroke=INK, stroke_width=0.3, fill=ink.fill(z.colour)),
+                          id=f"{P}req-zone-{z.letter}", cls=f"zone-{z.letter}"))
+        items.append(_text(x + BOX / 2, cy + 3.7, z.letter, 8.0, "sans-bold", "middle"))
+        name = z.name
+        fs = LABEL_PT
+        while text_width(name, "condensed-bold", fs) > 29 and fs > 6.4:
+            fs -= 0.2
+        items.append(_text(x + BOX + 1.2, cy + 2.6, name, fs, "condensed-bold"))
+        if z.requirement_kind:
+            icon_name, phrase = REQUIREMENT_TEXT[z.requirement_kind]
+            n = z.requirement_count
+            items.append(_text(x + BOX + 1.2, cy + 5.2, phrase.format(n=n, s="s" if n != 1 else ""), 6.4,
+                               "condensed", fill=GREY))
+            for i in range(min(n, 6)):
+                items.append(Rect(box_x + i * BOX, cy, BOX, BOX, Style(stroke=INK, stroke_width=0.3),
+                                  id=f"{P}req-{z.letter}-{i + 1}", cls="box requirement"))
+                items.append(icon(icon_name, box_x + i * BOX + 0.8, cy + 0.8, BOX - 1.6, colour=False, opacity=0.35))
+        for cx_, label in ((oracle_x, "oracle"), (exit_x, "exit")):
+            items.append(Circle(cx_ + BOX / 2, cy + BOX / 2, BOX / 2 - 0.2, Style(stroke=INK, stroke_width=0.3),
+                                id=f"{P}req-{z.letter}-{label}", cls="box"))
+        cy += BOX + 0.8
+    return cy + 0.4
+
+
+def _oracle(items, x, cy, w, P):
+    cy += 0.6
+    cy = _section(items, x, cy, w, "The Oracle")
+    st = Style(stroke=GREY, stroke_width=0.25)
+    items.append(_text(x, cy + 3.6, "Question:", LABEL_PT, "condensed-bold", id=f"{P}oracle-question"))
+    items.append(Line(x + 13.5, cy + 4.0, x + w, cy + 4.0, st))
+    cy += 5.6
+    half = (w - 3) / 2
+    for i in range(4):
+        r, c = divmod(i, 2)
+        ax = x + c * (half + 3)
+        ay = cy + r * 5.3
+        items.append(_text(ax, ay + 3.6, f"{i + 1}.", LABEL_PT, "condensed-bold"))
+        items.append(Line(ax + 3.5, ay + 4.0, ax + half, ay + 4.0, st, id=f"{P}oracle-answer-{i + 1}"))
+    return cy + 11.0
+
+
+def _santa_collection(items, x, cy, w, colour, ink, P):
+    cy += 0.6
+    cy = _section(items, x, cy, w, "Santa's collection", "to win: 6 reindeer, the sleigh, 10 + 10 packages")
+    rows = (("reindeer", 8, 6), ("rudolph", 1, 0), ("sleigh", 1, 1), ("green package", 16, 10), ("blue package", 16, 10))
+    size = 4.6
+    col_x = x
+    # reindeer + rudolph + sleigh on one row, then the two package rows
+    bx = x
+    for name, n, need in rows[:3]:
+        items.append(icon(name, bx, cy, size, colour=colour))
+        bx += size + 0.6
+        for i in range(n):
+            bold = need and i + 1 == need
+            items.append(Rect(bx + i * size, cy, size, size, Style(stroke=INK, stroke_width=0.55 if bold else 0.3),
+                              id=f"{P}collect-{name.replace(' ', '-')}-{i + 1}", cls="box"))
+        bx += n * size + 2.2
+    cy += size + 1.0
+    for name, n, need in rows[3:]:
+        items.append(icon(name, col_x, cy, size, colour=colour))
+        for i in range(n):
+            bold = i + 1 == need
+            items.append(Rect(col_x + size + 0.6 + i * size, cy, size, size,
+                              Style(stroke=INK, stroke_width=0.55 if bold else 0.3),
+                              id=f"{P}collect-{name.replace(' ', '-')}-{i + 1}", cls="box"))
+        cy += size + 1.0
+    items.append(icon("candy cane", x, cy, size, colour=colour))
+    items.append(_text(x + size + 0.8, cy + 3.3, "Candy canes", LABEL_PT, "condensed-bold"))
+    bx = x + size + 0.8 + text_width("Candy canes", "condensed-bold", LABEL_PT) + 1.2
+    _boxes(items, bx, cy, 6, size=size, id_prefix=f"{P}track-candy-canes")
+    sx = bx + 6 * size + 2.5
+    items.append(icon("star", sx, cy, size, colour=colour))
+    label = "XMas Safe Zone reached"
+    if sx + size + 0.8 + text_width(label, "condensed-bold", LABEL_PT) > x + w - size - 1.0:
+        label = "Safe Zone reached"
+    items.append(_text(sx + size + 0.8, cy + 3.3, label, LABEL_PT, "condensed-bold"))
+    items.append(Rect(x + w - size, cy, size, size, Style(stroke=INK, stroke_width=0.5), id=f"{P}safe-zone", cls="box"))
+    cy += size + 1.0
+    for ln in wrap("Yeti/Grinch: fight, or give a candy cane (not a kill). If the Grinch wins he destroys a green "
+                   "package; the Yeti, a blue one.", "condensed", 6.4, w):
+        items.append(_text(x, cy + 2.6, ln, 6.4, "condensed", fill=GREY))
+        cy += 2.8
+    return cy + 1.2
+
+
+def _coin_box(items, x, y, w, h, colour, P):
+    items.append(Rect(x, y, w, h, Style(stroke=INK, stroke_width=0.5), radius=1.5, id=f"{P}insert-coin",
+                      cls="insert-coin"))
+    items.append(icon("coin", x + 1.0, y + (h - 6.0) / 2, 6.0, colour=colour))
+    items.append(_text(x + 7.8, y + h / 2 - 0.4, "INSERT COIN", 6.8, "condensed-bold"))
+    items.append(_text(x + 7.8, y + h / 2 + 2.7, "did a good deed?", 6.0, "condensed", fill=GREY))
+    items.append(Rect(x + w - 5.4, y + (h - 4.4) / 2, 4.4, 4.4, Style(stroke=INK, stroke_width=0.35),
+                      id=f"{P}insert-coin-box"))
+
+
+def _turns(items, x, cy, w, spec, colour, P):
+    cy += 0.6
+    title = "Hourglass: cross one box each turn" if spec.turns else "Time tracker (optional): turns played"
+    cy = _section(items, x, cy, w, title)
+    size = 4.5
+    coin_w = 31.5 if spec.campaign != "slaughter" else 0.0
+    note = {"kraken": "Kr: every 5 turns each flooded space linked to the Kraken floods one neighbour. "
+                      "Swim or backtrack at most 5 spaces.",
+            "santa": "Star: 4 free steps for 1 turn. Time out outside the XMas Safe Zone: 10 turns of "
+                     "Santa's wrath."}.get(spec.campaign, "") if spec.turns else ""
+    beside = False
+    if spec.turns:
+        # rows of whole fives (the Kr counter lines up); the coin box goes beside the boxes
+        # when that is shorter than a row of its own
+        n = spec.turns
+        full = 5 * int(w // (5 * size))
+        narrow = 5 * int((w - coin_w - 1.5) // (5 * size)) if coin_w else 0
+        h_full = -(-n // full) * size + (9.0 + 1.0 if coin_w else 0.0)
+        h_narrow = max(-(-n // narrow) * size, 9.0) if narrow else 1e9
+        beside = not note and h_narrow < h_full
+        per_row = narrow if beside else full
+    else:
+        per_row = int((w - coin_w - 1.5) // size)
+        n = per_row * 2
+    rows = (n + per_row - 1) // per_row
+    for i in range(n):
+        r, c = divmod(i, per_row)
+        bx, by = x + c * size, cy + r * size
+        kr = spec.campaign == "kraken" and (i + 1) % 5 == 0
+        items.append(Rect(bx, by, size, size, Style(stroke=INK, stroke_width=0.55 if kr else 0.3,
+                                                    fill=("#d6ebf8" if colour else "#e2e2e2") if kr else None),
+                          id=f"{P}track-turns-{i + 1}", cls="box turn"))
+        if kr:
+            items.append(_text(bx + size / 2, by + size - 1.3, "Kr", 6.0, "condensed-bold", "middle", GREY))
+    top = cy
+    cy += rows * size + 1.0
+    if not spec.turns or beside:
+        if coin_w:
+            bh = min(max(rows * size, 9.0), 12.0)
+            _coin_box(items, x + w - coin_w + 1.5, top + (max(rows * size, bh) - bh) / 2, coin_w - 1.5, bh, colour, P)
+            cy = max(cy, top + bh + 1.0)
+        return cy
+    lines = wrap(note, "condensed", 6.4, w - coin_w - 1.5) if note else []
+    for i, ln in enumerate(lines):
+        items.append(_text(x, cy + 2.6 + i * 2.8, ln, 6.4, "condensed", fill=GREY))
+    bh = 9.0
+    if coin_w:
+        _coin_box(items, x + w - coin_w + 1.5, cy, coin_w - 1.5, bh, colour, P)
+    return cy + max(bh if coin_w else 0.0, len(lines) * 2.8) + 1.0
+
+
+def _summary(items, x, cy, w, bottom, spec, colour):
+    cy += 0.6
+    cy = _section(items, x, cy, w, "Turn sequence")
+    seq = list(TURN_SEQUENCE)
+    if spec.campaign == "slaughter":
+        seq[4] = "Repeat until you fall. Forced to lose a resource? Black out Fury boxes instead, from the right."
+    elif spec.campaign == "santa":
+        seq[4] = "Cross an hourglass box, then repeat until time runs out."
+    elif spec.campaign == "kraken":
+        seq[0] = "Cross an hourglass box; move to an adjacent, connected space."
+        seq[4] = "Repeat. Market once, at an exit. Exit opposite the last requirement."
+    for i, step in enumerate(seq):
+        lines = wrap(step, "condensed", SMALL_PT, w - 4.0)
+        items.append(_text(x, cy + 2.8, f"{i + 1}", SMALL_PT, "condensed-bold"))
+        for ln in lines:
+            items.append(_text(x + 3.5, cy + 2.8, ln, SMALL_PT, "condensed"))
+            cy += 3.0
+    cy += 0.8
+    cy = _section(items, x, cy, w, "Elements")
+    elements = list(ELEMENTS)
+    if spec.campaign in ("slaughter", "strength", "kraken"):
+        elements[1:2] = [("potion", "+1 life")] + list(POTIONS)
+    if spec.campaign == "santa":
+        elements += [("star", "4 free steps, 1 turn"), ("candy cane", "distract Yeti or Grinch")]
+    if spec.campaign == "kraken":
+        elements += [("kraken", "strength 6, immortal"), ("flooded", "water: swim 5 max")]
+    # two columns when there is room, else three with smaller icons
+    for ncols, size in ((2, 4.4), (3, 4.0), (3, 3.6), (3, None)):
+        rows = (len(elements) + ncols - 1) // ncols
+        if size is None:                        # squeeze: whatever room is left
+            size = max(2.8, (bottom - cy) / rows - 0.5)
+        pitch = size + 0.7 if size > 3.0 else size + 0.4
+        if cy + rows * pitch <= bottom:
+            break
+    col_w = (w - 1.5 * (ncols - 1)) / ncols
+    for i, (name, effect) in enumerate(elements):
+        r, c = i % rows, i // rows
+        ex, ey = x + c * (col_w + 1.5), cy + r * pitch
+        items.append(icon(name, ex, ey, size, colour=colour))
+        fs = 6.8
+        while text_width(effect, "condensed", fs) > col_w - size - 1.0 and fs > 6.0:
+            fs -= 0.1
+        items.append(_text(ex + size + 0.8, ey + size / 2 + fs * 0.13, effect, fs, "condensed"))
+    cy += rows * pitch
+    if spec.campaign == "slaughter" and cy + 14 < bottom:
+        cy += 1.5
+        cy = _section(items, x, cy, w, "Before you start, read this aloud")
+        for line in MOTIVATION:
+            for ln in wrap(line, "serif-italic", 8.0, w):
+                items.append(_text(x, cy + 3.2, ln, 8.0, "serif-italic"))
+                cy += 3.5
+            if cy + 4 > bottom:
+                break
+    return cy

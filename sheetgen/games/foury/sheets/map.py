@@ -1,0 +1,700 @@
+"""Dungeon Foury pages: the map sheet (map + event tables | detachable character
+sheet), the character-sheet pages (spares, heroes, 2 players) and the icon page.
+
+compose_map(fmap, options) is called by sheetgen.games.foury.formats.map; fmap has
+`.model` (the validated map) and `.board` (sheetgen.games.foury.board.Board).
+"""
+from __future__ import annotations
+
+import math
+from string import ascii_uppercase
+
+from sheetgen.fonts import text_width, wrap
+from .. import board as fb
+from .character import CharacterSpec, Hero, ZoneInfo, character_sheet
+from sheetgen.draw.furniture import finish_page, sheet_id
+from sheetgen.draw.icons import ICON_NAMES, LABELS, icon, slug
+from .pictograms import event_pictogram
+from sheetgen.draw.model import Circle, Document, Group, Line, Page, Path, Polygon, Rect, Style, Text
+from sheetgen.draw.options import PAPER_SIZES, BuildOptions
+
+INK = "#1a1a1a"
+GREY = "#6b6b6b"
+GRID = "#8a8a8a"
+MARGIN = 6.0
+SHEET_W = 97.0               # the character sheet's width
+WALL_W = 1.1                 # printed walls and the map edge
+ZONE_COLOURS = {"A": "#b7dc9f", "B": "#f5d98c", "C": "#d4c3e8", "D": "#a9d2ef"}
+EXTRA_COLOURS = ("#f4b9a8", "#c9e4de", "#e8d6b0", "#f0c8e0", "#d9e8a8", "#c8d2f0")
+# grayscale: each zone gets a hatching (angle in degrees, or 'dots' / 'cross')
+ZONE_PATTERNS = {"A": 45.0, "B": "dots", "C": 0.0, "D": "cross"}
+EXTRA_PATTERNS = (-45.0, 90.0, "dots", 45.0, 0.0, "cross")
+CENTRE_ICON = {"ancient": "oracle", "strength": "oracle", "kraken": "kraken", "santa": "santa", "slaughter": "start"}
+CENTRE_NAME = {"ancient": "The Oracle", "strength": "The Oracle", "kraken": "The Kraken", "santa": "Santa",
+               "slaughter": "Start"}
+CAMPAIGN_NAMES = {"ancient": "The Ancient Story", "slaughter": "The Slaughter of Monsters",
+                  "santa": "Santa Crash'n Foury", "strength": "In and Out with Your Strength",
+                  "kraken": "Discovering the Kraken"}
+REQ_PHRASE = {"statues": "stand before {n} statue{s}", "kills": "kill {n} monster{s}",
+              "levers": "reach {n} lever{s} (stairs)", "cornucopias": "keep {n} unused cornucopia{s}"}
+# our own die table (the rulebook's is not in the text): editable per map in a later format version
+DIE_TABLE = ("a monster appears: fight it", "lose 1 life point", "gain 1 shovel", "gain 1 four-leaf clover",
+             "gain 1 shield", "gain 1 chest")
+DEFAULT_ZONES = (
+    ZoneInfo("A", "The Temple", "statues", 3, ZONE_COLOURS["A"]),
+    ZoneInfo("B", "The Palace Rooms", "kills", 3, ZONE_COLOURS["B"]),
+    ZoneInfo("C", "The Castle Cliff", "levers", 2, ZONE_COLOURS["C"]),
+    ZoneInfo("D", "The Waterways", "cornucopias", 1, ZONE_COLOURS["D"]),
+)
+
+
+def page_size(options: BuildOptions, default: str = "a4", landscape: bool = True) -> tuple[float, float]:
+    w, h = PAPER_SIZES[(options.paper or default).lower()]
+    return (max(w, h), min(w, h)) if landscape else (min(w, h), max(w, h))
+
+
+def zone_colour(letter: str, fmap=None) -> str:
+    if fmap is not None:
+        zone = fmap.model.zones.get(letter)
+        if zone is not None and getattr(zone, "colour", None):
+            return zone.colour
+    if letter in ZONE_COLOURS:
+        return ZONE_COLOURS[letter]
+    return EXTRA_COLOURS[(ord(letter) - ord("A")) % len(EXTRA_COLOURS)]
+
+
+def zone_pattern(letter: str):
+    if letter in ZONE_PATTERNS:
+        return ZONE_PATTERNS[letter]
+    return EXTRA_PATTERNS[(ord(letter) - ord("A")) % len(EXTRA_PATTERNS)]
+
+
+def _t(x, y, s, size=7.5, font="sans", anchor="start", fill=INK, id=None, cls=None):
+    return Text(x, y, s, size=size, font=font, anchor=anchor, fill=fill, id=id, cls=cls)
+
+
+def hatch(x, y, w, h, pattern, colour="#9c9c9c", pitch=2.2) -> list:
+    """Grayscale zone pattern clipped to the rectangle (lines cut by hand: no clip paths)."""
+    st = Style(stroke=colour, stroke_width=0.2)
+    out = []
+    if pattern == "dots":
+        r = 0.3
+        ny, nx = int(h // pitch), int(w // pitch)
+        for j in range(ny):
+            for i in range(nx):
+                off = pitch / 2 if j % 2 else 0
+                cx = x + pitch / 2 + i * pitch + off / 2
+                cy = y + pitch / 2 + j * pitch
+                if cx < x + w - r:
+                    out.append(Circle(cx, cy, r, Style(stroke=None, fill=colour)))
+        return out
+    angles = [45.0, -45.0] if pattern == "cross" else [float(pattern)]
+    for ang in angles:
+        out += _hatch_lines(x, y, w, h, ang, pitch * (1.3 if pattern == "cross" else 1.0), st)
+    return out
+
+
+def _hatch_lines(x, y, w, h, angle, pitch, st):
+    a = math.radians(angle)
+    dx, dy = math.cos(a), math.sin(a)           # line direction
+    nx, ny = -dy, dx                            # normal
+    cx, cy = x + w / 2, y + h / 2
+    half = math.hypot(w, h) / 2
+    out = []
+    k = -half
+    while k <= half:
+        px, py = cx + nx * k, cy + ny * k
+        # clip the infinite line p + t*d to the box (Liang-Barsky)
+        t0, t1 = -1e9, 1e9
+        ok = True
+        for p, q in ((-dx, px - x), (dx, x + w - px), (-dy, py - y), (dy, y + h - py)):
+            if abs(p) < 1e-12:
+                if q < 0:
+                    ok = False
+                continue
+            t = q / p
+            if p < 0:
+                t0 = max(t0, t)
+            else:
+                t1 = min(t1, t)
+        if ok and t1 - t0 > 0.3:
+            out.append(Line(px + dx * t0, py + dy * t0, px + dx * t1, py + dy * t1, st))
+        k += pitch
+    return out
+
+
+# -- the map ----------------------------------------------------------------------
+class MapGeometry:
+    def __init__(self, x, y, cell, columns, rows):
+        self.x, self.y, self.cell, self.columns, self.rows = x, y, cell, columns, rows
+
+    def cell_xy(self, c):
+        return self.x + c[0] * self.cell, self.y + c[1] * self.cell
+
+    def side_line(self, c, side):
+        x, y = self.cell_xy(c)
+        s = self.cell
+        return {"N": (x, y, x + s, y), "S": (x, y + s, x + s, y + s),
+                "W": (x, y, x, y + s), "E": (x + s, y, x + s, y + s)}[side]
+
+
+def draw_map(fmap, geo: MapGeometry, grayscale: bool, blank_grid: bool = False) -> list:
+    """The zone grid with walls, entries, items, centre and coordinates."""
+    b = fmap.board if fmap is not None else None
+    items: list = []
+    s = geo.cell
+    colour = not grayscale
+    cells = b.cells if b else {}
+    letter_pt = max(6.0, min(7.5, s * 0.32))
+    for yy in range(geo.rows):
+        for xx in range(geo.columns):
+            c = (xx, yy)
+            name = fb.cell_name(c)
+            x, y = geo.cell_xy(c)
+            sym = cells.get(c)
+            if sym is None or blank_grid:
+                items.append(Rect(x, y, s, s, Style(stroke=GRID, stroke_width=0.25), id=f"cell-{name}", cls="cell"))
+                continue
+            if sym == fb.ROCK:
+                items.append(Rect(x, y, s, s, Style(stroke=None, fill="#5a5a5a"), id=f"cell-{name}", cls="cell rock"))
+                items += hatch(x, y, s, s, 45.0, "#8a8a8a", 1.6)
+                continue
+            if sym == fb.CENTRE:
+                items.append(Rect(x, y, s, s, Style(stroke=GRID, stroke_width=0.25, fill="#ffffff"),
+                                  id=f"cell-{name}", cls="cell centre"))
+                continue
+            fill = zone_colour(sym, fmap) if colour else "#ffffff"
+            items.append(Rect(x, y, s, s, Style(stroke=GRID, stroke_width=0.25, fill=fill),
+                              id=f"cell-{name}", cls=f"cell zone-{sym}"))
+            if grayscale:
+                items += hatch(x + 0.4, y + 0.4, s - 0.8, s - 0.8, zone_pattern(sym))
+            if b is not None and b.is_flooded(c):
+                items += _water(x, y, s, colour, f"item-{name}-flooded")
+            # the zone letter in the corner (always in grayscale; in colour too, for colour-blind players)
+            items.append(Rect(x + 0.5, y + 0.5, text_width(sym, "sans-bold", letter_pt) + 1.0, letter_pt * 0.42,
+                              Style(stroke=None, fill="#ffffff", opacity=0.85)))
+            items.append(_t(x + 1.0, y + 0.6 + letter_pt * 0.36, sym, letter_pt, "sans-bold", cls="zone-letter"))
+    if b is None:
+        return items + _border(geo, [])
+    # the centre room: one icon over all its cells
+    centre = b.centre_cells()
+    campaign = getattr(fmap.model, "campaign", "ancient")
+    if centre and not blank_grid:
+        xs = [c[0] for c in centre]
+        ys = [c[1] for c in centre]
+        x0, y0 = geo.cell_xy((min(xs), min(ys)))
+        w = (max(xs) - min(xs) + 1) * s
+        h = (max(ys) - min(ys) + 1) * s
+        size = min(w, h) * 0.72
+        items.append(icon(CENTRE_ICON.get(campaign, "oracle"), x0 + (w - size) / 2, y0 + (h - size) / 2 - s * 0.04,
+                          size, colour=colour, id="centre"))
+        label = CENTRE_NAME.get(campaign, "Oracle")
+        if min(w, h) >= 14.0:
+            items.append(_t(x0 + w / 2, y0 + h - 0.9, label, 6.5, "condensed-bold", "middle"))
+    # items
+    for c, names in sorted(b.items.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        names = [n for n in names if n != "flooded" or not b.is_flooded(c)]
+        if not names:
+            continue
+        x, y = geo.cell_xy(c)
+        k = len(names)
+        per = 1 if k == 1 else 2
+        size = s * (0.62 if k == 1 else 0.42)
+        for i, n in enumerate(names):
+            r, q = divmod(i, per)
+            if k == 1:
+                ix, iy = x + (s - size) / 2, y + (s - size) / 2 + s * 0.04
+            else:
+                ix = x + s * 0.06 + q * (s * 0.46)
+                iy = y + s * 0.1 + r * (s * 0.44)
+            item_id = f"item-{fb.cell_name(c)}-{slug(n)}"
+            if names[:i].count(n):                  # the same item twice in a cell: keep ids unique
+                item_id += f"-{names[:i].count(n) + 1}"
+            items.append(icon(n, ix, iy, size, colour=colour, id=item_id))
+    # start triangle
+    if b.start is not None:
+        x, y = geo.cell_xy(b.start)
+        if b.items_at(b.start) or b.is_centre(b.start):
+            size = s * 0.34
+            sx, sy = x + s - size - 0.6, y + 0.6
+        else:
+            size = s * 0.56
+            sx, sy = x + (s - size) / 2, y + (s - size) / 2 + s * 0.04
+        items.append(icon("start", sx, sy, size, colour=colour, id=f"start-{fb.cell_name(b.start)}"))
+    # rock edges and printed walls
+    wall_st = Style(stroke=INK, stroke_width=WALL_W, cap="round")
+    done = set()
+    for text in getattr(fmap.model, "walls", []) or []:
+        try:
+            c, side = fb.parse_cell_side(text)
+        except ValueError:
+            continue
+        key = fb.wall_key(c, side)
+        if key in done:
+            continue
+        done.add(key)
+        items.append(Line(*geo.side_line(c, side), wall_st, id=f"wall-{fb.cell_name(c)}-{side}", cls="wall"))
+    for c, side in sorted(b.walls):
+        if (c, side) not in done:
+            items.append(Line(*geo.side_line(c, side), wall_st, id=f"wall-{fb.cell_name(c)}-{side}", cls="wall"))
+    for c, sym in cells.items():
+        if sym == fb.ROCK:
+            continue
+        for side in fb.SIDES:
+            n = fb.neighbour(c, side)
+            if b.on_board(n) and b.is_rock(n):
+                items.append(Line(*geo.side_line(c, side), wall_st, cls="wall rock-edge"))
+    items += _border(geo, list(b.entries))
+    for c, side in b.entries:
+        items.append(_entry_arrow(geo, c, side, zone_colour(b.zone_of(c) or "A", fmap), b.zone_of(c), colour))
+    return items
+
+
+def _water(x, y, s, colour, id):
+    out = [Rect(x, y, s, s, Style(stroke=None, fill="#bfe1f6" if colour else "#d9d9d9", opacity=0.9))]
+    st = Style(stroke="#2f6fc0" if colour else "#555555", stroke_width=0.35, cap="round")
+    for k in (0.3, 0.55, 0.8):
+        v = y + k * s
+        out.append(Path((("M", x + 0.12 * s, v), ("C", x + 0.25 * s, v - 0.07 * s, x + 0.32 * s, v - 0.07 * s, x + 0.42 * s, v),
+                         ("C", x + 0.52 * s, v + 0.07 * s, x + 0.6 * s, v + 0.07 * s, x + 0.7 * s, v),
+                         ("C", x + 0.78 * s, v - 0.07 * s, x + 0.84 * s, v - 0.07 * s, x + 0.9 * s, v)), st))
+    return [Group(tuple(out), id=id, cls="flooded")]
+
+
+def _border(geo: MapGeometry, entries) -> list:
+    """The map edge is a wall except where an entry arrow stands."""
+    st = Style(stroke=INK, stroke_width=WALL_W, cap="square")
+    open_sides = set(entries)
+    out = []
+    for xx in range(geo.columns):
+        for c, side in (((xx, 0), "N"), ((xx, geo.rows - 1), "S")):
+            if (c, side) not in open_sides:
+                out.append(Line(*geo.side_line(c, side), st, cls="edge"))
+    for yy in range(geo.rows):
+        for c, side in (((0, yy), "W"), ((geo.columns - 1, yy), "E")):
+            if (c, side) not in open_sides:
+                out.append(Line(*geo.side_line(c, side), st, cls="edge"))
+    return out
+
+
+def _entry_arrow(geo: MapGeometry, c, side, fill, letter, colour) -> Group:
+    """A fat arrow outside the border pointing into the map, in the zone's colour."""
+    s = geo.cell
+    length = min(6.0, s * 0.5)
+    half = min(s * 0.3, 5.0)
+    x1, y1, x2, y2 = geo.side_line(c, side)
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    ox, oy = {"N": (0, -1), "S": (0, 1), "W": (-1, 0), "E": (1, 0)}[side]   # outwards
+    px, py = -oy, ox                                                        # along the edge
+    base = 0.8 + length                                                     # tail distance from the edge
+    tip = 0.6
+    shaft = half * 0.5
+    head = length * 0.5
+
+    def P(d, t):
+        return (mx + ox * d + px * t, my + oy * d + py * t)
+    pts = (P(base, -shaft), P(base, shaft), P(tip + head, shaft), P(tip + head, half), P(tip, 0.0),
+           P(tip + head, -half), P(tip + head, -shaft))
+    st = Style(stroke=INK, stroke_width=0.4, fill=fill if colour else "#ffffff", join="miter")
+    items = [Polygon(pts, st)]
+    if letter and not colour:
+        lx, ly = P(tip + head + 0.2, 0.0)
+        items.append(_t(lx, ly + 1.0, letter, 6.0, "sans-bold", "middle"))
+    name = fb.cell_name(c)
+    return Group(tuple(items), id=f"entry-{name}-{side}", cls=f"entry zone-{letter}" if letter else "entry")
+
+
+def coordinates(geo: MapGeometry, gap: float) -> list:
+    """Column letters above the map and row numbers to its left (outside the entry arrows)."""
+    fs = max(6.0, min(8.0, geo.cell * 0.35))
+    out = []
+    for xx in range(geo.columns):
+        cx = geo.x + (xx + 0.5) * geo.cell
+        out.append(_t(cx, geo.y - gap, ascii_uppercase[xx], fs, "sans-bold", "middle", GREY, cls="coord"))
+    for yy in range(geo.rows):
+        cy = geo.y + (yy + 0.5) * geo.cell + fs * 0.13
+        out.append(_t(geo.x - gap, cy, str(yy + 1), fs, "sans-bold", "end", GREY, cls="coord"))
+    return out
+
+
+# -- event tables ------------------------------------------------------------------------
+def requirement_phrase(kind, count) -> str:
+    if not kind:
+        return ""
+    return REQ_PHRASE[kind].format(n=count, s="s" if count != 1 else "")
+
+
+def draw_event_tables(fmap, x, y, w, h, grayscale) -> list:
+    """Each zone's six d6 events as pictograms with their numbers, name and requirement."""
+    b = fmap.board
+    letters = sorted(b.zones)
+    n = len(letters)
+    if not n:
+        return []
+    cols = min(n, 4)
+    rows = (n + cols - 1) // cols
+    gap = 3.0
+    bw = (w - gap * (cols - 1)) / cols
+    bh = h / rows
+    out = []
+    for i, letter in enumerate(letters):
+        zone = b.zones[letter]
+        r, c = divmod(i, cols)
+        bx, by = x + c * (bw + gap), y + r * bh
+        out += _zone_block(fmap, zone, bx, by, bw, bh, grayscale)
+    return out
+
+
+def _zone_block(fmap, zone, x, y, w, h, grayscale):
+    out = []
+    fill = zone_colour(zone.letter, fmap)
+    sw = 5.0
+    out.append(Rect(x, y, sw, sw, Style(stroke=INK, stroke_width=0.3, fill="#ffffff" if grayscale else fill)))
+    if grayscale:
+        out += hatch(x + 0.3, y + 0.3, sw - 0.6, sw - 0.6, zone_pattern(zone.letter), pitch=1.4)
+    out.append(_t(x + sw / 2, y + 3.8, zone.letter, 9.0, "sans-bold", "middle"))
+    name = zone.name
+    fs = 8.0
+    while text_width(name, "condensed-bold", fs) > w - sw - 1.5 and fs > 6.5:
+        fs -= 0.25
+    out.append(_t(x + sw + 1.2, y + 2.8, name, fs, "condensed-bold", id=f"zone-{zone.letter}-name"))
+    req = requirement_phrase(zone.requirement_kind, zone.requirement_count)
+    if req:
+        room = w - sw - 1.5
+        # the label only where every zone's phrase fits with it (narrow Letter blocks),
+        # so all blocks of a page read alike
+        phrases = [requirement_phrase(z.requirement_kind, z.requirement_count) or ""
+                   for z in fmap.board.zones.values()]
+        if all(text_width("Requirement: " + p, "condensed", 6.0) <= room for p in phrases):
+            req = "Requirement: " + req
+        fs = 6.6
+        while text_width(req, "condensed", fs) > room and fs > 6.0:
+            fs -= 0.2
+        out.append(_t(x + sw + 1.2, y + 5.6, req, fs, "condensed", fill=GREY))
+    top = y + 7.2
+    # six pictograms in 2 rows of 3 (or 1 row of 6 if the block is wide)
+    per_row = 6 if w >= 6 * 13 else 3
+    nrows = 6 // per_row
+    num_w = 3.2
+    pw = (w - per_row * num_w) / per_row - 1.0
+    ph = (y + h - top) / nrows - 1.0
+    size = max(6.0, min(pw, ph, 13.0))
+    for k in range(1, 7):
+        r, c = divmod(k - 1, per_row)
+        cx = x + c * (w / per_row)
+        cy = top + r * (size + 1.0)
+        out.append(Circle(cx + 1.5, cy + size / 2, 1.5, Style(stroke=None, fill=INK)))
+        out.append(_t(cx + 1.5, cy + size / 2 + 0.95, str(k), 7.0, "sans-bold", "middle", "#ffffff"))
+        events = zone.events.get(k, ())
+        if events:
+            out.append(event_pictogram(events, cx + num_w, cy, size, colour=not grayscale,
+                                       id=f"event-{zone.letter}-{k}"))
+    return out
+
+
+# -- the legend column ---------------------------------------------------------------------
+def draw_legend(fmap, x, y, w, h, grayscale) -> list:
+    """Beside the map: how to read the events, the items on this map, the die table."""
+    out = []
+    colour = not grayscale
+    b = fmap.board
+    cy = y
+    out.append(_t(x, cy + 3, "READING THE EVENTS", 7.5, "condensed-bold"))
+    cy += 4.5
+    demo = 11.0
+    out.append(event_pictogram("collapse left front", x, cy, demo, colour=colour))
+    tips = wrap("Roll on the table of the zone you move FROM. The arrow is your move: front is ahead, "
+                "behind is where you came from. Bars are walls that collapse.", "condensed", 6.6, w - demo - 1.5)
+    for i, ln in enumerate(tips[:8]):
+        out.append(_t(x + demo + 1.5, cy + 2.6 + i * 2.7, ln, 6.6, "condensed"))
+    cy += max(demo, len(tips[:8]) * 2.7) + 2.5
+    present = []
+    for names in (b.items.values() if not getattr(fmap.model, "blank", False) else ()):
+        for n in names:
+            if n not in present:
+                present.append(n)
+    order = {n: i for i, n in enumerate(fb.ITEMS)}
+    present.sort(key=lambda n: order.get(n, 99))
+    if present:
+        out.append(_t(x, cy + 3, "ON THIS MAP", 7.5, "condensed-bold"))
+        cy += 4.5
+        # two columns of icon + name (names wrap onto a second line rather than shrink)
+        cols = 2 if w >= 30 else 1
+        cw = w / cols
+        room = y + h - cy
+        for size in (5.0, 4.4, 3.8):
+            cells = []
+            for n in present:
+                lines = wrap(LABELS.get(n, n), "condensed", 6.4, cw - size - 1.6)
+                cells.append((n, lines[:2], max(size, len(lines[:2]) * 2.5) + 0.8))
+            rows = [cells[i:i + cols] for i in range(0, len(cells), cols)]
+            need = sum(max(c[2] for c in row) for row in rows)
+            if need <= room:
+                break
+        for row in rows:
+            pitch = max(c[2] for c in row)
+            for c, (n, lines, _) in enumerate(row):
+                ix = x + c * cw
+                out.append(icon(n, ix, cy, size, colour=colour))
+                top = cy + size / 2 - (len(lines) - 1) * 1.25 + 0.9
+                for k, ln in enumerate(lines):
+                    out.append(_t(ix + size + 1.0, top + k * 2.5, ln, 6.4, "condensed"))
+            cy += pitch
+        cy += 2.0
+    if True:
+        if cy + 4.5 + 6 * 3.1 < y + h:
+            out.append(_t(x, cy + 3, "DIE TABLE", 7.5, "condensed-bold"))
+            out.append(_t(x + w, cy + 3, "ours, editable", 6.0, "condensed", "end", GREY))
+            cy += 4.5
+            for k, effect in enumerate(DIE_TABLE, 1):
+                out.append(_t(x, cy + 2.6, f"{k}", 6.8, "condensed-bold"))
+                out.append(_t(x + 3.0, cy + 2.6, effect, 6.8, "condensed"))
+                cy += 3.1
+            cy += 1.5
+    return out
+
+
+# -- pages ---------------------------------------------------------------------------------
+def scissors(x, y, size=4.0, vertical=True) -> Group:
+    """A scissors mark centred at (x, y), blades along the cut line."""
+    s = size
+    st = Style(stroke=INK, stroke_width=0.3, fill="#ffffff")
+    if vertical:
+        items = (Circle(x - s * 0.28, y + s * 0.35, s * 0.18, st), Circle(x + s * 0.28, y + s * 0.35, s * 0.18, st),
+                 Line(x - s * 0.18, y + s * 0.22, x + s * 0.12, y - s * 0.5, Style(stroke=INK, stroke_width=0.45)),
+                 Line(x + s * 0.18, y + s * 0.22, x - s * 0.12, y - s * 0.5, Style(stroke=INK, stroke_width=0.45)))
+    else:
+        items = (Circle(x - s * 0.35, y - s * 0.28, s * 0.18, st), Circle(x - s * 0.35, y + s * 0.28, s * 0.18, st),
+                 Line(x - s * 0.22, y - s * 0.18, x + s * 0.5, y + s * 0.12, Style(stroke=INK, stroke_width=0.45)),
+                 Line(x - s * 0.22, y + s * 0.18, x + s * 0.5, y - s * 0.12, Style(stroke=INK, stroke_width=0.45)))
+    return Group(items, cls="scissors")
+
+
+def cut_line(x, y1, y2, id="cut-line") -> list:
+    return [Line(x, y1, x, y2, Style(stroke=GREY, stroke_width=0.3, dash=(2.0, 1.5)), id=id, cls="cut"),
+            Group((Rect(x - 2.6, y1, 5.2, 6.0, Style(stroke=None, fill="#ffffff")),
+                   scissors(x, y1 + 3.2, 4.6)), id=f"{id}-scissors")]
+
+
+def zone_infos(fmap) -> list[ZoneInfo]:
+    b = fmap.board
+    return [ZoneInfo(z.letter, z.name, z.requirement_kind, z.requirement_count, zone_colour(z.letter, fmap))
+            for _, z in sorted(b.zones.items())]
+
+
+def spec_for_map(fmap, hero: Hero | None = None) -> CharacterSpec:
+    b = fmap.board
+    m = fmap.model
+    campaign = getattr(m, "campaign", "ancient")
+    extras = getattr(b, "hero_extras", True)
+    return CharacterSpec(campaign=campaign, hero_extras=extras and campaign != "strength",
+                         turns=getattr(b, "turns", None), max_enemies=getattr(b, "max_enemies", None) or 48,
+                         zones=[z for z in zone_infos(fmap) if z.requirement_kind] or list(DEFAULT_ZONES),
+                         hero=hero, title=CAMPAIGN_NAMES.get(campaign, "Character sheet"))
+
+
+def compose_map(fmap, options: BuildOptions) -> Document:
+    """The map sheet: map, event tables and legend on the left; the character sheet on the right."""
+    W, H = page_size(options)
+    page = Page(W, H, name=slug(fmap.model.title) or "map")
+    gray = options.grayscale
+    m, b = fmap.model, fmap.board
+    blank = bool(getattr(m, "blank", False))
+    columns = int(options.param("columns") or b.columns)
+    rows = int(options.param("rows") or b.rows)
+    resized = (columns, rows) != (b.columns, b.rows)
+    cut_x = W - SHEET_W - 2 * MARGIN
+    left_w = cut_x - 2 * MARGIN
+    bottom = H - 9.0
+
+    # title
+    page.add(_t(MARGIN, MARGIN + 8.0, "DUNGEON FOURY", 24, "serif-bold", id="game-title"))
+    gx = MARGIN + text_width("DUNGEON FOURY", "serif-bold", 24) + 5
+    if blank:
+        # the strip to write the map's own title in
+        page.add(Rect(MARGIN, MARGIN + 10.5, left_w * 0.62, 8.0, Style(stroke=INK, stroke_width=0.4), radius=1.5,
+                      id="title-strip", cls="title-strip"))
+        page.add(_t(MARGIN + 2, MARGIN + 12.8, "TITLE", 6.0, "condensed-bold", fill=GREY))
+    else:
+        page.add(_t(gx, MARGIN + 8.0, m.title, 13, "serif-bold", id="map-title"))
+    sub = getattr(m, "description", "") or ""
+    if not blank:
+        campaign = getattr(m, "campaign", "ancient")
+        tag = CAMPAIGN_NAMES.get(campaign, "")
+        line = sub or (tag if tag != m.title else "")
+        if line:
+            fs = 7.5
+            while text_width(line, "serif-italic", fs) > MARGIN + left_w - gx and fs > 6.0:
+                fs -= 0.25
+            for i, ln in enumerate(wrap(line, "serif-italic", fs, MARGIN + left_w - gx)[:2]):
+                page.add(_t(gx, MARGIN + 12.8 + i * 3.2, ln, fs, "serif-italic", fill=GREY))
+
+    # the map: the biggest square that leaves room for the events below and a legend beside it
+    events_h = 44.0 if len(b.zones) <= 4 else 62.0
+    top = MARGIN + (32.0 if blank else 27.0)
+    avail_h = bottom - events_h - top - (14.0 if blank else 11.0)
+    avail_w = left_w - 40.0 - 22.0
+    cell = min(avail_h / rows, avail_w / columns, 26.0)
+    map_w, map_h = cell * columns, cell * rows
+    mx = MARGIN + 11.0
+    geo = MapGeometry(mx, top, cell, columns, rows)
+    # another size than the definition's grid: an empty grid for the player to zone
+    page.add(Group(tuple(draw_map(None if resized else fmap, geo, gray)), id="map", cls="map"))
+    page.add(*coordinates(geo, (min(7.5, cell * 0.5) + 2.5) if not resized else 3.0))
+    lx = mx + map_w + 12.0
+    page.add(Group(tuple(draw_legend(fmap, lx, top - 6.0, MARGIN + left_w - lx, map_h + 6.0, gray)),
+                   id="legend"))
+    page.add(Group(tuple(draw_event_tables(fmap, MARGIN, bottom - events_h, left_w, events_h, gray)),
+                   id="events"))
+    if blank:
+        page.add(_t(MARGIN, bottom - events_h - 3.0, "Draw the icons (cut them from the icon page), the zones, "
+                    "the entry arrows and the walls; write the map's title in the strip.", 7.0, "condensed",
+                    fill=GREY))
+    # the character sheet, detachable
+    page.add(*cut_line(cut_x, MARGIN - 2, H - 7.5))
+    hero = None
+    hero_name = options.param("hero")
+    if hero_name:
+        from ..formats.sheet import hero_object
+        hero = hero_object(str(hero_name))
+    spec = spec_for_map(fmap, hero)
+    page.add(Group(tuple(character_sheet(cut_x + MARGIN, MARGIN, SHEET_W, bottom - MARGIN, spec, gray)),
+                   id="character-sheet", cls="character-sheet"))
+    sid = sheet_id("foury-map", m.model_dump() if hasattr(m, "model_dump") else repr(m), columns, rows,
+                   options.paper, gray, hero_name)
+    finish_page(page, options, sid, footer=f"Dungeon Foury · {m.title} · our own map")
+    source = getattr(fmap, "source", None)
+    name = source.path.stem if source is not None and getattr(source, "path", None) else slug(m.title)
+    if resized:
+        name += f"-{columns}x{rows}"
+    return Document([page], title=f"Dungeon Foury: {m.title}", name=name or "foury-map",
+                    subject="Dungeon Foury map and character sheet")
+
+
+# -- sheets without a map ---------------------------------------------------------------------
+def character_pages(specs: list[CharacterSpec], options: BuildOptions, title: str, name: str,
+                    side_text: list[tuple[str, str]] | None = None, per_page: int = 3) -> Document:
+    """Character sheets side by side on landscape pages (cut lines between them);
+    side_text: (heading, paragraph) blocks filling a free column on each page."""
+    W, H = page_size(options)
+    gray = options.grayscale
+    pages = []
+    slots = per_page if side_text is None else per_page - 1
+    chunks = [specs[i:i + slots] for i in range(0, len(specs), slots)] or [[]]
+    colw = (W - 2 * MARGIN) / per_page
+    sw = min(SHEET_W, colw - 6.0)
+    for pi, chunk in enumerate(chunks):
+        page = Page(W, H, name=f"{name}-{pi + 1}" if len(chunks) > 1 else name)
+        for i, spec in enumerate(chunk):
+            x = MARGIN + i * colw + (colw - sw) / 2
+            prefix = f"p{pi * slots + i + 1}-" if len(specs) > 1 else ""
+            page.add(Group(tuple(character_sheet(x, MARGIN, sw, H - 9.0 - MARGIN, spec, gray, prefix)),
+                           id=f"{prefix}character-sheet", cls="character-sheet"))
+            if i:
+                page.add(*cut_line(MARGIN + i * colw, MARGIN - 2, H - 7.5, id=f"cut-line-{i}"))
+        if side_text is not None:
+            x = MARGIN + len(chunk) * colw + 3
+            if chunk:
+                page.add(*cut_line(MARGIN + len(chunk) * colw, MARGIN - 2, H - 7.5, id=f"cut-line-{len(chunk)}"))
+            page.add(Group(tuple(text_column(x + 2, MARGIN, colw - 8, H - 9 - MARGIN, side_text, gray)),
+                           id="notes"))
+        sid = sheet_id("foury-sheet", name, [repr(s) for s in chunk], options.paper, gray, pi)
+        finish_page(page, options, sid, footer=f"Dungeon Foury · {title}")
+        pages.append(page)
+    return Document(pages, title=f"Dungeon Foury: {title}", name=name, subject="Dungeon Foury character sheets")
+
+
+def text_column(x, y, w, h, blocks, grayscale) -> list:
+    out = []
+    cy = y
+    for heading, body in blocks:
+        if heading.startswith("@icon "):
+            names = heading[6:].split(",")
+            size = 9.0
+            for i, n in enumerate(names):
+                out.append(icon(n.strip(), x + i * (size + 2), cy, size, colour=not grayscale))
+            cy += size + 2
+            continue
+        if heading:
+            out.append(_t(x, cy + 3.6, heading, 9.0, "serif-bold"))
+            cy += 5.2
+        for para in body.split("\n"):
+            for ln in wrap(para, "condensed", 7.4, w):
+                out.append(_t(x, cy + 2.8, ln, 7.4, "condensed"))
+                cy += 3.3
+            cy += 0.8
+        cy += 2.0
+    return out
+
+
+def icon_page(options: BuildOptions, title: str, size: float = 14.0, small: float = 8.0) -> Document:
+    """Every icon at print size with its name, in cut-out tiles, plus the event pictograms."""
+    W, H = page_size(options, landscape=False)
+    gray = options.grayscale
+    page = Page(W, H, name="icons")
+    page.add(_t(MARGIN, MARGIN + 7, "DUNGEON FOURY", 18, "serif-bold"))
+    page.add(_t(W - MARGIN, MARGIN + 7, title, 11, "serif-bold", "end"))
+    page.add(_t(MARGIN, MARGIN + 12, "Cut out the icons or copy them onto a blank map. "
+                "Big tiles for 5x5 maps, small ones for bigger grids.", 7.5, "condensed", fill=GREY))
+    tile_w, tile_h = size + 8.0, size + 7.0
+    cols = int((W - 2 * MARGIN) // tile_w)
+    x0 = (W - cols * tile_w) / 2
+    y0 = MARGIN + 16
+    cut = Style(stroke="#b0b0b0", stroke_width=0.2, dash=(1.2, 1.0))
+    for i, n in enumerate(ICON_NAMES):
+        r, c = divmod(i, cols)
+        x, y = x0 + c * tile_w, y0 + r * tile_h
+        page.add(Rect(x, y, tile_w, tile_h, cut))
+        page.add(icon(n, x + (tile_w - size) / 2, y + 1.5, size, colour=not gray, id=f"icon-{slug(n)}"))
+        label = LABELS.get(n, n)
+        fs = 7.0
+        while text_width(label, "condensed", fs) > tile_w - 1.5 and fs > 6.0:
+            fs -= 0.2
+        page.add(_t(x + tile_w / 2, y + tile_h - 2.0, label, fs, "condensed", "middle", cls="icon-label"))
+    rows_used = (len(ICON_NAMES) + cols - 1) // cols
+    y = y0 + rows_used * tile_h + 6
+    page.add(_t(MARGIN, y, f"SMALL ({small:g} mm)", 8, "condensed-bold"))
+    y += 2
+    small_tile = small + 2.0
+    per = int((W - 2 * MARGIN) // small_tile)
+    for i, n in enumerate(ICON_NAMES):
+        r, c = divmod(i, per)
+        page.add(icon(n, MARGIN + c * small_tile + 1, y + r * small_tile + 1, small, colour=not gray,
+                      id=f"icon-small-{slug(n)}"))
+    y += ((len(ICON_NAMES) + per - 1) // per) * small_tile + 6
+    page.add(_t(MARGIN, y, "EVENT PICTOGRAMS (the move enters from below; bars collapse)", 8, "condensed-bold"))
+    y += 2
+    events = ("monster", "chest", "extra step", "collapse front", "collapse behind", "collapse left",
+              "collapse right", "collapse left right", "collapse left front", "collapse right front",
+              "collapse front behind", "collapse origin", "flood origin", "collapse behind + monster",
+              "find potion", "find cornucopia")
+    ev = 14.0
+    per = int((W - 2 * MARGIN) // (ev + 8))
+    for i, e in enumerate(events):
+        r, c = divmod(i, per)
+        ex, ey = MARGIN + c * (ev + 8) + 4, y + r * (ev + 9)
+        if ey + ev + 6 > H - 10:
+            break
+        page.add(event_pictogram(e, ex, ey, ev, colour=not gray, id=f"pictogram-{slug(e.replace('+', ''))}"))
+        lines = wrap(e, "condensed", 6.0, ev + 7)
+        for k, ln in enumerate(lines[:2]):
+            page.add(_t(ex + ev / 2, ey + ev + 2.6 + k * 2.4, ln, 6.0, "condensed", "middle"))
+    # fill the rest of the page with spare copies of the icons a designer needs most
+    y = ey + ev + 12 if events else y
+    spares = ("statue", "lever", "stairs", "chest", "monster", "magic circle", "potion", "cornucopia", "die",
+              "shovel", "weapon", "shield", "clover", "entry")
+    tile = 12.0
+    per = int((W - 2 * MARGIN) // tile)
+    x0 = (W - per * tile) / 2
+    rows = int((H - 12 - (y + 2)) // tile)
+    if rows > 0:
+        page.add(_t(MARGIN, y, "SPARE COPIES", 8, "condensed-bold"))
+        y += 2
+        for k in range(rows * per):
+            r, c = divmod(k, per)
+            tx, ty = x0 + c * tile, y + r * tile
+            page.add(Rect(tx, ty, tile, tile, cut))
+            page.add(icon(spares[k % len(spares)], tx + 1.5, ty + 1.5, tile - 3.0, colour=not gray))
+    sid = sheet_id("foury-icons", ICON_NAMES, size, small, options.paper, gray)
+    finish_page(page, options, sid, footer=f"Dungeon Foury · {title}")
+    return Document([page], title=f"Dungeon Foury: {title}", name="foury-icons", subject="Dungeon Foury icons")

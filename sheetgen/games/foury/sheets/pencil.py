@@ -1,0 +1,234 @@
+"""The map as the player's pencil would have it, drawn over the printed sheet.
+
+We compose the printed map sheet (sheetgen.games.foury.sheets.map.compose_map), find its
+cells and character-sheet boxes by their stable ids (`cell-C4`,
+`track-hearts-3`, `req-A-1`, ...), and add pencil marks as drawing primitives:
+the path lines between cells (entry arrows included), a small black circle in
+every entered room, collapsed walls, crossed-out collapsed rooms, flooded
+rooms, removed icons struck through, monsters that appeared, used arrows
+blacked out, and the crossed boxes of the character sheet.  Every mark has an
+id or class starting with `pencil` so tests and tools can find them.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sheetgen.draw.model import Circle, Group, Line, Polygon, Rect, Style, Text, walk
+from .. import rules as E
+from ..actions import Circle as CircleStep, Enter, Move, Shovel
+from ..board import DELTA, OPPOSITE, cell_name, neighbour
+
+GRAPHITE = "#3a3a3a"
+PATH = Style(stroke=GRAPHITE, stroke_width=0.45, cap="round", join="round")
+WALL = Style(stroke=GRAPHITE, stroke_width=1.1, cap="round")
+CROSS = Style(stroke=GRAPHITE, stroke_width=0.5, cap="round")
+WATER = Style(stroke="#4a7fb0", stroke_width=0.35, cap="round")
+DOT = Style(stroke=None, fill="#111111")
+
+
+class Trail:
+    """What the pencil drew, gathered while replaying the steps."""
+
+    def __init__(self):
+        self.segments: list[tuple[tuple, tuple]] = []   # (from, to): cells, or (cell, side) for arrows
+        self.dots: list = []
+
+
+def replay_with_trail(board, hero, actions):
+    state = E.new_game(board, hero)
+    trail = Trail()
+    for action in actions:
+        before = state
+        state, _ = E.apply_lenient(state, action)
+        if state is before:
+            continue
+        if isinstance(action, (Move, Shovel, CircleStep)) and state.pos is not None:
+            if before.pos is None and before.entry is not None:
+                trail.segments.append((("arrow",) + before.entry, state.pos))
+            elif before.pos is not None and before.pos != state.pos:
+                trail.segments.append((before.pos, state.pos))
+            trail.dots.append(state.pos)
+        elif isinstance(action, Enter) and state.pos is not None:
+            trail.dots.append(state.pos)
+    return state, trail
+
+
+def _rects(page) -> dict[str, tuple[float, float, float, float]]:
+    """Every Rect with an id, in page coordinates (translations and scales applied)."""
+    out = {}
+    for item, t in walk(page.items):
+        if isinstance(item, (Rect, Circle)) and item.id:
+            if isinstance(item, Rect):
+                x, y, w, h = item.x, item.y, item.w, item.h
+            else:
+                x, y, w, h = item.cx - item.r, item.cy - item.r, 2 * item.r, 2 * item.r
+            if t is not None:
+                a, b, c, d, e, f = t
+                x, y = a * x + c * y + e, b * x + d * y + f
+                w, h = a * w, d * h
+            out[item.id] = (x, y, w, h)
+    return out
+
+
+def _cross(x, y, w, h, st=CROSS, inset=0.22, id=None):
+    dx, dy = w * inset, h * inset
+    return Group((Line(x + dx, y + dy, x + w - dx, y + h - dy, st),
+                  Line(x + w - dx, y + dy, x + dx, y + h - dy, st)), id=id, cls="pencil cross")
+
+
+def overlay(page, state, trail, grayscale: bool = False) -> list:
+    rects = _rects(page)
+    water = Style(stroke=GRAPHITE, stroke_width=0.35, cap="round") if grayscale else WATER
+    b = state.board
+    items: list = []
+
+    def cell_box(c):
+        return rects.get(f"cell-{cell_name(c)}")
+
+    def centre(c):
+        r = cell_box(c)
+        return (r[0] + r[2] / 2, r[1] + r[3] / 2) if r else None
+
+    def side_line(c, side):
+        x, y, w, h = cell_box(c)
+        return {"N": (x, y, x + w, y), "S": (x, y + h, x + w, y + h),
+                "W": (x, y, x, y + h), "E": (x + w, y, x + w, y + h)}[side]
+
+    if not rects.get(f"cell-{cell_name((0, 0))}"):
+        return items
+    size = rects[f"cell-{cell_name((0, 0))}"][2]
+    # flooded rooms: wavy pencil lines
+    for c in sorted(state.flooded - frozenset(getattr(b, "flooded", ()) or ())):
+        r = cell_box(c)
+        if r:
+            x, y, w, h = r
+            for k in (0.35, 0.65):
+                pts = tuple((x + w * (0.15 + 0.1 * i), y + h * k + (0.6 if i % 2 else -0.6)) for i in range(8))
+                items.append(Polygon(pts, water, closed=False, cls="pencil flood"))
+    # path lines, then the circles on top
+    for frm, to in trail.segments:
+        end = centre(to)
+        if end is None:
+            continue
+        if frm[0] == "arrow":
+            cell, side = frm[1], frm[2]
+            x1, y1, x2, y2 = side_line(cell, side)
+            dx, dy = DELTA[side]
+            start = ((x1 + x2) / 2 + dx * size * 0.45, (y1 + y2) / 2 + dy * size * 0.45)
+        else:
+            start = centre(frm)
+            if start is None:
+                continue
+        items.append(Line(*start, *end, PATH, cls="pencil path"))
+    r_dot = max(0.5, size * 0.07)
+    for c in dict.fromkeys(trail.dots):
+        p = centre(c)
+        if p:
+            items.append(Circle(p[0], p[1], r_dot, DOT, id=f"pencil-dot-{cell_name(c)}", cls="pencil dot"))
+    # collapsed walls
+    for c, side in sorted(state.walls):
+        if b.on_board(c) and cell_box(c):
+            items.append(Line(*side_line(c, side), WALL, id=f"pencil-wall-{cell_name(c)}-{side}", cls="pencil wall"))
+        else:
+            n = neighbour(c, side)
+            if b.on_board(n) and cell_box(n):
+                items.append(Line(*side_line(n, OPPOSITE[side]), WALL,
+                                  id=f"pencil-wall-{cell_name(n)}-{OPPOSITE[side]}", cls="pencil wall"))
+    # collapsed rooms crossed out
+    for c in sorted(state.rooms):
+        r = cell_box(c)
+        if r:
+            items.append(_cross(*r, st=Style(stroke=GRAPHITE, stroke_width=0.8, cap="round"), inset=0.06,
+                                id=f"pencil-room-{cell_name(c)}"))
+    # icons removed (collected, beaten, destroyed): struck through
+    for c, item in sorted(state.removed):
+        r = cell_box(c)
+        if r:
+            x, y, w, h = r
+            items.append(Line(x + w * 0.12, y + h * 0.88, x + w * 0.88, y + h * 0.12, CROSS,
+                              id=f"pencil-removed-{cell_name(c)}-{item.replace(' ', '-')}", cls="pencil removed"))
+    # monsters the dice put in a room
+    for c, foe in sorted(state.spawned.items()):
+        r = cell_box(c)
+        if r:
+            x, y, w, h = r
+            items.append(Text(x + w * 0.08, y + h * 0.32, foe[0].upper(), max(6.5, size * 0.9), "sans-bold",
+                              fill=GRAPHITE, id=f"pencil-monster-{cell_name(c)}", cls="pencil monster"))
+    # used arrows blacked out
+    for c, side in sorted(state.used_entries):
+        if cell_box(c):
+            x1, y1, x2, y2 = side_line(c, side)
+            dx, dy = DELTA[side]
+            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+            k = size * 0.35
+            tip = (mx + dx * k * 0.3, my + dy * k * 0.3)
+            px, py = -dy, dx
+            pts = ((mx + dx * k + px * k * 0.5, my + dy * k + py * k * 0.5),
+                   (mx + dx * k - px * k * 0.5, my + dy * k - py * k * 0.5), tip)
+            items.append(Polygon(pts, Style(stroke=GRAPHITE, stroke_width=0.3, fill="#111111"),
+                                 id=f"pencil-arrow-{cell_name(c)}-{side}", cls="pencil arrow"))
+    # the character sheet: crossed boxes
+    items.extend(_sheet_marks(rects, state))
+    return items
+
+
+def _sheet_marks(rects, state) -> list:
+    out = []
+    values = dict(state.res)
+    values["kills"] = state.kills
+    for key, n in values.items():
+        prefix = f"track-{key.replace(' ', '-')}"
+        for i in range(1, int(n) + 1):
+            r = rects.get(f"{prefix}-{i}")
+            if r is None:
+                break
+            out.append(_cross(*r, id=f"pencil-{prefix}-{i}"))
+    if state.fury:
+        for i in range(1, state.fury + 1):
+            r = rects.get(f"track-fury-{i}")
+            if r:
+                out.append(Rect(*r, Style(stroke=None, fill="#111111"), id=f"pencil-fury-{i}", cls="pencil"))
+    for i in range(1, state.turns + 1):
+        r = rects.get(f"track-turns-{i}")
+        if r is None:
+            break
+        out.append(_cross(*r, id=f"pencil-turns-{i}"))
+    done = {zone: progress for zone, progress, _ in state.rounds_log}
+    if state.phase == E.INSIDE and state.zone:
+        done[state.zone] = state.requirement_progress()
+    for zone, progress in done.items():
+        for i in range(1, progress + 1):
+            r = rects.get(f"req-{zone}-{i}")
+            if r:
+                out.append(_cross(*r, id=f"pencil-req-{zone}-{i}"))
+    # the round markers (x1..x4, +0..+3) and the Oracle / exit ticks of each round
+    for prefix in ("chest-round", "monster-round"):
+        r = rects.get(f"{prefix}-{min(state.round_no, 4)}")
+        if r:
+            out.append(_cross(*r, id=f"pencil-{prefix}"))
+    ticks = [(zone, "exit") for zone, _, _ in state.rounds_log]
+    ticks += [(zone, "oracle") for zone, _, _ in state.rounds_log]
+    if state.phase == E.INSIDE and state.zone and state.visited:
+        ticks.append((state.zone, "oracle"))
+    for zone, what in ticks:
+        r = rects.get(f"req-{zone}-{what}")
+        if r:
+            out.append(_cross(*r, id=f"pencil-req-{zone}-{what}"))
+    if state.coin_used and rects.get("insert-coin-box"):
+        out.append(_cross(*rects["insert-coin-box"], id="pencil-insert-coin"))
+    return out
+
+
+def render_game(fmap, hero, actions, outdir, formats=("pdf", "svg", "png"), options=None) -> list[Path]:
+    """Compose the map sheet, overlay the pencil, render; returns the written paths."""
+    from .map import compose_map
+    from sheetgen.draw.options import BuildOptions
+    from sheetgen.render import render_document
+    options = options or BuildOptions(params=(("hero", hero.name),) if hero.name else ())
+    doc = compose_map(fmap, options)
+    state, trail = replay_with_trail(fmap.board, hero, actions)
+    page = doc.pages[0]
+    page.add(Group(tuple(overlay(page, state, trail, options.grayscale)), id="pencil", cls="pencil"))
+    doc.name = f"{doc.name}-played"
+    doc.title = f"{doc.title} (as played)"
+    return render_document(doc, outdir, formats=formats)

@@ -1,0 +1,79 @@
+"""What `sheetgen simulate` does, callable from Python: run, write logs, write the report."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import report as R
+from .batch import SimSpec, load_board, make_hero, run as run_batch
+from .navigate import Navigator
+
+
+def _lint(fmap) -> list[str]:
+    from ..formats.map import lint
+    out = []
+    for f in lint(fmap):
+        if f.severity == "error":
+            out.append(f.problem.message)
+    return out
+
+
+def run_one(map_ref: str, games: int, policy: str = "cautious", hero: str | None = None, seed: int = 1,
+            jobs: int = 1, coin: bool = False) -> tuple[dict, object]:
+    fmap = load_board(map_ref)
+    spec = SimSpec(str(map_ref), policy, hero, seed, coin)
+    h = make_hero(fmap.board, hero)            # bad --hero fails here, before any process starts
+    stats = run_batch(spec, games, jobs, world=(fmap.board, h, Navigator(fmap.board)))
+    return R.report(stats, fmap, spec, _lint(fmap)), fmap
+
+
+def run(map_ref: str, games: int = 1000, policy: str = "cautious", hero: str | None = None, seed: int = 1,
+        jobs: int = 1, coin: bool = False, compare_ref: str | None = None) -> dict:
+    rep, fmap = run_one(map_ref, games, policy, hero, seed, jobs, coin)
+    result = {"report": rep, "fmap": fmap}
+    if compare_ref:
+        rep2, fmap2 = run_one(compare_ref, games, policy, hero, seed, jobs, coin)
+        result["compare"] = {"report": rep2, "fmap": fmap2, "comparison": R.compare(rep, rep2)}
+    return result
+
+
+def public(result: dict) -> dict:
+    """The JSON form (no map objects)."""
+    out = dict(result["report"])
+    if "compare" in result:
+        out = {"map_1": out, "map_2": result["compare"]["report"], "comparison": result["compare"]["comparison"]}
+    return out
+
+
+def as_text(result: dict) -> str:
+    text = R.text(result["report"])
+    if "compare" in result:
+        text += "\n\n" + R.text(result["compare"]["report"]) + "\n\n" + result["compare"]["comparison"]["verdict"]
+    return text
+
+
+def write_logs(map_ref: str, folder, count: int, policy: str = "cautious", hero: str | None = None, seed: int = 1,
+               coin: bool = False) -> list[Path]:
+    """The first `count` games of the run as play logs (game-0001.yaml ...), checkable by `sheetgen check`."""
+    from sheetgen.atomic import write_text
+    from .export import dump, map_ref_for_log, playlog
+    from .runner import play_game
+    fmap = load_board(map_ref)
+    h = make_hero(fmap.board, hero)
+    nav = Navigator(fmap.board)
+    folder = Path(folder)
+    ref = map_ref_for_log(str(map_ref), folder)
+    written = []
+    for i in range(count):
+        g = play_game(fmap.board, h, policy, seed, i, coin, record=True, nav=nav)
+        target = folder / f"game-{i + 1:04d}.yaml"
+        write_text(target, dump(playlog(g.log, ref, h, title=f"simulated game {i + 1} ({policy}, seed {seed})")))
+        written.append(target)
+    return written
+
+
+def write_report(result: dict, output, paper: str = "a4", grayscale: bool = False, seed: int = 1) -> list[Path]:
+    """-o report.pdf: the PDF; -o FOLDER: PDF + SVG + PNG pages in it."""
+    from sheetgen.draw.options import BuildOptions
+    from sheetgen.render import write_report_document
+    from .pages import compose_report
+    return write_report_document(compose_report(result, BuildOptions(paper=paper, grayscale=grayscale, seed=seed)), output, grayscale)

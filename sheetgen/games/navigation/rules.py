@@ -1,0 +1,507 @@
+"""Card-grid dungeon navigation (seed 000): state + action -> new state or Forbidden.
+
+Pure and fast: plain dataclasses, no I/O.  Several players share one dungeon
+state (who entered which room, which action symbols carry a navigation token).
+
+How the rules read here (documented in docs/formats-cards.md):
+- A move into a neighbouring room passes the destination's side that faces the
+  mover (its entry side): open is free, a door needs a key, a wall a bomb.  A room
+  that any player has entered (any navigation token on it) is entered freely
+  from any side, until it is unresolved.
+- At most 3 counted moves a turn (5 with Speed Boots); back-and-forth counts;
+  a Magic Mirror teleport counts; warp room -> warp room does not.
+- Wrap travel leaves the outermost room of a row/column through its outer side
+  and arrives at the furthest room at the other end (empty spaces skipped); the
+  two outer sides must be of the same type, and that type is paid as usual.
+- A hazard (red outline) must be resolved before the player does anything else.
+- Unresolving a resolved room that borders the player's room costs 4 XP; the
+  room loses its tokens and its entered status, and gives no bonus XP again.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ..grid import DIRS, OPPOSITE, Forbidden, parse_dir  # noqa: F401  (re-exported)
+
+DIR_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
+SIDE_TYPES = ("open", "door", "wall")
+NEEDS = {"open": None, "door": "key", "wall": "bomb"}
+SPEED_BOOTS = "speed-boots"
+MAGIC_MIRROR = "magic-mirror"
+BASE_MOVES = 3
+BOOTS_MOVES = 5
+UNRESOLVE_XP = 4
+
+def item_key(name: str) -> str:
+    """'Speed Boots', 'speed_boots', 'boots' -> 'speed-boots'; 'mirror' -> 'magic-mirror'."""
+    key = "-".join(str(name).strip().lower().replace("_", " ").split())
+    return _ITEM_ALIASES.get(key, key)
+
+
+_ITEM_ALIASES = {"boots": SPEED_BOOTS, "speedboots": SPEED_BOOTS, "mirror": MAGIC_MIRROR,
+                 "magicmirror": MAGIC_MIRROR}
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    id: str
+    type: str
+    functions: tuple[str, ...] = ()
+    hazard: frozenset = frozenset()          # the functions under a red outline
+    sides: tuple[tuple[str, str], ...] = ()  # (('N','open'), ...)
+    xp: int = 0                              # bonus XP when first resolved
+    keys: int = 0                            # keys found when resolved (trap rooms: 1)
+    name: str = ""
+
+    def side(self, d: str) -> str:
+        return dict(self.sides).get(d, "open")
+
+
+class Dungeon:
+    """The grid of room cards (immutable during play)."""
+    __slots__ = ("rooms", "pos", "at", "start", "cols", "rows")
+
+    def __init__(self, rooms: dict[str, Room], pos: dict[str, tuple[int, int]], start: str):
+        self.rooms = rooms
+        self.pos = pos
+        self.at = {p: r for r, p in pos.items()}
+        self.start = start
+        self.cols = 1 + max((c for c, _ in pos.values()), default=0)
+        self.rows = 1 + max((r for _, r in pos.values()), default=0)
+
+    def neighbour(self, room: str, d: str) -> str | None:
+        c, r = self.pos[room]
+        dc, dr = DIRS[d]
+        return self.at.get((c + dc, r + dr))
+
+    def borders(self, a: str, b: str) -> bool:
+        (c1, r1), (c2, r2) = self.pos[a], self.pos[b]
+        return abs(c1 - c2) + abs(r1 - r2) == 1
+
+    def line(self, room: str, d: str) -> list[str]:
+        """Rooms beyond room in direction d, nearest first (empty spaces skipped)."""
+        c, r = self.pos[room]
+        dc, dr = DIRS[d]
+        out = []
+        c, r = c + dc, r + dr
+        while 0 <= c < self.cols and 0 <= r < self.rows:
+            if (c, r) in self.at:
+                out.append(self.at[(c, r)])
+            c, r = c + dc, r + dr
+        return out
+
+    def wrap_target(self, room: str, d: str) -> str | None:
+        """Leaving the outermost room through side d: the furthest room the other way."""
+        if self.line(room, d):
+            return None
+        back = self.line(room, OPPOSITE[d])
+        return back[-1] if back else None
+
+    def direction(self, a: str, b: str) -> str | None:
+        (c1, r1), (c2, r2) = self.pos[a], self.pos[b]
+        for d, (dc, dr) in DIRS.items():
+            if (c1 + dc, r1 + dr) == (c2, r2):
+                return d
+        return None
+
+
+@dataclass(slots=True)
+class Player:
+    name: str
+    room: str
+    hp: int = 10
+    keys: int = 1
+    bombs: int = 1
+    xp: int = 0
+    items: frozenset = frozenset()
+    moves: int = 0                       # counted moves this turn
+    credit: str | None = None            # pre-paid key/bomb/hp for the next passage
+    hazard: str | None = None            # room whose hazard must be resolved now
+
+    @property
+    def move_limit(self) -> int:
+        return BOOTS_MOVES if SPEED_BOOTS in self.items else BASE_MOVES
+
+
+@dataclass(slots=True)
+class State:
+    dungeon: Dungeon
+    players: dict[str, Player]
+    entered: set = field(default_factory=set)           # rooms any player has entered
+    tokens: dict = field(default_factory=dict)          # room -> frozenset of resolved functions
+    unresolved: set = field(default_factory=set)        # rooms unresolved once: no bonus XP again
+    current: str | None = None                          # whose turn it is
+
+    def copy(self) -> "State":
+        return State(self.dungeon, {k: replace(v) for k, v in self.players.items()},
+                     set(self.entered), dict(self.tokens), set(self.unresolved), self.current)
+
+    def is_resolved(self, room: str) -> bool:
+        return bool(self.tokens.get(room))
+
+
+def new_state(dungeon: Dungeon, players: list[Player]) -> State:
+    st = State(dungeon, {p.name: p for p in players})
+    for p in players:
+        st.entered.add(p.room)
+    return st
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """verb: move, move-to, wrap, mirror, warp, key, bomb, sacrifice, resolve,
+    place-token, unresolve, gain, lose, end-turn."""
+    verb: str
+    target: str | None = None            # direction (N/E/S/W), room id, function, resource
+    use: str | None = None               # key | bomb | hp for the passage of this move
+    xp: int | None = None                # claimed XP on resolve
+    gains: tuple[tuple[str, object], ...] = ()   # resource changes (resolve/gain/lose)
+
+
+Report = list  # of Forbidden
+
+
+def begin_turn(state: State, player: str) -> State:
+    st = state.copy()
+    if player not in st.players:
+        raise Forbidden("nav.player", f"no player named '{player}'")
+    p = st.players[player]
+    p.moves, p.credit, p.hazard = 0, None, None
+    st.current = player
+    return st
+
+
+def step(state: State, player: str, action: Action) -> tuple[State, list[Forbidden]]:
+    """Apply action leniently: the new state plus every rule it broke (play can be followed on)."""
+    st = state.copy()
+    report: list[Forbidden] = []
+    p = st.players.get(player)
+    if p is None:
+        return st, [Forbidden("nav.player", f"no player named '{player}'")]
+    _HANDLERS[action.verb](st, p, action, report)
+    return st, report
+
+
+def apply(state: State, player: str, action: Action) -> State:
+    """Apply action strictly: the new state, or raise the first Forbidden."""
+    st, report = step(state, player, action)
+    if report:
+        raise report[0]
+    return st
+
+
+def end_turn(state: State, player: str) -> tuple[State, list[Forbidden]]:
+    return step(state, player, Action("end-turn"))
+
+
+# -- handlers ----------------------------------------------------------------
+def _hazard_first(st: State, p: Player, report: Report, verb: str) -> None:
+    if p.hazard is not None:
+        room = st.dungeon.rooms[p.hazard]
+        report.append(Forbidden("nav.hazard", f"the hazard in {_name(room)} must be resolved on entry, "
+                                              f"before '{verb}'"))
+        p.hazard = None
+
+
+def _name(room: Room) -> str:
+    return f"'{room.id}'" + (f" ({room.type})" if room.type else "")
+
+
+def _count_move(p: Player, report: Report, how: str) -> None:
+    if p.moves >= p.move_limit:
+        boots = " (Speed Boots allow 5)" if p.move_limit == BASE_MOVES else ""
+        report.append(Forbidden("nav.move-limit", f"{how} would be room move {p.moves + 1} this turn; "
+                                                  f"at most {p.move_limit}{boots}"))
+    p.moves += 1
+
+
+def _spend(p: Player, what: str) -> bool:
+    """Take one key/bomb/HP from the player's stock; False if there is none."""
+    attr = {"key": "keys", "bomb": "bombs", "hp": "hp"}[what]
+    if getattr(p, attr) <= 0:
+        return False
+    setattr(p, attr, getattr(p, attr) - 1)
+    return True
+
+
+def _shortage(need: str, what: str, p: Player) -> Forbidden:
+    return Forbidden(f"nav.{'door-key' if need == 'key' else 'wall-bomb'}",
+                     f"{what} needs a {need} and {p.name} has none left "
+                     f"(sacrifice 1 HP in lieu of it: 'sacrifice: hp')")
+
+
+def _pay(p: Player, need: str | None, leaving: str | None, use: str | None, report: Report, what: str) -> None:
+    """Pay for one passage.  need: the key/bomb the side entered through asks for
+    (None: open, or a room already entered).  leaving: what the side of the room
+    left would ask for; paying it as well is accepted (the other reading of a
+    barrier between two cards) but never required.  A pre-paid key/bomb/HP
+    (p.credit, already taken from the stock) and an inline `use` both count;
+    whatever is left over is spent, never carried to a later passage."""
+    credit, p.credit = p.credit, None
+    paid = []                                   # (tool, already taken from the stock?)
+    if credit is not None:
+        paid.append(("hp" if credit == "hp" else credit[5:], True))
+    if use is not None:
+        paid.append((use, False))
+    for_need = next((i for i, (tool, _) in enumerate(paid) if need and tool in (need, "hp")), None)
+    if for_need is not None:
+        tool, taken = paid.pop(for_need)
+        if not taken and not _spend(p, tool):
+            if tool == "hp":
+                report.append(Forbidden("nav.sacrifice", f"{what}: no HP left to sacrifice"))
+                p.hp -= 1
+            else:
+                report.append(_shortage(need, what, p))
+    elif need is not None:
+        if paid and not any(tool == leaving for tool, _ in paid):
+            report.append(Forbidden("nav.wrong-tool", f"{what} needs a {need}, not a {paid[0][0]}"))
+            return
+        if not _spend(p, need):
+            report.append(_shortage(need, what, p))
+    for tool, taken in paid:                    # paid for the side left, or for nothing: spent all the same
+        if not taken:
+            _spend(p, tool)
+
+
+def _enter(st: State, p: Player, dest: str, side: str | None, use: str | None, report: Report, what: str,
+           leaving: str | None = None) -> None:
+    """Enter dest through its side `side` (None: a teleport or warp, nothing to pay);
+    leaving: the type of the side of the room left (paying for it is optional)."""
+    room = st.dungeon.rooms[dest]
+    if side is not None:
+        kind = room.side(side)
+        need = None if dest in st.entered else NEEDS[kind]
+        _pay(p, need, NEEDS.get(leaving) if leaving else None, use, report,
+             f"{what} through the {kind} on the {DIR_NAMES[side]} side of {_name(room)}")
+    else:
+        p.credit = None
+    p.room = dest
+    st.entered.add(dest)
+    done = st.tokens.get(dest, frozenset())
+    if room.hazard - done:
+        p.hazard = dest
+
+
+def _room_arg(st: State, action: Action, report: Report) -> str | None:
+    rid = action.target
+    if rid not in st.dungeon.rooms:
+        from difflib import get_close_matches
+        near = get_close_matches(str(rid), list(st.dungeon.rooms), n=1)
+        report.append(Forbidden("nav.no-room", f"no room '{rid}' in this dungeon"
+                                + (f"; did you mean '{near[0]}'?" if near else "")))
+        return None
+    return rid
+
+
+def _move(st: State, p: Player, a: Action, report: Report) -> None:
+    _hazard_first(st, p, report, "move")
+    d = a.target
+    dest = st.dungeon.neighbour(p.room, d)
+    if dest is None:
+        # a plain move never leaves the grid: wrap travel is its own action (as documented)
+        wrap = st.dungeon.wrap_target(p.room, d)
+        hint = f" (to travel to the other side of the dungeon use 'wrap: {DIR_NAMES[d]}')" if wrap else ""
+        report.append(Forbidden("nav.no-room", f"no room {DIR_NAMES[d]} of '{p.room}'{hint}"))
+        return
+    _count_move(p, report, f"moving {DIR_NAMES[d]} to '{dest}'")
+    _enter(st, p, dest, OPPOSITE[d], a.use, report, f"moving {DIR_NAMES[d]}",
+           leaving=st.dungeon.rooms[p.room].side(d))
+
+
+def _move_to(st: State, p: Player, a: Action, report: Report) -> None:
+    dest = _room_arg(st, a, report)
+    if dest is None:
+        return
+    d = st.dungeon.direction(p.room, dest)
+    if d is not None:
+        _move(st, p, replace(a, verb="move", target=d), report)
+        return
+    for w in DIRS:
+        if st.dungeon.wrap_target(p.room, w) == dest:
+            _wrap(st, p, replace(a, verb="wrap", target=w), report)
+            return
+    _hazard_first(st, p, report, "move-to")
+    if dest == p.room:
+        report.append(Forbidden("nav.not-adjacent", f"{p.name} is already in '{dest}'"))
+        return
+    report.append(Forbidden("nav.not-adjacent", f"'{dest}' does not border '{p.room}' (use warp, mirror or wrap)"))
+
+
+def _wrap(st: State, p: Player, a: Action, report: Report) -> None:
+    _hazard_first(st, p, report, "wrap")
+    d = a.target
+    dg = st.dungeon
+    dest = dg.wrap_target(p.room, d)
+    if dest is None:
+        report.append(Forbidden("nav.wrap-edge", f"'{p.room}' is not the outermost room on the {DIR_NAMES[d]}; "
+                                                 f"wrap travel leaves the dungeon's edge"))
+        return
+    here, there = dg.rooms[p.room].side(d), dg.rooms[dest].side(OPPOSITE[d])
+    if here != there:
+        report.append(Forbidden("nav.wrap-match", f"wrap travel needs matching sides: '{p.room}' has {here} on the "
+                                                  f"{DIR_NAMES[d]}, '{dest}' has {there} on the {DIR_NAMES[OPPOSITE[d]]}"))
+        return
+    _count_move(p, report, f"wrap travel to '{dest}'")
+    _enter(st, p, dest, OPPOSITE[d], a.use, report, "wrap travel")
+
+
+def _mirror(st: State, p: Player, a: Action, report: Report) -> None:
+    _hazard_first(st, p, report, "mirror")
+    dest = _room_arg(st, a, report)
+    if dest is None:
+        return
+    if MAGIC_MIRROR not in p.items:
+        report.append(Forbidden("nav.mirror", f"{p.name} has no Magic Mirror"))
+        return
+    _count_move(p, report, f"the Magic Mirror teleport to '{dest}'")
+    _enter(st, p, dest, None, None, report, "mirror")
+
+
+def _is_warp(room: Room) -> bool:
+    return room.type == "warp" or "warp" in room.functions
+
+
+def _warp(st: State, p: Player, a: Action, report: Report) -> None:
+    _hazard_first(st, p, report, "warp")
+    dest = _room_arg(st, a, report)
+    if dest is None:
+        return
+    here = st.dungeon.rooms[p.room]
+    if not _is_warp(here):
+        report.append(Forbidden("nav.warp", f"warping needs a warp room; '{p.room}' is a {here.type} room"))
+        return
+    if not _is_warp(st.dungeon.rooms[dest]) or dest == p.room:
+        report.append(Forbidden("nav.warp", f"a warp goes to another warp room; '{dest}' is not one"))
+        return
+    _enter(st, p, dest, None, None, report, "warp")       # free: not counted
+
+
+def _prepay(st: State, p: Player, a: Action, report: Report) -> None:
+    _hazard_first(st, p, report, a.verb)
+    if a.verb == "sacrifice":
+        if p.hp <= 0:
+            report.append(Forbidden("nav.sacrifice", f"{p.name} has no HP left to sacrifice"))
+        p.hp -= 1
+        p.credit = "hp"
+        return
+    need = a.verb
+    stock = p.keys if need == "key" else p.bombs
+    if stock <= 0:
+        report.append(Forbidden(f"nav.{'door-key' if need == 'key' else 'wall-bomb'}",
+                                f"{p.name} has no {need} left (sacrifice 1 HP in lieu of it: 'sacrifice: hp')"))
+    elif need == "key":
+        p.keys -= 1
+    else:
+        p.bombs -= 1
+    p.credit = "paid-" + need
+
+
+def _resolve(st: State, p: Player, a: Action, report: Report) -> None:
+    room = st.dungeon.rooms[p.room]
+    if a.target and a.target in st.dungeon.rooms and a.target != p.room:
+        report.append(Forbidden("nav.resolve-here", f"resolve acts on the room the player is in ('{p.room}'), "
+                                                    f"not '{a.target}'"))
+        return
+    function = a.target if a.target and a.target not in st.dungeon.rooms else None
+    done = st.tokens.get(p.room, frozenset())
+    pending_hazard = [f for f in room.functions if f in room.hazard and f not in done]
+    if not room.functions:
+        report.append(Forbidden("nav.resolve", f"{_name(room)} has no action to resolve"))
+        return
+    if function is not None and function not in room.functions:
+        if function.isdigit() and 1 <= int(function) <= len(room.functions):
+            function = room.functions[int(function) - 1]
+        else:
+            report.append(Forbidden("nav.resolve", f"{_name(room)} has no function '{function}' "
+                                                   f"(it has {', '.join(room.functions)})"))
+            return
+    if function is None:
+        left = [f for f in room.functions if f not in done]
+        function = (pending_hazard or left or list(room.functions))[0]   # a pending hazard first
+    if function in done:
+        every = "" if a.target or len(room.functions) < 2 else f" (as has every function: {', '.join(room.functions)})"
+        report.append(Forbidden("nav.already-resolved",
+                                f"{_name(room)}: '{function}' already has a navigation token{every}"))
+        return
+    done = done | {function}
+    st.tokens[p.room] = done
+    if p.hazard == p.room and not (room.hazard - done):
+        p.hazard = None
+    complete = len(done) == len(room.functions)
+    if complete:
+        p.keys += room.keys
+    again = p.room in st.unresolved
+    if a.xp is not None:
+        if again and a.xp > 0:
+            report.append(Forbidden("nav.bonus-xp", f"{_name(room)} was unresolved before: no bonus XP ({a.xp} claimed)"))
+        else:
+            p.xp += a.xp
+    elif complete and not again:
+        p.xp += room.xp
+    _gain(p, a.gains, report)
+
+
+def _place_token(st: State, p: Player, a: Action, report: Report) -> None:
+    if a.target in (None, "elsewhere", "entered"):
+        st.entered.add(p.room)   # 'entered, not resolved': already implied by being here
+        _hazard_first(st, p, report, "place-token elsewhere")
+        return
+    _resolve(st, p, a, report)
+
+
+def _unresolve(st: State, p: Player, a: Action, report: Report) -> None:
+    _hazard_first(st, p, report, "unresolve")
+    target = _room_arg(st, a, report)
+    if target is None:
+        return
+    if not st.dungeon.borders(p.room, target):
+        where = (f"{p.name} is in '{target}'" if target == p.room else f"'{target}' does not border '{p.room}'")
+        report.append(Forbidden("nav.unresolve-adjacent", f"{where}: only a bordering room can be unresolved"))
+        return
+    if not st.is_resolved(target):
+        report.append(Forbidden("nav.unresolve-resolved", f"'{target}' has no navigation token over its action "
+                                                          f"symbols: nothing to unresolve"))
+        return
+    if p.xp < UNRESOLVE_XP:
+        report.append(Forbidden("nav.unresolve-xp", f"unresolving costs {UNRESOLVE_XP} XP; {p.name} has {p.xp}"))
+    p.xp = max(0, p.xp - UNRESOLVE_XP)
+    st.tokens.pop(target, None)
+    st.entered.discard(target)
+    st.unresolved.add(target)
+
+
+_RESOURCES = ("hp", "keys", "bombs", "xp")
+
+
+def _gain(p: Player, gains, report: Report) -> None:
+    for name, value in gains:
+        if name == "item":
+            p.items = p.items | {item_key(value)}
+        elif name == "lose-item":
+            p.items = p.items - {item_key(value)}
+        else:
+            new = getattr(p, name) + int(value)
+            if new < 0 and name != "hp":
+                report.append(Forbidden("nav.resource", f"{p.name} has only {getattr(p, name)} {name}"))
+                new = 0
+            setattr(p, name, new)
+
+
+def _bookkeeping(st: State, p: Player, a: Action, report: Report) -> None:
+    _gain(p, a.gains, report)
+
+
+def _end_turn(st: State, p: Player, a: Action, report: Report) -> None:
+    if p.hazard is not None:
+        room = st.dungeon.rooms[p.hazard]
+        report.append(Forbidden("nav.hazard", f"turn ended with the hazard in {_name(room)} unresolved"))
+    p.moves, p.credit, p.hazard = 0, None, None
+
+
+_HANDLERS = {
+    "move": _move, "move-to": _move_to, "wrap": _wrap, "mirror": _mirror, "warp": _warp,
+    "key": _prepay, "bomb": _prepay, "sacrifice": _prepay, "resolve": _resolve,
+    "place-token": _place_token, "unresolve": _unresolve, "gain": _bookkeeping, "lose": _bookkeeping,
+    "end-turn": _end_turn,
+}
+VERBS = tuple(_HANDLERS)

@@ -1,0 +1,968 @@
+"""Shuffle Dungeons (seed 002): state + action -> new state or Forbidden.
+
+Pure: no I/O.  The dungeon is a set of tiles on integer cells (x east, y south);
+each tile is a room card (open paths N/E/S/W, turned by quarter turns), a monster
+card (not a room until slain, then flipped to its room side) or the Boss room
+(face down until a built room connects to it).  Dice come from the play log.
+
+How the rules read here (see docs/formats-cards.md):
+- A step from room A to a neighbouring room B needs an open path on A towards B
+  and on B back towards A; monsters and the face-down Boss are not rooms.
+- Steps per turn <= the hero's speed, split across the turn.
+- A monster's area is its own cell plus the offsets on its minimap (default:
+  the four neighbouring cells).  Other heroes in that area assist (+1 die each);
+  other monsters whose area holds the hero assist the monster (+1 die each).
+- Fighting ends the turn; ending a turn in a monster's area without a fight is
+  illegal; hand size 3 at the end of the turn; draw once per turn, one card per
+  open path; card powers and shrines once per turn.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ..grid import DIRS, OPPOSITE, Forbidden, parse_dir  # noqa: F401  (re-exported)
+
+ORDER = ("N", "E", "S", "W")
+HAND_SIZE = 3
+KO_BURN = 5
+SLOTS = ("weapon", "armor", "spell")
+
+
+def turn_paths(paths: frozenset, quarter_turns: int) -> frozenset:
+    """Paths after turning the card clockwise by quarter_turns."""
+    q = quarter_turns % 4
+    return frozenset(ORDER[(ORDER.index(p) + q) % 4] for p in paths)
+
+
+# -- card specs (from the deck definition) -----------------------------------
+@dataclass(frozen=True, slots=True)
+class RoomSpec:
+    id: str
+    paths: frozenset
+    type: str = "room"                  # room | start | trap | shrine | ward | boss
+    challenge: int = 0                  # trap
+    reward_loot: int = 0                # trap reward: cards looted
+    penalty_damage: int = 0             # trap penalty: damage
+    area: tuple = ((0, 0),)             # ward area
+
+
+@dataclass(frozen=True, slots=True)
+class MonsterSpec:
+    id: str
+    attack: int
+    hp: int
+    dice: int = 1
+    black: int = 0
+    red: int = 0
+    loot: int = 0                       # printed loot (cards looted from the pile when slain)
+    area: tuple = ((0, -1), (1, 0), (0, 1), (-1, 0))
+    room_paths: frozenset = frozenset(ORDER)
+
+
+@dataclass(frozen=True, slots=True)
+class ItemSpec:
+    id: str
+    type: str                           # weapon | armor | spell | snack
+    attack: int = 0
+    speed: int = 0
+    hp: int = 0                         # armor: damage it absorbs before it is destroyed
+    heal: int = 0                       # snack
+    upgrade_requires: str | None = None  # 'leveled' | 'armor' | 'spell' | 'weapon'
+    upgrade_attack: int = 0
+    upgrade_speed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HeroSpec:
+    id: str
+    speed: int
+    attack: int
+    hp: int
+    dice: int = 1
+    leveled: tuple = ()                 # (speed, attack, hp, dice) on the levelled side
+
+
+@dataclass(frozen=True)
+class Catalog:
+    rooms: dict
+    monsters: dict
+    items: dict
+    heroes: dict
+    boss: RoomSpec | None = None
+
+    def kind(self, card: str) -> str | None:
+        if card in self.rooms:
+            return "room"
+        if card in self.monsters:
+            return "monster"
+        if card in self.items:
+            return "item"
+        if self.boss is not None and card == self.boss.id:
+            return "boss"
+        return None
+
+
+# -- state -------------------------------------------------------------------
+@dataclass(slots=True)
+class Tile:
+    card: str
+    kind: str                           # room | monster | slain (a monster flipped to its room side) | boss
+    turns: int = 0                      # quarter turns clockwise
+    face_up: bool = True
+    damage: int = 0                     # monster damage
+    loot: tuple = ()                    # monster loot pile
+
+
+@dataclass(slots=True)
+class Hero:
+    name: str
+    spec: HeroSpec
+    at: tuple
+    leveled: bool = False
+    damage: int = 0
+    hand: list = field(default_factory=list)
+    equipped: dict = field(default_factory=dict)    # slot -> item id
+    armor_damage: int = 0
+    # this turn
+    steps: int = 0
+    drew: bool = False
+    fought: bool = False
+    powers: set = field(default_factory=set)
+    shrine: bool = False
+    trap: tuple | None = None           # cell of a trap entered and not yet rolled
+    trap_may: tuple | None = None       # cell of a trap reached by a SLIDE: a roll is accepted, not required
+    monsters: list = field(default_factory=list)     # drawn monsters still to place
+    level_up_due: tuple = ()            # who may still level up after this turn's slaying fight
+    auto_loot: tuple = ()               # cards the last action looted for the log (trap reward, slain monster)
+
+    def copy(self) -> "Hero":
+        return replace(self, hand=list(self.hand), equipped=dict(self.equipped), powers=set(self.powers),
+                       monsters=list(self.monsters))
+
+
+@dataclass(slots=True)
+class State:
+    catalog: Catalog
+    tiles: dict                          # (x, y) -> Tile
+    heroes: dict                         # name -> Hero
+    pile: list | None = None             # dungeon draw pile, top first (None: not tracked)
+    burned: list = field(default_factory=list)
+    active: str | None = None
+    boss_flipped: list = field(default_factory=list)  # events, for reports
+
+    def copy(self) -> "State":
+        return State(self.catalog, {k: replace(v) for k, v in self.tiles.items()},
+                     {k: v.copy() for k, v in self.heroes.items()},
+                     None if self.pile is None else list(self.pile), list(self.burned), self.active,
+                     list(self.boss_flipped))
+
+    # -- geometry --
+    def paths(self, cell) -> frozenset:
+        t = self.tiles.get(cell)
+        if t is None or not self.is_room(cell):
+            return frozenset()
+        if t.kind == "boss":
+            base = self.catalog.boss.paths
+        elif t.kind == "slain":
+            base = self.catalog.monsters[t.card].room_paths
+        else:
+            base = self.catalog.rooms[t.card].paths
+        return turn_paths(base, t.turns)
+
+    def is_room(self, cell) -> bool:
+        t = self.tiles.get(cell)
+        return t is not None and t.face_up and t.kind != "monster"
+
+    def room_spec(self, cell) -> RoomSpec | None:
+        t = self.tiles.get(cell)
+        if t is None or t.kind != "room":
+            return None
+        return self.catalog.rooms[t.card]
+
+    def monster_area(self, cell) -> set:
+        t = self.tiles[cell]
+        spec = self.catalog.monsters[t.card]
+        x, y = cell
+        return {(x + dx, y + dy) for dx, dy in spec.area} | {cell}
+
+    def monsters_threatening(self, at) -> list:
+        return [c for c, t in self.tiles.items() if t.kind == "monster" and at in self.monster_area(c)]
+
+    def hero_stat(self, h: Hero, stat: str) -> int:
+        idx = {"speed": 0, "attack": 1, "hp": 2, "dice": 3}[stat]
+        if h.leveled and h.spec.leveled:
+            base = h.spec.leveled[idx]
+        else:
+            base = getattr(h.spec, stat)
+        if stat in ("attack", "speed"):
+            for slot, item in h.equipped.items():
+                spec = self.catalog.items[item]
+                base += getattr(spec, stat)
+                if self.upgrade_unlocked(h, spec):
+                    base += spec.upgrade_attack if stat == "attack" else spec.upgrade_speed
+        return base
+
+    def upgrade_unlocked(self, h: Hero, spec: ItemSpec) -> bool:
+        req = spec.upgrade_requires
+        if req is None:
+            return False
+        if req == "leveled":
+            return h.leveled
+        return req in h.equipped            # e.g. a weapon upgraded while a spell is equipped
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    verb: str
+    args: tuple = ()                     # sorted (key, value) pairs, values already normalised
+    by: str | None = None                # the hero acting (default: whose turn it is)
+
+    def get(self, key, default=None):
+        for k, v in self.args:
+            if k == key:
+                return v
+        return default
+
+
+Report = list
+
+
+def new_state(catalog: Catalog, tiles: dict, heroes: list[Hero], pile: list | None) -> State:
+    return State(catalog, tiles, {h.name: h for h in heroes}, pile)
+
+
+def begin_turn(state: State, hero: str) -> State:
+    st = state.copy()
+    if hero not in st.heroes:
+        raise Forbidden("shuffle.hero", f"no hero named '{hero}'")
+    h = st.heroes[hero]
+    h.steps, h.drew, h.fought, h.powers, h.shrine, h.trap, h.monsters = 0, False, False, set(), False, None, []
+    h.trap_may, h.level_up_due = None, ()
+    st.active = hero
+    return st
+
+
+def step(state: State, action: Action) -> tuple[State, list[Forbidden]]:
+    st = state.copy()
+    report: list[Forbidden] = []
+    who = action.by or st.active
+    h = st.heroes.get(who)
+    if h is None:
+        return st, [Forbidden("shuffle.hero", f"no hero named '{who}'")]
+    if who != st.active and action.verb != "eat":
+        report.append(Forbidden("shuffle.off-turn", f"it is {st.active}'s turn; {who} may only use snacks now"))
+        return st, report
+    active = st.heroes[st.active]
+    # after a fight only its aftermath: the monster's power (loot into its pile, effects), burns, snacks
+    if active.fought and action.verb not in ("burn", "end-turn", "eat", "level-up", "loot", "gain"):
+        report.append(Forbidden("shuffle.fight-ends-turn", f"fighting ended {active.name}'s turn; "
+                                                          f"'{action.verb}' comes too late"))
+    if active.trap is not None and action.verb not in ("trap", "eat"):
+        report.append(Forbidden("shuffle.trap-roll", f"{active.name} entered a trap: roll (d6 + speed) "
+                                                    f"before '{action.verb}'"))
+        active.trap = None
+    restated, h.auto_loot = _restates_loot(h, action), ()
+    if not restated:
+        _HANDLERS[action.verb](st, h, action, report)
+    return st, report
+
+
+def _restates_loot(h: Hero, a: Action) -> bool:
+    """A `loot` right after a trap reward or a slaying fight that names the cards the
+    reward already took (or their number) writes that reward down again: not a second loot."""
+    if a.verb != "loot" or not h.auto_loot or a.get("monster") is not None:
+        return False
+    cards = a.get("cards")
+    return tuple(cards) == h.auto_loot if cards is not None else a.get("count", 1) == len(h.auto_loot)
+
+
+def apply(state: State, action: Action) -> State:
+    st, report = step(state, action)
+    if report:
+        raise report[0]
+    return st
+
+
+def end_turn(state: State) -> tuple[State, list[Forbidden]]:
+    return step(state, Action("end-turn"))
+
+
+# -- helpers -----------------------------------------------------------------
+def _cell_name(cell) -> str:
+    return f"[{cell[0]}, {cell[1]}]"
+
+
+def _damage_hero(st: State, h: Hero, amount: int, on_armor: int, report: Report, what: str) -> None:
+    """Put amount of damage on h, on_armor of it on the equipped armour; knock out at HP."""
+    if on_armor:
+        armor = h.equipped.get("armor")
+        if armor is None:
+            report.append(Forbidden("shuffle.armor", f"{h.name} has no armour to take damage ({what})"))
+            on_armor = 0
+        else:
+            left = st.catalog.items[armor].hp - h.armor_damage
+            if on_armor > min(left, amount):
+                report.append(Forbidden("shuffle.armor", f"{h.name}'s armour can take at most {min(left, amount)} "
+                                                        f"of this damage, not {on_armor} ({what})"))
+                on_armor = min(left, amount)
+            h.armor_damage += on_armor
+            if h.armor_damage >= st.catalog.items[armor].hp:
+                del h.equipped["armor"]
+                st.burned.append(armor)
+                h.armor_damage = 0
+    h.damage += amount - on_armor
+    if h.damage >= st.hero_stat(h, "hp"):
+        _knock_out(st, h)
+
+
+def _knock_out(st: State, h: Hero) -> None:
+    st.burned.extend(h.equipped.values())
+    h.equipped = {}
+    h.armor_damage = 0
+    h.damage = 0
+    if st.pile is not None:
+        st.burned.extend(st.pile[:KO_BURN])
+        del st.pile[:KO_BURN]
+
+
+def _enter(st: State, h: Hero, cell) -> None:
+    h.at = cell
+    spec = st.room_spec(cell)
+    if spec is not None and spec.type == "trap":
+        h.trap = cell
+
+
+def _can_step(st: State, a, d) -> tuple[bool, str]:
+    dx, dy = DIRS[d]
+    b = (a[0] + dx, a[1] + dy)
+    t = st.tiles.get(b)
+    if t is None:
+        return False, f"there is no room {_NAMES[d]} of {_cell_name(a)}"
+    if t.kind == "monster":
+        return False, f"the monster '{t.card}' {_NAMES[d]} of {_cell_name(a)} is not a room until slain"
+    if not t.face_up:
+        return False, f"the Boss room {_NAMES[d]} of {_cell_name(a)} is still face down"
+    if d not in st.paths(a):
+        return False, f"the room at {_cell_name(a)} has no open path {_NAMES[d]}"
+    if OPPOSITE[d] not in st.paths(b):
+        return False, f"the room at {_cell_name(b)} has no open path back {_NAMES[OPPOSITE[d]]}"
+    return True, ""
+
+
+_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+def _cell_of(st: State, ref, report: Report, verb: str):
+    """A room reference (a card id on the table or [x, y]) -> cell, or None."""
+    if isinstance(ref, tuple):
+        if ref not in st.tiles:
+            report.append(Forbidden("shuffle.no-room", f"{verb}: nothing at {_cell_name(ref)}"))
+            return None
+        return ref
+    found = [c for c, t in st.tiles.items() if t.card == ref]
+    if len(found) != 1:
+        report.append(Forbidden("shuffle.no-room", f"{verb}: " + (f"'{ref}' is not on the table" if not found else
+                                                               f"'{ref}' is on the table {len(found)} times; give [x, y]")))
+        return None
+    return found[0]
+
+
+def _room_only(st: State, cell, report: Report, verb: str) -> bool:
+    t = st.tiles[cell]
+    if t.kind == "monster":
+        report.append(Forbidden("shuffle.monster-not-room", f"{verb}: '{t.card}' is a monster, not a room, until slain"))
+        return False
+    return True
+
+
+# -- handlers ----------------------------------------------------------------
+def _move(st: State, h: Hero, a: Action, report: Report) -> None:
+    for d in a.get("dirs", ()):
+        if h.trap is not None:
+            report.append(Forbidden("shuffle.trap-roll", f"{h.name} entered a trap: roll (d6 + speed) before moving on"))
+            h.trap = None
+        ok, why = _can_step(st, h.at, d)
+        if not ok:
+            report.append(Forbidden("shuffle.move-path", f"{h.name} cannot move {_NAMES[d]}: {why}"))
+            return
+        speed = st.hero_stat(h, "speed")
+        if h.steps >= speed:
+            report.append(Forbidden("shuffle.move-speed", f"{h.name} moves {h.steps + 1} rooms this turn; speed is {speed}"))
+        h.steps += 1
+        dx, dy = DIRS[d]
+        _enter(st, h, (h.at[0] + dx, h.at[1] + dy))
+        if h.trap is not None and a.get("roll") is not None:
+            _trap(st, h, a, report)
+
+
+def _trap(st: State, h: Hero, a: Action, report: Report) -> None:
+    spec = st.room_spec(h.at)
+    if spec is None or spec.type != "trap":
+        report.append(Forbidden("shuffle.trap", f"{h.name} is not in a trap room"))
+        return
+    if h.trap is None and h.trap_may != h.at:
+        report.append(Forbidden("shuffle.trap", f"the trap at {_cell_name(h.at)} was already rolled for"))
+        return
+    h.trap = h.trap_may = None
+    roll = a.get("roll")
+    if roll is None or not 1 <= roll <= 6:
+        report.append(Forbidden("shuffle.dice", f"a trap roll is one d6 (1-6), got {roll!r}"))
+        return
+    total = roll + st.hero_stat(h, "speed")
+    result = "reward" if total >= spec.challenge else "penalty"
+    claimed = a.get("result")
+    if claimed is not None and claimed != result:
+        report.append(Forbidden("shuffle.trap", f"d6 {roll} + speed {st.hero_stat(h, 'speed')} = {total} against "
+                                               f"challenge {spec.challenge}: {result}, not {claimed}"))
+    if result == "penalty" and spec.penalty_damage:
+        _damage_hero(st, h, spec.penalty_damage, a.get("armor", 0), report, "trap penalty")
+    if result == "reward":
+        taken = _draw_into(st, h, a.get("loot"), spec.reward_loot, report, "trap reward")
+        if a.get("loot") is None:
+            h.auto_loot = tuple(taken)
+
+
+def _draw_into(st: State, h: Hero, cards, count: int, report: Report, what: str) -> list:
+    """Take cards from the top of the pile into the hand (monsters wait to be placed)."""
+    if cards is None:
+        if st.pile is None:
+            return []
+        cards = tuple(st.pile[:count])
+    cards = list(cards)
+    if st.pile is not None:
+        top = st.pile[:len(cards)]
+        if top != cards:
+            report.append(Forbidden("shuffle.pile", f"{what}: the top of the dungeon pile is "
+                                                   f"{', '.join(top) or 'empty'}, not {', '.join(cards)}"))
+        del st.pile[:len(cards)]
+    for c in cards:
+        if st.catalog.kind(c) == "monster":
+            h.monsters.append(c)
+        else:
+            h.hand.append(c)
+    return cards
+
+
+def _draw(st: State, h: Hero, a: Action, report: Report) -> None:
+    if h.drew:
+        report.append(Forbidden("shuffle.draw-once", f"{h.name} already drew this turn"))
+    h.drew = True
+    room_paths = st.paths(h.at)
+    paths = len(room_paths)
+    beyond = [st.tiles.get((h.at[0] + DIRS[d][0], h.at[1] + DIRS[d][1])) for d in room_paths]
+    unbuilt = sum(1 for t in beyond if t is None)
+    # "Monsters are not rooms until slain": a path that leads to a monster is still open to BUILD on
+    no_room = sum(1 for t in beyond if t is None or t.kind == "monster")
+    cards = a.get("cards")
+    count = a.get("count", len(cards) if cards is not None else paths)
+    if count not in (paths, unbuilt, no_room):
+        also = ""
+        if unbuilt != paths:
+            also = f" ({unbuilt} with no card on them yet" + (
+                f", {no_room} with no room" if no_room != unbuilt else "") + ")"
+        report.append(Forbidden("shuffle.draw-count", f"draw 1 card per open path: the room at {_cell_name(h.at)} "
+                                                     f"has {paths}{also}, not {count}"))
+    if cards is None and st.pile is None:
+        return
+    _draw_into(st, h, cards if cards is not None else None, count, report, "draw")
+
+
+def _place_monster(st: State, h: Hero, a: Action, report: Report) -> None:
+    monster = a.get("monster")
+    if monster not in h.monsters:
+        report.append(Forbidden("shuffle.place-monster", f"'{monster}' is not a monster {h.name} just drew"))
+        return
+    d = a.get("path")
+    if d not in st.paths(h.at):
+        report.append(Forbidden("shuffle.place-monster", f"a drawn monster is played from an open path of the current "
+                                                        f"room; {_cell_name(h.at)} has no open path {_NAMES.get(d, d)}"))
+        return
+    dx, dy = DIRS[d]
+    cell = (h.at[0] + dx, h.at[1] + dy)
+    if cell in st.tiles:
+        report.append(Forbidden("shuffle.place-monster", f"{_cell_name(cell)} is not empty"))
+        return
+    h.monsters.remove(monster)
+    st.tiles[cell] = Tile(monster, "monster")
+
+
+def _build(st: State, h: Hero, a: Action, report: Report) -> None:
+    room = a.get("room")
+    if room not in h.hand:
+        report.append(Forbidden("shuffle.hand", f"'{room}' is not in {h.name}'s hand"))
+        return
+    if st.catalog.kind(room) != "room":
+        report.append(Forbidden("shuffle.build", f"'{room}' is not a room card"))
+        return
+    cell = a.get("at")
+    if cell is None:
+        d = a.get("path")
+        if d not in st.paths(h.at):
+            report.append(Forbidden("shuffle.build-path", f"build only on an open path: the room at {_cell_name(h.at)} "
+                                                         f"has no open path {_NAMES.get(d, d)}"))
+            return
+        cell = (h.at[0] + DIRS[d][0], h.at[1] + DIRS[d][1])
+    if cell in st.tiles:
+        report.append(Forbidden("shuffle.build", f"{_cell_name(cell)} is not empty"))
+        return
+    feeding = [d for d, (dx, dy) in DIRS.items()
+               if OPPOSITE[d] in st.paths((cell[0] + dx, cell[1] + dy))]
+    if not feeding:
+        report.append(Forbidden("shuffle.build-path", f"build only on an open path: no room has an open path into "
+                                                     f"{_cell_name(cell)}"))
+        return
+    h.hand.remove(room)
+    st.tiles[cell] = Tile(room, "room", a.get("turns", 0))
+    _flip_boss(st, [cell])
+
+
+def _flip_boss(st: State, moved) -> None:
+    """A face-down Boss flips once a room is connected to it.  'Connecting' is read
+    generously (a path of the room towards the Boss, or of the Boss towards the
+    room, and after a SHIFT/SLIDE/SWAP/TWIST too): a Boss flipped early only lets
+    a hero in through matching paths, one left face down would refuse a legal move.
+    Only the rooms just built or moved (`moved`) can connect."""
+    for cell, t in st.tiles.items():
+        if t.kind != "boss" or t.face_up:
+            continue
+        own = turn_paths(st.catalog.boss.paths, t.turns) if st.catalog.boss is not None else frozenset()
+        for d, (dx, dy) in DIRS.items():
+            n = (cell[0] + dx, cell[1] + dy)
+            if n in moved and st.is_room(n) and (OPPOSITE[d] in st.paths(n) or d in own):
+                t.face_up = True
+                st.boss_flipped.append(cell)
+                break
+
+
+def _equip(st: State, h: Hero, a: Action, report: Report) -> None:
+    item = a.get("item")
+    if item not in h.hand:
+        report.append(Forbidden("shuffle.hand", f"'{item}' is not in {h.name}'s hand"))
+        return
+    spec = st.catalog.items.get(item)
+    if spec is None or spec.type not in SLOTS:
+        report.append(Forbidden("shuffle.equip", f"'{item}' cannot be equipped (weapons, armour and spells can)"))
+        return
+    h.hand.remove(item)
+    old = h.equipped.get(spec.type)
+    if old is not None:
+        st.burned.append(old)            # replaced equipment is burned
+        if spec.type == "armor":
+            h.armor_damage = 0
+    h.equipped[spec.type] = item
+
+
+def _eat(st: State, h: Hero, a: Action, report: Report) -> None:
+    snack = a.get("snack")
+    if snack not in h.hand:
+        report.append(Forbidden("shuffle.hand", f"'{snack}' is not in {h.name}'s hand"))
+        return
+    spec = st.catalog.items.get(snack)
+    if spec is None or spec.type != "snack":
+        report.append(Forbidden("shuffle.snack", f"'{snack}' is not a snack"))
+        return
+    target = st.heroes.get(a.get("target") or h.name)
+    if target is None:
+        report.append(Forbidden("shuffle.hero", f"no hero named '{a.get('target')}'"))
+        return
+    h.hand.remove(snack)
+    st.burned.append(snack)              # eat, then burn
+    target.damage = max(0, target.damage - spec.heal)
+
+
+def _burn(st: State, h: Hero, a: Action, report: Report) -> None:
+    for card in a.get("cards", ()):
+        if card in h.hand:
+            h.hand.remove(card)
+            st.burned.append(card)
+        elif card in h.equipped.values():
+            slot = next(s for s, c in h.equipped.items() if c == card)
+            del h.equipped[slot]
+            st.burned.append(card)
+        else:
+            report.append(Forbidden("shuffle.hand", f"'{card}' is not in {h.name}'s hand"))
+
+
+def _trade(st: State, h: Hero, a: Action, report: Report) -> None:
+    other = st.heroes.get(a.get("with"))
+    if other is None or other is h:
+        report.append(Forbidden("shuffle.trade", f"trade with whom? no other hero '{a.get('with')}'"))
+        return
+    if other.at != h.at:
+        report.append(Forbidden("shuffle.trade-room", f"trades are only between heroes in the same room: {h.name} is at "
+                                                     f"{_cell_name(h.at)}, {other.name} at {_cell_name(other.at)}"))
+        return
+    if not a.get("agreed", True):
+        report.append(Forbidden("shuffle.trade-agree", f"a trade needs both players to agree ({other.name} did not)"))
+        return
+    give, take = list(a.get("give", ())), list(a.get("take", ()))
+    for card in give:
+        if card not in h.hand:
+            report.append(Forbidden("shuffle.hand", f"'{card}' is not in {h.name}'s hand"))
+            return
+    for card in take:
+        if card not in other.hand:
+            report.append(Forbidden("shuffle.hand", f"'{card}' is not in {other.name}'s hand"))
+            return
+    for card in give:
+        h.hand.remove(card)
+        other.hand.append(card)
+    for card in take:
+        other.hand.remove(card)
+        h.hand.append(card)
+
+
+def _power(st: State, h: Hero, a: Action, report: Report) -> None:
+    card = a.get("card")
+    in_play = {h.spec.id, *h.equipped.values(), *h.hand}
+    if card not in in_play:
+        report.append(Forbidden("shuffle.power", f"{h.name} has no card '{card}' whose power to use"))
+        return
+    if card in h.powers:
+        report.append(Forbidden("shuffle.power-once", f"the power of '{card}' was already used this turn"))
+    h.powers.add(card)
+
+
+def _shrine(st: State, h: Hero, a: Action, report: Report) -> None:
+    spec = st.room_spec(h.at)
+    if spec is None or spec.type != "shrine":
+        report.append(Forbidden("shuffle.shrine", f"{h.name} is not in a Shrine"))
+        return
+    if h.shrine:
+        report.append(Forbidden("shuffle.shrine-once", "a Shrine's power is used once per turn"))
+    h.shrine = True
+
+
+def _ward(st: State, h: Hero, a: Action, report: Report) -> None:
+    for cell, t in st.tiles.items():
+        spec = st.room_spec(cell)
+        if spec is not None and spec.type == "ward":
+            if h.at in {(cell[0] + dx, cell[1] + dy) for dx, dy in spec.area} | {cell}:
+                return
+    report.append(Forbidden("shuffle.ward", f"{h.name} is not in a Ward's area"))
+
+
+def _via(st: State, h: Hero, a: Action, report: Report) -> None:
+    via = a.get("via")
+    if via == "shrine":
+        _shrine(st, h, a, report)
+    elif via is not None:
+        _power(st, h, replace(a, args=(("card", via),)), report)
+
+
+def _empty_check(st: State, cells, a: Action, report: Report, verb: str) -> None:
+    if a.get("empty"):
+        for c in cells:
+            inside = [x.name for x in st.heroes.values() if x.at == c]
+            if inside:
+                report.append(Forbidden("shuffle.empty-room", f"{verb}: the room at {_cell_name(c)} is not an EMPTY "
+                                                              f"ROOM ({', '.join(inside)} inside)"))
+
+
+def _move_tile(st: State, src, dst) -> None:
+    st.tiles[dst] = st.tiles.pop(src)
+    for other in st.heroes.values():    # heroes inside move with their room
+        if other.at == src:
+            other.at = dst
+
+
+def _shift(st: State, h: Hero, a: Action, report: Report) -> None:
+    _via(st, h, a, report)
+    cell = _cell_of(st, a.get("room"), report, "shift")
+    if cell is None or not _room_only(st, cell, report, "shift"):
+        return
+    _empty_check(st, [cell], a, report, "shift")
+    d = a.get("dir")
+    dst = (cell[0] + DIRS[d][0], cell[1] + DIRS[d][1])
+    if dst in st.tiles:
+        report.append(Forbidden("shuffle.shift", f"SHIFT moves a room one space into an empty space; "
+                                                f"{_cell_name(dst)} is taken"))
+        return
+    _check_to(a, dst, report, "shift")
+    _move_tile(st, cell, dst)
+    _flip_boss(st, [dst])
+
+
+def _bounds(st: State):
+    xs = [c[0] for c in st.tiles]
+    ys = [c[1] for c in st.tiles]
+    return min(xs), max(xs), min(ys), max(ys)
+
+
+def _slide(st: State, h: Hero, a: Action, report: Report) -> None:
+    _via(st, h, a, report)
+    d = a.get("dir")
+    dx, dy = DIRS[d]
+    if a.get("hero") is not None:
+        mover = st.heroes.get(a.get("hero"))
+        if mover is None:
+            report.append(Forbidden("shuffle.hero", f"no hero named '{a.get('hero')}'"))
+            return
+        cell = mover.at
+        while _can_step(st, cell, d)[0]:
+            cell = (cell[0] + dx, cell[1] + dy)
+        if cell == mover.at:
+            report.append(Forbidden("shuffle.slide", f"{mover.name} cannot SLIDE {_NAMES[d]}: no open straight path"))
+            return
+        _check_to(a, cell, report, "slide")
+        mover.at = cell             # slid, not moving: a trap here may be rolled for, need not be
+        spec = st.room_spec(cell)
+        mover.trap_may = cell if spec is not None and spec.type == "trap" else None
+        return
+    cell = _cell_of(st, a.get("room"), report, "slide")
+    if cell is None or not _room_only(st, cell, report, "slide"):
+        return
+    _empty_check(st, [cell], a, report, "slide")
+    x0, x1, y0, y1 = _bounds(st)
+    end = cell
+    while True:
+        nxt = (end[0] + dx, end[1] + dy)
+        if nxt in st.tiles or not (x0 <= nxt[0] <= x1 and y0 <= nxt[1] <= y1):
+            break
+        end = nxt
+    if end == cell:
+        report.append(Forbidden("shuffle.slide", f"the room at {_cell_name(cell)} cannot SLIDE {_NAMES[d]}: blocked"))
+        return
+    _check_to(a, end, report, "slide")
+    _move_tile(st, cell, end)
+    _flip_boss(st, [end])
+
+
+def _check_to(a: Action, cell, report: Report, verb: str) -> None:
+    to = a.get("to")
+    if to is not None and tuple(to) != cell:
+        report.append(Forbidden(f"shuffle.{verb}", f"{verb.upper()} ends at {_cell_name(cell)}, not {_cell_name(to)}"))
+
+
+def _swap(st: State, h: Hero, a: Action, report: Report) -> None:
+    _via(st, h, a, report)
+    refs = a.get("rooms", ())
+    if len(refs) != 2:
+        report.append(Forbidden("shuffle.swap", "SWAP trades the places of two rooms"))
+        return
+    cells = [_cell_of(st, r, report, "swap") for r in refs]
+    if None in cells or not all(_room_only(st, c, report, "swap") for c in cells) or cells[0] == cells[1]:
+        return
+    c1, c2 = cells
+    _empty_check(st, cells, a, report, "swap")
+    t1, t2 = st.tiles[c1], st.tiles[c2]
+    in1 = [x for x in st.heroes.values() if x.at == c1]
+    in2 = [x for x in st.heroes.values() if x.at == c2]
+    st.tiles[c1], st.tiles[c2] = t2, t1
+    for x in in1:
+        x.at = c2
+    for x in in2:
+        x.at = c1
+    _flip_boss(st, [c1, c2])
+
+
+def _twist(st: State, h: Hero, a: Action, report: Report) -> None:
+    _via(st, h, a, report)
+    cell = _cell_of(st, a.get("room"), report, "twist")
+    if cell is None or not _room_only(st, cell, report, "twist"):
+        return
+    _empty_check(st, [cell], a, report, "twist")
+    t = st.tiles[cell]
+    new = a.get("turns") % 4
+    if new == t.turns % 4:
+        report.append(Forbidden("shuffle.twist", "TWIST turns a room to a new direction; it already faces that way"))
+        return
+    t.turns = new
+    _flip_boss(st, [cell])
+
+
+def _fight(st: State, h: Hero, a: Action, report: Report) -> None:
+    cell = a.get("at")
+    if cell is None:
+        ref = a.get("monster")
+        found = [c for c, t in st.tiles.items() if t.kind == "monster" and t.card == ref]
+        cell = found[0] if len(found) == 1 else None
+        if cell is None:
+            report.append(Forbidden("shuffle.fight", f"no monster '{ref}' on the table" if not found else
+                                    f"'{ref}' is on the table {len(found)} times; give at: [x, y]"))
+            return
+    t = st.tiles.get(cell)
+    if t is None or t.kind != "monster":
+        report.append(Forbidden("shuffle.fight", f"there is no monster at {_cell_name(cell)}"))
+        return
+    if h.fought:
+        report.append(Forbidden("shuffle.fight-ends-turn", f"{h.name} already fought this turn"))
+    h.fought = True
+    area = st.monster_area(cell)
+    if h.at not in area:
+        report.append(Forbidden("shuffle.fight-area", f"{h.name} at {_cell_name(h.at)} is not in the area of "
+                                                     f"'{t.card}'"))
+        return
+    mspec = st.catalog.monsters[t.card]
+    assistants = [x for x in st.heroes.values() if x is not h and x.at in area]
+    helpers = [c for c in st.monsters_threatening(h.at) if c != cell]
+    if a.get("assist") is not None:
+        named = set(a.get("assist"))
+        actual = {x.name for x in assistants}
+        if named != actual:
+            report.append(Forbidden("shuffle.assist", f"the heroes in the area of '{t.card}' assist: "
+                                                      f"{', '.join(sorted(actual)) or 'none'}, not "
+                                                      f"{', '.join(sorted(named)) or 'none'}"))
+    hero_dice, monster_dice = a.get("hero_dice", ()), a.get("monster_dice", ())
+    want_h = st.hero_stat(h, "dice") + len(assistants)
+    want_m = mspec.dice + len(helpers)
+    if len(hero_dice) != want_h:
+        names = ", ".join(x.name for x in assistants)
+        report.append(Forbidden("shuffle.dice", f"the hero rolls {want_h} dice ({st.hero_stat(h, 'dice')}"
+                                                f" + 1 per assisting hero{': ' + names if names else ''}), "
+                                                f"not {len(hero_dice)}"))
+    own_dice = mspec.dice + sum(st.catalog.monsters[st.tiles[c].card].dice for c in helpers)
+    if len(monster_dice) not in (want_m, own_dice):
+        report.append(Forbidden("shuffle.dice", f"the monster rolls {want_m} dice ({mspec.dice} + 1 per assisting "
+                                                f"monster), not {len(monster_dice)}"))
+    if any(not 1 <= v <= 6 for v in (*hero_dice, *monster_dice)):
+        report.append(Forbidden("shuffle.dice", "dice are d6: each roll is 1-6"))
+    hero_attack = sum(hero_dice) + st.hero_stat(h, "attack") + a.get("hero_bonus", 0)
+    monster_attack = sum(monster_dice) + mspec.attack + a.get("monster_bonus", 0)
+    for side, total in (("hero", hero_attack), ("monster", monster_attack)):
+        claimed = a.get(f"{side}_attack")
+        if claimed is not None and claimed != total:
+            report.append(Forbidden("shuffle.fight-attack", f"{side} attack is {total} (dice + base + "
+                                                            f"{'weapon + powers' if side == 'hero' else 'powers'}), "
+                                                            f"not {claimed}"))
+    winner = "hero" if hero_attack >= monster_attack else "monster"
+    claimed = a.get("winner")
+    if claimed is not None and claimed != winner:
+        report.append(Forbidden("shuffle.fight-result", f"hero attack {hero_attack} against monster attack "
+                                                       f"{monster_attack}: the {winner} wins (the hero wins ties)"))
+    if winner == "hero":
+        dmg = max(1, hero_attack - monster_attack) + a.get("extra_damage", 0)
+        if a.get("damage") is not None and a.get("damage") != dmg:
+            report.append(Forbidden("shuffle.fight-damage", f"the monster takes {dmg} damage (difference, minimum 1, "
+                                                           f"plus card effects), not {a.get('damage')}"))
+        t.damage += dmg
+        if t.damage >= mspec.hp:
+            h.hand.extend(t.loot)                       # gain the loot pile
+            taken = _draw_into(st, h, a.get("loot"), mspec.loot, report, "loot")
+            if a.get("loot") is None:
+                h.auto_loot = tuple(taken)
+            del st.tiles[cell]
+            st.tiles[cell] = Tile(t.card, "slain")      # flipped to its room side: a room now
+            h.level_up_due = tuple(x.name for x in [h] + assistants)
+            if a.get("level_up") is not None:
+                _level_up(st, h, replace(a, args=(("hero", a.get("level_up")),)), report)
+        elif a.get("level_up") is not None:
+            report.append(Forbidden("shuffle.level-up", f"'{t.card}' was not slain: nobody levels up"))
+        return
+    if a.get("level_up") is not None:
+        report.append(Forbidden("shuffle.level-up", "the monster won: nobody levels up"))
+    participants = [h] + assistants
+    red = dict(a.get("red", ())) or {h.name: mspec.red}
+    if sum(red.values()) != mspec.red:
+        report.append(Forbidden("shuffle.red-wounds", f"'{t.card}' deals {mspec.red} red wounds; "
+                                                      f"{sum(red.values())} were distributed"))
+    names = {x.name for x in participants}
+    for name in red:
+        if name not in names:
+            report.append(Forbidden("shuffle.red-wounds", f"red wounds go to the hero and assistants, not {name}"))
+    armor = dict(a.get("armor_by", ()))
+    for x in participants:
+        amount = mspec.black + (red.get(x.name, 0) if x.name in names else 0)
+        _damage_hero(st, x, amount, armor.get(x.name, 0), report, f"wounds from '{t.card}'")
+
+
+def _level_up(st: State, h: Hero, a: Action, report: Report) -> None:
+    """One hero who took part in a fight that slew the monster flips to the levelled side
+    (in the fight, level-up: NAME, or as its own action right after it)."""
+    up = a.get("hero") or h.name
+    if not h.level_up_due:
+        report.append(Forbidden("shuffle.level-up", "a hero levels up only after slaying a monster, once"))
+        return
+    x = st.heroes.get(up)
+    if x is None or up not in h.level_up_due:
+        report.append(Forbidden("shuffle.level-up", "only a hero who took part in the fight can level up"))
+    elif x.leveled:
+        report.append(Forbidden("shuffle.level-up", f"{up} is already on the levelled side"))
+    else:
+        x.leveled = True
+        h.level_up_due = ()
+
+
+def _loot(st: State, h: Hero, a: Action, report: Report) -> None:
+    if a.get("monster") is not None:
+        cell = monster_cell(st, a.get("monster"))
+        if cell is None:
+            report.append(Forbidden("shuffle.no-monster", f"no monster '{a.get('monster')}' on the table"))
+            return
+        sink = Hero("loot", h.spec, h.at)          # monsters loot into their loot pile
+        _draw_into(st, sink, a.get("cards"), a.get("count", 1), report, "monster loot")
+        st.tiles[cell].loot = tuple(st.tiles[cell].loot) + tuple(sink.hand) + tuple(sink.monsters)
+        return
+    _draw_into(st, h, a.get("cards"), a.get("count", 1), report, "loot")
+
+
+def _gain(st: State, h: Hero, a: Action, report: Report) -> None:
+    """Bookkeeping the log asserts (card effects): damage, heal; on the acting hero or on targets."""
+    targets = []
+    for name in a.get("targets") or (h.name,):
+        if name not in st.heroes:
+            report.append(Forbidden("shuffle.hero", f"effect: no hero named '{name}'"))
+        else:
+            targets.append(st.heroes[name])
+    for x in targets:
+        if a.get("damage"):
+            _damage_hero(st, x, a.get("damage"), a.get("armor", 0), report, "card effect")
+        if a.get("heal"):
+            x.damage = max(0, x.damage - a.get("heal"))
+
+
+def _end_turn(st: State, h: Hero, a: Action, report: Report) -> None:
+    h = st.heroes[st.active]
+    free = [d for d in st.paths(h.at) if (h.at[0] + DIRS[d][0], h.at[1] + DIRS[d][1]) not in st.tiles]
+    if h.monsters and free:
+        report.append(Forbidden("shuffle.place-monster", f"drawn monster(s) {', '.join(h.monsters)} must be played "
+                                                        f"face up from an open path"))
+    if not h.fought:
+        threats = st.monsters_threatening(h.at)
+        if threats:
+            names = ", ".join(f"'{st.tiles[c].card}'" for c in threats)
+            report.append(Forbidden("shuffle.must-fight", f"{h.name} ends the turn in the area of {names} "
+                                                         f"and must fight"))
+    if len(h.hand) > HAND_SIZE:
+        report.append(Forbidden("shuffle.hand-size", f"{h.name} ends the turn with {len(h.hand)} cards; the hand size is "
+                                                    f"{HAND_SIZE} (burn the extras)"))
+        st.burned.extend(h.hand[HAND_SIZE:])
+        del h.hand[HAND_SIZE:]
+    h.steps, h.drew, h.fought, h.powers, h.shrine, h.trap, h.monsters = 0, False, False, set(), False, None, []
+    h.trap_may, h.level_up_due = None, ()
+
+
+_HANDLERS = {
+    "move": _move, "trap": _trap, "draw": _draw, "place-monster": _place_monster, "build": _build,
+    "equip": _equip, "eat": _eat, "burn": _burn, "trade": _trade, "power": _power, "shrine": _shrine,
+    "ward": _ward, "shift": _shift, "slide": _slide, "swap": _swap, "twist": _twist, "fight": _fight,
+    "level-up": _level_up, "loot": _loot, "gain": _gain, "end-turn": _end_turn,
+}
+VERBS = tuple(_HANDLERS)
+
+
+# -- queries (for trackers and tools) -----------------------------------------
+def monster_cell(state: State, ref) -> tuple | None:
+    """The cell of the monster named ref (a card id or a cell), if exactly one."""
+    if isinstance(ref, tuple):
+        t = state.tiles.get(ref)
+        return ref if t is not None and t.kind == "monster" else None
+    found = [c for c, t in state.tiles.items() if t.kind == "monster" and t.card == ref]
+    return found[0] if len(found) == 1 else None
+
+
+def fight_dice(state: State, hero: str, cell) -> tuple[int, int]:
+    """How many dice the hero side and the monster side roll in this fight."""
+    h = state.heroes[hero]
+    area = state.monster_area(cell)
+    assistants = [x for x in state.heroes.values() if x is not h and x.at in area]
+    helpers = [c for c in state.monsters_threatening(h.at) if c != cell]
+    return state.hero_stat(h, "dice") + len(assistants), state.catalog.monsters[state.tiles[cell].card].dice + len(helpers)
+
+
+def legal_steps(state: State, hero: str) -> list[str]:
+    """The directions the hero can step in now (within speed)."""
+    h = state.heroes[hero]
+    if h.steps >= state.hero_stat(h, "speed"):
+        return []
+    return [_NAMES[d] for d in ORDER if _can_step(state, h.at, d)[0]]
