@@ -34,6 +34,42 @@ def parse_formats(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def options_taken(loaded: Loaded) -> set[str]:
+    """The game options (--hero, --columns, ...) the definition's sheets read."""
+    taken = getattr(loaded.handler, "options_taken", None)
+    return set(taken(loaded.definition)) if taken else set()
+
+
+def ignored_options(loaded: list[Loaded], options: BuildOptions) -> list[str]:
+    """Notes for every game option given that some sheet of the build does not take."""
+    given = options.game.given()
+    if not given:
+        return []
+    sheets: list[tuple[str, set[str]]] = []
+    for item in loaded:
+        if item.kind == "pack":
+            for member in item.definition.members():
+                one = load(member)
+                sheets.append((Path(member).stem, options_taken(one)))
+        else:
+            sheets.append((item.source.path.stem, options_taken(item)))
+    notes = []
+    for name, value in given.items():
+        takers = [s for s, taken in sheets if name in taken]
+        others = [s for s, taken in sheets if name not in taken]
+        if not others:
+            continue
+        flag = f"--{name} {value}"
+        if not takers:
+            notes.append(f"note: {flag} is ignored: no sheet of this build takes it ({', '.join(others[:6])}"
+                         f"{', ...' if len(others) > 6 else ''})")
+        elif len(sheets) == 1 or len(others) <= 3:
+            notes.append(f"note: {flag} is ignored by {', '.join(others)}")
+        else:
+            notes.append(f"note: {flag} applies to {', '.join(takers)}; the other {len(others)} sheets ignore it")
+    return notes
+
+
 def compose_loaded(loaded: Loaded, options: BuildOptions) -> Document:
     compose = getattr(loaded.handler, "compose", None)
     if compose is None:

@@ -40,3 +40,18 @@ def user_data_dir() -> Path:
         return Path(base)
     xdg = os.environ.get("XDG_DATA_HOME")
     return (Path(xdg) if xdg else Path.home() / ".local" / "share") / "sheetgen"
+
+
+def relative_ref(ref, relative_to):
+    """A map/dungeon/deck reference as an exported log should name it: an absolute
+    path becomes relative to the folder the log is written into (where it can be);
+    built-in names and inline definitions pass through unchanged."""
+    if not isinstance(ref, str) or relative_to is None:
+        return ref
+    p = Path(ref)
+    if not p.is_absolute():
+        return ref
+    try:
+        return os.path.relpath(p, Path(relative_to).resolve())
+    except ValueError:          # another drive on Windows
+        return str(p)

@@ -195,6 +195,6 @@ def test_blank_map_resizes_and_stays_playable():
 
 def test_compose_refuses_to_resize_a_designed_map():
     from sheetgen.games.foury.formats.map import compose
-    from sheetgen.draw.options import BuildOptions
+    from sheetgen.draw.options import BuildOptions, game_options
     with pytest.raises(InputError, match="only blank maps can change size"):
-        compose(load_map("ancient-story"), BuildOptions(params=(("columns", 9), ("rows", 9))))
+        compose(load_map("ancient-story"), BuildOptions(game=game_options(columns=9, rows=9)))

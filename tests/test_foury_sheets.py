@@ -10,7 +10,7 @@ from sheetgen.definitions.registry import load
 from sheetgen.games.foury.sheets.map import compose_map
 from sheetgen.draw.icons import ICON_NAMES, slug
 from sheetgen.draw.model import Group, Rect, Text, walk
-from sheetgen.draw.options import BuildOptions
+from sheetgen.draw.options import BuildOptions, game_options
 from sheetgen.errors import InputError
 from sheetgen.games.foury import board as fb
 
@@ -187,7 +187,7 @@ def test_blank_map_has_a_title_strip_and_resizes(maps):
     doc = compose_map(fmap, BuildOptions())
     ids = _ids(doc)
     assert "title-strip" in ids and "map-title" not in ids
-    big = compose_map(fmap, BuildOptions(params=(("columns", 11), ("rows", 11))))
+    big = compose_map(fmap, BuildOptions(game=game_options(columns=11, rows=11)))
     ids = _ids(big)
     assert "cell-K11" in ids and "cell-L1" not in ids and "cell-A12" not in ids
     cell = ids["cell-A1"]
@@ -230,7 +230,7 @@ def test_heroes_data_and_sheets():
 
 
 def test_map_page_can_be_prefilled_with_a_hero(maps):
-    doc = compose_map(maps["ancient-story"], BuildOptions(params=(("hero", "thalindra"),)))
+    doc = compose_map(maps["ancient-story"], BuildOptions(game=game_options(hero="thalindra")))
     assert "Thalindra" in _texts(doc)
 
 

@@ -146,8 +146,6 @@ def test_example_game_is_legal_and_a_broken_copy_is_not(tmp_path):
 
 
 def test_track_adapter_records_refuses_and_exports(tmp_path, monkeypatch):
-    from sheetgen.tracker import adapters
-    monkeypatch.setitem(adapters.ADAPTERS, "navigation", "sheetgen.games.navigation.tracker")
     j = ["track", "--journal", tmp_path / "j.sqlite"]
     assert _run(*j, "new", "--ruleset", "navigation", "--map", DATA / "t-dungeon.yaml",
                 "--hero", "Ada,Bo").exit_code == 0

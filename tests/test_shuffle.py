@@ -134,8 +134,6 @@ def test_example_game_is_legal_and_a_broken_copy_is_not(tmp_path):
 
 
 def test_track_adapter_rolls_records_refuses_and_exports(tmp_path, monkeypatch):
-    from sheetgen.tracker import adapters
-    monkeypatch.setitem(adapters.ADAPTERS, "shuffle", "sheetgen.games.shuffle.tracker")
     j = ["track", "--journal", tmp_path / "j.sqlite"]
     setup = DATA / "cases" / "fight-win-legal.yaml"
     assert _run(*j, "new", "--ruleset", "shuffle", "--map", setup).exit_code == 0

@@ -3,6 +3,24 @@ import click
 from ._common import clean_errors
 
 
+def _declared_options() -> dict:
+    """name -> BuildOption for every build option a game declares (the games' own words)."""
+    from ..definitions.registry import games
+    out = {}
+    for game in games().values():
+        for opt in game.build_options:
+            out.setdefault(opt.name, opt)
+    return out
+
+
+def game_build_options(fn):
+    """The --columns, --rows, --hero ... options, as the games declare them."""
+    for opt in reversed(list(_declared_options().values())):
+        kind = click.IntRange(opt.minimum, opt.maximum) if opt.type == "int" else str
+        fn = click.option(f"--{opt.name}", opt.name, type=kind, default=None, help=opt.help)(fn)
+    return fn
+
+
 @click.command()
 @click.argument("definitions", nargs=-1)
 @click.option("-o", "--output", "outdir", default="output", show_default=True, type=click.Path(file_okay=False),
@@ -18,12 +36,10 @@ from ._common import clean_errors
 @click.option("--printer", default=None, help="Apply the calibration stored for this printer.")
 @click.option("--no-calibration", is_flag=True, help="Ignore the stored printer scale correction.")
 @click.option("--no-ruler", is_flag=True, help="Leave out the 50 mm calibration ruler.")
-@click.option("--columns", type=click.IntRange(3, 26), default=None, help="Blank maps: number of columns.")
-@click.option("--rows", type=click.IntRange(3, 26), default=None, help="Blank maps: number of rows.")
-@click.option("--hero", default=None, help="Foury maps: pre-fill the character sheet for this hero (kael, melyra, ...).")
+@game_build_options
 @clean_errors
 def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, printer, no_calibration, no_ruler,
-          columns, rows, hero):
+          **game_values):
     """Render definitions (files or built-in names) to PDF, SVG and PNG.
 
     With no DEFINITIONS, builds the default print pack (every built-in sheet)
@@ -41,17 +57,21 @@ def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, pri
 
     from .. import build as builder
     from .. import calibration
-    from ..draw.options import BuildOptions, Calibration
+    from ..draw.options import BuildOptions, Calibration, GameOptions
 
     from ..errors import InputError, Problem
     if not outdir.strip():
         raise InputError(Problem("the output folder name is empty", expected="-o FOLDER"))
     fmt = builder.parse_formats(formats)
-    params = tuple((k, v) for k, v in (("columns", columns), ("rows", rows), ("hero", hero)) if v is not None)
+    declared = _declared_options()
+    game = GameOptions(tuple((name, declared[name].convert(v)) for name, v in game_values.items() if v is not None),
+                       frozenset(declared))
     cal = Calibration() if no_calibration else calibration.current(printer)
     options = BuildOptions(paper=paper.lower() if paper else None, dpi=dpi, seed=seed, grayscale=grayscale,
-                           calibration=cal, duplex=duplex, ruler=not no_ruler, params=params)
+                           calibration=cal, duplex=duplex, ruler=not no_ruler, game=game)
     loaded = builder.load_targets(list(definitions))
+    for note in builder.ignored_options(loaded, options):
+        click.echo(note, err=True)
     total = builder.count_sheets(loaded)
     if sys.stdout.isatty() and total > 1:
         with click.progressbar(length=total, label="composing", show_pos=True) as bar:

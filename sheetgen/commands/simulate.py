@@ -25,8 +25,9 @@ from ._common import clean_errors
               help="Also write the first games (up to 20) as play logs into this folder.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option("--grayscale", is_flag=True, help="Ink saver: no colour fills in the report.")
-@click.option("--ruleset", type=click.Choice(["foury", "exploration"]), default="foury", show_default=True,
-              help="exploration: run map mode of the exploration rules instead of a Foury map.")
+@click.option("--ruleset", default="foury", show_default=True,
+              help="The game to simulate (a game with a simulator: foury, exploration); exploration runs "
+                   "map mode of the exploration rules instead of a Foury map.")
 @click.option("--table", default=None, help="With --ruleset exploration: the room table to use.")
 @clean_errors
 def simulate(map_ref, games, policy, hero, seed, jobs, coin, compare_ref, fmt, output, logs_dir, paper, grayscale,
@@ -57,32 +58,23 @@ def simulate(map_ref, games, policy, hero, seed, jobs, coin, compare_ref, fmt, o
     import json
     import sys
 
-    from ..errors import InputError, Problem
-
-    if ruleset == "exploration":
-        from sheetgen.games.exploration.sim import simulate_exploration
-        rep = simulate_exploration(games, seed, table, jobs)
-        if output:
-            from sheetgen.games.exploration.sim import write_report
-            for p in write_report(rep, output, paper=paper, grayscale=grayscale, seed=seed):
-                click.echo(f"wrote {p}", err=True)
-        click.echo(json.dumps(rep, indent=2) if fmt == "json" else rep["text"])
-        return
-    if map_ref is None:
-        raise InputError(Problem("give the map to simulate (a file or a built-in name like ancient-story)",
-                                 path="MAP"))
-    from sheetgen.games.foury.sim import api
-    result = api.run(map_ref, games=games, policy=policy, hero=hero, seed=seed, jobs=jobs, coin=coin,
-                     compare_ref=compare_ref)
-    if logs_dir:
-        written = api.write_logs(map_ref, logs_dir, min(games, 20), policy=policy, hero=hero, seed=seed, coin=coin)
+    from ..definitions.registry import find_game
+    from ..games.base import Simulation, SimulationRequest
+    game = find_game(ruleset)
+    if not game.simulator:
+        from ..definitions.registry import games as all_games
+        from ..errors import InputError, Problem
+        able = sorted(name for name, g in all_games().items() if g.simulator)
+        raise InputError(Problem(f"{game.title} has no simulator", path="--ruleset",
+                                 expected="one of " + ", ".join(able)))
+    request = SimulationRequest(ref=map_ref, games=games, policy=policy, hero=hero, seed=seed, jobs=jobs,
+                                coin=coin, compare_ref=compare_ref, table=table)
+    sim = game.module("simulator").simulate(request)
+    if logs_dir and type(sim).write_logs is not Simulation.write_logs:
+        written = sim.write_logs(logs_dir, 20)
         click.echo(f"wrote {len(written)} play logs into {logs_dir}", err=True)
     if output:
-        paths = api.write_report(result, output, paper=paper, grayscale=grayscale, seed=seed)
-        for p in paths:
+        for p in sim.write_report(output, paper=paper, grayscale=grayscale):
             click.echo(f"wrote {p}", err=True)
-    if fmt == "json":
-        click.echo(json.dumps(api.public(result), indent=2))
-    else:
-        click.echo(api.as_text(result))
+    click.echo(json.dumps(sim.public(), indent=2) if fmt == "json" else sim.text())
     sys.exit(0)

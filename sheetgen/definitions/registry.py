@@ -1,18 +1,24 @@
-"""Which module handles which kind of definition file.
+"""Which module handles which kind of definition file, and which games there are.
 
 Every definition starts with `sheetgen: 1`, `kind: ...` and, for game files,
-`ruleset: ...`.  A handler module provides some of:
+`ruleset: ...` (a game's name).  A handler module provides some of:
 
     load(data: MarkedDict, source: Source) -> definition      (required; raises InputError)
     lint(definition) -> list[Finding]                          (validate: playability checks)
     compose(definition, options: BuildOptions) -> Document     (build: pages to render)
-    check(definition) -> list[Violation]                       (check: replay a play log)
+    options_taken(definition) -> set[str]                      (build: the game options it reads)
+    check(definition) -> Judgement                             (check: replay a play log)
 
-Handlers are imported only when a file of their kind is read, so start-up stays fast.
+The core kinds (layouts, decks, packs) are listed here; every game declares its own
+in its `GAME` (sheetgen.games.base.Game), found by name through `find_game`.  Game
+packages and handlers are imported only when a file of theirs is read, so start-up
+stays fast.  More games: the environment variable SHEETGEN_GAMES names extra game
+modules (comma-separated), each with a `GAME`; `register_game` adds one in-process.
 """
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,28 +26,72 @@ from typing import Any
 from ..errors import InputError, Problem, did_you_mean
 from .yamlsource import MarkedDict, locate, read_yaml
 
-# (kind, ruleset or None) -> handler module
-HANDLERS: dict[tuple[str, str | None], str] = {
+# the kinds of the core: (kind, None) -> handler module
+CORE_HANDLERS: dict[tuple[str, str | None], str] = {
     ("layout", None): "sheetgen.definitions.layout",
     ("deck", None): "sheetgen.definitions.layout",
     ("pack", None): "sheetgen.definitions.pack",
-    ("map", "foury"): "sheetgen.games.foury.formats.map",
-    ("sheet", "foury"): "sheetgen.games.foury.formats.sheet",
-    ("playlog", "foury"): "sheetgen.games.foury.formats.playlog",
-    ("table", "exploration"): "sheetgen.games.exploration.formats",
-    ("sheet", "exploration"): "sheetgen.games.exploration.formats",
-    ("playlog", "exploration"): "sheetgen.games.exploration.playlog",
-    ("deck", "navigation"): "sheetgen.games.navigation.formats",
-    ("dungeon", "navigation"): "sheetgen.games.navigation.formats",
-    ("sheet", "navigation"): "sheetgen.games.navigation.formats",
-    ("playlog", "navigation"): "sheetgen.games.navigation.playlog",
-    ("deck", "shuffle"): "sheetgen.games.shuffle.formats",
-    ("sheet", "shuffle"): "sheetgen.games.shuffle.formats",
-    ("playlog", "shuffle"): "sheetgen.games.shuffle.playlog",
 }
+# the games that ship with sheetgen (module names: a plugin list, not imports)
+BUILTIN_GAMES = ("sheetgen.games.foury", "sheetgen.games.exploration", "sheetgen.games.navigation",
+                 "sheetgen.games.shuffle")
 
-KINDS = sorted({k for k, _ in HANDLERS})
-RULESETS = sorted({r for _, r in HANDLERS if r})
+_games: dict = {}
+_loaded = False
+
+
+def register_game(game) -> Any:
+    """Add a game (a sheetgen.games.base.Game) to the registry; returns it."""
+    games()
+    _games[game.name] = game
+    return game
+
+
+def games() -> dict:
+    """Every registered game by name: the built-in ones, SHEETGEN_GAMES, register_game."""
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        extra = [m.strip() for m in os.environ.get("SHEETGEN_GAMES", "").split(",") if m.strip()]
+        for module in BUILTIN_GAMES + tuple(extra):
+            try:
+                game = importlib.import_module(module).GAME
+            except (ImportError, AttributeError) as exc:
+                raise InputError(Problem(f"cannot load the game module '{module}': {exc}",
+                                         path="SHEETGEN_GAMES")) from None
+            _games.setdefault(game.name, game)
+    return _games
+
+
+def find_game(name: str):
+    """The game called name (a file's `ruleset:`), or InputError with the known ones."""
+    found = games().get(name)
+    if found is None:
+        known = sorted(games())
+        raise InputError(Problem(f"no game called '{name}'", expected="one of " + ", ".join(known),
+                                 suggestion=did_you_mean(name, known)))
+    return found
+
+
+def _handlers() -> dict[tuple[str, str | None], str]:
+    table = dict(CORE_HANDLERS)
+    for game in games().values():
+        for kind, module in game.kinds.items():
+            table[(kind, game.name)] = module
+    return table
+
+
+def handlers() -> dict[tuple[str, str | None], str]:
+    """(kind, ruleset or None) -> handler module, for the core and every game."""
+    return _handlers()
+
+
+def kinds() -> list[str]:
+    return sorted({k for k, _ in handlers()})
+
+
+def rulesets() -> list[str]:
+    return sorted({r for _, r in handlers() if r})
 
 
 @dataclass
@@ -89,6 +139,7 @@ def read_header(data: Any, filename: str) -> tuple[str, str | None]:
         raise InputError(Problem("this file needs 'sheetgen: 1' (the format version)" if version is None
                                  else f"unsupported format version {version!r}", filename,
                                  *(mark or (1, 1)), path="sheetgen", expected="1"))
+    HANDLERS, KINDS, RULESETS = handlers(), kinds(), rulesets()
     kind = data.get("kind")
     if kind is None:
         raise InputError(Problem("missing required key 'kind'", filename, *(data.mark or (1, 1)),
@@ -123,7 +174,7 @@ def _describe(value: Any) -> str:
 
 
 def handler_for(kind: str, ruleset: str | None):
-    return importlib.import_module(HANDLERS[(kind, ruleset)])
+    return importlib.import_module(handlers()[(kind, ruleset)])
 
 
 def load_file(path: str | Path, builtin: bool = False) -> Loaded:

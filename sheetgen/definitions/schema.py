@@ -8,12 +8,12 @@ from pydantic import BaseModel
 
 from pydantic.json_schema import models_json_schema
 
-from .registry import HANDLERS
+from .registry import handlers
 
 
 def models() -> list[type]:
     found = []
-    for module_name in sorted(set(HANDLERS.values())):
+    for module_name in sorted(set(handlers().values())):
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError:

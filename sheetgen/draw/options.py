@@ -33,6 +33,30 @@ class Calibration:
 
 
 @dataclass(frozen=True)
+class GameOptions:
+    """The game options of a build (--columns, --rows, --hero, ...), each declared by a game
+    (sheetgen.games.base.BuildOption) and converted to its type by the command.
+
+    Reading an option no game declares is a programming error (KeyError), so a composer
+    cannot silently read a misspelt name."""
+    values: tuple[tuple[str, object], ...] = ()
+    declared: frozenset = frozenset()           # empty: any name (composers called directly, tests)
+
+    def get(self, name: str, default=None):
+        if self.declared and name not in self.declared:
+            raise KeyError(f"no build option '{name}' (declared: {', '.join(sorted(self.declared))})")
+        return dict(self.values).get(name, default)
+
+    def given(self) -> dict:
+        return {k: v for k, v in self.values if v is not None}
+
+
+def game_options(**values) -> GameOptions:
+    """GameOptions from keywords (None values left out): game_options(hero="kael")."""
+    return GameOptions(tuple((k, v) for k, v in values.items() if v is not None))
+
+
+@dataclass(frozen=True)
 class BuildOptions:
     paper: str | None = None            # a4 | letter; None = the definition's own
     dpi: int = 150                      # PNG resolution
@@ -41,7 +65,8 @@ class BuildOptions:
     calibration: Calibration = field(default_factory=Calibration)
     duplex: bool = False                # card sheets: add mirrored back pages
     ruler: bool = True                  # print the 50 mm calibration ruler
-    params: tuple[tuple[str, object], ...] = ()   # sheet parameters (e.g. columns=11)
+    game: GameOptions = field(default_factory=GameOptions)   # options a game's sheets take
 
-    def param(self, name: str, default=None):
-        return dict(self.params).get(name, default)
+    def option(self, name: str, default=None):
+        """A game option's value (e.g. option("columns")), or default when not given."""
+        return self.game.get(name, default)

@@ -1,0 +1,6 @@
+"""The games, one package each (foury, exploration, navigation, shuffle), and what they share.
+
+base.py   the contract every game follows (Rules, Outcome, Violation, Reading, Game, TrackerAdapter)
+dice.py   dice notation and seeded dice;  grid.py: compass directions on a grid of cards
+The registry (sheetgen.definitions.registry) finds a game by name; the core never imports a game.
+"""

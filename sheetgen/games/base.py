@@ -1,17 +1,56 @@
-"""What every play-log checker returns: located rule violations."""
+"""The one contract every game follows, and the values every game shares.
+
+A game is a package `sheetgen/games/<name>/` whose `__init__` defines `GAME`,
+a `Game` naming (as module strings, imported only when used) what the game
+has: its definition kinds, its tracker adapter, its simulator, its extra
+commands, the build options its sheets take and the readings its checker
+knows.  The registry (`sheetgen.definitions.registry`) finds games by name.
+
+The rules engine of a game is a `Rules` object (python-chess style):
+
+    outcome = rules.step(state, action)     # never raises for a broken rule
+    outcome.state                           # the state after the step
+    outcome.violations                      # every rule it breaks (empty: legal)
+    state = rules.apply(state, action)      # the strict form: raises Illegal
+    rules.legal_actions(state)              # where the game can list them
+
+A checker replays a play log through `step` and reports each `Violation` with
+the log's line.  Where the rules text allows two readings of a rule, a game
+lists them as members of a `Reading` enum; a replay runs under a set of them
+(`ReadingsInUse` records which ones the replay consulted) and `judge` picks
+the reading set a log follows.
+
+Pure: the standard library only (and sheetgen.errors, itself pure), so the
+rules of every game may import this module.
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass
+import enum
+import importlib
+import itertools
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
+
+from ..errors import SheetgenError, did_you_mean
+
+S = TypeVar("S")
+A = TypeVar("A")
 
 
+# -- violations ---------------------------------------------------------------------------
 @dataclass
 class Violation:
-    """A rule broken at a line of a play log (step is 1-based where logs have steps)."""
+    """A rule broken, with a stable rule id (e.g. 'move.adjacent'); line and step locate it
+    in a play log (step is 1-based where logs have steps).  A consequence is a report that
+    only follows from an earlier refused step (the step was not applied, so what depends on
+    it breaks again): shown, but not counted as a mistake of its own."""
     line: int | None
     message: str
     step: int | None = None
-    rule: str | None = None             # short rule id, e.g. 'move.adjacent'
+    rule: str | None = None
     column: int | None = None
+    consequence: bool = False
 
     def format(self, filename: str) -> str:
         where = f"{filename}:{self.line}" if self.line is not None else filename
@@ -19,5 +58,304 @@ class Violation:
         return f"{where}: {step}{self.message}"
 
     def as_dict(self, filename: str) -> dict:
-        return {"file": filename, "line": self.line, "column": self.column, "step": self.step,
-                "rule": self.rule, "message": self.message}
+        out = {"file": filename, "line": self.line, "column": self.column, "step": self.step,
+               "rule": self.rule, "message": self.message}
+        if self.consequence:
+            out["consequence"] = True
+        return out
+
+
+def broken(rule: str, message: str) -> Violation:
+    """A violation found by an engine (no location yet: the checker adds line and step)."""
+    return Violation(None, message, rule=rule)
+
+
+class Illegal(SheetgenError):
+    """An action the rules forbid (exit 1): raised by `Rules.apply` and by trackers.
+
+    violations lists every rule it breaks; lenient is the state as the claimed step
+    leaves it where the step can still be followed, else None."""
+    exit_code = 1
+
+    def __init__(self, violations: Sequence[Violation] | str, lenient: Any = None):
+        if isinstance(violations, str):
+            violations = [broken("refused", violations)]
+        self.violations = list(violations)
+        self.lenient = lenient
+        first = self.violations[0] if self.violations else broken("refused", "illegal")
+        self.rule = first.rule
+        self.message = first.message
+        super().__init__(first.message)
+
+
+# -- the engine -----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Outcome(Generic[S]):
+    """What one step did: the new state and the rules it broke.
+
+    followed is False when the step could not be carried out at all (the state is
+    then the one before it); with violations and followed True, the state is as
+    the player's claimed step leaves it, so a checker can go on and list every
+    problem of a log in one run."""
+    state: S
+    violations: tuple[Violation, ...] = ()
+    followed: bool = True
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+
+class Rules(ABC, Generic[S, A]):
+    """A game's rules: pure functions of (state, action); no I/O, no drawing, no formats."""
+
+    game: str = ""
+
+    @abstractmethod
+    def step(self, state: S, action: A) -> Outcome[S]:
+        """The state after action and every rule it breaks (never raises for a broken rule)."""
+
+    def apply(self, state: S, action: A) -> S:
+        """The state after a legal action; Illegal (with .lenient) for an illegal one."""
+        out = self.step(state, action)
+        if out.violations:
+            raise Illegal(out.violations, out.state if out.followed else None)
+        return out.state
+
+    def legal_actions(self, state: S) -> Iterable[A]:
+        """The actions allowed from state, where the game can list them."""
+        raise NotImplementedError(f"{type(self).__name__} cannot list its legal actions")
+
+    def is_legal(self, state: S, action: A) -> bool:
+        return not self.step(state, action).violations
+
+
+# -- readings of ambiguous rules ---------------------------------------------------------------
+class Reading(str, enum.Enum):
+    """An alternative reading of a rule whose text allows two; each game subclasses this
+    with its members (value = the name written in logs, e.g. 'weapon-once')."""
+
+    @classmethod
+    def parse(cls, names: Iterable[Any]) -> frozenset:
+        """Reading members from their names (or members); an unknown name is a ValueError
+        that names the known ones."""
+        out = set()
+        known = [m.value for m in cls]
+        for name in names:
+            if isinstance(name, cls):
+                out.add(name)
+                continue
+            try:
+                out.add(cls(str(name)))
+            except ValueError:
+                hint = did_you_mean(str(name), known)
+                raise ValueError(f"unknown reading '{name}' (known: {', '.join(known) or 'none'})"
+                                 + (f"; did you mean '{hint}'?" if hint else "")) from None
+        return frozenset(out)
+
+
+class ReadingsInUse:
+    """The readings one replay runs under, and which readings it consulted.
+
+    Engines ask `uses(reading)` where a rule depends on a reading; the replay then
+    knows which readings could have changed its verdict (shared by every state
+    copied from the first, so it covers the whole replay)."""
+    __slots__ = ("chosen", "consulted")
+
+    def __init__(self, chosen: Iterable[Reading] = ()):
+        self.chosen = frozenset(chosen)
+        self.consulted: set = set()
+
+    def uses(self, reading: Reading) -> bool:
+        self.consulted.add(reading)
+        return reading in self.chosen
+
+    def __contains__(self, reading: Reading) -> bool:
+        return self.uses(reading)
+
+    def __iter__(self) -> Iterator[Reading]:
+        return iter(self.chosen)
+
+    def __repr__(self) -> str:
+        return f"ReadingsInUse({sorted(r.value for r in self.chosen)})"
+
+
+@dataclass
+class Judgement:
+    """A log's verdict: its violations under the readings it was judged by."""
+    violations: list[Violation]
+    readings: frozenset = frozenset()           # the Reading members the verdict used
+    declared: bool = False                      # the log named its readings in its header
+    replays: int = 1                            # how many replays the verdict took
+
+    @property
+    def legal(self) -> bool:
+        return not [v for v in self.violations if not v.consequence]
+
+    def reading_names(self) -> list[str]:
+        return sorted(r.value for r in self.readings)
+
+
+def judge(replay: Callable[[frozenset], tuple[list[Violation], set]], declared: Iterable[Reading] | None = None,
+          max_replays: int = 64) -> Judgement:
+    """The verdict on a log: replay(readings) -> (violations, readings consulted).
+
+    A log that declares its readings is judged by exactly those.  Otherwise the log
+    is replayed under the default reading (none); if it breaks a rule, only the
+    readings that replay consulted are tried, alone and together, and the set with
+    the fewest violations wins (ties: the fewer readings, then the default)."""
+    if declared is not None:
+        chosen = frozenset(declared)
+        violations, _ = replay(chosen)
+        return Judgement(violations, chosen, declared=True)
+    violations, consulted = replay(frozenset())
+    best = Judgement(violations)
+    if not violations:
+        return best
+    count = 1
+    pool = sorted(consulted, key=lambda r: r.value)
+    for size in range(1, len(pool) + 1):
+        for combo in itertools.combinations(pool, size):
+            if count >= max_replays:
+                break
+            count += 1
+            tried, _ = replay(frozenset(combo))
+            if _weight(tried) < _weight(best.violations):
+                best = Judgement(tried, frozenset(combo))
+    best.replays = count
+    return best
+
+
+def _weight(violations: list[Violation]) -> int:
+    return sum(1 for v in violations if not v.consequence)
+
+
+# -- what a game declares --------------------------------------------------------------------
+@dataclass(frozen=True)
+class BuildOption:
+    """An option of `sheetgen build` that some of a game's sheets take (e.g. --columns)."""
+    name: str                               # the option (--NAME) and the key composers read
+    type: str                               # 'int' or 'str'
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def convert(self, value: Any) -> Any:
+        if value is None:
+            return None
+        if self.type == "int":
+            v = int(value)
+            if (self.minimum is not None and v < self.minimum) or (self.maximum is not None and v > self.maximum):
+                raise ValueError(f"--{self.name} must be between {self.minimum} and {self.maximum}, not {v}")
+            return v
+        return str(value)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command a game adds to the command line (loaded only when run)."""
+    name: str
+    module: str
+    attribute: str
+    help: str
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game, as the registry knows it.  Module names are strings, imported when used,
+    so that finding a game costs no more than importing its small `__init__`."""
+    name: str                                               # the `ruleset:` of its files
+    title: str
+    rules_text: str = ""                                    # the seed file the rules come from
+    kinds: Mapping[str, str] = field(default_factory=dict)  # definition kind -> handler module
+    tracker: str | None = None                              # module of the journal adapter
+    simulator: str | None = None                            # module of `sheetgen simulate`
+    readings: str | None = None                             # "module:EnumClass" of its readings
+    commands: tuple[Command, ...] = ()
+    build_options: tuple[BuildOption, ...] = ()
+    vocabularies: Mapping[str, str] = field(default_factory=dict)   # `sheetgen list WORD` -> "module:function"
+
+    def module(self, role: str):
+        """Import the module behind a role: 'tracker', 'simulator' or a definition kind."""
+        name = self.kinds.get(role) if role in self.kinds else getattr(self, role, None)
+        if not isinstance(name, str):
+            raise LookupError(f"the {self.title} game has no {role}")
+        return importlib.import_module(name)
+
+    def reading_type(self) -> type[Reading] | None:
+        if not self.readings:
+            return None
+        module, _, attr = self.readings.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+# -- the tracker adapter ----------------------------------------------------------------------
+class TrackerAdapter(ABC):
+    """What `sheetgen track` (and the web companion) need from a game.
+
+    The journal stores, per game, a JSON header and a list of steps, each step a
+    play-log step dict of that game (its notation)."""
+
+    @abstractmethod
+    def start(self, params: dict) -> dict:
+        """A header for a new game from the command's options (e.g. {"map": ..., "hero": {...}});
+        Illegal or InputError for unusable parameters."""
+
+    @abstractmethod
+    def replay(self, header: dict, steps: list) -> Any:
+        """The live state after the recorded steps (they were legal when recorded)."""
+
+    def prepare(self, state: Any, step: dict, rng) -> dict:
+        """Fill in the dice the player left to sheetgen (a roll that is due)."""
+        return step
+
+    @abstractmethod
+    def apply(self, state: Any, step: dict) -> Any:
+        """The state after one more step; Illegal(reason) if the step breaks a rule."""
+
+    @abstractmethod
+    def status(self, state: Any) -> str:
+        """Resources, round, progress and the legal moves from here, as text."""
+
+    @abstractmethod
+    def export(self, header: dict, steps: list, relative_to=None) -> str:
+        """The play log as YAML text that `sheetgen check` accepts."""
+
+    def render(self, header: dict, steps: list, outdir, formats, paper=None, grayscale=False) -> list:
+        """The sheet as the player's pencil would have it."""
+        raise Illegal(f"the {type(self).__name__} cannot draw the penciled sheet")
+
+
+# -- the simulator ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SimulationRequest:
+    """What `sheetgen simulate` asks a game's simulator for (each game reads what it needs)."""
+    ref: str | None = None              # the map (or other definition) to play
+    games: int = 1000
+    policy: str = "cautious"
+    hero: str | None = None
+    seed: int = 1
+    jobs: int = 1
+    coin: bool = False
+    compare_ref: str | None = None
+    table: str | None = None
+
+
+class Simulation(ABC):
+    """A finished simulation run: a game's simulator module has `simulate(request) -> Simulation`."""
+
+    @abstractmethod
+    def text(self) -> str:
+        """The report as plain text."""
+
+    @abstractmethod
+    def public(self) -> dict:
+        """The report as JSON-ready data."""
+
+    @abstractmethod
+    def write_report(self, output, paper: str = "a4", grayscale: bool = False) -> list:
+        """-o report.pdf: the PDF; -o FOLDER: PDF + SVG + PNG pages in it."""
+
+    def write_logs(self, folder, count: int) -> list:
+        """The first games as play logs `sheetgen check` accepts (where the game exports them)."""
+        raise Illegal("this simulation does not write play logs")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing
 from collections import Counter
 
+from sheetgen.games.base import Simulation, SimulationRequest
 from sheetgen.stats import wilson
 
 ENDINGS = {"final-boss": "the Final Boss", "no-doors": "no door left",
@@ -156,3 +157,24 @@ def write_report(rep: dict, output, paper: str = "a4", grayscale: bool = False, 
     from .report import compose_exploration_report
     return write_report_document(compose_exploration_report(rep, BuildOptions(paper=paper, grayscale=grayscale,
                                                                                 seed=seed)), output, grayscale)
+
+
+class ExplorationSimulation(Simulation):
+    """`sheetgen simulate --ruleset exploration`: map mode run many times."""
+
+    def __init__(self, request: SimulationRequest):
+        self.request = request
+        self.report = simulate_exploration(request.games, request.seed, request.table, request.jobs)
+
+    def text(self) -> str:
+        return self.report["text"]
+
+    def public(self) -> dict:
+        return self.report
+
+    def write_report(self, output, paper: str = "a4", grayscale: bool = False) -> list:
+        return write_report(self.report, output, paper=paper, grayscale=grayscale, seed=self.request.seed)
+
+
+def simulate(request: SimulationRequest) -> ExplorationSimulation:
+    return ExplorationSimulation(request)

@@ -12,7 +12,7 @@ from . import rules as E
 from .actions import Fight, Move
 from .board import cell_name
 from .heroes import HEROES, Hero, check_free_traits, free_hero, named_hero
-from sheetgen.tracker.adapters import StepRefused
+from sheetgen.games.base import Illegal as StepRefused
 
 
 class TrackState:
@@ -168,7 +168,7 @@ def status(state: TrackState) -> str:
 
 def export(header: dict, steps: list, relative_to: Path | None = None) -> str:
     from .formats.playlog import dump_log
-    from sheetgen.tracker.adapters import relative_ref
+    from sheetgen.paths import relative_ref
     return dump_log(relative_ref(header["map"], relative_to), header.get("hero", {}), steps)
 
 
@@ -185,7 +185,7 @@ def render(header: dict, steps: list, outdir, formats=("pdf", "svg", "png"), pap
             actions.append(step_action(step))
         except ValueError:
             continue
-    from sheetgen.draw.options import BuildOptions
+    from sheetgen.draw.options import BuildOptions, game_options
     options = BuildOptions(paper=paper, grayscale=grayscale,
-                           params=(("hero", hero.name),) if hero.name else ())
+                           game=game_options(hero=hero.name or None))
     return render_game(fmap, hero, actions, outdir, formats, options)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sheetgen.tracker.adapters import StepRefused, relative_ref
+from sheetgen.games.base import Illegal as StepRefused
+from sheetgen.paths import relative_ref
 
 
 class TrackState:

@@ -797,9 +797,14 @@ def resize_blank(fmap: FouryMap, columns: int, rows: int) -> FouryMap:
 
 
 # -- build ---------------------------------------------------------------------
+def options_taken(fmap: FouryMap) -> set[str]:
+    """The build options this map's sheet reads: --hero always, --columns/--rows on a blank map."""
+    return {"hero", "columns", "rows"} if fmap.model.blank else {"hero"}
+
+
 def compose(fmap: FouryMap, options):
     """Pages for the map (drawn by sheetgen.games.foury.sheets.map); `columns`/`rows` resize a blank map."""
-    columns, rows = options.param("columns"), options.param("rows")
+    columns, rows = options.option("columns"), options.option("rows")
     if columns is not None or rows is not None:
         columns = int(columns) if columns is not None else fmap.board.columns
         rows = int(rows) if rows is not None else fmap.board.rows

@@ -500,8 +500,8 @@ def compose_map(fmap, options: BuildOptions) -> Document:
     gray = options.grayscale
     m, b = fmap.model, fmap.board
     blank = bool(getattr(m, "blank", False))
-    columns = int(options.param("columns") or b.columns)
-    rows = int(options.param("rows") or b.rows)
+    columns = int(options.option("columns") or b.columns)
+    rows = int(options.option("rows") or b.rows)
     resized = (columns, rows) != (b.columns, b.rows)
     cut_x = W - SHEET_W - 2 * MARGIN
     left_w = cut_x - 2 * MARGIN
@@ -553,7 +553,7 @@ def compose_map(fmap, options: BuildOptions) -> Document:
     # the character sheet, detachable
     page.add(*cut_line(cut_x, MARGIN - 2, H - 7.5))
     hero = None
-    hero_name = options.param("hero")
+    hero_name = options.option("hero")
     if hero_name:
         from ..formats.sheet import hero_object
         hero = hero_object(str(hero_name))

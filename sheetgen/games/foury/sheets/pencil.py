@@ -222,9 +222,9 @@ def _sheet_marks(rects, state) -> list:
 def render_game(fmap, hero, actions, outdir, formats=("pdf", "svg", "png"), options=None) -> list[Path]:
     """Compose the map sheet, overlay the pencil, render; returns the written paths."""
     from .map import compose_map
-    from sheetgen.draw.options import BuildOptions
+    from sheetgen.draw.options import BuildOptions, game_options
     from sheetgen.render import render_document
-    options = options or BuildOptions(params=(("hero", hero.name),) if hero.name else ())
+    options = options or BuildOptions(game=game_options(hero=hero.name or None))
     doc = compose_map(fmap, options)
     state, trail = replay_with_trail(fmap.board, hero, actions)
     page = doc.pages[0]

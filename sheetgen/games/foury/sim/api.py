@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sheetgen.games.base import Simulation, SimulationRequest
+
 from . import report as R
 from .batch import SimSpec, load_board, make_hero, run as run_batch
 from .navigate import Navigator
@@ -77,3 +79,33 @@ def write_report(result: dict, output, paper: str = "a4", grayscale: bool = Fals
     from sheetgen.render import write_report_document
     from .pages import compose_report
     return write_report_document(compose_report(result, BuildOptions(paper=paper, grayscale=grayscale, seed=seed)), output, grayscale)
+
+
+class FourySimulation(Simulation):
+    """`sheetgen simulate MAP`: the result of api.run, with its report writers."""
+
+    def __init__(self, request: SimulationRequest):
+        if request.ref is None:
+            from sheetgen.errors import InputError, Problem
+            raise InputError(Problem("give the map to simulate (a file or a built-in name like ancient-story)",
+                                     path="MAP"))
+        self.request = request
+        self.result = run(request.ref, games=request.games, policy=request.policy, hero=request.hero,
+                          seed=request.seed, jobs=request.jobs, coin=request.coin, compare_ref=request.compare_ref)
+
+    def text(self) -> str:
+        return as_text(self.result)
+
+    def public(self) -> dict:
+        return public(self.result)
+
+    def write_report(self, output, paper: str = "a4", grayscale: bool = False) -> list:
+        return write_report(self.result, output, paper=paper, grayscale=grayscale, seed=self.request.seed)
+
+    def write_logs(self, folder, count: int) -> list:
+        r = self.request
+        return write_logs(r.ref, folder, min(r.games, count), policy=r.policy, hero=r.hero, seed=r.seed, coin=r.coin)
+
+
+def simulate(request: SimulationRequest) -> FourySimulation:
+    return FourySimulation(request)
