@@ -27,18 +27,30 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+def all_commands() -> dict[str, tuple[str, str, str]]:
+    """The core commands, then every command a game adds (found through the registry)."""
+    from .definitions.registry import games
+    out = dict(COMMANDS)
+    for game in games().values():
+        for c in game.commands:
+            out.setdefault(c.name, (c.module, c.attribute, c.help))
+    return out
+
+
 class LazyGroup(click.Group):
     def list_commands(self, ctx):
-        return [name for name in COMMANDS if _available(name)]
+        return [name for name in all_commands() if _available(name)]
 
     def get_command(self, ctx, name):
-        if name not in COMMANDS or not _available(name):
+        commands = all_commands()
+        if name not in commands or not _available(name):
             return None
-        module, attr, _ = COMMANDS[name]
+        module, attr, _ = commands[name]
         return getattr(importlib.import_module(module), attr)
 
     def format_commands(self, ctx, formatter):
-        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        commands = all_commands()
+        rows = [(name, commands[name][2]) for name in self.list_commands(ctx)]
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
@@ -46,7 +58,7 @@ class LazyGroup(click.Group):
 
 def _available(name: str) -> bool:
     import importlib.util
-    return importlib.util.find_spec(COMMANDS[name][0]) is not None
+    return importlib.util.find_spec(all_commands()[name][0]) is not None
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -28,16 +28,31 @@ def check(log, fmt):
     loaded = load(log)
     if loaded.kind != "playlog":
         raise InputError(Problem(f"this is a {loaded.kind}, not a play log (kind: playlog)", loaded.source.filename, 1, 1))
-    violations = loaded.handler.check(loaded.definition)
+    from ..games.base import Judgement
+    verdict = loaded.handler.check(loaded.definition)
+    if not isinstance(verdict, Judgement):          # a checker without readings returns its violations
+        verdict = Judgement(list(verdict))
+    violations = verdict.violations
     name = loaded.source.filename
+    readings = verdict.reading_names()
+    counted = [v for v in violations if not v.consequence]
     if fmt == "json":
-        click.echo(json.dumps({"file": name, "ruleset": loaded.ruleset, "legal": not violations,
-                               "violations": [v.as_dict(name) for v in violations]}, indent=2))
+        report = {"file": name, "ruleset": loaded.ruleset, "legal": verdict.legal,
+                  "violations": [v.as_dict(name) for v in violations]}
+        if loaded.handler_readings():
+            report["readings"] = readings
+            report["readings_declared"] = verdict.declared
+        click.echo(json.dumps(report, indent=2))
     else:
         for v in violations:
-            click.echo(v.format(name))
-        if not violations:
-            click.echo(f"{name}: legal ({loaded.ruleset})")
+            click.echo(v.format(name) + (" (a consequence of an earlier refused step)" if v.consequence else ""))
+        judged = ""
+        if loaded.handler_readings():
+            judged = ("; readings: " + ", ".join(readings) if readings else "; the default readings")
+            judged += " (declared)" if verdict.declared else ""
+        if verdict.legal:
+            click.echo(f"{name}: legal ({loaded.ruleset}{judged})")
         else:
-            click.echo(f"{name}: {len(violations)} violation{'s' if len(violations) != 1 else ''}", err=True)
-    sys.exit(1 if violations else 0)
+            click.echo(f"{name}: {len(counted)} violation{'s' if len(counted) != 1 else ''} "
+                       f"({loaded.ruleset}{judged})", err=True)
+    sys.exit(0 if verdict.legal else 1)

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, Problem, did_you_mean
-from .yamlsource import MarkedDict, locate, read_yaml
 
 # the kinds of the core: (kind, None) -> handler module
 CORE_HANDLERS: dict[tuple[str, str | None], str] = {
@@ -129,8 +128,15 @@ class Loaded:
     source: Source
     handler: Any = field(repr=False, default=None)
 
+    def handler_readings(self):
+        """The Reading enum of the definition's game (None for a game without readings, or the core)."""
+        if not self.ruleset:
+            return None
+        return games()[self.ruleset].reading_type() if self.ruleset in games() else None
+
 
 def read_header(data: Any, filename: str) -> tuple[str, str | None]:
+    from .yamlsource import MarkedDict, locate
     if not isinstance(data, MarkedDict):
         raise InputError(Problem("expected a mapping with 'sheetgen: 1' and 'kind:' at the top", filename, 1, 1))
     version = data.get("sheetgen")
@@ -179,6 +185,7 @@ def handler_for(kind: str, ruleset: str | None):
 
 def load_file(path: str | Path, builtin: bool = False) -> Loaded:
     """Read, check the header, and load a definition through its handler."""
+    from .yamlsource import read_yaml
     path = Path(path)
     data = read_yaml(path)
     kind, ruleset = read_header(data, str(path))
@@ -207,6 +214,7 @@ def load(name_or_path: str | Path) -> Loaded:
 def inline_source(source, key: str, kind: str, ruleset: str):
     """A Source for a definition written inline under key (its marks stay those of the file)."""
     node = source.data[key]
+    from .yamlsource import MarkedDict
     data = MarkedDict({"sheetgen": 1, "kind": kind, "ruleset": ruleset})
     data.update(node)
     data.mark = node.mark

@@ -2,6 +2,7 @@
 
     python tests/tools/goldens.py record DIR     # write the goldens into DIR
     python tests/tools/goldens.py compare DIR    # record afresh and list every difference
+    python tests/tools/goldens.py compare DIR --ignore-key readings   # new JSON keys, listed and explained
 
 What it records (the contract of "One game, one package"): the sha256 of every
 file `sheetgen build` writes for the default pack; `sheetgen simulate --format
@@ -58,9 +59,28 @@ def record() -> dict:
     return golden
 
 
+def _strip(entry, ignored: set):
+    """A recorded [exit code, output] with the ignored keys dropped from JSON output."""
+    if not ignored or not isinstance(entry, list):
+        return entry
+    code, out = entry
+    try:
+        data = json.loads(out)
+    except ValueError:
+        return entry
+    if isinstance(data, dict):
+        data = {k: v for k, v in data.items() if k not in ignored}
+    return [code, data]
+
+
 def main(argv: list[str]) -> int:
     import os
     os.chdir(ROOT)
+    ignored = set()
+    while "--ignore-key" in argv:
+        i = argv.index("--ignore-key")
+        ignored.add(argv[i + 1])
+        del argv[i:i + 2]
     if len(argv) != 2 or argv[0] not in ("record", "compare"):
         print(__doc__)
         return 2
@@ -76,7 +96,7 @@ def main(argv: list[str]) -> int:
     diffs = []
     for section in ("build", "simulate", "check"):
         for key in sorted(set(before[section]) | set(now[section])):
-            if before[section].get(key) != now[section].get(key):
+            if _strip(before[section].get(key), ignored) != _strip(now[section].get(key), ignored):
                 diffs.append(f"{section}: {key}")
     for d in diffs:
         print("differs:", d)
