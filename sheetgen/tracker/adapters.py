@@ -17,4 +17,5 @@ def adapter(ruleset: str):
     game = games().get(ruleset)
     if game is None or not game.tracker:
         raise StepRefused(f"no tracker for ruleset '{ruleset}' (known: {', '.join(available())})")
-    return game.module("tracker")
+    module = game.module("tracker")
+    return getattr(module, "ADAPTER", module)      # a TrackerAdapter instance (or, still, a module of functions)
