@@ -4,15 +4,48 @@ from ._common import clean_errors
 
 
 @click.command(name="list")
+@click.argument("what", required=False)
 @clean_errors
-def list_():
-    """List the built-in definitions: name, kind and title.
+def list_(what):
+    """List the built-in definitions (name, kind and title), the games, or a game's vocabulary.
+
+    WHAT is empty (the built-in definitions), `games` (every registered game), or a
+    word a game lists (for Dungeon Foury: items, events, enemies, campaigns).
 
     \b
     Example:
       sheetgen list
+      sheetgen list games
       sheetgen build graph-20x28     # build one by name
     """
+    if what is None:
+        _builtins()
+        return
+    from ..definitions.registry import games
+    from ..errors import InputError, Problem, did_you_mean
+    if what == "games":
+        found = games()
+        width = max(len(n) for n in found)
+        for name, game in sorted(found.items()):
+            seed = f" (rules text {game.rules_text})" if game.rules_text else ""
+            click.echo(f"{name:<{width}}  {game.title}{seed}")
+        return
+    sources = {word: game for game in games().values() for word in game.vocabularies}
+    if what not in sources:
+        words = ["games", *sorted(sources)]
+        raise InputError(Problem(f"nothing to list called '{what}'", path="WHAT",
+                                 expected="nothing (the built-in definitions) or one of " + ", ".join(words),
+                                 suggestion=did_you_mean(what, words)))
+    import importlib
+    game = sources[what]
+    module, _, attr = game.vocabularies[what].partition(":")
+    rows = list(getattr(importlib.import_module(module), attr)())
+    width = max((len(name) for name, _ in rows), default=4)
+    for name, meaning in rows:
+        click.echo(f"{name:<{width}}  {meaning}")
+
+
+def _builtins():
     from ..definitions.builtins import builtin_info
     infos = builtin_info()
     width = max((len(i.name) for i in infos), default=4)

@@ -65,7 +65,8 @@ def _record(journal_path, step, seed=None):
     """Check step against the rules, then record it in one transaction."""
     import random
 
-    from ..tracker.adapters import StepRefused, adapter
+    from ..definitions.registry import tracker_for as adapter
+    from ..games.base import Illegal as StepRefused
     journal = _open(journal_path)
     try:
         game = _current(journal)
@@ -138,7 +139,8 @@ def new(map_name, hero, traits, ruleset, journal_path):
           --traits hearts=4,shields=2,weapon=2,clovers=2,shovels=2
     """
     from ..errors import InputError
-    from ..tracker.adapters import StepRefused, adapter
+    from ..definitions.registry import tracker_for as adapter
+    from ..games.base import Illegal as StepRefused
     if hero and traits:
         raise InputError("give either --hero or --traits, not both")
     if ruleset == "foury" and not hero and not traits:
@@ -167,7 +169,7 @@ def status(journal_path):
     Example:
       sheetgen track status
     """
-    from ..tracker.adapters import adapter
+    from ..definitions.registry import tracker_for as adapter
     journal = _open(journal_path)
     try:
         game = _current(journal)
@@ -260,7 +262,7 @@ def export(output, journal_path):
     from pathlib import Path
 
     from ..atomic import write_text
-    from ..tracker.adapters import adapter
+    from ..definitions.registry import tracker_for as adapter
     journal = _open(journal_path)
     try:
         game = _current(journal)
@@ -290,7 +292,7 @@ def render(outdir, formats, paper, grayscale, journal_path):
       sheetgen track render -o out/
     """
     from ..errors import InputError
-    from ..tracker.adapters import adapter
+    from ..definitions.registry import tracker_for as adapter
     journal = _open(journal_path)
     try:
         game = _current(journal)

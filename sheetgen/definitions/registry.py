@@ -72,6 +72,17 @@ def find_game(name: str):
     return found
 
 
+def tracker_for(ruleset: str):
+    """The journal adapter (sheetgen.games.base.TrackerAdapter) of the game called ruleset."""
+    from ..games.base import Illegal
+    game = games().get(ruleset)
+    if game is None or not game.tracker:
+        able = ", ".join(sorted(name for name, g in games().items() if g.tracker))
+        raise Illegal(f"no tracker for ruleset '{ruleset}' (known: {able})")
+    module = game.module("tracker")
+    return getattr(module, "ADAPTER", module)      # a TrackerAdapter instance (or, still, a module of functions)
+
+
 def _handlers() -> dict[tuple[str, str | None], str]:
     table = dict(CORE_HANDLERS)
     for game in games().values():
