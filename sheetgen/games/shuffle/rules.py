@@ -17,7 +17,7 @@ How the rules read here (see docs/formats-cards.md):
   illegal; hand size 3 at the end of the turn; draw once per turn, one card per
   open path; card powers and shrines once per turn.
 - Where the text allows two readings (ShuffleReading: 'assist-own-dice',
-  'draw-unbuilt-paths', 'draw-no-room-paths', 'slide-enters-trap') the default
+  'draw-no-card-paths', 'draw-no-room-paths', 'slide-enters-trap') the default
   is the first above; a reading decides whether a step breaks a rule, never how
   the state goes on, so a log judged under any readings replays the same states.
 
@@ -39,7 +39,7 @@ from .tables import DEFAULT_DICE, HAND_SIZE, KO_BURN, NEIGHBOURS, ORDER, SLOTS
 class ShuffleReading(Reading):
     """Where the rules text allows two readings (docs/formats-cards.md, 'Readings')."""
     ASSIST_OWN_DICE = "assist-own-dice"         # an assisting monster adds its own dice, not 1
-    DRAW_UNBUILT_PATHS = "draw-unbuilt-paths"   # "open path": only the paths with no card on them yet
+    DRAW_NO_CARD_PATHS = "draw-no-card-paths"   # "open path": only the paths with no card on them yet
     DRAW_NO_ROOM_PATHS = "draw-no-room-paths"   # "open path": only the paths with no room on them
     SLIDE_ENTERS_TRAP = "slide-enters-trap"     # a hero slid into a trap entered it: a roll there is accepted
 
@@ -483,7 +483,7 @@ def _draw(st: State, h: Hero, a: Draw, report: Report) -> None:
     no_room = sum(1 for t in beyond if t is None or t.kind == "monster")
     cards = a.cards
     count = a.count if a.count is not None else len(cards) if cards is not None else paths
-    if count != paths and not (count == unbuilt and st.readings.uses(ShuffleReading.DRAW_UNBUILT_PATHS)
+    if count != paths and not (count == unbuilt and st.readings.uses(ShuffleReading.DRAW_NO_CARD_PATHS)
                                or count == no_room and st.readings.uses(ShuffleReading.DRAW_NO_ROOM_PATHS)):
         also = ""
         if unbuilt != paths:
