@@ -1,12 +1,14 @@
 """Card-grid navigation notation both ways: every action kind survives
 parse(serialize(a)) == a (also through YAML, as a tracker export writes it), and
 every form docs/formats-cards.md documents parses to what it means."""
-import re
 from pathlib import Path
 
 import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
+
+from card_helpers import (assert_journal_round_trip, assert_round_trip, assert_turn_start_is_no_log_action,
+                          documented_forms)
 
 from sheetgen.games.navigation import notation
 from sheetgen.games.navigation.actions import (KINDS, BeginTurn, EndTurn, Gain, Lose, Mirror, Move, MoveTo, Pay,
@@ -52,28 +54,17 @@ def test_every_action_kind_has_a_strategy():
 @settings(max_examples=300, deadline=None)
 @given(actions)
 def test_parse_serialize_round_trip(action):
-    assert notation.parse(notation.serialize(action)) == action
-    assert notation.parse(yaml.safe_load(yaml.safe_dump(notation.serialize(action), sort_keys=False))) == action
-
-
-@settings(max_examples=200, deadline=None)
-@given(actions, st.text(min_size=1, max_size=20))
-def test_a_note_rides_along_and_changes_nothing(action, note):
-    entry = notation.serialize(action, note)
-    assert notation.parse(entry) == action and notation.note_of(entry) == note
+    assert_round_trip(notation, action)
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.one_of(actions, st.builds(BeginTurn, names)))
 def test_journal_steps_round_trip(action):
-    assert notation.parse_step(notation.serialize_step(action)) == action
+    assert_journal_round_trip(notation, action)
 
 
 def test_a_turn_start_is_no_log_action():
-    with pytest.raises(ValueError, match="turn entry"):
-        notation.serialize(BeginTurn("Ada"))
-    with pytest.raises(ValueError, match="exactly one verb"):
-        notation.parse({"turn": "Ada"})
+    assert_turn_start_is_no_log_action(notation, BeginTurn("Ada"))
 
 
 # every form the docs' action table writes, and what it means
@@ -101,19 +92,8 @@ DOCUMENTED = {
 }
 
 
-def _documented_forms() -> list[str]:
-    """The backticked forms in the 'written as' column of the navigation action table."""
-    text = DOCS.read_text(encoding="utf-8")
-    table = text[text.index("| action | written as | meaning |"):]
-    table = table[:table.index("\n\n")]
-    forms = []
-    for row in table.splitlines()[2:]:
-        forms += re.findall(r"`([^`]+)`", row.split("|")[2])
-    return forms
-
-
 def test_the_docs_table_is_the_one_tested_here():
-    assert _documented_forms() == list(DOCUMENTED)
+    assert documented_forms(DOCS, "| action | written as | meaning |", (2,)) == list(DOCUMENTED)
 
 
 @pytest.mark.parametrize("written, meant", DOCUMENTED.items(), ids=list(DOCUMENTED))

@@ -1,12 +1,14 @@
 """Shuffle Dungeons notation both ways: every action kind survives
 parse(serialize(a)) == a (also through YAML, as a tracker export writes it), and
 every form docs/formats-cards.md documents parses to what it means."""
-import re
 from pathlib import Path
 
 import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
+
+from card_helpers import (assert_journal_round_trip, assert_round_trip, assert_turn_start_is_no_log_action,
+                          documented_forms)
 
 from sheetgen.games.shuffle import notation
 from sheetgen.games.shuffle.actions import (KINDS, BeginTurn, Build, Burn, Draw, Eat, Effect, EndTurn, Equip, Fight,
@@ -70,40 +72,17 @@ def test_every_action_kind_has_a_strategy():
 @settings(max_examples=300, deadline=None)
 @given(actions)
 def test_parse_serialize_round_trip(action):
-    assert notation.parse(notation.serialize(action)) == action
-    assert notation.parse(yaml.safe_load(yaml.safe_dump(notation.serialize(action), sort_keys=False))) == action
-
-
-@settings(max_examples=200, deadline=None)
-@given(actions, st.text(min_size=1, max_size=20))
-def test_a_note_rides_along_and_changes_nothing(action, note):
-    entry = notation.serialize(action, note)
-    assert notation.parse(entry) == action and notation.note_of(entry) == note
+    assert_round_trip(notation, action)
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.one_of(actions, st.builds(BeginTurn, names)))
 def test_journal_steps_round_trip(action):
-    assert notation.parse_step(notation.serialize_step(action)) == action
+    assert_journal_round_trip(notation, action)
 
 
 def test_a_turn_start_is_no_log_action():
-    with pytest.raises(ValueError, match="turn entry"):
-        notation.serialize(BeginTurn("Ada"))
-    with pytest.raises(ValueError, match="exactly one verb"):
-        notation.parse({"turn": "Ada"})
-
-
-def test_the_dice_a_step_leaves_are_found_and_filled():
-    assert notation.rolls_left({"fight": {"monster": "goblin"}}) == ("fight", "goblin")
-    assert notation.rolls_left({"fight": {"at": [2, 0], "hero-dice": [4]}}) == ("fight", (2, 0))
-    assert notation.rolls_left({"trap": None}) == ("trap", None)
-    assert notation.rolls_left({"trap": {"roll": 3}}) is None and notation.rolls_left("draw") is None
-    rolled = notation.with_rolls({"fight": {"monster": "goblin", "hero-dice": [4]}},
-                                 hero_dice=lambda: pytest.fail("the hero's dice are written"),
-                                 monster_dice=lambda: [2, 5])
-    assert notation.parse(rolled) == Fight("goblin", hero_dice=(4,), monster_dice=(2, 5))
-    assert notation.parse(notation.with_rolls({"trap": {"result": "reward"}}, roll=6)) == Trap(6, "reward")
+    assert_turn_start_is_no_log_action(notation, BeginTurn("Ada"))
 
 
 # every form the docs' action table writes, and what it means
@@ -143,20 +122,8 @@ DOCUMENTED = {
 }
 
 
-def _documented_forms() -> list[str]:
-    """The backticked forms in the string and mapping columns of the shuffle action table."""
-    text = DOCS.read_text(encoding="utf-8")
-    table = text[text.index("| action | string form | mapping form |"):]
-    table = table[:table.index("\n\n")]
-    forms = []
-    for row in table.splitlines()[2:]:
-        cells = row.split("|")
-        forms += re.findall(r"`([^`]+)`", cells[2]) + re.findall(r"`([^`]+)`", cells[3])
-    return forms
-
-
 def test_the_docs_table_is_the_one_tested_here():
-    assert _documented_forms() == list(DOCUMENTED)
+    assert documented_forms(DOCS, "| action | string form | mapping form |", (2, 3)) == list(DOCUMENTED)
 
 
 @pytest.mark.parametrize("written, meant", DOCUMENTED.items(), ids=list(DOCUMENTED))

@@ -1,7 +1,7 @@
 """What the two card-grid rule sets (navigation, seed 000; Shuffle Dungeons, seed 002) share.
 
 Compass directions on a grid of cards (x east, y south), their names and the
-written aliases a play log may use for them.
+written aliases a play log may use for them; the tracker journal's turn marker.
 """
 from __future__ import annotations
 
@@ -16,3 +16,13 @@ _DIR_ALIASES = {"n": "N", "north": "N", "up": "N", "e": "E", "east": "E", "right
 def parse_dir(text) -> str | None:
     """'north', 'N', 'up' -> 'N'; None when text is no direction."""
     return _DIR_ALIASES.get(str(text).strip().lower())
+
+
+def turn_marker(step, keys: tuple[str, ...]) -> str | None:
+    """The name a tracker journal's turn marker ({turn: NAME}, or {KEY: NAME} for a key in
+    keys) gives; None for any other step."""
+    if isinstance(step, dict) and len(step) == 1:
+        key = next(iter(step))
+        if key in keys:
+            return str(step[key])
+    return None

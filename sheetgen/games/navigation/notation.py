@@ -13,7 +13,7 @@ parse_step / serialize_step read and write those as BeginTurn too.
 """
 from __future__ import annotations
 
-from ..grid import DIR_NAMES, parse_dir
+from ..grid import DIR_NAMES, parse_dir, turn_marker
 from .actions import (Action, BeginTurn, EndTurn, Gain, Lose, Mirror, Move, MoveTo, Pay, PlaceToken, Resolve,
                       Unresolve, Warp, Wrap)
 from .tables import item_key
@@ -154,18 +154,9 @@ def _build(verb: str, arg, options: dict) -> Action:
     return Lose(_changes(arg))
 
 
-def turn_of(step) -> str | None:
-    """The player a journal's turn marker ({turn: NAME}) names; None for an action."""
-    if isinstance(step, dict) and len(step) == 1:
-        key = next(iter(step))
-        if key in TURN_KEYS:
-            return str(step[key])
-    return None
-
-
 def parse_step(step) -> Action:
     """A tracker journal step: a turn marker (BeginTurn) or an action."""
-    who = turn_of(step)
+    who = turn_marker(step, TURN_KEYS)
     return BeginTurn(who) if who is not None else parse(step)
 
 

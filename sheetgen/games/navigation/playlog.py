@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sheetgen.definitions.models import validate_model
 from sheetgen.definitions.turnlog import LoadedTurns, declared_readings, parse_turns, replay
-from sheetgen.errors import InputError, Problem, did_you_mean
+from sheetgen.errors import InputError, did_you_mean
 from ..base import Judgement, judge
 from . import notation
 from .actions import BeginTurn, EndTurn
@@ -27,7 +27,6 @@ class LoadedLog(LoadedTurns):
 
 def load(data, source):
     log = validate_model(NavigationLog, data, source.filename)
-    problems: list[Problem] = []
     try:
         dungeon = load_reference(log.dungeon, source, "dungeon", key="dungeon")
     except InputError as exc:

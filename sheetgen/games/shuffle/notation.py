@@ -14,7 +14,7 @@ with_rolls find and fill the dice a tracker step leaves to sheetgen.
 """
 from __future__ import annotations
 
-from ..grid import DIR_NAMES, parse_dir
+from ..grid import DIR_NAMES, parse_dir, turn_marker
 from .actions import (Action, BeginTurn, Build, Burn, Draw, Eat, Effect, EndTurn, Equip, Fight, LevelUp, Loot, Move,
                       PlaceMonster, Power, Shift, Shrine, Slide, Swap, Trade, Trap, Twist, Ward)
 from .tables import ROTATIONS
@@ -400,18 +400,9 @@ _ARGS = {
 }
 
 
-def turn_of(step) -> str | None:
-    """The hero a journal's turn marker ({turn: NAME}) names; None for an action."""
-    if isinstance(step, dict) and len(step) == 1:
-        key = next(iter(step))
-        if key in TURN_KEYS:
-            return str(step[key])
-    return None
-
-
 def parse_step(step) -> Action:
     """A tracker journal step: a turn marker (BeginTurn) or an action."""
-    who = turn_of(step)
+    who = turn_marker(step, TURN_KEYS)
     return BeginTurn(who) if who is not None else parse(step)
 
 

@@ -16,10 +16,12 @@ How the rules read here (see docs/formats-cards.md):
 - Fighting ends the turn; ending a turn in a monster's area without a fight is
   illegal; hand size 3 at the end of the turn; draw once per turn, one card per
   open path; card powers and shrines once per turn.
-- Where the text allows two readings (ShuffleReading: 'assist-own-dice',
-  'draw-no-card-paths', 'draw-no-room-paths', 'slide-enters-trap') the default
-  is the first above; a reading decides whether a step breaks a rule, never how
-  the state goes on, so a log judged under any readings replays the same states.
+- Where the text allows two readings, the default is the one above and the other
+  a ShuffleReading: 'assist-own-dice' (an assisting monster adds its own dice),
+  'draw-no-card-paths' / 'draw-no-room-paths' (open paths with no card / no room
+  on them), 'slide-enters-trap' (a roll for a trap a hero was slid into).  A
+  reading decides whether a step breaks a rule, never how the state goes on, so
+  a log judged under any readings replays through the same states.
 
 Every step is followed as far as it goes (a refused move leaves the hero where
 they were; a draw of the wrong count still draws), so a checker goes on from
@@ -33,7 +35,7 @@ from ..base import Outcome, Reading, ReadingsInUse, Rules, broken
 from ..grid import DIR_NAMES as _NAMES, DIRS, OPPOSITE
 from .actions import (Action, BeginTurn, Build, Burn, Draw, Eat, Effect, EndTurn, Equip, Fight, LevelUp, Loot, Move,
                       PlaceMonster, Power, Shift, Shrine, Slide, Swap, Trade, Trap, Twist, Ward)
-from .tables import DEFAULT_DICE, HAND_SIZE, KO_BURN, NEIGHBOURS, ORDER, SLOTS
+from .tables import DEFAULT_DICE, DIE_FACES, HAND_SIZE, KO_BURN, NEIGHBOURS, ORDER, SLOTS
 
 
 class ShuffleReading(Reading):
@@ -328,7 +330,7 @@ def _damage_hero(st: State, h: Hero, amount: int, on_armor: int, report: Report,
             left = st.catalog.items[armor].hp - h.armor_damage
             if on_armor > min(left, amount):
                 report.append(broken("shuffle.armor", f"{h.name}'s armour can take at most {min(left, amount)} "
-                                                        f"of this damage, not {on_armor} ({what})"))
+                                                      f"of this damage, not {on_armor} ({what})"))
                 on_armor = min(left, amount)
             h.armor_damage += on_armor
             if h.armor_damage >= st.catalog.items[armor].hp:
@@ -433,7 +435,7 @@ def _trap(st: State, h: Hero, a: Trap, report: Report) -> None:
                                              f"no roll is due (the reading 'slide-enters-trap' accepts one)"))
     h.trap = h.trap_may = None
     roll = a.roll
-    if roll is None or not 1 <= roll <= 6:
+    if roll not in DIE_FACES:
         report.append(broken("shuffle.dice", f"a trap roll is one d6 (1-6), got {roll!r}"))
         return
     total = roll + st.hero_stat(h, "speed")
@@ -441,7 +443,7 @@ def _trap(st: State, h: Hero, a: Trap, report: Report) -> None:
     claimed = a.result
     if claimed is not None and claimed != result:
         report.append(broken("shuffle.trap", f"d6 {roll} + speed {st.hero_stat(h, 'speed')} = {total} against "
-                                               f"challenge {spec.challenge}: {result}, not {claimed}"))
+                                             f"challenge {spec.challenge}: {result}, not {claimed}"))
     if result == "penalty" and spec.penalty_damage:
         _damage_hero(st, h, spec.penalty_damage, a.armor, report, "trap penalty")
     if result == "reward":
@@ -461,7 +463,7 @@ def _draw_into(st: State, h: Hero, cards, count: int, report: Report, what: str)
         top = st.pile[:len(cards)]
         if top != cards:
             report.append(broken("shuffle.pile", f"{what}: the top of the dungeon pile is "
-                                                   f"{', '.join(top) or 'empty'}, not {', '.join(cards)}"))
+                                                 f"{', '.join(top) or 'empty'}, not {', '.join(cards)}"))
         del st.pile[:len(cards)]
     for c in cards:
         if st.catalog.kind(c) == "monster":
@@ -490,7 +492,7 @@ def _draw(st: State, h: Hero, a: Draw, report: Report) -> None:
             also = f" ({unbuilt} with no card on them yet" + (
                 f", {no_room} with no room" if no_room != unbuilt else "") + ")"
         report.append(broken("shuffle.draw-count", f"draw 1 card per open path: the room at {_cell_name(h.at)} "
-                                                     f"has {paths}{also}, not {count}"))
+                                                   f"has {paths}{also}, not {count}"))
     if cards is None and st.pile is None:
         return
     _draw_into(st, h, cards if cards is not None else None, count, report, "draw")
@@ -504,7 +506,7 @@ def _place_monster(st: State, h: Hero, a: PlaceMonster, report: Report) -> None:
     d = a.path
     if d not in st.paths(h.at):
         report.append(broken("shuffle.place-monster", f"a drawn monster is played from an open path of the current "
-                                                        f"room; {_cell_name(h.at)} has no open path {_NAMES.get(d, d)}"))
+                                                      f"room; {_cell_name(h.at)} has no open path {_NAMES.get(d, d)}"))
         return
     dx, dy = DIRS[d]
     cell = (h.at[0] + dx, h.at[1] + dy)
@@ -528,7 +530,7 @@ def _build(st: State, h: Hero, a: Build, report: Report) -> None:
         d = a.path
         if d not in st.paths(h.at):
             report.append(broken("shuffle.build-path", f"build only on an open path: the room at {_cell_name(h.at)} "
-                                                         f"has no open path {_NAMES.get(d, d)}"))
+                                                       f"has no open path {_NAMES.get(d, d)}"))
             return
         cell = (h.at[0] + DIRS[d][0], h.at[1] + DIRS[d][1])
     if cell in st.tiles:
@@ -538,7 +540,7 @@ def _build(st: State, h: Hero, a: Build, report: Report) -> None:
                if OPPOSITE[d] in st.paths((cell[0] + dx, cell[1] + dy))]
     if not feeding:
         report.append(broken("shuffle.build-path", f"build only on an open path: no room has an open path into "
-                                                     f"{_cell_name(cell)}"))
+                                                   f"{_cell_name(cell)}"))
         return
     h.hand.remove(room)
     st.tiles[cell] = Tile(room, "room", a.turns)
@@ -619,7 +621,7 @@ def _trade(st: State, h: Hero, a: Trade, report: Report) -> None:
         return
     if other.at != h.at:
         report.append(broken("shuffle.trade-room", f"trades are only between heroes in the same room: {h.name} is at "
-                                                     f"{_cell_name(h.at)}, {other.name} at {_cell_name(other.at)}"))
+                                                   f"{_cell_name(h.at)}, {other.name} at {_cell_name(other.at)}"))
         return
     if not a.agreed:
         report.append(broken("shuffle.trade-agree", f"a trade needs both players to agree ({other.name} did not)"))
@@ -685,7 +687,7 @@ def _empty_check(st: State, cells, a: Action, report: Report, verb: str) -> None
             inside = [x.name for x in st.heroes.values() if x.at == c]
             if inside:
                 report.append(broken("shuffle.empty-room", f"{verb}: the room at {_cell_name(c)} is not an EMPTY "
-                                                              f"ROOM ({', '.join(inside)} inside)"))
+                                                           f"ROOM ({', '.join(inside)} inside)"))
 
 
 def _move_tile(st: State, src, dst) -> None:
@@ -705,7 +707,7 @@ def _shift(st: State, h: Hero, a: Shift, report: Report) -> None:
     dst = (cell[0] + DIRS[d][0], cell[1] + DIRS[d][1])
     if dst in st.tiles:
         report.append(broken("shuffle.shift", f"SHIFT moves a room one space into an empty space; "
-                                                f"{_cell_name(dst)} is taken"))
+                                              f"{_cell_name(dst)} is taken"))
         return
     _check_to(a, dst, report, "shift")
     _move_tile(st, cell, dst)
@@ -820,7 +822,7 @@ def _fight(st: State, h: Hero, a: Fight, report: Report) -> None:
     area = st.monster_area(cell)
     if h.at not in area:
         report.append(broken("shuffle.fight-area", f"{h.name} at {_cell_name(h.at)} is not in the area of "
-                                                     f"'{t.card}'"))
+                                                   f"'{t.card}'"))
         return
     mspec = st.catalog.monsters[t.card]
     assistants = [x for x in st.heroes.values() if x is not h and x.at in area]
@@ -830,22 +832,22 @@ def _fight(st: State, h: Hero, a: Fight, report: Report) -> None:
         actual = {x.name for x in assistants}
         if named != actual:
             report.append(broken("shuffle.assist", f"the heroes in the area of '{t.card}' assist: "
-                                                      f"{', '.join(sorted(actual)) or 'none'}, not "
-                                                      f"{', '.join(sorted(named)) or 'none'}"))
+                                                   f"{', '.join(sorted(actual)) or 'none'}, not "
+                                                   f"{', '.join(sorted(named)) or 'none'}"))
     hero_dice, monster_dice = a.hero_dice, a.monster_dice
     want_h = st.hero_stat(h, "dice") + len(assistants)
     want_m = mspec.dice + len(helpers)
     if len(hero_dice) != want_h:
         names = ", ".join(x.name for x in assistants)
         report.append(broken("shuffle.dice", f"the hero rolls {want_h} dice ({st.hero_stat(h, 'dice')}"
-                                                f" + 1 per assisting hero{': ' + names if names else ''}), "
-                                                f"not {len(hero_dice)}"))
+                                             f" + 1 per assisting hero{': ' + names if names else ''}), "
+                                             f"not {len(hero_dice)}"))
     own_dice = mspec.dice + sum(st.catalog.monsters[st.tiles[c].card].dice for c in helpers)
     if len(monster_dice) != want_m and not (len(monster_dice) == own_dice
                                             and st.readings.uses(ShuffleReading.ASSIST_OWN_DICE)):
         report.append(broken("shuffle.dice", f"the monster rolls {want_m} dice ({mspec.dice} + 1 per assisting "
-                                                f"monster), not {len(monster_dice)}"))
-    if any(not 1 <= v <= 6 for v in (*hero_dice, *monster_dice)):
+                                             f"monster), not {len(monster_dice)}"))
+    if any(v not in DIE_FACES for v in (*hero_dice, *monster_dice)):
         report.append(broken("shuffle.dice", "dice are d6: each roll is 1-6"))
     hero_attack = sum(hero_dice) + st.hero_stat(h, "attack") + a.hero_bonus
     monster_attack = sum(monster_dice) + mspec.attack + a.monster_bonus
@@ -853,18 +855,18 @@ def _fight(st: State, h: Hero, a: Fight, report: Report) -> None:
         claimed = getattr(a, f"{side}_attack")
         if claimed is not None and claimed != total:
             report.append(broken("shuffle.fight-attack", f"{side} attack is {total} (dice + base + "
-                                                            f"{'weapon + powers' if side == 'hero' else 'powers'}), "
-                                                            f"not {claimed}"))
+                                                         f"{'weapon + powers' if side == 'hero' else 'powers'}), "
+                                                         f"not {claimed}"))
     winner = "hero" if hero_attack >= monster_attack else "monster"
     claimed = a.winner
     if claimed is not None and claimed != winner:
         report.append(broken("shuffle.fight-result", f"hero attack {hero_attack} against monster attack "
-                                                       f"{monster_attack}: the {winner} wins (the hero wins ties)"))
+                                                     f"{monster_attack}: the {winner} wins (the hero wins ties)"))
     if winner == "hero":
         dmg = max(1, hero_attack - monster_attack) + a.extra_damage
         if a.damage is not None and a.damage != dmg:
             report.append(broken("shuffle.fight-damage", f"the monster takes {dmg} damage (difference, minimum 1, "
-                                                           f"plus card effects), not {a.damage}"))
+                                                         f"plus card effects), not {a.damage}"))
         t.damage += dmg
         if t.damage >= mspec.hp:
             h.hand.extend(t.loot)                       # gain the loot pile
@@ -885,7 +887,7 @@ def _fight(st: State, h: Hero, a: Fight, report: Report) -> None:
     red = dict(a.red) or {h.name: mspec.red}
     if sum(red.values()) != mspec.red:
         report.append(broken("shuffle.red-wounds", f"'{t.card}' deals {mspec.red} red wounds; "
-                                                      f"{sum(red.values())} were distributed"))
+                                                   f"{sum(red.values())} were distributed"))
     names = {x.name for x in participants}
     for name in red:
         if name not in names:
@@ -946,16 +948,16 @@ def _end_turn(st: State, h: Hero, a: EndTurn, report: Report) -> None:
     free = [d for d in st.paths(h.at) if (h.at[0] + DIRS[d][0], h.at[1] + DIRS[d][1]) not in st.tiles]
     if h.monsters and free:
         report.append(broken("shuffle.place-monster", f"drawn monster(s) {', '.join(h.monsters)} must be played "
-                                                        f"face up from an open path"))
+                                                      f"face up from an open path"))
     if not h.fought:
         threats = st.monsters_threatening(h.at)
         if threats:
             names = ", ".join(f"'{st.tiles[c].card}'" for c in threats)
             report.append(broken("shuffle.must-fight", f"{h.name} ends the turn in the area of {names} "
-                                                         f"and must fight"))
+                                                       f"and must fight"))
     if len(h.hand) > HAND_SIZE:
         report.append(broken("shuffle.hand-size", f"{h.name} ends the turn with {len(h.hand)} cards; the hand size is "
-                                                    f"{HAND_SIZE} (burn the extras)"))
+                                                  f"{HAND_SIZE} (burn the extras)"))
         st.burned.extend(h.hand[HAND_SIZE:])
         del h.hand[HAND_SIZE:]
     h.steps, h.drew, h.fought, h.powers, h.shrine, h.trap, h.monsters = 0, False, False, set(), False, None, []

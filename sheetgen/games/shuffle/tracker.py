@@ -11,6 +11,7 @@ from pathlib import Path
 
 from sheetgen.errors import InputError
 from sheetgen.games.base import Illegal as StepRefused, TrackerAdapter
+from sheetgen.games.dice import d6
 from sheetgen.paths import relative_ref
 from . import notation
 from .actions import BeginTurn, EndTurn
@@ -85,9 +86,9 @@ class ShuffleAdapter(TrackerAdapter):
             if cell is None or ts.state.active not in ts.state.heroes:
                 return step
             nh, nm = fight_dice(ts.state, ts.state.active, cell)
-            return notation.with_rolls(step, hero_dice=lambda: [rng.randint(1, 6) for _ in range(nh)],
-                                       monster_dice=lambda: [rng.randint(1, 6) for _ in range(nm)])
-        return notation.with_rolls(step, roll=rng.randint(1, 6))
+            return notation.with_rolls(step, hero_dice=lambda: [d6(rng) for _ in range(nh)],
+                                       monster_dice=lambda: [d6(rng) for _ in range(nm)])
+        return notation.with_rolls(step, roll=d6(rng))
 
     def apply(self, ts: TrackState, step) -> TrackState:
         try:
