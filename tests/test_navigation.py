@@ -77,15 +77,17 @@ def test_bad_log_lists_every_problem():
 # -- the engine directly ----------------------------------------------------------
 def test_engine_apply_raises_the_rule_and_keeps_state_unchanged():
     from sheetgen.definitions.registry import load_file
+    from sheetgen.games.base import Illegal
+    from sheetgen.games.navigation.actions import BeginTurn, Move
     from sheetgen.games.navigation.playlog import initial_state
-    from sheetgen.games.navigation.rules import Action, Forbidden, apply, begin_turn
+    from sheetgen.games.navigation.rules import RULES
     loaded = load_file(DATA / "cases" / "door-key-illegal.yaml").definition
-    state = begin_turn(initial_state(loaded), "Ada")
-    with pytest.raises(Forbidden) as info:
-        apply(state, "Ada", Action("move", "E"))
+    state = RULES.apply(initial_state(loaded), BeginTurn("Ada"))
+    with pytest.raises(Illegal) as info:
+        RULES.apply(state, Move("E"))
     assert info.value.rule == "nav.door-key"
     assert state.players["Ada"].room == "hub"
-    after = apply(state, "Ada", Action("move", "N"))
+    after = RULES.apply(state, Move("N"))
     assert after.players["Ada"].room == "north" and after.players["Ada"].moves == 1
 
 

@@ -25,16 +25,18 @@ def test_audit_log(path):
 
 def _replay(path):
     from sheetgen.definitions.registry import load
+    from sheetgen.games.navigation.actions import BeginTurn
     from sheetgen.games.navigation.playlog import initial_state
-    from sheetgen.games.navigation.rules import begin_turn, step
+    from sheetgen.games.navigation.rules import RULES
     loaded = load(path)
     loaded = getattr(loaded, "definition", loaded)
     state = initial_state(loaded)
     for turn, actions in zip(loaded.log.turns, loaded.actions):
-        state = begin_turn(state, turn.player)
+        state = RULES.apply(state, BeginTurn(turn.player))
         for action in actions:
-            state, broken = step(state, turn.player, action)
-            assert not broken, [f.message for f in broken]
+            outcome = RULES.step(state, action)
+            assert outcome.legal, [v.message for v in outcome.violations]
+            state = outcome.state
     return state
 
 

@@ -651,4 +651,4 @@ def test_check_accepts_a_builtin_example_name():
     from sheetgen.cli import main
     result = CliRunner().invoke(main, ["check", "nav-crypt-game"])
     assert result.exit_code == 0, result.output
-    assert "legal (navigation)" in result.output
+    assert "legal (navigation; the default readings)" in result.output

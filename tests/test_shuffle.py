@@ -63,17 +63,19 @@ def test_example_deck_is_valid():
 
 def test_heroes_move_with_their_rooms():
     from sheetgen.definitions.registry import load_file
+    from sheetgen.games.base import Illegal
+    from sheetgen.games.shuffle.actions import BeginTurn, Shift, Swap
     from sheetgen.games.shuffle.playlog import initial_state
-    from sheetgen.games.shuffle.rules import Action, Forbidden, apply, begin_turn
+    from sheetgen.games.shuffle.rules import RULES
     loaded = load_file(DATA / "cases" / "trade-legal.yaml").definition
-    st = begin_turn(initial_state(loaded), "Ada")
-    after = apply(st, Action("shift", (("dir", "S"), ("room", "pit"))))
+    st = RULES.apply(initial_state(loaded), BeginTurn("Ada"))
+    after = RULES.apply(st, Shift("pit", "S"))
     assert after.tiles[(-1, 1)].card == "pit"
-    swapped = apply(st, Action("swap", (("rooms", ("hall", "corr")),)))
+    swapped = RULES.apply(st, Swap(("hall", "corr")))
     assert swapped.heroes["Ada"].at == (1, 0) and swapped.heroes["Bo"].at == (1, 0)
     assert swapped.tiles[(1, 0)].card == "hall"
-    with pytest.raises(Forbidden) as info:
-        apply(st, Action("shift", (("dir", "E"), ("room", "hall"))))
+    with pytest.raises(Illegal) as info:
+        RULES.apply(st, Shift("hall", "E"))
     assert info.value.rule == "shuffle.shift"
     assert st.heroes["Ada"].at == (0, 0)          # the state given is never changed
 

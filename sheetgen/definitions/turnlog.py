@@ -1,24 +1,26 @@
 """What the card-game play logs (navigation, shuffle) share: turns of actions.
 
 Both logs are `turns: [{player|hero: NAME, actions: [...]}]`; each action is
-parsed by the rule set's parse_action, remembered with its YAML line, and the
-turns are replayed through the engine's begin_turn / step.  A violation's step
-is the 1-based index of the action within its turn; a rule broken when the turn
-ends is reported at the turn's last action.
+parsed by the game's notation, remembered with its YAML line, and the turns are
+replayed through the game's `Rules.step`: a turn-begin action for each turn
+entry, then its actions, then the end of the turn.  A violation's step is the
+1-based index of the action within its turn; a rule broken when the turn ends
+is reported at the turn's last action.  Both logs may name the readings they
+follow (`readings: [NAME, ...]`).
 """
 from __future__ import annotations
 
 from typing import Callable
 
 from sheetgen.errors import Problem, did_you_mean
-from sheetgen.games.base import Violation
+from sheetgen.games.base import Rules, Violation
 
 
 def line_of(source, loc) -> int | None:
     return source.problem(loc, "").line
 
 
-def parse_turns(turns, source, parse_action, who_key: str, names: list[str], roster: str):
+def parse_turns(turns, source, parse, who_key: str, names: list[str], roster: str):
     """Parse every turn's actions -> (actions, lines, turn_lines, problems), per turn.
 
     who_key is the turn's field naming who plays it ('player' or 'hero'); roster
@@ -35,7 +37,7 @@ def parse_turns(turns, source, parse_action, who_key: str, names: list[str], ros
         for a, raw in enumerate(turn.actions):
             loc = ("turns", t, "actions", a)
             try:
-                these.append(parse_action(raw))
+                these.append(parse(raw))
             except ValueError as exc:
                 problems.append(source.problem(loc, str(exc)))
                 continue
@@ -45,32 +47,55 @@ def parse_turns(turns, source, parse_action, who_key: str, names: list[str], ros
     return actions, lines, turn_lines, problems
 
 
-def replay(loaded, who_key: str, state, begin_turn: Callable, step: Callable, end_action, rule_prefix: str,
+def declared_readings(names: list[str] | None, source, reading_type) -> tuple[frozenset | None, list[Problem]]:
+    """The log's `readings:` as members of reading_type (None: not declared), and a
+    located problem (with did-you-mean) for each unknown name."""
+    if names is None:
+        return None, []
+    known = [r.value for r in reading_type]
+    problems, chosen = [], set()
+    for i, name in enumerate(names):
+        try:
+            chosen |= reading_type.parse([name])
+        except ValueError:
+            problems.append(source.problem(("readings", i), f"unknown reading '{name}'",
+                                           expected="one of " + ", ".join(known) if known else "none",
+                                           suggestion=did_you_mean(name, known)))
+    return frozenset(chosen), problems
+
+
+def replay(loaded, who_key: str, state, rules: Rules, begin_turn: Callable, end_action, rule_prefix: str,
            after_end_ok: tuple[str, ...] = ()) -> list[Violation]:
-    """Replay loaded.actions turn by turn; step(state, who, action) -> (state, [Forbidden]).
+    """Replay loaded.actions turn by turn through rules.step; begin_turn(NAME) is the
+    action that starts a turn, end_action the one that ends it.
 
     An action after 'end turn' is a violation unless its verb is in after_end_ok;
     a turn without 'end turn' is ended after its last action."""
     out: list[Violation] = []
     for t, turn in enumerate(loaded.log.turns):
         who = getattr(turn, who_key)
-        state = begin_turn(state, who)
-        ended = False
+        begun = rules.step(state, begin_turn(who))
+        state = begun.state
         last_line = loaded.turn_lines[t]
+        for v in begun.violations:
+            out.append(Violation(last_line, f"turn {t + 1} ({who}): {v.message}", None, v.rule))
+        ended = False
         for i, (action, line) in enumerate(zip(loaded.actions[t], loaded.lines[t])):
             if ended and action.verb not in after_end_ok:
                 out.append(Violation(line, f"turn {t + 1} ({who}): action after 'end turn'", i + 1,
                                      f"{rule_prefix}.turn-over"))
-            state, broken = step(state, who, action)
-            for f in broken:
-                out.append(Violation(line, f"turn {t + 1} ({who}): {f.message}", i + 1, f.rule))
+            outcome = rules.step(state, action)
+            state = outcome.state
+            for v in outcome.violations:
+                out.append(Violation(line, f"turn {t + 1} ({who}): {v.message}", i + 1, v.rule))
             ended = ended or action.verb == "end-turn"
             last_line = line
         if not ended:
-            state, broken = step(state, who, end_action)
-            for f in broken:
-                out.append(Violation(last_line, f"turn {t + 1} ({who}): {f.message}",
-                                     len(loaded.actions[t]) or None, f.rule))
+            outcome = rules.step(state, end_action)
+            state = outcome.state
+            for v in outcome.violations:
+                out.append(Violation(last_line, f"turn {t + 1} ({who}): {v.message}",
+                                     len(loaded.actions[t]) or None, v.rule))
     return out
 
 
@@ -85,11 +110,13 @@ def renamed(old: str, new: str):
 
 
 class LoadedTurns:
-    """A validated log with its turns parsed: actions and YAML lines per turn."""
+    """A validated log with its turns parsed: actions and YAML lines per turn, and the
+    readings it declares (None: not declared)."""
 
-    def __init__(self, log, source, actions, lines, turn_lines):
+    def __init__(self, log, source, actions, lines, turn_lines, readings=None):
         self.log = log
         self.source = source
-        self.actions = actions          # per turn: list of engine Actions
+        self.actions = actions          # per turn: list of typed actions
         self.lines = lines              # per turn: the YAML line of each action
         self.turn_lines = turn_lines    # the YAML line of each turn
+        self.readings = readings        # frozenset of Reading members, or None

@@ -1,9 +1,13 @@
 """Card-grid dungeon navigation (rules text: shared/seeds/000): room cards laid in a grid.
 
-    rules.py      the engine: state + action -> Outcome;  actions.py: the play-log action syntax
-    formats.py    decks, dungeons, sheets;  playlog.py: the play-log format
+    rules.py      the engine (NavigationRules, RULES): state + action -> Outcome; its readings
+    actions.py    the typed actions (Move, Wrap, Pay, Resolve, ..., BeginTurn, EndTurn)
+    notation.py   play-log entries <-> actions, both ways (parse, serialize)
+    tables.py     the fixed data: side costs, move limits, starting stock, items, room types
+    formats.py    the models of decks, dungeons, sheets and play logs; the definitions' handler
+    playlog.py    the play-log handler: load, and judge by replay (sheetgen check)
     sheets.py     room cards, dungeon grids, player and token sheets
-    tracker.py    the journal adapter of `sheetgen track --ruleset navigation`
+    tracker.py    the journal adapter of `sheetgen track --ruleset navigation` (ADAPTER)
 """
 from ..base import Game
 
@@ -16,4 +20,5 @@ GAME = Game(
            "sheet": "sheetgen.games.navigation.formats",
            "playlog": "sheetgen.games.navigation.playlog"},
     tracker="sheetgen.games.navigation.tracker",
+    readings="sheetgen.games.navigation.rules:NavigationReading",
 )

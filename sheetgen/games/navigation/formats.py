@@ -1,31 +1,38 @@
-"""Card-grid navigation definitions (seed 000): room-card decks, dungeon grids,
-and the player / token sheets.
+"""Card-grid navigation formats (seed 000): the pydantic models of its files, and the
+handler of its definitions (load, lint, compose).
 
     kind: deck     ruleset: navigation   room cards (sides open/door/wall, action symbols, hazard)
     kind: dungeon  ruleset: navigation   a grid of those cards with empty spaces, and a start room
     kind: sheet    ruleset: navigation   sheet: player | tokens
+    kind: playlog  ruleset: navigation   the play-log model (NavigationLog); playlog.py checks it
+
+The models of the play log, for the checker and the tracker:
+
+    sheetgen: 1
+    kind: playlog
+    ruleset: navigation
+    dungeon: nav-crypt          # a built-in name or a path relative to this file
+    readings: [pay-side-left]   # optional: the readings this log follows
+    players:
+      - {name: Ada, items: [Speed Boots]}     # hp 10, keys 1, bombs 1, xp 0 unless given
+    turns:
+      - player: Ada
+        actions: [move east, resolve, key, move south]
 """
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal, Union
+from typing import Any, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
 
 from sheetgen.errors import InputError, Problem, did_you_mean
 from sheetgen.definitions.models import Strict, validate_model
+from sheetgen.definitions.turnlog import renamed
+from .rules import Dungeon, Room
+from .tables import DEFAULT_KEYS, ROOM_TYPES, START
 
 SideType = Literal["open", "door", "wall"]
-
-# Room types we draw a symbol for, with their default action symbols (functions).
-ROOM_TYPES: dict[str, tuple[str, ...]] = {
-    "start": (), "corridor": (),
-    "monster": ("fight",), "trap": ("disarm",), "treasure": ("open",), "fountain": ("heal",),
-    "blacksmith": ("forge", "repair"), "warp": ("warp", "recharge"), "bounty-hunter": ("bounty",),
-    "shrine": ("pray",), "library": ("study",), "merchant": ("trade",), "armory": ("arm",),
-    "lair": ("fight",),
-}
-DEFAULT_KEYS = {"trap": 1}          # more keys are found by completing trap rooms
 
 
 class Sides(Strict):
@@ -125,6 +132,42 @@ class SheetDef(Strict):
     players: int = Field(default=2, ge=1, le=4)       # player sheet: boxes per page
     hp: int = Field(default=10, ge=1, le=30)
     tokens: int | None = Field(default=None, ge=1, le=500)   # token sheet: how many (default: a full page)
+
+
+class PlayerSetup(Strict):
+    name: str
+    hp: int = Field(default=START["hp"], ge=0)
+    keys: int = Field(default=START["keys"], ge=0)
+    bombs: int = Field(default=START["bombs"], ge=0)
+    xp: int = Field(default=START["xp"], ge=0)
+    items: list[str] = []
+    start: str | None = None
+
+
+class Turn(Strict):
+    player: str
+    actions: list[Any] = []
+    note: str | None = None
+
+    _hero_is_player = model_validator(mode="before")(renamed("hero", "player"))   # the shuffle log's word
+
+
+class NavigationLog(Strict):
+    sheetgen: Literal[1]
+    kind: Literal["playlog"]
+    ruleset: Literal["navigation"]
+    title: str | None = None
+    dungeon: str | dict                 # a dungeon file / built-in name, or the dungeon inline
+    readings: list[str] | None = None   # the readings the log follows (NavigationReading names)
+    players: list[PlayerSetup] = Field(min_length=1)
+    turns: list[Turn] = []
+
+    @field_validator("players", mode="before")
+    @classmethod
+    def _names_alone(cls, v):
+        if isinstance(v, list):                 # players: [Ada, Bo] is fine too
+            return [{"name": p} if isinstance(p, str) else p for p in v]
+        return v
 
 
 MODEL = Union[Deck, DungeonDef, SheetDef]
@@ -276,7 +319,6 @@ def lint(defn) -> list:
 
 def to_engine_dungeon(d: LoadedDungeon):
     """The rules engine's Dungeon for a loaded dungeon."""
-    from .rules import Dungeon, Room
     rooms = {}
     for cid in d.pos:
         card = d.cards[cid]

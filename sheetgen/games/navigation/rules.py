@@ -1,7 +1,8 @@
-"""Card-grid dungeon navigation (seed 000): state + action -> new state or Forbidden.
+"""Card-grid dungeon navigation (seed 000): the engine, `RULES.step(state, action) -> Outcome`.
 
 Pure and fast: plain dataclasses, no I/O.  Several players share one dungeon
-state (who entered which room, which action symbols carry a navigation token).
+state (who entered which room, which action symbols carry a navigation token);
+the player whose turn it is is `state.current` (a `BeginTurn` action sets it).
 
 How the rules read here (documented in docs/formats-cards.md):
 - A move into a neighbouring room passes the destination's side that faces the
@@ -16,30 +17,29 @@ How the rules read here (documented in docs/formats-cards.md):
 - A hazard (red outline) must be resolved before the player does anything else.
 - Unresolving a resolved room that borders the player's room costs 4 XP; the
   room loses its tokens and its entered status, and gives no bonus XP again.
+- The reading 'pay-side-left' (NavigationReading): paying for the side of the
+  room left as well is accepted; by default only the side entered is paid.  A
+  reading decides whether a step breaks a rule, never how the state goes on, so
+  a log judged under either reading is replayed through the same states.
+
+Every step is followed as far as it goes (a move into nothing leaves the player
+where they were, a door passed without a key still moves them), so a checker goes
+on from `Outcome.state` and one mistake gives one violation.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..grid import DIRS, OPPOSITE, Forbidden, parse_dir  # noqa: F401  (re-exported)
-
-DIR_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
-SIDE_TYPES = ("open", "door", "wall")
-NEEDS = {"open": None, "door": "key", "wall": "bomb"}
-SPEED_BOOTS = "speed-boots"
-MAGIC_MIRROR = "magic-mirror"
-BASE_MOVES = 3
-BOOTS_MOVES = 5
-UNRESOLVE_XP = 4
-
-def item_key(name: str) -> str:
-    """'Speed Boots', 'speed_boots', 'boots' -> 'speed-boots'; 'mirror' -> 'magic-mirror'."""
-    key = "-".join(str(name).strip().lower().replace("_", " ").split())
-    return _ITEM_ALIASES.get(key, key)
+from ..base import Outcome, Reading, ReadingsInUse, Rules, Violation, broken
+from ..grid import DIR_NAMES, DIRS, OPPOSITE
+from .actions import (Action, BeginTurn, EndTurn, Gain, Lose, Mirror, Move, MoveTo, Pay, PlaceToken, Resolve,
+                      Unresolve, Warp, Wrap)
+from .tables import BASE_MOVES, BOOTS_MOVES, MAGIC_MIRROR, NEEDS, SPEED_BOOTS, START, UNRESOLVE_XP, item_key
 
 
-_ITEM_ALIASES = {"boots": SPEED_BOOTS, "speedboots": SPEED_BOOTS, "mirror": MAGIC_MIRROR,
-                 "magicmirror": MAGIC_MIRROR}
+class NavigationReading(Reading):
+    """Where the rules text allows two readings (docs/formats-cards.md, 'Readings')."""
+    PAY_SIDE_LEFT = "pay-side-left"     # the side of the room left is a barrier too: paying it is accepted
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +109,10 @@ class Dungeon:
 class Player:
     name: str
     room: str
-    hp: int = 10
-    keys: int = 1
-    bombs: int = 1
-    xp: int = 0
+    hp: int = START["hp"]
+    keys: int = START["keys"]
+    bombs: int = START["bombs"]
+    xp: int = START["xp"]
     items: frozenset = frozenset()
     moves: int = 0                       # counted moves this turn
     credit: str | None = None            # pre-paid key/bomb/hp for the next passage
@@ -127,79 +127,82 @@ class Player:
 class State:
     dungeon: Dungeon
     players: dict[str, Player]
+    readings: ReadingsInUse = field(default_factory=ReadingsInUse)   # shared by every copy of a replay
     entered: set = field(default_factory=set)           # rooms any player has entered
     tokens: dict = field(default_factory=dict)          # room -> frozenset of resolved functions
     unresolved: set = field(default_factory=set)        # rooms unresolved once: no bonus XP again
     current: str | None = None                          # whose turn it is
 
     def copy(self) -> "State":
-        return State(self.dungeon, {k: replace(v) for k, v in self.players.items()},
+        return State(self.dungeon, {k: replace(v) for k, v in self.players.items()}, self.readings,
                      set(self.entered), dict(self.tokens), set(self.unresolved), self.current)
 
     def is_resolved(self, room: str) -> bool:
         return bool(self.tokens.get(room))
 
 
-def new_state(dungeon: Dungeon, players: list[Player]) -> State:
-    st = State(dungeon, {p.name: p for p in players})
-    for p in players:
-        st.entered.add(p.room)
-    return st
+Report = list   # of Violation (sheetgen.games.base.broken)
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """verb: move, move-to, wrap, mirror, warp, key, bomb, sacrifice, resolve,
-    place-token, unresolve, gain, lose, end-turn."""
-    verb: str
-    target: str | None = None            # direction (N/E/S/W), room id, function, resource
-    use: str | None = None               # key | bomb | hp for the passage of this move
-    xp: int | None = None                # claimed XP on resolve
-    gains: tuple[tuple[str, object], ...] = ()   # resource changes (resolve/gain/lose)
+class NavigationRules(Rules[State, Action]):
+    """The rules of card-grid navigation (seed 000)."""
+    game = "navigation"
+
+    def new_game(self, dungeon: Dungeon, players: list[Player], readings=()) -> State:
+        """The state before the first turn; readings: NavigationReading members or their names."""
+        st = State(dungeon, {p.name: p for p in players}, ReadingsInUse(NavigationReading.parse(readings)))
+        for p in players:
+            st.entered.add(p.room)
+        return st
+
+    def step(self, state: State, action: Action) -> Outcome[State]:
+        """The state after action (followed as far as it goes) and every rule it broke."""
+        st = state.copy()
+        report: Report = []
+        if isinstance(action, BeginTurn):
+            _begin_turn(st, action.player, report)
+            return Outcome(st, tuple(report))
+        p = st.players.get(st.current)
+        if p is None:
+            return Outcome(st, (broken("nav.player", f"no player named '{st.current}'"),))
+        _HANDLERS[type(action)](st, p, action, report)
+        return Outcome(st, tuple(report))
+
+    def legal_actions(self, state: State) -> list[Action]:
+        """The actions of the current player the rules accept now: moves, wraps, warps,
+        mirror teleports, payments, resolving, tokens, unresolving, ending the turn
+        (not the bookkeeping gain/lose, nor paying a move inline)."""
+        p = state.players[state.current]
+        dg = state.dungeon
+        candidates: list = [Move(d) for d in DIRS] + [Wrap(d) for d in DIRS]
+        candidates += [Warp(r) for r, room in dg.rooms.items() if _is_warp(room)]
+        if MAGIC_MIRROR in p.items:
+            candidates += [Mirror(r) for r in dg.rooms]
+        candidates += [Pay("key"), Pay("bomb"), Pay("hp")]
+        candidates += [Resolve(f) for f in dg.rooms[p.room].functions] + [PlaceToken("elsewhere")]
+        candidates += [Unresolve(r) for r in dg.rooms if dg.borders(p.room, r)]
+        candidates.append(EndTurn())
+        return [a for a in candidates if not self.step(state, a).violations]
 
 
-Report = list  # of Forbidden
+RULES = NavigationRules()
 
 
-def begin_turn(state: State, player: str) -> State:
-    st = state.copy()
+def _begin_turn(st: State, player: str, report: Report) -> None:
     if player not in st.players:
-        raise Forbidden("nav.player", f"no player named '{player}'")
+        report.append(broken("nav.player", f"no player named '{player}'"))
+        return
     p = st.players[player]
     p.moves, p.credit, p.hazard = 0, None, None
     st.current = player
-    return st
-
-
-def step(state: State, player: str, action: Action) -> tuple[State, list[Forbidden]]:
-    """Apply action leniently: the new state plus every rule it broke (play can be followed on)."""
-    st = state.copy()
-    report: list[Forbidden] = []
-    p = st.players.get(player)
-    if p is None:
-        return st, [Forbidden("nav.player", f"no player named '{player}'")]
-    _HANDLERS[action.verb](st, p, action, report)
-    return st, report
-
-
-def apply(state: State, player: str, action: Action) -> State:
-    """Apply action strictly: the new state, or raise the first Forbidden."""
-    st, report = step(state, player, action)
-    if report:
-        raise report[0]
-    return st
-
-
-def end_turn(state: State, player: str) -> tuple[State, list[Forbidden]]:
-    return step(state, player, Action("end-turn"))
 
 
 # -- handlers ----------------------------------------------------------------
 def _hazard_first(st: State, p: Player, report: Report, verb: str) -> None:
     if p.hazard is not None:
         room = st.dungeon.rooms[p.hazard]
-        report.append(Forbidden("nav.hazard", f"the hazard in {_name(room)} must be resolved on entry, "
-                                              f"before '{verb}'"))
+        report.append(broken("nav.hazard", f"the hazard in {_name(room)} must be resolved on entry, "
+                                           f"before '{verb}'"))
         p.hazard = None
 
 
@@ -210,8 +213,8 @@ def _name(room: Room) -> str:
 def _count_move(p: Player, report: Report, how: str) -> None:
     if p.moves >= p.move_limit:
         boots = " (Speed Boots allow 5)" if p.move_limit == BASE_MOVES else ""
-        report.append(Forbidden("nav.move-limit", f"{how} would be room move {p.moves + 1} this turn; "
-                                                  f"at most {p.move_limit}{boots}"))
+        report.append(broken("nav.move-limit", f"{how} would be room move {p.moves + 1} this turn; "
+                                               f"at most {p.move_limit}{boots}"))
     p.moves += 1
 
 
@@ -224,17 +227,20 @@ def _spend(p: Player, what: str) -> bool:
     return True
 
 
-def _shortage(need: str, what: str, p: Player) -> Forbidden:
-    return Forbidden(f"nav.{'door-key' if need == 'key' else 'wall-bomb'}",
-                     f"{what} needs a {need} and {p.name} has none left "
-                     f"(sacrifice 1 HP in lieu of it: 'sacrifice: hp')")
+def _shortage(need: str, what: str, p: Player) -> Violation:
+    return broken(f"nav.{'door-key' if need == 'key' else 'wall-bomb'}",
+                  f"{what} needs a {need} and {p.name} has none left "
+                  f"(sacrifice 1 HP in lieu of it: 'sacrifice: hp')")
 
 
-def _pay(p: Player, need: str | None, leaving: str | None, use: str | None, report: Report, what: str) -> None:
+def _pay(st: State, p: Player, need: str | None, leaving: str | None, use: str | None, report: Report,
+         what: str) -> None:
     """Pay for one passage.  need: the key/bomb the side entered through asks for
     (None: open, or a room already entered).  leaving: what the side of the room
-    left would ask for; paying it as well is accepted (the other reading of a
-    barrier between two cards) but never required.  A pre-paid key/bomb/HP
+    left would ask for; paying it as well is accepted under the reading
+    'pay-side-left' (never required), a wrong tool under the default reading; the
+    state goes on alike under both (the side entered is paid from the stock, the
+    other tool spent), so the reading decides the verdict only.  A pre-paid key/bomb/HP
     (p.credit, already taken from the stock) and an inline `use` both count;
     whatever is left over is spent, never carried to a later passage."""
     credit, p.credit = p.credit, None
@@ -248,14 +254,18 @@ def _pay(p: Player, need: str | None, leaving: str | None, use: str | None, repo
         tool, taken = paid.pop(for_need)
         if not taken and not _spend(p, tool):
             if tool == "hp":
-                report.append(Forbidden("nav.sacrifice", f"{what}: no HP left to sacrifice"))
+                report.append(broken("nav.sacrifice", f"{what}: no HP left to sacrifice"))
                 p.hp -= 1
             else:
                 report.append(_shortage(need, what, p))
     elif need is not None:
-        if paid and not any(tool == leaving for tool, _ in paid):
-            report.append(Forbidden("nav.wrong-tool", f"{what} needs a {need}, not a {paid[0][0]}"))
+        for_left = next((tool for tool, _ in paid if tool == leaving), None)
+        if paid and for_left is None:
+            report.append(broken("nav.wrong-tool", f"{what} needs a {need}, not a {paid[0][0]}"))
             return
+        if for_left is not None and not st.readings.uses(NavigationReading.PAY_SIDE_LEFT):
+            report.append(broken("nav.wrong-tool", f"{what} needs a {need}, not a {for_left} (paying for the side "
+                                                   f"of the room left counts under the reading 'pay-side-left')"))
         if not _spend(p, need):
             report.append(_shortage(need, what, p))
     for tool, taken in paid:                    # paid for the side left, or for nothing: spent all the same
@@ -271,7 +281,7 @@ def _enter(st: State, p: Player, dest: str, side: str | None, use: str | None, r
     if side is not None:
         kind = room.side(side)
         need = None if dest in st.entered else NEEDS[kind]
-        _pay(p, need, NEEDS.get(leaving) if leaving else None, use, report,
+        _pay(st, p, need, NEEDS.get(leaving) if leaving else None, use, report,
              f"{what} through the {kind} on the {DIR_NAMES[side]} side of {_name(room)}")
     else:
         p.credit = None
@@ -282,76 +292,75 @@ def _enter(st: State, p: Player, dest: str, side: str | None, use: str | None, r
         p.hazard = dest
 
 
-def _room_arg(st: State, action: Action, report: Report) -> str | None:
-    rid = action.target
+def _room_arg(st: State, rid: str, report: Report) -> str | None:
     if rid not in st.dungeon.rooms:
         from difflib import get_close_matches
         near = get_close_matches(str(rid), list(st.dungeon.rooms), n=1)
-        report.append(Forbidden("nav.no-room", f"no room '{rid}' in this dungeon"
-                                + (f"; did you mean '{near[0]}'?" if near else "")))
+        report.append(broken("nav.no-room", f"no room '{rid}' in this dungeon"
+                             + (f"; did you mean '{near[0]}'?" if near else "")))
         return None
     return rid
 
 
-def _move(st: State, p: Player, a: Action, report: Report) -> None:
+def _move(st: State, p: Player, a: Move, report: Report) -> None:
     _hazard_first(st, p, report, "move")
-    d = a.target
+    d = a.dir
     dest = st.dungeon.neighbour(p.room, d)
     if dest is None:
         # a plain move never leaves the grid: wrap travel is its own action (as documented)
         wrap = st.dungeon.wrap_target(p.room, d)
         hint = f" (to travel to the other side of the dungeon use 'wrap: {DIR_NAMES[d]}')" if wrap else ""
-        report.append(Forbidden("nav.no-room", f"no room {DIR_NAMES[d]} of '{p.room}'{hint}"))
+        report.append(broken("nav.no-room", f"no room {DIR_NAMES[d]} of '{p.room}'{hint}"))
         return
     _count_move(p, report, f"moving {DIR_NAMES[d]} to '{dest}'")
     _enter(st, p, dest, OPPOSITE[d], a.use, report, f"moving {DIR_NAMES[d]}",
            leaving=st.dungeon.rooms[p.room].side(d))
 
 
-def _move_to(st: State, p: Player, a: Action, report: Report) -> None:
-    dest = _room_arg(st, a, report)
+def _move_to(st: State, p: Player, a: MoveTo, report: Report) -> None:
+    dest = _room_arg(st, a.room, report)
     if dest is None:
         return
     d = st.dungeon.direction(p.room, dest)
     if d is not None:
-        _move(st, p, replace(a, verb="move", target=d), report)
+        _move(st, p, Move(d, a.use), report)
         return
     for w in DIRS:
         if st.dungeon.wrap_target(p.room, w) == dest:
-            _wrap(st, p, replace(a, verb="wrap", target=w), report)
+            _wrap(st, p, Wrap(w, a.use), report)
             return
     _hazard_first(st, p, report, "move-to")
     if dest == p.room:
-        report.append(Forbidden("nav.not-adjacent", f"{p.name} is already in '{dest}'"))
+        report.append(broken("nav.not-adjacent", f"{p.name} is already in '{dest}'"))
         return
-    report.append(Forbidden("nav.not-adjacent", f"'{dest}' does not border '{p.room}' (use warp, mirror or wrap)"))
+    report.append(broken("nav.not-adjacent", f"'{dest}' does not border '{p.room}' (use warp, mirror or wrap)"))
 
 
-def _wrap(st: State, p: Player, a: Action, report: Report) -> None:
+def _wrap(st: State, p: Player, a: Wrap, report: Report) -> None:
     _hazard_first(st, p, report, "wrap")
-    d = a.target
+    d = a.dir
     dg = st.dungeon
     dest = dg.wrap_target(p.room, d)
     if dest is None:
-        report.append(Forbidden("nav.wrap-edge", f"'{p.room}' is not the outermost room on the {DIR_NAMES[d]}; "
-                                                 f"wrap travel leaves the dungeon's edge"))
+        report.append(broken("nav.wrap-edge", f"'{p.room}' is not the outermost room on the {DIR_NAMES[d]}; "
+                                              f"wrap travel leaves the dungeon's edge"))
         return
     here, there = dg.rooms[p.room].side(d), dg.rooms[dest].side(OPPOSITE[d])
     if here != there:
-        report.append(Forbidden("nav.wrap-match", f"wrap travel needs matching sides: '{p.room}' has {here} on the "
-                                                  f"{DIR_NAMES[d]}, '{dest}' has {there} on the {DIR_NAMES[OPPOSITE[d]]}"))
+        report.append(broken("nav.wrap-match", f"wrap travel needs matching sides: '{p.room}' has {here} on the "
+                                               f"{DIR_NAMES[d]}, '{dest}' has {there} on the {DIR_NAMES[OPPOSITE[d]]}"))
         return
     _count_move(p, report, f"wrap travel to '{dest}'")
     _enter(st, p, dest, OPPOSITE[d], a.use, report, "wrap travel")
 
 
-def _mirror(st: State, p: Player, a: Action, report: Report) -> None:
+def _mirror(st: State, p: Player, a: Mirror, report: Report) -> None:
     _hazard_first(st, p, report, "mirror")
-    dest = _room_arg(st, a, report)
+    dest = _room_arg(st, a.room, report)
     if dest is None:
         return
     if MAGIC_MIRROR not in p.items:
-        report.append(Forbidden("nav.mirror", f"{p.name} has no Magic Mirror"))
+        report.append(broken("nav.mirror", f"{p.name} has no Magic Mirror"))
         return
     _count_move(p, report, f"the Magic Mirror teleport to '{dest}'")
     _enter(st, p, dest, None, None, report, "mirror")
@@ -361,34 +370,34 @@ def _is_warp(room: Room) -> bool:
     return room.type == "warp" or "warp" in room.functions
 
 
-def _warp(st: State, p: Player, a: Action, report: Report) -> None:
+def _warp(st: State, p: Player, a: Warp, report: Report) -> None:
     _hazard_first(st, p, report, "warp")
-    dest = _room_arg(st, a, report)
+    dest = _room_arg(st, a.room, report)
     if dest is None:
         return
     here = st.dungeon.rooms[p.room]
     if not _is_warp(here):
-        report.append(Forbidden("nav.warp", f"warping needs a warp room; '{p.room}' is a {here.type} room"))
+        report.append(broken("nav.warp", f"warping needs a warp room; '{p.room}' is a {here.type} room"))
         return
     if not _is_warp(st.dungeon.rooms[dest]) or dest == p.room:
-        report.append(Forbidden("nav.warp", f"a warp goes to another warp room; '{dest}' is not one"))
+        report.append(broken("nav.warp", f"a warp goes to another warp room; '{dest}' is not one"))
         return
     _enter(st, p, dest, None, None, report, "warp")       # free: not counted
 
 
-def _prepay(st: State, p: Player, a: Action, report: Report) -> None:
+def _prepay(st: State, p: Player, a: Pay, report: Report) -> None:
     _hazard_first(st, p, report, a.verb)
-    if a.verb == "sacrifice":
+    if a.tool == "hp":
         if p.hp <= 0:
-            report.append(Forbidden("nav.sacrifice", f"{p.name} has no HP left to sacrifice"))
+            report.append(broken("nav.sacrifice", f"{p.name} has no HP left to sacrifice"))
         p.hp -= 1
         p.credit = "hp"
         return
-    need = a.verb
+    need = a.tool
     stock = p.keys if need == "key" else p.bombs
     if stock <= 0:
-        report.append(Forbidden(f"nav.{'door-key' if need == 'key' else 'wall-bomb'}",
-                                f"{p.name} has no {need} left (sacrifice 1 HP in lieu of it: 'sacrifice: hp')"))
+        report.append(broken(f"nav.{'door-key' if need == 'key' else 'wall-bomb'}",
+                             f"{p.name} has no {need} left (sacrifice 1 HP in lieu of it: 'sacrifice: hp')"))
     elif need == "key":
         p.keys -= 1
     else:
@@ -396,32 +405,32 @@ def _prepay(st: State, p: Player, a: Action, report: Report) -> None:
     p.credit = "paid-" + need
 
 
-def _resolve(st: State, p: Player, a: Action, report: Report) -> None:
+def _resolve(st: State, p: Player, a: Resolve | PlaceToken, report: Report) -> None:
     room = st.dungeon.rooms[p.room]
-    if a.target and a.target in st.dungeon.rooms and a.target != p.room:
-        report.append(Forbidden("nav.resolve-here", f"resolve acts on the room the player is in ('{p.room}'), "
-                                                    f"not '{a.target}'"))
+    if a.function and a.function in st.dungeon.rooms and a.function != p.room:
+        report.append(broken("nav.resolve-here", f"resolve acts on the room the player is in ('{p.room}'), "
+                                                 f"not '{a.function}'"))
         return
-    function = a.target if a.target and a.target not in st.dungeon.rooms else None
+    function = a.function if a.function and a.function not in st.dungeon.rooms else None
     done = st.tokens.get(p.room, frozenset())
     pending_hazard = [f for f in room.functions if f in room.hazard and f not in done]
     if not room.functions:
-        report.append(Forbidden("nav.resolve", f"{_name(room)} has no action to resolve"))
+        report.append(broken("nav.resolve", f"{_name(room)} has no action to resolve"))
         return
     if function is not None and function not in room.functions:
         if function.isdigit() and 1 <= int(function) <= len(room.functions):
             function = room.functions[int(function) - 1]
         else:
-            report.append(Forbidden("nav.resolve", f"{_name(room)} has no function '{function}' "
-                                                   f"(it has {', '.join(room.functions)})"))
+            report.append(broken("nav.resolve", f"{_name(room)} has no function '{function}' "
+                                                f"(it has {', '.join(room.functions)})"))
             return
     if function is None:
         left = [f for f in room.functions if f not in done]
         function = (pending_hazard or left or list(room.functions))[0]   # a pending hazard first
     if function in done:
-        every = "" if a.target or len(room.functions) < 2 else f" (as has every function: {', '.join(room.functions)})"
-        report.append(Forbidden("nav.already-resolved",
-                                f"{_name(room)}: '{function}' already has a navigation token{every}"))
+        every = "" if a.function or len(room.functions) < 2 else f" (as has every function: {', '.join(room.functions)})"
+        report.append(broken("nav.already-resolved",
+                             f"{_name(room)}: '{function}' already has a navigation token{every}"))
         return
     done = done | {function}
     st.tokens[p.room] = done
@@ -433,75 +442,73 @@ def _resolve(st: State, p: Player, a: Action, report: Report) -> None:
     again = p.room in st.unresolved
     if a.xp is not None:
         if again and a.xp > 0:
-            report.append(Forbidden("nav.bonus-xp", f"{_name(room)} was unresolved before: no bonus XP ({a.xp} claimed)"))
+            report.append(broken("nav.bonus-xp", f"{_name(room)} was unresolved before: no bonus XP ({a.xp} claimed)"))
         else:
             p.xp += a.xp
     elif complete and not again:
         p.xp += room.xp
-    _gain(p, a.gains, report)
+    _change(p, a.gain, 1, report)
+    _change(p, a.lose, -1, report)
 
 
-def _place_token(st: State, p: Player, a: Action, report: Report) -> None:
-    if a.target in (None, "elsewhere", "entered"):
+def _place_token(st: State, p: Player, a: PlaceToken, report: Report) -> None:
+    if a.function in (None, "elsewhere", "entered"):
         st.entered.add(p.room)   # 'entered, not resolved': already implied by being here
         _hazard_first(st, p, report, "place-token elsewhere")
         return
     _resolve(st, p, a, report)
 
 
-def _unresolve(st: State, p: Player, a: Action, report: Report) -> None:
+def _unresolve(st: State, p: Player, a: Unresolve, report: Report) -> None:
     _hazard_first(st, p, report, "unresolve")
-    target = _room_arg(st, a, report)
+    target = _room_arg(st, a.room, report)
     if target is None:
         return
     if not st.dungeon.borders(p.room, target):
         where = (f"{p.name} is in '{target}'" if target == p.room else f"'{target}' does not border '{p.room}'")
-        report.append(Forbidden("nav.unresolve-adjacent", f"{where}: only a bordering room can be unresolved"))
+        report.append(broken("nav.unresolve-adjacent", f"{where}: only a bordering room can be unresolved"))
         return
     if not st.is_resolved(target):
-        report.append(Forbidden("nav.unresolve-resolved", f"'{target}' has no navigation token over its action "
-                                                          f"symbols: nothing to unresolve"))
+        report.append(broken("nav.unresolve-resolved", f"'{target}' has no navigation token over its action "
+                                                       f"symbols: nothing to unresolve"))
         return
     if p.xp < UNRESOLVE_XP:
-        report.append(Forbidden("nav.unresolve-xp", f"unresolving costs {UNRESOLVE_XP} XP; {p.name} has {p.xp}"))
+        report.append(broken("nav.unresolve-xp", f"unresolving costs {UNRESOLVE_XP} XP; {p.name} has {p.xp}"))
     p.xp = max(0, p.xp - UNRESOLVE_XP)
     st.tokens.pop(target, None)
     st.entered.discard(target)
     st.unresolved.add(target)
 
 
-_RESOURCES = ("hp", "keys", "bombs", "xp")
-
-
-def _gain(p: Player, gains, report: Report) -> None:
-    for name, value in gains:
+def _change(p: Player, changes, sign: int, report: Report) -> None:
+    """Apply resource changes in the order written: gained (sign 1) or lost (sign -1)."""
+    for name, value in changes:
         if name == "item":
-            p.items = p.items | {item_key(value)}
-        elif name == "lose-item":
-            p.items = p.items - {item_key(value)}
+            p.items = p.items | {item_key(value)} if sign > 0 else p.items - {item_key(value)}
         else:
-            new = getattr(p, name) + int(value)
+            new = getattr(p, name) + sign * int(value)
             if new < 0 and name != "hp":
-                report.append(Forbidden("nav.resource", f"{p.name} has only {getattr(p, name)} {name}"))
+                report.append(broken("nav.resource", f"{p.name} has only {getattr(p, name)} {name}"))
                 new = 0
             setattr(p, name, new)
 
 
-def _bookkeeping(st: State, p: Player, a: Action, report: Report) -> None:
-    _gain(p, a.gains, report)
+def _gain(st: State, p: Player, a: Gain, report: Report) -> None:
+    _change(p, a.changes, 1, report)
 
 
-def _end_turn(st: State, p: Player, a: Action, report: Report) -> None:
+def _lose(st: State, p: Player, a: Lose, report: Report) -> None:
+    _change(p, a.changes, -1, report)
+
+
+def _end_turn(st: State, p: Player, a: EndTurn, report: Report) -> None:
     if p.hazard is not None:
         room = st.dungeon.rooms[p.hazard]
-        report.append(Forbidden("nav.hazard", f"turn ended with the hazard in {_name(room)} unresolved"))
+        report.append(broken("nav.hazard", f"turn ended with the hazard in {_name(room)} unresolved"))
     p.moves, p.credit, p.hazard = 0, None, None
 
 
 _HANDLERS = {
-    "move": _move, "move-to": _move_to, "wrap": _wrap, "mirror": _mirror, "warp": _warp,
-    "key": _prepay, "bomb": _prepay, "sacrifice": _prepay, "resolve": _resolve,
-    "place-token": _place_token, "unresolve": _unresolve, "gain": _bookkeeping, "lose": _bookkeeping,
-    "end-turn": _end_turn,
+    Move: _move, MoveTo: _move_to, Wrap: _wrap, Mirror: _mirror, Warp: _warp, Pay: _prepay, Resolve: _resolve,
+    PlaceToken: _place_token, Unresolve: _unresolve, Gain: _gain, Lose: _lose, EndTurn: _end_turn,
 }
-VERBS = tuple(_HANDLERS)

@@ -11,8 +11,9 @@ from __future__ import annotations
 from sheetgen.fonts import fit_size, wrap
 from sheetgen.draw.cards import CARD_H, CARD_W, INK, frame, paragraph, title
 from sheetgen.draw.furniture import finish_page, sheet_id
-from sheetgen.draw.model import Circle, Document, Group, Line, Page, Polygon, Rect, Style, Text, translate
+from sheetgen.draw.model import Circle, Document, Group, Line, Page, Polygon, Rect, Style, Text
 from sheetgen.draw.options import PAPER_SIZES
+from .tables import BASE_MOVES, BOOTS_MOVES, ITEM_NAMES, MAGIC_MIRROR, SPEED_BOOTS, START, UNRESOLVE_XP
 
 RED = "#d0312d"
 GREEN = "#2e8b57"
@@ -220,21 +221,24 @@ def sheet_document(defn, options) -> Document:
         page.add(*_boxes(17, y + 18, defn.hp, 7, "HP (cross one off per damage or sacrifice)", idp=f"{p}-hp"))
         bx = 17
         by = y + 18 + 8.5 * ((defn.hp - 1) // 10 + 1) + 8
-        page.add(*_boxes(bx, by, 8, 7, "Keys (1 at setup; trap rooms give more)", per_row=8, idp=f"{p}-key"))
-        page.add(*_boxes(pw / 2 + 5, by, 8, 7, "Bombs (1 at setup)", per_row=8, idp=f"{p}-bomb"))
-        page.add(*_boxes(bx, by + 17, 20, 6, "XP (unresolve a bordering room: 4 XP)", per_row=20, idp=f"{p}-xp"))
+        page.add(*_boxes(bx, by, 8, 7, f"Keys ({START['keys']} at setup; trap rooms give more)", per_row=8,
+                         idp=f"{p}-key"))
+        page.add(*_boxes(pw / 2 + 5, by, 8, 7, f"Bombs ({START['bombs']} at setup)", per_row=8, idp=f"{p}-bomb"))
+        page.add(*_boxes(bx, by + 17, 20, 6, f"XP (unresolve a bordering room: {UNRESOLVE_XP} XP)", per_row=20,
+                         idp=f"{p}-xp"))
         iy = by + 34
         page.add(Text(bx, iy, "Items", size=9, font="sans-bold", fill=INK))
-        for j, (name, note) in enumerate((("Speed Boots", "move up to 5 rooms"),
-                                          ("Magic Mirror", "teleport to any room (counts as a move)"))):
+        for j, (name, note) in enumerate(((ITEM_NAMES[SPEED_BOOTS], f"move up to {BOOTS_MOVES} rooms"),
+                                          (ITEM_NAMES[MAGIC_MIRROR], "teleport to any room (counts as a move)"))):
             x = bx + j * (pw / 2 - 12)
             page.add(Rect(x, iy + 3, 5, 5, Style(stroke=INK, stroke_width=0.3), id=f"{p}-item-{j + 1}"))
             page.add(Text(x + 7, iy + 7, name, size=9, font="sans-bold", fill=INK))
             page.add(Text(x + 7, iy + 11.5, note, size=7, font="sans", fill=INK))
-        page.add(Text(bx, iy + 19, "Moves this turn (3; warp to warp is free):", size=8, font="sans", fill=INK))
-        for k in range(5):
+        page.add(Text(bx, iy + 19, f"Moves this turn ({BASE_MOVES}; warp to warp is free):", size=8, font="sans",
+                      fill=INK))
+        for k in range(BOOTS_MOVES):
             page.add(Circle(bx + 62 + k * 7, iy + 17.8, 2.4, Style(stroke=INK, stroke_width=0.3,
-                                                                   dash=(0.8, 0.6) if k >= 3 else None),
+                                                                   dash=(0.8, 0.6) if k >= BASE_MOVES else None),
                             id=f"{p}-move-{k + 1}"))
         bottom = y + block_h - 6
         page.add(Text(bx, iy + 28, "Notes (rooms resolved, bounties, bonus XP)", size=8, font="sans-bold", fill=INK))

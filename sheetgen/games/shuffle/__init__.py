@@ -1,9 +1,13 @@
 """Shuffle Dungeons (rules text: shared/seeds/002): room tiles that shift, slide, swap and twist.
 
-    rules.py      the engine: state + action -> Outcome;  actions.py: the play-log action syntax
-    formats.py    decks and sheets;  playlog.py: the play-log format
+    rules.py      the engine (ShuffleRules, RULES): state + action -> Outcome; its readings
+    actions.py    the typed actions (Move, Draw, Build, Fight, Shift, ..., BeginTurn, EndTurn)
+    notation.py   play-log entries <-> actions, both ways (parse, serialize)
+    tables.py     the fixed data: hand size, knock-out burn, slots, the d6, default areas
+    formats.py    the models of decks, sheets and play logs; the definitions' handler
+    playlog.py    the play-log handler: load, and judge by replay (sheetgen check)
     sheets.py     room, monster, item and hero cards, the reference sheet
-    tracker.py    the journal adapter of `sheetgen track --ruleset shuffle`
+    tracker.py    the journal adapter of `sheetgen track --ruleset shuffle` (ADAPTER)
 """
 from ..base import Game
 
@@ -15,4 +19,5 @@ GAME = Game(
            "sheet": "sheetgen.games.shuffle.formats",
            "playlog": "sheetgen.games.shuffle.playlog"},
     tracker="sheetgen.games.shuffle.tracker",
+    readings="sheetgen.games.shuffle.rules:ShuffleReading",
 )

@@ -1,16 +1,37 @@
-"""Shuffle Dungeons definitions (seed 002): the card deck and the reference sheet.
+"""Shuffle Dungeons formats (seed 002): the pydantic models of its files, and the
+handler of its definitions (load, lint, compose).
 
-    kind: deck   ruleset: shuffle   rooms, monsters, items, heroes and the boss room
-    kind: sheet  ruleset: shuffle   sheet: reference (sequence of play + terminology)
+    kind: deck     ruleset: shuffle   rooms, monsters, items, heroes and the boss room
+    kind: sheet    ruleset: shuffle   sheet: reference (sequence of play + terminology)
+    kind: playlog  ruleset: shuffle   the play-log model (ShuffleLog); playlog.py checks it
+
+The play log, for the checker and the tracker (whose games start from its setup:):
+
+    sheetgen: 1
+    kind: playlog
+    ruleset: shuffle
+    deck: shuffle-core                 # a built-in name or a path relative to this file
+    readings: [assist-own-dice]        # optional: the readings this log follows
+    setup:
+      start: {room: gate-hall, at: [0, 0]}
+      boss: {at: [3, 0]}
+      pile: [goblin, short-sword, ...]    # optional: the dungeon pile, top first
+      heroes: [{name: Ada, hero: knight, at: [0, 0]}]
+    turns:
+      - hero: Ada
+        actions: [move east, draw, {fight: {monster: goblin, hero-dice: [5], monster-dice: [2]}}]
 """
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Any, Literal, Union
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from sheetgen.errors import InputError, Problem
 from sheetgen.definitions.models import Strict, validate_model
+from sheetgen.definitions.turnlog import renamed
+from .rules import RULES, Catalog, Hero as HeroState, HeroSpec, ItemSpec, MonsterSpec, RoomSpec, Tile
+from .tables import DEFAULT_DICE, NEIGHBOURS
 
 Dir = Literal["n", "e", "s", "w"]
 _DIRS = ("n", "e", "s", "w")
@@ -55,7 +76,7 @@ class Monster(Strict):
     id: str
     name: str | None = None
     attack: int = Field(ge=0)
-    dice: int = Field(default=1, ge=1, le=6)
+    dice: int = Field(default=DEFAULT_DICE, ge=1, le=6)
     hp: int = Field(ge=1)
     wounds: Wounds = Wounds()
     loot: int = Field(default=0, ge=0)
@@ -108,7 +129,7 @@ class HeroSide(Strict):
     speed: int = Field(ge=0)
     attack: int = Field(ge=0)
     hp: int = Field(ge=1)
-    dice: int = Field(default=1, ge=1, le=6)
+    dice: int = Field(default=DEFAULT_DICE, ge=1, le=6)
     power: str = ""
 
 
@@ -118,7 +139,7 @@ class Hero(Strict):
     speed: int = Field(ge=0)
     attack: int = Field(ge=0)
     hp: int = Field(ge=1)
-    dice: int = Field(default=1, ge=1, le=6)
+    dice: int = Field(default=DEFAULT_DICE, ge=1, le=6)
     power: str = ""
     leveled: HeroSide
 
@@ -165,6 +186,61 @@ class SheetDef(Strict):
     paper: Literal["a4", "letter"] = "a4"
 
 
+Rotation = Literal[0, 90, 180, 270]
+
+
+class Placed(Strict):
+    room: str | None = None
+    monster: str | None = None
+    at: tuple[int, int]
+    rotation: Rotation = 0
+    damage: int = Field(default=0, ge=0)
+
+
+class BossPlace(Strict):
+    at: tuple[int, int]
+    rotation: Rotation = 0
+    face_up: bool = False
+
+
+class HeroSetup(Strict):
+    name: str
+    hero: str
+    at: tuple[int, int] | None = None
+    hand: list[str] = []
+    equipped: list[str] = []
+    leveled: bool = False
+    damage: int = Field(default=0, ge=0)
+
+
+class Setup(Strict):
+    start: Placed
+    rooms: list[Placed] = []
+    monsters: list[Placed] = []
+    boss: BossPlace | None = None
+    pile: list[str] | None = None
+    heroes: list[HeroSetup] = Field(min_length=1)
+
+
+class Turn(Strict):
+    hero: str
+    actions: list[Any] = []
+    note: str | None = None
+
+    _player_is_hero = model_validator(mode="before")(renamed("player", "hero"))   # the navigation log's word
+
+
+class ShuffleLog(Strict):
+    sheetgen: Literal[1]
+    kind: Literal["playlog"]
+    ruleset: Literal["shuffle"]
+    title: str | None = None
+    deck: str | dict                    # a deck file / built-in name, or the deck inline
+    readings: list[str] | None = None   # the readings the log follows (ShuffleReading names)
+    setup: Setup
+    turns: list[Turn] = []
+
+
 MODEL = Union[Deck, SheetDef]
 
 
@@ -175,11 +251,10 @@ class LoadedDeck:
 
     def catalog(self):
         """The rules engine's view of the cards."""
-        from .rules import Catalog, HeroSpec, ItemSpec, MonsterSpec, RoomSpec
         up = lambda s: frozenset(p.upper() for p in s)   # noqa: E731
         d = self.deck
         rooms = {r.id: RoomSpec(r.id, up(r.paths), r.type, r.challenge, r.reward_loot, r.penalty_damage,
-                                tuple(tuple(o) for o in r.area) if r.area else ((0, -1), (1, 0), (0, 1), (-1, 0)))
+                                tuple(tuple(o) for o in r.area) if r.area else NEIGHBOURS)
                  for r in d.rooms}
         monsters = {}
         for m in d.monsters:
@@ -246,6 +321,24 @@ def load_reference(name, source, key: str = "deck"):
         raise InputError(Problem(f"'{name}' is a {loaded.kind} ({loaded.ruleset}), not a shuffle deck",
                                  loaded.source.filename))
     return loaded.definition
+
+
+def initial_state(deck: LoadedDeck, s: Setup, readings=()):
+    """The engine state for a loaded deck and a validated setup, under readings."""
+    cat = deck.catalog()
+    tiles = {}
+    for p in [s.start, *s.rooms]:
+        tiles[tuple(p.at)] = Tile(p.room, "room", p.rotation // 90)
+    for p in s.monsters:
+        tiles[tuple(p.at)] = Tile(p.monster, "monster", p.rotation // 90, damage=p.damage)
+    if s.boss and cat.boss:
+        tiles[tuple(s.boss.at)] = Tile(cat.boss.id, "boss", s.boss.rotation // 90, face_up=s.boss.face_up)
+    heroes = []
+    for h in s.heroes:
+        equipped = {cat.items[c].type: c for c in h.equipped}
+        heroes.append(HeroState(h.name, cat.heroes[h.hero], tuple(h.at or s.start.at), h.leveled, h.damage,
+                                list(h.hand), equipped))
+    return RULES.new_game(cat, tiles, heroes, list(s.pile) if s.pile is not None else None, readings)
 
 
 def compose(defn, options):

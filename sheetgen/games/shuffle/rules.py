@@ -1,9 +1,10 @@
-"""Shuffle Dungeons (seed 002): state + action -> new state or Forbidden.
+"""Shuffle Dungeons (seed 002): the engine, `RULES.step(state, action) -> Outcome`.
 
 Pure: no I/O.  The dungeon is a set of tiles on integer cells (x east, y south);
 each tile is a room card (open paths N/E/S/W, turned by quarter turns), a monster
 card (not a room until slain, then flipped to its room side) or the Boss room
 (face down until a built room connects to it).  Dice come from the play log.
+The hero whose turn it is is `state.active` (a `BeginTurn` action sets it).
 
 How the rules read here (see docs/formats-cards.md):
 - A step from room A to a neighbouring room B needs an open path on A towards B
@@ -15,17 +16,34 @@ How the rules read here (see docs/formats-cards.md):
 - Fighting ends the turn; ending a turn in a monster's area without a fight is
   illegal; hand size 3 at the end of the turn; draw once per turn, one card per
   open path; card powers and shrines once per turn.
+- Where the text allows two readings, the default is the one above and the other
+  a ShuffleReading: 'assist-own-dice' (an assisting monster adds its own dice),
+  'draw-no-card-paths' / 'draw-no-room-paths' (open paths with no card / no room
+  on them), 'slide-enters-trap' (a roll for a trap a hero was slid into).  A
+  reading decides whether a step breaks a rule, never how the state goes on, so
+  a log judged under any readings replays through the same states.
+
+Every step is followed as far as it goes (a refused move leaves the hero where
+they were; a draw of the wrong count still draws), so a checker goes on from
+`Outcome.state` and one mistake gives one violation.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..grid import DIRS, OPPOSITE, Forbidden, parse_dir  # noqa: F401  (re-exported)
+from ..base import Outcome, Reading, ReadingsInUse, Rules, broken
+from ..grid import DIR_NAMES as _NAMES, DIRS, OPPOSITE
+from .actions import (Action, BeginTurn, Build, Burn, Draw, Eat, Effect, EndTurn, Equip, Fight, LevelUp, Loot, Move,
+                      PlaceMonster, Power, Shift, Shrine, Slide, Swap, Trade, Trap, Twist, Ward)
+from .tables import DEFAULT_DICE, DIE_FACES, HAND_SIZE, KO_BURN, NEIGHBOURS, ORDER, SLOTS
 
-ORDER = ("N", "E", "S", "W")
-HAND_SIZE = 3
-KO_BURN = 5
-SLOTS = ("weapon", "armor", "spell")
+
+class ShuffleReading(Reading):
+    """Where the rules text allows two readings (docs/formats-cards.md, 'Readings')."""
+    ASSIST_OWN_DICE = "assist-own-dice"         # an assisting monster adds its own dice, not 1
+    DRAW_NO_CARD_PATHS = "draw-no-card-paths"   # "open path": only the paths with no card on them yet
+    DRAW_NO_ROOM_PATHS = "draw-no-room-paths"   # "open path": only the paths with no room on them
+    SLIDE_ENTERS_TRAP = "slide-enters-trap"     # a hero slid into a trap entered it: a roll there is accepted
 
 
 def turn_paths(paths: frozenset, quarter_turns: int) -> frozenset:
@@ -51,11 +69,11 @@ class MonsterSpec:
     id: str
     attack: int
     hp: int
-    dice: int = 1
+    dice: int = DEFAULT_DICE
     black: int = 0
     red: int = 0
     loot: int = 0                       # printed loot (cards looted from the pile when slain)
-    area: tuple = ((0, -1), (1, 0), (0, 1), (-1, 0))
+    area: tuple = NEIGHBOURS
     room_paths: frozenset = frozenset(ORDER)
 
 
@@ -78,7 +96,7 @@ class HeroSpec:
     speed: int
     attack: int
     hp: int
-    dice: int = 1
+    dice: int = DEFAULT_DICE
     leveled: tuple = ()                 # (speed, attack, hp, dice) on the levelled side
 
 
@@ -149,12 +167,13 @@ class State:
     burned: list = field(default_factory=list)
     active: str | None = None
     boss_flipped: list = field(default_factory=list)  # events, for reports
+    readings: ReadingsInUse = field(default_factory=ReadingsInUse)   # shared by every copy of a replay
 
     def copy(self) -> "State":
         return State(self.catalog, {k: replace(v) for k, v in self.tiles.items()},
                      {k: v.copy() for k, v in self.heroes.items()},
                      None if self.pile is None else list(self.pile), list(self.burned), self.active,
-                     list(self.boss_flipped))
+                     list(self.boss_flipped), self.readings)
 
     # -- geometry --
     def paths(self, cell) -> frozenset:
@@ -211,80 +230,88 @@ class State:
         return req in h.equipped            # e.g. a weapon upgraded while a spell is equipped
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    verb: str
-    args: tuple = ()                     # sorted (key, value) pairs, values already normalised
-    by: str | None = None                # the hero acting (default: whose turn it is)
+Report = list   # of Violation (sheetgen.games.base.broken)
 
-    def get(self, key, default=None):
-        for k, v in self.args:
-            if k == key:
-                return v
-        return default
+# after a fight only its aftermath: the monster's power (loot into its pile, effects), level-up, burns, snacks
+_AFTERMATH = ("burn", "end-turn", "eat", "level-up", "loot", "gain")
 
 
-Report = list
+class ShuffleRules(Rules[State, Action]):
+    """The rules of Shuffle Dungeons (seed 002)."""
+    game = "shuffle"
+
+    def new_game(self, catalog: Catalog, tiles: dict, heroes: list[Hero], pile: list | None,
+                 readings=()) -> State:
+        """The state before the first turn; readings: ShuffleReading members or their names."""
+        return State(catalog, tiles, {h.name: h for h in heroes}, pile,
+                     readings=ReadingsInUse(ShuffleReading.parse(readings)))
+
+    def step(self, state: State, action: Action) -> Outcome[State]:
+        """The state after action (followed as far as it goes) and every rule it broke."""
+        st = state.copy()
+        report: Report = []
+        if isinstance(action, BeginTurn):
+            _begin_turn(st, action.hero, report)
+            return Outcome(st, tuple(report))
+        who = action.by or st.active
+        h = st.heroes.get(who)
+        if h is None:
+            return Outcome(st, (broken("shuffle.hero", f"no hero named '{who}'"),))
+        if who != st.active and action.verb != "eat":
+            report.append(broken("shuffle.off-turn", f"it is {st.active}'s turn; {who} may only use snacks now"))
+            return Outcome(st, tuple(report))
+        active = st.heroes[st.active]
+        if active.fought and action.verb not in _AFTERMATH:
+            report.append(broken("shuffle.fight-ends-turn", f"fighting ended {active.name}'s turn; "
+                                                            f"'{action.verb}' comes too late"))
+        if active.trap is not None and action.verb not in ("trap", "eat"):
+            report.append(broken("shuffle.trap-roll", f"{active.name} entered a trap: roll (d6 + speed) "
+                                                      f"before '{action.verb}'"))
+            active.trap = None
+        restated, h.auto_loot = _restates_loot(h, action), ()
+        if not restated:
+            _HANDLERS[type(action)](st, h, action, report)
+        return Outcome(st, tuple(report))
+
+    def legal_actions(self, state: State) -> list[Action]:
+        """The actions of the active hero the rules accept now that need no dice and no
+        choice of cards from the pile: single steps, draw, playing a drawn monster,
+        building from the hand, equipping, eating, powers, shrine, ward, ending the turn."""
+        h = state.heroes[state.active]
+        paths = [d for d in ORDER if d in state.paths(h.at)]
+        candidates: list = [Move((d,)) for d in ORDER] + [Draw()]
+        candidates += [PlaceMonster(m, d) for m in dict.fromkeys(h.monsters) for d in paths]
+        for card in dict.fromkeys(h.hand):
+            kind = state.catalog.kind(card)
+            if kind == "room":
+                candidates += [Build(card, path=d, turns=q) for d in paths for q in range(4)]
+            elif kind == "item":
+                candidates.append(Eat(card) if state.catalog.items[card].type == "snack" else Equip(card))
+        candidates += [Power(c) for c in dict.fromkeys((h.spec.id, *h.equipped.values(), *h.hand))]
+        candidates += [Shrine(), Ward(), EndTurn()]
+        return [a for a in candidates if not self.step(state, a).violations]
 
 
-def new_state(catalog: Catalog, tiles: dict, heroes: list[Hero], pile: list | None) -> State:
-    return State(catalog, tiles, {h.name: h for h in heroes}, pile)
+RULES = ShuffleRules()
 
 
-def begin_turn(state: State, hero: str) -> State:
-    st = state.copy()
+def _begin_turn(st: State, hero: str, report: Report) -> None:
     if hero not in st.heroes:
-        raise Forbidden("shuffle.hero", f"no hero named '{hero}'")
+        report.append(broken("shuffle.hero", f"no hero named '{hero}'"))
+        return
     h = st.heroes[hero]
     h.steps, h.drew, h.fought, h.powers, h.shrine, h.trap, h.monsters = 0, False, False, set(), False, None, []
     h.trap_may, h.level_up_due = None, ()
     st.active = hero
-    return st
-
-
-def step(state: State, action: Action) -> tuple[State, list[Forbidden]]:
-    st = state.copy()
-    report: list[Forbidden] = []
-    who = action.by or st.active
-    h = st.heroes.get(who)
-    if h is None:
-        return st, [Forbidden("shuffle.hero", f"no hero named '{who}'")]
-    if who != st.active and action.verb != "eat":
-        report.append(Forbidden("shuffle.off-turn", f"it is {st.active}'s turn; {who} may only use snacks now"))
-        return st, report
-    active = st.heroes[st.active]
-    # after a fight only its aftermath: the monster's power (loot into its pile, effects), burns, snacks
-    if active.fought and action.verb not in ("burn", "end-turn", "eat", "level-up", "loot", "gain"):
-        report.append(Forbidden("shuffle.fight-ends-turn", f"fighting ended {active.name}'s turn; "
-                                                          f"'{action.verb}' comes too late"))
-    if active.trap is not None and action.verb not in ("trap", "eat"):
-        report.append(Forbidden("shuffle.trap-roll", f"{active.name} entered a trap: roll (d6 + speed) "
-                                                    f"before '{action.verb}'"))
-        active.trap = None
-    restated, h.auto_loot = _restates_loot(h, action), ()
-    if not restated:
-        _HANDLERS[action.verb](st, h, action, report)
-    return st, report
 
 
 def _restates_loot(h: Hero, a: Action) -> bool:
     """A `loot` right after a trap reward or a slaying fight that names the cards the
     reward already took (or their number) writes that reward down again: not a second loot."""
-    if a.verb != "loot" or not h.auto_loot or a.get("monster") is not None:
+    if not isinstance(a, Loot) or not h.auto_loot or a.monster is not None:
         return False
-    cards = a.get("cards")
-    return tuple(cards) == h.auto_loot if cards is not None else a.get("count", 1) == len(h.auto_loot)
-
-
-def apply(state: State, action: Action) -> State:
-    st, report = step(state, action)
-    if report:
-        raise report[0]
-    return st
-
-
-def end_turn(state: State) -> tuple[State, list[Forbidden]]:
-    return step(state, Action("end-turn"))
+    cards = a.cards
+    return tuple(cards) == h.auto_loot if cards is not None else a.count == len(h.auto_loot)
 
 
 # -- helpers -----------------------------------------------------------------
@@ -297,13 +324,13 @@ def _damage_hero(st: State, h: Hero, amount: int, on_armor: int, report: Report,
     if on_armor:
         armor = h.equipped.get("armor")
         if armor is None:
-            report.append(Forbidden("shuffle.armor", f"{h.name} has no armour to take damage ({what})"))
+            report.append(broken("shuffle.armor", f"{h.name} has no armour to take damage ({what})"))
             on_armor = 0
         else:
             left = st.catalog.items[armor].hp - h.armor_damage
             if on_armor > min(left, amount):
-                report.append(Forbidden("shuffle.armor", f"{h.name}'s armour can take at most {min(left, amount)} "
-                                                        f"of this damage, not {on_armor} ({what})"))
+                report.append(broken("shuffle.armor", f"{h.name}'s armour can take at most {min(left, amount)} "
+                                                      f"of this damage, not {on_armor} ({what})"))
                 on_armor = min(left, amount)
             h.armor_damage += on_armor
             if h.armor_damage >= st.catalog.items[armor].hp:
@@ -356,12 +383,12 @@ def _cell_of(st: State, ref, report: Report, verb: str):
     """A room reference (a card id on the table or [x, y]) -> cell, or None."""
     if isinstance(ref, tuple):
         if ref not in st.tiles:
-            report.append(Forbidden("shuffle.no-room", f"{verb}: nothing at {_cell_name(ref)}"))
+            report.append(broken("shuffle.no-room", f"{verb}: nothing at {_cell_name(ref)}"))
             return None
         return ref
     found = [c for c, t in st.tiles.items() if t.card == ref]
     if len(found) != 1:
-        report.append(Forbidden("shuffle.no-room", f"{verb}: " + (f"'{ref}' is not on the table" if not found else
+        report.append(broken("shuffle.no-room", f"{verb}: " + (f"'{ref}' is not on the table" if not found else
                                                                f"'{ref}' is on the table {len(found)} times; give [x, y]")))
         return None
     return found[0]
@@ -370,55 +397,58 @@ def _cell_of(st: State, ref, report: Report, verb: str):
 def _room_only(st: State, cell, report: Report, verb: str) -> bool:
     t = st.tiles[cell]
     if t.kind == "monster":
-        report.append(Forbidden("shuffle.monster-not-room", f"{verb}: '{t.card}' is a monster, not a room, until slain"))
+        report.append(broken("shuffle.monster-not-room", f"{verb}: '{t.card}' is a monster, not a room, until slain"))
         return False
     return True
 
 
 # -- handlers ----------------------------------------------------------------
-def _move(st: State, h: Hero, a: Action, report: Report) -> None:
-    for d in a.get("dirs", ()):
+def _move(st: State, h: Hero, a: Move, report: Report) -> None:
+    for d in a.dirs:
         if h.trap is not None:
-            report.append(Forbidden("shuffle.trap-roll", f"{h.name} entered a trap: roll (d6 + speed) before moving on"))
+            report.append(broken("shuffle.trap-roll", f"{h.name} entered a trap: roll (d6 + speed) before moving on"))
             h.trap = None
         ok, why = _can_step(st, h.at, d)
         if not ok:
-            report.append(Forbidden("shuffle.move-path", f"{h.name} cannot move {_NAMES[d]}: {why}"))
+            report.append(broken("shuffle.move-path", f"{h.name} cannot move {_NAMES[d]}: {why}"))
             return
         speed = st.hero_stat(h, "speed")
         if h.steps >= speed:
-            report.append(Forbidden("shuffle.move-speed", f"{h.name} moves {h.steps + 1} rooms this turn; speed is {speed}"))
+            report.append(broken("shuffle.move-speed", f"{h.name} moves {h.steps + 1} rooms this turn; speed is {speed}"))
         h.steps += 1
         dx, dy = DIRS[d]
         _enter(st, h, (h.at[0] + dx, h.at[1] + dy))
-        if h.trap is not None and a.get("roll") is not None:
-            _trap(st, h, a, report)
+        if h.trap is not None and a.roll is not None:
+            _trap(st, h, Trap(a.roll, a.result, a.armor), report)
 
 
-def _trap(st: State, h: Hero, a: Action, report: Report) -> None:
+def _trap(st: State, h: Hero, a: Trap, report: Report) -> None:
     spec = st.room_spec(h.at)
     if spec is None or spec.type != "trap":
-        report.append(Forbidden("shuffle.trap", f"{h.name} is not in a trap room"))
+        report.append(broken("shuffle.trap", f"{h.name} is not in a trap room"))
         return
     if h.trap is None and h.trap_may != h.at:
-        report.append(Forbidden("shuffle.trap", f"the trap at {_cell_name(h.at)} was already rolled for"))
+        report.append(broken("shuffle.trap", f"the trap at {_cell_name(h.at)} was already rolled for"))
         return
+    if h.trap is None and not st.readings.uses(ShuffleReading.SLIDE_ENTERS_TRAP):
+        report.append(broken("shuffle.trap", f"{h.name} was slid into the trap at {_cell_name(h.at)}, not moved: "
+                                             f"no roll is due (the reading 'slide-enters-trap' accepts one)"))
     h.trap = h.trap_may = None
-    roll = a.get("roll")
-    if roll is None or not 1 <= roll <= 6:
-        report.append(Forbidden("shuffle.dice", f"a trap roll is one d6 (1-6), got {roll!r}"))
+    roll = a.roll
+    if roll not in DIE_FACES:
+        report.append(broken("shuffle.dice", f"a trap roll is one d6 (1-6), got {roll!r}"))
         return
     total = roll + st.hero_stat(h, "speed")
     result = "reward" if total >= spec.challenge else "penalty"
-    claimed = a.get("result")
+    claimed = a.result
     if claimed is not None and claimed != result:
-        report.append(Forbidden("shuffle.trap", f"d6 {roll} + speed {st.hero_stat(h, 'speed')} = {total} against "
-                                               f"challenge {spec.challenge}: {result}, not {claimed}"))
+        report.append(broken("shuffle.trap", f"d6 {roll} + speed {st.hero_stat(h, 'speed')} = {total} against "
+                                             f"challenge {spec.challenge}: {result}, not {claimed}"))
     if result == "penalty" and spec.penalty_damage:
-        _damage_hero(st, h, spec.penalty_damage, a.get("armor", 0), report, "trap penalty")
+        _damage_hero(st, h, spec.penalty_damage, a.armor, report, "trap penalty")
     if result == "reward":
-        taken = _draw_into(st, h, a.get("loot"), spec.reward_loot, report, "trap reward")
-        if a.get("loot") is None:
+        taken = _draw_into(st, h, a.loot, spec.reward_loot, report, "trap reward")
+        if a.loot is None:
             h.auto_loot = tuple(taken)
 
 
@@ -432,8 +462,8 @@ def _draw_into(st: State, h: Hero, cards, count: int, report: Report, what: str)
     if st.pile is not None:
         top = st.pile[:len(cards)]
         if top != cards:
-            report.append(Forbidden("shuffle.pile", f"{what}: the top of the dungeon pile is "
-                                                   f"{', '.join(top) or 'empty'}, not {', '.join(cards)}"))
+            report.append(broken("shuffle.pile", f"{what}: the top of the dungeon pile is "
+                                                 f"{', '.join(top) or 'empty'}, not {', '.join(cards)}"))
         del st.pile[:len(cards)]
     for c in cards:
         if st.catalog.kind(c) == "monster":
@@ -443,9 +473,9 @@ def _draw_into(st: State, h: Hero, cards, count: int, report: Report, what: str)
     return cards
 
 
-def _draw(st: State, h: Hero, a: Action, report: Report) -> None:
+def _draw(st: State, h: Hero, a: Draw, report: Report) -> None:
     if h.drew:
-        report.append(Forbidden("shuffle.draw-once", f"{h.name} already drew this turn"))
+        report.append(broken("shuffle.draw-once", f"{h.name} already drew this turn"))
     h.drew = True
     room_paths = st.paths(h.at)
     paths = len(room_paths)
@@ -453,66 +483,67 @@ def _draw(st: State, h: Hero, a: Action, report: Report) -> None:
     unbuilt = sum(1 for t in beyond if t is None)
     # "Monsters are not rooms until slain": a path that leads to a monster is still open to BUILD on
     no_room = sum(1 for t in beyond if t is None or t.kind == "monster")
-    cards = a.get("cards")
-    count = a.get("count", len(cards) if cards is not None else paths)
-    if count not in (paths, unbuilt, no_room):
+    cards = a.cards
+    count = a.count if a.count is not None else len(cards) if cards is not None else paths
+    if count != paths and not (count == unbuilt and st.readings.uses(ShuffleReading.DRAW_NO_CARD_PATHS)
+                               or count == no_room and st.readings.uses(ShuffleReading.DRAW_NO_ROOM_PATHS)):
         also = ""
         if unbuilt != paths:
             also = f" ({unbuilt} with no card on them yet" + (
                 f", {no_room} with no room" if no_room != unbuilt else "") + ")"
-        report.append(Forbidden("shuffle.draw-count", f"draw 1 card per open path: the room at {_cell_name(h.at)} "
-                                                     f"has {paths}{also}, not {count}"))
+        report.append(broken("shuffle.draw-count", f"draw 1 card per open path: the room at {_cell_name(h.at)} "
+                                                   f"has {paths}{also}, not {count}"))
     if cards is None and st.pile is None:
         return
     _draw_into(st, h, cards if cards is not None else None, count, report, "draw")
 
 
-def _place_monster(st: State, h: Hero, a: Action, report: Report) -> None:
-    monster = a.get("monster")
+def _place_monster(st: State, h: Hero, a: PlaceMonster, report: Report) -> None:
+    monster = a.monster
     if monster not in h.monsters:
-        report.append(Forbidden("shuffle.place-monster", f"'{monster}' is not a monster {h.name} just drew"))
+        report.append(broken("shuffle.place-monster", f"'{monster}' is not a monster {h.name} just drew"))
         return
-    d = a.get("path")
+    d = a.path
     if d not in st.paths(h.at):
-        report.append(Forbidden("shuffle.place-monster", f"a drawn monster is played from an open path of the current "
-                                                        f"room; {_cell_name(h.at)} has no open path {_NAMES.get(d, d)}"))
+        report.append(broken("shuffle.place-monster", f"a drawn monster is played from an open path of the current "
+                                                      f"room; {_cell_name(h.at)} has no open path {_NAMES.get(d, d)}"))
         return
     dx, dy = DIRS[d]
     cell = (h.at[0] + dx, h.at[1] + dy)
     if cell in st.tiles:
-        report.append(Forbidden("shuffle.place-monster", f"{_cell_name(cell)} is not empty"))
+        report.append(broken("shuffle.place-monster", f"{_cell_name(cell)} is not empty"))
         return
     h.monsters.remove(monster)
     st.tiles[cell] = Tile(monster, "monster")
 
 
-def _build(st: State, h: Hero, a: Action, report: Report) -> None:
-    room = a.get("room")
+def _build(st: State, h: Hero, a: Build, report: Report) -> None:
+    room = a.room
     if room not in h.hand:
-        report.append(Forbidden("shuffle.hand", f"'{room}' is not in {h.name}'s hand"))
+        report.append(broken("shuffle.hand", f"'{room}' is not in {h.name}'s hand"))
         return
     if st.catalog.kind(room) != "room":
-        report.append(Forbidden("shuffle.build", f"'{room}' is not a room card"))
+        report.append(broken("shuffle.build", f"'{room}' is not a room card"))
         return
-    cell = a.get("at")
+    cell = a.at
     if cell is None:
-        d = a.get("path")
+        d = a.path
         if d not in st.paths(h.at):
-            report.append(Forbidden("shuffle.build-path", f"build only on an open path: the room at {_cell_name(h.at)} "
-                                                         f"has no open path {_NAMES.get(d, d)}"))
+            report.append(broken("shuffle.build-path", f"build only on an open path: the room at {_cell_name(h.at)} "
+                                                       f"has no open path {_NAMES.get(d, d)}"))
             return
         cell = (h.at[0] + DIRS[d][0], h.at[1] + DIRS[d][1])
     if cell in st.tiles:
-        report.append(Forbidden("shuffle.build", f"{_cell_name(cell)} is not empty"))
+        report.append(broken("shuffle.build", f"{_cell_name(cell)} is not empty"))
         return
     feeding = [d for d, (dx, dy) in DIRS.items()
                if OPPOSITE[d] in st.paths((cell[0] + dx, cell[1] + dy))]
     if not feeding:
-        report.append(Forbidden("shuffle.build-path", f"build only on an open path: no room has an open path into "
-                                                     f"{_cell_name(cell)}"))
+        report.append(broken("shuffle.build-path", f"build only on an open path: no room has an open path into "
+                                                   f"{_cell_name(cell)}"))
         return
     h.hand.remove(room)
-    st.tiles[cell] = Tile(room, "room", a.get("turns", 0))
+    st.tiles[cell] = Tile(room, "room", a.turns)
     _flip_boss(st, [cell])
 
 
@@ -534,14 +565,14 @@ def _flip_boss(st: State, moved) -> None:
                 break
 
 
-def _equip(st: State, h: Hero, a: Action, report: Report) -> None:
-    item = a.get("item")
+def _equip(st: State, h: Hero, a: Equip, report: Report) -> None:
+    item = a.item
     if item not in h.hand:
-        report.append(Forbidden("shuffle.hand", f"'{item}' is not in {h.name}'s hand"))
+        report.append(broken("shuffle.hand", f"'{item}' is not in {h.name}'s hand"))
         return
     spec = st.catalog.items.get(item)
     if spec is None or spec.type not in SLOTS:
-        report.append(Forbidden("shuffle.equip", f"'{item}' cannot be equipped (weapons, armour and spells can)"))
+        report.append(broken("shuffle.equip", f"'{item}' cannot be equipped (weapons, armour and spells can)"))
         return
     h.hand.remove(item)
     old = h.equipped.get(spec.type)
@@ -552,26 +583,26 @@ def _equip(st: State, h: Hero, a: Action, report: Report) -> None:
     h.equipped[spec.type] = item
 
 
-def _eat(st: State, h: Hero, a: Action, report: Report) -> None:
-    snack = a.get("snack")
+def _eat(st: State, h: Hero, a: Eat, report: Report) -> None:
+    snack = a.snack
     if snack not in h.hand:
-        report.append(Forbidden("shuffle.hand", f"'{snack}' is not in {h.name}'s hand"))
+        report.append(broken("shuffle.hand", f"'{snack}' is not in {h.name}'s hand"))
         return
     spec = st.catalog.items.get(snack)
     if spec is None or spec.type != "snack":
-        report.append(Forbidden("shuffle.snack", f"'{snack}' is not a snack"))
+        report.append(broken("shuffle.snack", f"'{snack}' is not a snack"))
         return
-    target = st.heroes.get(a.get("target") or h.name)
+    target = st.heroes.get(a.target or h.name)
     if target is None:
-        report.append(Forbidden("shuffle.hero", f"no hero named '{a.get('target')}'"))
+        report.append(broken("shuffle.hero", f"no hero named '{a.target}'"))
         return
     h.hand.remove(snack)
     st.burned.append(snack)              # eat, then burn
     target.damage = max(0, target.damage - spec.heal)
 
 
-def _burn(st: State, h: Hero, a: Action, report: Report) -> None:
-    for card in a.get("cards", ()):
+def _burn(st: State, h: Hero, a: Burn, report: Report) -> None:
+    for card in a.cards:
         if card in h.hand:
             h.hand.remove(card)
             st.burned.append(card)
@@ -580,29 +611,29 @@ def _burn(st: State, h: Hero, a: Action, report: Report) -> None:
             del h.equipped[slot]
             st.burned.append(card)
         else:
-            report.append(Forbidden("shuffle.hand", f"'{card}' is not in {h.name}'s hand"))
+            report.append(broken("shuffle.hand", f"'{card}' is not in {h.name}'s hand"))
 
 
-def _trade(st: State, h: Hero, a: Action, report: Report) -> None:
-    other = st.heroes.get(a.get("with"))
+def _trade(st: State, h: Hero, a: Trade, report: Report) -> None:
+    other = st.heroes.get(a.partner)
     if other is None or other is h:
-        report.append(Forbidden("shuffle.trade", f"trade with whom? no other hero '{a.get('with')}'"))
+        report.append(broken("shuffle.trade", f"trade with whom? no other hero '{a.partner}'"))
         return
     if other.at != h.at:
-        report.append(Forbidden("shuffle.trade-room", f"trades are only between heroes in the same room: {h.name} is at "
-                                                     f"{_cell_name(h.at)}, {other.name} at {_cell_name(other.at)}"))
+        report.append(broken("shuffle.trade-room", f"trades are only between heroes in the same room: {h.name} is at "
+                                                   f"{_cell_name(h.at)}, {other.name} at {_cell_name(other.at)}"))
         return
-    if not a.get("agreed", True):
-        report.append(Forbidden("shuffle.trade-agree", f"a trade needs both players to agree ({other.name} did not)"))
+    if not a.agreed:
+        report.append(broken("shuffle.trade-agree", f"a trade needs both players to agree ({other.name} did not)"))
         return
-    give, take = list(a.get("give", ())), list(a.get("take", ()))
+    give, take = list(a.give), list(a.take)
     for card in give:
         if card not in h.hand:
-            report.append(Forbidden("shuffle.hand", f"'{card}' is not in {h.name}'s hand"))
+            report.append(broken("shuffle.hand", f"'{card}' is not in {h.name}'s hand"))
             return
     for card in take:
         if card not in other.hand:
-            report.append(Forbidden("shuffle.hand", f"'{card}' is not in {other.name}'s hand"))
+            report.append(broken("shuffle.hand", f"'{card}' is not in {other.name}'s hand"))
             return
     for card in give:
         h.hand.remove(card)
@@ -612,51 +643,51 @@ def _trade(st: State, h: Hero, a: Action, report: Report) -> None:
         h.hand.append(card)
 
 
-def _power(st: State, h: Hero, a: Action, report: Report) -> None:
-    card = a.get("card")
+def _power(st: State, h: Hero, a: Power, report: Report) -> None:
+    card = a.card
     in_play = {h.spec.id, *h.equipped.values(), *h.hand}
     if card not in in_play:
-        report.append(Forbidden("shuffle.power", f"{h.name} has no card '{card}' whose power to use"))
+        report.append(broken("shuffle.power", f"{h.name} has no card '{card}' whose power to use"))
         return
     if card in h.powers:
-        report.append(Forbidden("shuffle.power-once", f"the power of '{card}' was already used this turn"))
+        report.append(broken("shuffle.power-once", f"the power of '{card}' was already used this turn"))
     h.powers.add(card)
 
 
-def _shrine(st: State, h: Hero, a: Action, report: Report) -> None:
+def _shrine(st: State, h: Hero, a: Shrine, report: Report) -> None:
     spec = st.room_spec(h.at)
     if spec is None or spec.type != "shrine":
-        report.append(Forbidden("shuffle.shrine", f"{h.name} is not in a Shrine"))
+        report.append(broken("shuffle.shrine", f"{h.name} is not in a Shrine"))
         return
     if h.shrine:
-        report.append(Forbidden("shuffle.shrine-once", "a Shrine's power is used once per turn"))
+        report.append(broken("shuffle.shrine-once", "a Shrine's power is used once per turn"))
     h.shrine = True
 
 
-def _ward(st: State, h: Hero, a: Action, report: Report) -> None:
+def _ward(st: State, h: Hero, a: Ward, report: Report) -> None:
     for cell, t in st.tiles.items():
         spec = st.room_spec(cell)
         if spec is not None and spec.type == "ward":
             if h.at in {(cell[0] + dx, cell[1] + dy) for dx, dy in spec.area} | {cell}:
                 return
-    report.append(Forbidden("shuffle.ward", f"{h.name} is not in a Ward's area"))
+    report.append(broken("shuffle.ward", f"{h.name} is not in a Ward's area"))
 
 
 def _via(st: State, h: Hero, a: Action, report: Report) -> None:
-    via = a.get("via")
+    via = a.via
     if via == "shrine":
         _shrine(st, h, a, report)
     elif via is not None:
-        _power(st, h, replace(a, args=(("card", via),)), report)
+        _power(st, h, Power(via), report)
 
 
 def _empty_check(st: State, cells, a: Action, report: Report, verb: str) -> None:
-    if a.get("empty"):
+    if a.empty:
         for c in cells:
             inside = [x.name for x in st.heroes.values() if x.at == c]
             if inside:
-                report.append(Forbidden("shuffle.empty-room", f"{verb}: the room at {_cell_name(c)} is not an EMPTY "
-                                                              f"ROOM ({', '.join(inside)} inside)"))
+                report.append(broken("shuffle.empty-room", f"{verb}: the room at {_cell_name(c)} is not an EMPTY "
+                                                           f"ROOM ({', '.join(inside)} inside)"))
 
 
 def _move_tile(st: State, src, dst) -> None:
@@ -666,17 +697,17 @@ def _move_tile(st: State, src, dst) -> None:
             other.at = dst
 
 
-def _shift(st: State, h: Hero, a: Action, report: Report) -> None:
+def _shift(st: State, h: Hero, a: Shift, report: Report) -> None:
     _via(st, h, a, report)
-    cell = _cell_of(st, a.get("room"), report, "shift")
+    cell = _cell_of(st, a.room, report, "shift")
     if cell is None or not _room_only(st, cell, report, "shift"):
         return
     _empty_check(st, [cell], a, report, "shift")
-    d = a.get("dir")
+    d = a.dir
     dst = (cell[0] + DIRS[d][0], cell[1] + DIRS[d][1])
     if dst in st.tiles:
-        report.append(Forbidden("shuffle.shift", f"SHIFT moves a room one space into an empty space; "
-                                                f"{_cell_name(dst)} is taken"))
+        report.append(broken("shuffle.shift", f"SHIFT moves a room one space into an empty space; "
+                                              f"{_cell_name(dst)} is taken"))
         return
     _check_to(a, dst, report, "shift")
     _move_tile(st, cell, dst)
@@ -689,27 +720,27 @@ def _bounds(st: State):
     return min(xs), max(xs), min(ys), max(ys)
 
 
-def _slide(st: State, h: Hero, a: Action, report: Report) -> None:
+def _slide(st: State, h: Hero, a: Slide, report: Report) -> None:
     _via(st, h, a, report)
-    d = a.get("dir")
+    d = a.dir
     dx, dy = DIRS[d]
-    if a.get("hero") is not None:
-        mover = st.heroes.get(a.get("hero"))
+    if a.hero is not None:
+        mover = st.heroes.get(a.hero)
         if mover is None:
-            report.append(Forbidden("shuffle.hero", f"no hero named '{a.get('hero')}'"))
+            report.append(broken("shuffle.hero", f"no hero named '{a.hero}'"))
             return
         cell = mover.at
         while _can_step(st, cell, d)[0]:
             cell = (cell[0] + dx, cell[1] + dy)
         if cell == mover.at:
-            report.append(Forbidden("shuffle.slide", f"{mover.name} cannot SLIDE {_NAMES[d]}: no open straight path"))
+            report.append(broken("shuffle.slide", f"{mover.name} cannot SLIDE {_NAMES[d]}: no open straight path"))
             return
         _check_to(a, cell, report, "slide")
         mover.at = cell             # slid, not moving: a trap here may be rolled for, need not be
         spec = st.room_spec(cell)
         mover.trap_may = cell if spec is not None and spec.type == "trap" else None
         return
-    cell = _cell_of(st, a.get("room"), report, "slide")
+    cell = _cell_of(st, a.room, report, "slide")
     if cell is None or not _room_only(st, cell, report, "slide"):
         return
     _empty_check(st, [cell], a, report, "slide")
@@ -721,7 +752,7 @@ def _slide(st: State, h: Hero, a: Action, report: Report) -> None:
             break
         end = nxt
     if end == cell:
-        report.append(Forbidden("shuffle.slide", f"the room at {_cell_name(cell)} cannot SLIDE {_NAMES[d]}: blocked"))
+        report.append(broken("shuffle.slide", f"the room at {_cell_name(cell)} cannot SLIDE {_NAMES[d]}: blocked"))
         return
     _check_to(a, end, report, "slide")
     _move_tile(st, cell, end)
@@ -729,16 +760,16 @@ def _slide(st: State, h: Hero, a: Action, report: Report) -> None:
 
 
 def _check_to(a: Action, cell, report: Report, verb: str) -> None:
-    to = a.get("to")
+    to = a.to
     if to is not None and tuple(to) != cell:
-        report.append(Forbidden(f"shuffle.{verb}", f"{verb.upper()} ends at {_cell_name(cell)}, not {_cell_name(to)}"))
+        report.append(broken(f"shuffle.{verb}", f"{verb.upper()} ends at {_cell_name(cell)}, not {_cell_name(to)}"))
 
 
-def _swap(st: State, h: Hero, a: Action, report: Report) -> None:
+def _swap(st: State, h: Hero, a: Swap, report: Report) -> None:
     _via(st, h, a, report)
-    refs = a.get("rooms", ())
+    refs = a.rooms
     if len(refs) != 2:
-        report.append(Forbidden("shuffle.swap", "SWAP trades the places of two rooms"))
+        report.append(broken("shuffle.swap", "SWAP trades the places of two rooms"))
         return
     cells = [_cell_of(st, r, report, "swap") for r in refs]
     if None in cells or not all(_room_only(st, c, report, "swap") for c in cells) or cells[0] == cells[1]:
@@ -756,176 +787,177 @@ def _swap(st: State, h: Hero, a: Action, report: Report) -> None:
     _flip_boss(st, [c1, c2])
 
 
-def _twist(st: State, h: Hero, a: Action, report: Report) -> None:
+def _twist(st: State, h: Hero, a: Twist, report: Report) -> None:
     _via(st, h, a, report)
-    cell = _cell_of(st, a.get("room"), report, "twist")
+    cell = _cell_of(st, a.room, report, "twist")
     if cell is None or not _room_only(st, cell, report, "twist"):
         return
     _empty_check(st, [cell], a, report, "twist")
     t = st.tiles[cell]
-    new = a.get("turns") % 4
+    new = a.turns % 4
     if new == t.turns % 4:
-        report.append(Forbidden("shuffle.twist", "TWIST turns a room to a new direction; it already faces that way"))
+        report.append(broken("shuffle.twist", "TWIST turns a room to a new direction; it already faces that way"))
         return
     t.turns = new
     _flip_boss(st, [cell])
 
 
-def _fight(st: State, h: Hero, a: Action, report: Report) -> None:
-    cell = a.get("at")
+def _fight(st: State, h: Hero, a: Fight, report: Report) -> None:
+    cell = a.at
     if cell is None:
-        ref = a.get("monster")
+        ref = a.monster
         found = [c for c, t in st.tiles.items() if t.kind == "monster" and t.card == ref]
         cell = found[0] if len(found) == 1 else None
         if cell is None:
-            report.append(Forbidden("shuffle.fight", f"no monster '{ref}' on the table" if not found else
+            report.append(broken("shuffle.fight", f"no monster '{ref}' on the table" if not found else
                                     f"'{ref}' is on the table {len(found)} times; give at: [x, y]"))
             return
     t = st.tiles.get(cell)
     if t is None or t.kind != "monster":
-        report.append(Forbidden("shuffle.fight", f"there is no monster at {_cell_name(cell)}"))
+        report.append(broken("shuffle.fight", f"there is no monster at {_cell_name(cell)}"))
         return
     if h.fought:
-        report.append(Forbidden("shuffle.fight-ends-turn", f"{h.name} already fought this turn"))
+        report.append(broken("shuffle.fight-ends-turn", f"{h.name} already fought this turn"))
     h.fought = True
     area = st.monster_area(cell)
     if h.at not in area:
-        report.append(Forbidden("shuffle.fight-area", f"{h.name} at {_cell_name(h.at)} is not in the area of "
-                                                     f"'{t.card}'"))
+        report.append(broken("shuffle.fight-area", f"{h.name} at {_cell_name(h.at)} is not in the area of "
+                                                   f"'{t.card}'"))
         return
     mspec = st.catalog.monsters[t.card]
     assistants = [x for x in st.heroes.values() if x is not h and x.at in area]
     helpers = [c for c in st.monsters_threatening(h.at) if c != cell]
-    if a.get("assist") is not None:
-        named = set(a.get("assist"))
+    if a.assist is not None:
+        named = set(a.assist)
         actual = {x.name for x in assistants}
         if named != actual:
-            report.append(Forbidden("shuffle.assist", f"the heroes in the area of '{t.card}' assist: "
-                                                      f"{', '.join(sorted(actual)) or 'none'}, not "
-                                                      f"{', '.join(sorted(named)) or 'none'}"))
-    hero_dice, monster_dice = a.get("hero_dice", ()), a.get("monster_dice", ())
+            report.append(broken("shuffle.assist", f"the heroes in the area of '{t.card}' assist: "
+                                                   f"{', '.join(sorted(actual)) or 'none'}, not "
+                                                   f"{', '.join(sorted(named)) or 'none'}"))
+    hero_dice, monster_dice = a.hero_dice, a.monster_dice
     want_h = st.hero_stat(h, "dice") + len(assistants)
     want_m = mspec.dice + len(helpers)
     if len(hero_dice) != want_h:
         names = ", ".join(x.name for x in assistants)
-        report.append(Forbidden("shuffle.dice", f"the hero rolls {want_h} dice ({st.hero_stat(h, 'dice')}"
-                                                f" + 1 per assisting hero{': ' + names if names else ''}), "
-                                                f"not {len(hero_dice)}"))
+        report.append(broken("shuffle.dice", f"the hero rolls {want_h} dice ({st.hero_stat(h, 'dice')}"
+                                             f" + 1 per assisting hero{': ' + names if names else ''}), "
+                                             f"not {len(hero_dice)}"))
     own_dice = mspec.dice + sum(st.catalog.monsters[st.tiles[c].card].dice for c in helpers)
-    if len(monster_dice) not in (want_m, own_dice):
-        report.append(Forbidden("shuffle.dice", f"the monster rolls {want_m} dice ({mspec.dice} + 1 per assisting "
-                                                f"monster), not {len(monster_dice)}"))
-    if any(not 1 <= v <= 6 for v in (*hero_dice, *monster_dice)):
-        report.append(Forbidden("shuffle.dice", "dice are d6: each roll is 1-6"))
-    hero_attack = sum(hero_dice) + st.hero_stat(h, "attack") + a.get("hero_bonus", 0)
-    monster_attack = sum(monster_dice) + mspec.attack + a.get("monster_bonus", 0)
+    if len(monster_dice) != want_m and not (len(monster_dice) == own_dice
+                                            and st.readings.uses(ShuffleReading.ASSIST_OWN_DICE)):
+        report.append(broken("shuffle.dice", f"the monster rolls {want_m} dice ({mspec.dice} + 1 per assisting "
+                                             f"monster), not {len(monster_dice)}"))
+    if any(v not in DIE_FACES for v in (*hero_dice, *monster_dice)):
+        report.append(broken("shuffle.dice", "dice are d6: each roll is 1-6"))
+    hero_attack = sum(hero_dice) + st.hero_stat(h, "attack") + a.hero_bonus
+    monster_attack = sum(monster_dice) + mspec.attack + a.monster_bonus
     for side, total in (("hero", hero_attack), ("monster", monster_attack)):
-        claimed = a.get(f"{side}_attack")
+        claimed = getattr(a, f"{side}_attack")
         if claimed is not None and claimed != total:
-            report.append(Forbidden("shuffle.fight-attack", f"{side} attack is {total} (dice + base + "
-                                                            f"{'weapon + powers' if side == 'hero' else 'powers'}), "
-                                                            f"not {claimed}"))
+            report.append(broken("shuffle.fight-attack", f"{side} attack is {total} (dice + base + "
+                                                         f"{'weapon + powers' if side == 'hero' else 'powers'}), "
+                                                         f"not {claimed}"))
     winner = "hero" if hero_attack >= monster_attack else "monster"
-    claimed = a.get("winner")
+    claimed = a.winner
     if claimed is not None and claimed != winner:
-        report.append(Forbidden("shuffle.fight-result", f"hero attack {hero_attack} against monster attack "
-                                                       f"{monster_attack}: the {winner} wins (the hero wins ties)"))
+        report.append(broken("shuffle.fight-result", f"hero attack {hero_attack} against monster attack "
+                                                     f"{monster_attack}: the {winner} wins (the hero wins ties)"))
     if winner == "hero":
-        dmg = max(1, hero_attack - monster_attack) + a.get("extra_damage", 0)
-        if a.get("damage") is not None and a.get("damage") != dmg:
-            report.append(Forbidden("shuffle.fight-damage", f"the monster takes {dmg} damage (difference, minimum 1, "
-                                                           f"plus card effects), not {a.get('damage')}"))
+        dmg = max(1, hero_attack - monster_attack) + a.extra_damage
+        if a.damage is not None and a.damage != dmg:
+            report.append(broken("shuffle.fight-damage", f"the monster takes {dmg} damage (difference, minimum 1, "
+                                                         f"plus card effects), not {a.damage}"))
         t.damage += dmg
         if t.damage >= mspec.hp:
             h.hand.extend(t.loot)                       # gain the loot pile
-            taken = _draw_into(st, h, a.get("loot"), mspec.loot, report, "loot")
-            if a.get("loot") is None:
+            taken = _draw_into(st, h, a.loot, mspec.loot, report, "loot")
+            if a.loot is None:
                 h.auto_loot = tuple(taken)
             del st.tiles[cell]
             st.tiles[cell] = Tile(t.card, "slain")      # flipped to its room side: a room now
             h.level_up_due = tuple(x.name for x in [h] + assistants)
-            if a.get("level_up") is not None:
-                _level_up(st, h, replace(a, args=(("hero", a.get("level_up")),)), report)
-        elif a.get("level_up") is not None:
-            report.append(Forbidden("shuffle.level-up", f"'{t.card}' was not slain: nobody levels up"))
+            if a.level_up is not None:
+                _level_up(st, h, LevelUp(a.level_up), report)
+        elif a.level_up is not None:
+            report.append(broken("shuffle.level-up", f"'{t.card}' was not slain: nobody levels up"))
         return
-    if a.get("level_up") is not None:
-        report.append(Forbidden("shuffle.level-up", "the monster won: nobody levels up"))
+    if a.level_up is not None:
+        report.append(broken("shuffle.level-up", "the monster won: nobody levels up"))
     participants = [h] + assistants
-    red = dict(a.get("red", ())) or {h.name: mspec.red}
+    red = dict(a.red) or {h.name: mspec.red}
     if sum(red.values()) != mspec.red:
-        report.append(Forbidden("shuffle.red-wounds", f"'{t.card}' deals {mspec.red} red wounds; "
-                                                      f"{sum(red.values())} were distributed"))
+        report.append(broken("shuffle.red-wounds", f"'{t.card}' deals {mspec.red} red wounds; "
+                                                   f"{sum(red.values())} were distributed"))
     names = {x.name for x in participants}
     for name in red:
         if name not in names:
-            report.append(Forbidden("shuffle.red-wounds", f"red wounds go to the hero and assistants, not {name}"))
-    armor = dict(a.get("armor_by", ()))
+            report.append(broken("shuffle.red-wounds", f"red wounds go to the hero and assistants, not {name}"))
+    armor = dict(a.armor)
     for x in participants:
         amount = mspec.black + (red.get(x.name, 0) if x.name in names else 0)
         _damage_hero(st, x, amount, armor.get(x.name, 0), report, f"wounds from '{t.card}'")
 
 
-def _level_up(st: State, h: Hero, a: Action, report: Report) -> None:
+def _level_up(st: State, h: Hero, a: LevelUp, report: Report) -> None:
     """One hero who took part in a fight that slew the monster flips to the levelled side
     (in the fight, level-up: NAME, or as its own action right after it)."""
-    up = a.get("hero") or h.name
+    up = a.hero or h.name
     if not h.level_up_due:
-        report.append(Forbidden("shuffle.level-up", "a hero levels up only after slaying a monster, once"))
+        report.append(broken("shuffle.level-up", "a hero levels up only after slaying a monster, once"))
         return
     x = st.heroes.get(up)
     if x is None or up not in h.level_up_due:
-        report.append(Forbidden("shuffle.level-up", "only a hero who took part in the fight can level up"))
+        report.append(broken("shuffle.level-up", "only a hero who took part in the fight can level up"))
     elif x.leveled:
-        report.append(Forbidden("shuffle.level-up", f"{up} is already on the levelled side"))
+        report.append(broken("shuffle.level-up", f"{up} is already on the levelled side"))
     else:
         x.leveled = True
         h.level_up_due = ()
 
 
-def _loot(st: State, h: Hero, a: Action, report: Report) -> None:
-    if a.get("monster") is not None:
-        cell = monster_cell(st, a.get("monster"))
+def _loot(st: State, h: Hero, a: Loot, report: Report) -> None:
+    if a.monster is not None:
+        cell = monster_cell(st, a.monster)
         if cell is None:
-            report.append(Forbidden("shuffle.no-monster", f"no monster '{a.get('monster')}' on the table"))
+            report.append(broken("shuffle.no-monster", f"no monster '{a.monster}' on the table"))
             return
         sink = Hero("loot", h.spec, h.at)          # monsters loot into their loot pile
-        _draw_into(st, sink, a.get("cards"), a.get("count", 1), report, "monster loot")
+        _draw_into(st, sink, a.cards, a.count, report, "monster loot")
         st.tiles[cell].loot = tuple(st.tiles[cell].loot) + tuple(sink.hand) + tuple(sink.monsters)
         return
-    _draw_into(st, h, a.get("cards"), a.get("count", 1), report, "loot")
+    _draw_into(st, h, a.cards, a.count, report, "loot")
 
 
-def _gain(st: State, h: Hero, a: Action, report: Report) -> None:
+def _gain(st: State, h: Hero, a: Effect, report: Report) -> None:
     """Bookkeeping the log asserts (card effects): damage, heal; on the acting hero or on targets."""
     targets = []
-    for name in a.get("targets") or (h.name,):
+    for name in a.targets or (h.name,):
         if name not in st.heroes:
-            report.append(Forbidden("shuffle.hero", f"effect: no hero named '{name}'"))
+            report.append(broken("shuffle.hero", f"effect: no hero named '{name}'"))
         else:
             targets.append(st.heroes[name])
     for x in targets:
-        if a.get("damage"):
-            _damage_hero(st, x, a.get("damage"), a.get("armor", 0), report, "card effect")
-        if a.get("heal"):
-            x.damage = max(0, x.damage - a.get("heal"))
+        if a.damage:
+            _damage_hero(st, x, a.damage, a.armor, report, "card effect")
+        if a.heal:
+            x.damage = max(0, x.damage - a.heal)
 
 
-def _end_turn(st: State, h: Hero, a: Action, report: Report) -> None:
+def _end_turn(st: State, h: Hero, a: EndTurn, report: Report) -> None:
     h = st.heroes[st.active]
     free = [d for d in st.paths(h.at) if (h.at[0] + DIRS[d][0], h.at[1] + DIRS[d][1]) not in st.tiles]
     if h.monsters and free:
-        report.append(Forbidden("shuffle.place-monster", f"drawn monster(s) {', '.join(h.monsters)} must be played "
-                                                        f"face up from an open path"))
+        report.append(broken("shuffle.place-monster", f"drawn monster(s) {', '.join(h.monsters)} must be played "
+                                                      f"face up from an open path"))
     if not h.fought:
         threats = st.monsters_threatening(h.at)
         if threats:
             names = ", ".join(f"'{st.tiles[c].card}'" for c in threats)
-            report.append(Forbidden("shuffle.must-fight", f"{h.name} ends the turn in the area of {names} "
-                                                         f"and must fight"))
+            report.append(broken("shuffle.must-fight", f"{h.name} ends the turn in the area of {names} "
+                                                       f"and must fight"))
     if len(h.hand) > HAND_SIZE:
-        report.append(Forbidden("shuffle.hand-size", f"{h.name} ends the turn with {len(h.hand)} cards; the hand size is "
-                                                    f"{HAND_SIZE} (burn the extras)"))
+        report.append(broken("shuffle.hand-size", f"{h.name} ends the turn with {len(h.hand)} cards; the hand size is "
+                                                  f"{HAND_SIZE} (burn the extras)"))
         st.burned.extend(h.hand[HAND_SIZE:])
         del h.hand[HAND_SIZE:]
     h.steps, h.drew, h.fought, h.powers, h.shrine, h.trap, h.monsters = 0, False, False, set(), False, None, []
@@ -933,12 +965,11 @@ def _end_turn(st: State, h: Hero, a: Action, report: Report) -> None:
 
 
 _HANDLERS = {
-    "move": _move, "trap": _trap, "draw": _draw, "place-monster": _place_monster, "build": _build,
-    "equip": _equip, "eat": _eat, "burn": _burn, "trade": _trade, "power": _power, "shrine": _shrine,
-    "ward": _ward, "shift": _shift, "slide": _slide, "swap": _swap, "twist": _twist, "fight": _fight,
-    "level-up": _level_up, "loot": _loot, "gain": _gain, "end-turn": _end_turn,
+    Move: _move, Trap: _trap, Draw: _draw, PlaceMonster: _place_monster, Build: _build,
+    Equip: _equip, Eat: _eat, Burn: _burn, Trade: _trade, Power: _power, Shrine: _shrine,
+    Ward: _ward, Shift: _shift, Slide: _slide, Swap: _swap, Twist: _twist, Fight: _fight,
+    LevelUp: _level_up, Loot: _loot, Effect: _gain, EndTurn: _end_turn,
 }
-VERBS = tuple(_HANDLERS)
 
 
 # -- queries (for trackers and tools) -----------------------------------------

@@ -6,6 +6,7 @@ from sheetgen.draw.cards import CARD_H, CARD_W, INK, badge, frame, paragraph, ti
 from sheetgen.draw.furniture import finish_page, sheet_id
 from sheetgen.draw.model import Circle, Document, Group, Line, Page, Polygon, Rect, Style, Text
 from sheetgen.draw.options import PAPER_SIZES
+from .tables import HAND_SIZE, KO_BURN
 
 RED = "#d0312d"
 FLOOR = "#e9e1cf"
@@ -264,7 +265,7 @@ SEQUENCE = [
         "hero who took part may level up (flip to the levelled side), flip the monster to its room side.",
         "Monster wins: hero and assistants take 1 damage per black wound; share the red wounds as you like; then "
         "the monster's power.",
-        "Knocked out (damage = HP): burn all equipped cards, remove all damage, burn the top 5 dungeon cards."]),
+        f"Knocked out (damage = HP): burn all equipped cards, remove all damage, burn the top {KO_BURN} dungeon cards."]),
     ("DRAW 1 card per open path of your current room.", ["A monster is played face up from an open path."]),
     ("PLAY any number of cards from your hand.", [
         "Eat a snack, then burn it (also on other heroes, even on their turn).",
@@ -274,7 +275,7 @@ SEQUENCE = [
     ("TRADE with another hero in the same room: any cards, if both players agree.", None),
 ]
 GENERAL = [
-    "Hand size 3: burn extras at the end of your turn.",
+    f"Hand size {HAND_SIZE}: burn extras at the end of your turn.",
     "Monsters are not rooms until slain.",
     "When rooms move, the heroes inside move with them.",
     "Armour can take damage instead of the hero; burn it when destroyed (damage = its HP).",
