@@ -145,7 +145,7 @@ def test_a_reading_changes_the_verdict_never_the_states():
 # -- the tracker ------------------------------------------------------------------------------
 def test_the_tracker_is_an_adapter_found_by_the_registry():
     from sheetgen.games.navigation import GAME, tracker
-    from sheetgen.tracker.adapters import adapter
+    from sheetgen.definitions.registry import tracker_for as adapter
     assert isinstance(tracker.ADAPTER, TrackerAdapter)
     assert adapter("navigation") is tracker.ADAPTER and GAME.module("tracker") is tracker
 

@@ -161,7 +161,7 @@ def test_a_reading_changes_the_verdict_never_the_states():
 # -- the tracker ------------------------------------------------------------------------------
 def test_the_tracker_is_an_adapter_found_by_the_registry():
     from sheetgen.games.shuffle import GAME, tracker
-    from sheetgen.tracker.adapters import adapter
+    from sheetgen.definitions.registry import tracker_for as adapter
     assert isinstance(tracker.ADAPTER, TrackerAdapter)
     assert adapter("shuffle") is tracker.ADAPTER and GAME.module("tracker") is tracker
 
