@@ -70,7 +70,7 @@ def main(argv: list[str]) -> int:
         path.write_text(log_text(str(fmap.source.path), {"traits": traits}, longest))
         t = time.perf_counter()
         loaded = load_file(path)
-        violations = loaded.handler.check(loaded.definition)
+        violations = loaded.handler.check(loaded.definition).violations
         dt = time.perf_counter() - t
     print(f"foury check (YAML load + replay): {len(longest) / dt:,.0f} actions/s on a {len(longest)}-action log, "
           f"{len(violations)} violation(s)")
