@@ -32,6 +32,16 @@ without entries) and its `steps`:
                                  (Santa: packages: {green: 3, blue: 2}; Slaughter: fury: N,
                                  more boxes than the steps said settle losses not written down)
 
+The header may name the alternative readings of the rules text the log follows,
+`readings: [weapon-once]` (the names of sheetgen.games.foury.rules.FouryReading); the
+log is then judged by exactly those (`readings: []`: by the default readings).
+Without it, the log is replayed under the default readings and, only if that breaks
+a rule, under the readings that replay consulted; it is judged by the set it follows
+best, and `sheetgen check` says which.
+
+Steps become actions through sheetgen.games.foury.notation (parse), which also
+normalises the other words players use (the validators below call it).
+
 A round may end with `exit: CELL:SIDE` and `market: {...}` beside its steps (the
 same as exit and market steps at the end of its steps); `round:`, `zone:`, `name:`
 and `note:` labels on a round are ignored.
