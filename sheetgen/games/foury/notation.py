@@ -33,6 +33,8 @@ STEP_KEYS = ("entry", "move", "fight", "flee", "collect", "redeem", "shovel", "c
 BARE_STEPS = ("flee", "climb", "coin", "candy", "oracle", "lever")
 RESOURCE_NAMES = RESOURCES + SANTA_COUNTERS
 CANDY_WORDS = ("candy cane", "candy_cane", "candycane", "candy canes")
+_ACTION_KEYS = frozenset(STEP_KEYS)
+_STEP_FIELDS = _ACTION_KEYS | {"roll", "enemy", "note", "start"}       # the keys of a validated step
 
 
 @dataclass(frozen=True)
@@ -176,7 +178,9 @@ def parse(step, board=None, notes: list | None = None):
     like a step that cannot be read, raise ValueError."""
     own = notes is None
     found: list = [] if own else notes
-    action = _parse(bare_words(step), board, found)
+    if not (isinstance(step, dict) and step.keys() <= _STEP_FIELDS):       # (a validated step needs no words)
+        step = bare_words(step)
+    action = _parse(step, board, found)
     if own and found:
         raise ValueError("; ".join(n.text() for n in found))
     return action
@@ -189,8 +193,9 @@ def _parse(step, board, notes: list):
     if set(step) == {"start"}:
         start = step["start"]
         return A.Enter(start=parse_cell(str(start))) if start is not None else A.Enter()
-    given = [k for k in STEP_KEYS if step.get(k) is not None]
+    given = [k for k in step if k in _ACTION_KEYS and step[k] is not None]
     if len(given) != 1:
+        given = [k for k in STEP_KEYS if step.get(k) is not None]     # in the format's order, for the message
         raise ValueError("a step holds exactly one of " + ", ".join(STEP_KEYS)
                          + (f" (this one has {', '.join(given)})" if given else ""))
     key = given[0]
