@@ -2,8 +2,8 @@
 
 A purposeful random player (sheetgen.games.foury.randomplay) plays games on the
 built-in Ancient Story map until the generated log holds at least N actions;
-we then time replaying it through the pure engine (apply on every action, from
-a new game at each game start), best of a few runs, and the full `sheetgen
+we then time replaying it through the pure engine (the map's rules object:
+rules.apply on every action, from a new game at each game start), best of a few runs, and the full `sheetgen
 check` path (YAML load + replay) on the longest single game.
 Target: 100,000 actions/s, so the simulation can play thousands of games a second.
 
@@ -43,8 +43,9 @@ def main(argv: list[str]) -> int:
         seed += 1
     gen = time.perf_counter() - t0
 
-    apply = E.apply
-    new_game = E.new_game
+    rules = E.rules_for(board)           # the campaign's rules object: apply is its strict step
+    apply = rules.apply
+    new_game = rules.new_game
 
     def replay_all():
         for actions in games:
@@ -70,7 +71,7 @@ def main(argv: list[str]) -> int:
         path.write_text(log_text(str(fmap.source.path), {"traits": traits}, longest))
         t = time.perf_counter()
         loaded = load_file(path)
-        violations = loaded.handler.check(loaded.definition)
+        violations = loaded.handler.check(loaded.definition).violations
         dt = time.perf_counter() - t
     print(f"foury check (YAML load + replay): {len(longest) / dt:,.0f} actions/s on a {len(longest)}-action log, "
           f"{len(violations)} violation(s)")

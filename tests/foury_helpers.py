@@ -12,6 +12,7 @@ from sheetgen.cli import main
 from sheetgen.games.foury.formats.map import load_map
 from sheetgen.games.foury import rules as E
 from sheetgen.games.foury.actions import Enter, Move, Sheet
+from sheetgen.games.base import Illegal
 from sheetgen.games.foury.board import parse_cell as P, parse_cell_side
 from sheetgen.games.foury.heroes import free_hero
 
@@ -46,9 +47,9 @@ def play(state, *actions):
 
 def refused(state, action):
     """The rules the engine names when it refuses action (the test fails if it accepts it)."""
-    with pytest.raises(E.Forbidden) as exc:
+    with pytest.raises(Illegal) as exc:
         E.apply(state, action)
-    return {rule for rule, _ in exc.value.problems}
+    return {v.rule for v in exc.value.violations}
 
 
 # -- hand-made audit logs --------------------------------------------------------------

@@ -15,7 +15,7 @@ HALL = LOGS / "test-hall.yaml"
 
 def check(path):
     loaded = load_file(path)
-    return loaded.handler.check(loaded.definition)
+    return loaded.handler.check(loaded.definition).violations
 
 
 def test_issue_example_is_legal():

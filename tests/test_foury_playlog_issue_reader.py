@@ -16,7 +16,7 @@ ILLEGAL = sorted(LOGS.glob("illegal-*.yaml"))
 
 def check(path):
     loaded = load_file(path)
-    return loaded.handler.check(loaded.definition)
+    return loaded.handler.check(loaded.definition).violations
 
 
 def marked_line(path: Path) -> int:

@@ -14,6 +14,7 @@ from sheetgen.games.foury import rules as E
 from sheetgen.games.foury.actions import (Circle, Climb, Coin, Collect, Exit, Fight, Flee, Lever, Market, Move, Oracle, Redeem, Score, Sheet, Shovel)
 from sheetgen.games.foury.board import parse_cell as P, parse_cell_side
 from sheetgen.games.foury.heroes import free_hero, named_hero
+from sheetgen.games.foury.notation import describe
 
 
 def at(state, cell, foe=None, round_no=1, **res):
@@ -429,11 +430,11 @@ def test_magic_circle_to_magic_circle():
     assert refused(s, Circle(P("A1"))) == {"circle.there"}
 
 
-def test_legal_moves_lists_what_can_be_done():
+def test_legal_actions_lists_what_can_be_done():
     s = play(game(), *A_START, mv("C1", 2))
-    names = {E.describe(a) for a in E.legal_moves(s)}
+    names = {describe(a) for a in E.legal_actions(s)}
     assert "move C2" in names and "shovel C1:E" in names and "move D1" not in names
-    assert {E.describe(a) for a in E.legal_moves(game())} == {"enter C1:N", "enter E3:E", "enter C5:S", "enter A3:W"}
+    assert {describe(a) for a in E.legal_actions(game())} == {"enter C1:N", "enter E3:E", "enter C5:S", "enter A3:W"}
 
 
 def test_die_item_follows_our_die_table():

@@ -133,3 +133,21 @@ def test_monster_event_in_a_statue_room_one_foe_or_two():
     assert after.engaged and after.enemy_at(P("B1")) == "statue" and after.kills == 1
     assert "fight.pending" in refused(after, mv("A1", 2))
     assert play(after, Fight(5, 2)).requirement_progress() == 1
+
+
+def test_a_pending_extra_step_is_the_next_move_or_waits_past_free_moves():
+    steps = (enter("C1:N"), mv("C1", 2), mv("C2", 6), mv("C1"), mv("C2"))     # C2's roll 6: an extra step
+    spent = play(game(), *steps)
+    assert spent.extra == 0 and refused(spent, mv("D2")) == {"roll.missing"}   # the free move back was the step
+    kept = play(game(readings=("extra-after-free",)), *steps)
+    assert kept.extra == 1 and play(kept, mv("D2")).pos == P("D2")            # kept for the next unexplored room
+
+
+def test_leaving_the_oracle_rolls_the_zone_entered_or_the_rounds_zone():
+    to_oracle = (enter("C1:N"), mv("C1", 2), mv("C2", 2), mv("C3"))
+    s = play(game(), *to_oracle)
+    entered = play(s, mv("D3", 6))                                  # zone B's 6: a chest
+    assert entered.res["chests"] == s.res["chests"] + 1 and entered.extra == 0
+    assert play(s, mv("D3")).pos == P("D3")                         # placing yourself: the roll is optional
+    rounds = play(game(readings=("oracle-round-zone",)), *to_oracle, mv("D3", 6))   # zone A's 6: an extra step
+    assert rounds.extra == 1 and rounds.res["chests"] == s.res["chests"]

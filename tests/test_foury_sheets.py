@@ -230,8 +230,13 @@ def test_heroes_data_and_sheets():
 
 
 def test_map_page_can_be_prefilled_with_a_hero(maps):
-    doc = compose_map(maps["ancient-story"], BuildOptions(game=game_options(hero="thalindra")))
-    assert "Thalindra" in _texts(doc)
+    # the map format finds the hero the option names; the composer draws the hero it is given
+    from sheetgen.games.foury.formats.map import compose
+    from sheetgen.games.foury.formats.sheet import hero_object
+    options = BuildOptions(game=game_options(hero="thalindra"))
+    assert "Thalindra" in _texts(compose(maps["ancient-story"], options))
+    assert "Thalindra" in _texts(compose_map(maps["ancient-story"], options, hero_object("thalindra")))
+    assert "Thalindra" not in _texts(compose_map(maps["ancient-story"], BuildOptions()))
 
 
 def _write(tmp_path, text):

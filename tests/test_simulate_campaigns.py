@@ -7,8 +7,9 @@ from foury_helpers import sim_json, world
 from sheetgen.cli import main
 from sheetgen.games.foury import actions as A
 from sheetgen.games.foury.board import DELTA, neighbour
-from sheetgen.games.foury.rules import FURY_BOXES, OPPOSITE_ZONE, apply, new_game
-from sheetgen.games.foury.sim.campaigns import CampaignGame, KrakenMixin, campaign_policy, kraken_water
+from sheetgen.games.foury.rules import apply, new_game
+from sheetgen.games.foury.sim.campaigns import CampaignGame, KrakenMixin, campaign_policy
+from sheetgen.games.foury.tables import FURY_BOXES, OPPOSITE_ZONE
 from sheetgen.games.foury.sim.runner import game_rng
 
 CAMPAIGNS = ("slaughter", "santa", "kraken")
@@ -109,7 +110,7 @@ def test_kraken_flood_cells_touch_joined_water_and_the_engine_accepts_them():
     s = apply(new_game(board, hero), A.Enter(entry=board.entries[0]))
     s.turns = 5
     cells = p.flood_cells(s)
-    water = kraken_water(s)
+    water = s.rules.water_of(s)            # the engine's water joined to the Kraken
     assert cells and len(cells) <= len(water) and len(set(cells)) == len(cells)
     assert all(any(neighbour(c, d) in water for d in DELTA) and c not in s.flooded for c in cells)
     after = apply(s, A.Flood(cells))

@@ -46,7 +46,7 @@ def test_issue_example_played_live_exports_a_legal_log(journal, tmp_path):
     out = tmp_path / "sub" / "game.yaml"
     assert run(journal, "export", "-o", str(out)).exit_code == 0
     loaded = load_file(out)
-    assert loaded.handler.check(loaded.definition) == []
+    assert loaded.handler.check(loaded.definition).violations == []
     assert len(loaded.definition.entries) == 9           # the entry + 8 steps
 
 
@@ -196,4 +196,4 @@ def test_full_game_replayed_through_track_step_exports_the_same_legal_log(tmp_pa
     assert again["map"] == "ancient-story"
     assert again["rounds"] == log["rounds"]
     loaded = load_file(out)
-    assert loaded.handler.check(loaded.definition) == []
+    assert loaded.handler.check(loaded.definition).violations == []

@@ -1,12 +1,26 @@
 """Dungeon Foury (rules text: shared/seeds/003): the roll-and-write of four rounds on a zone map.
 
-    rules.py      the engine: GameState + action -> Outcome (campaigns as rules classes)
-    actions.py    the typed actions;  notation.py: play-log steps <-> actions, both ways
+The rules side (pure: the standard library and sheetgen.games.base only):
+    rules.py      the engine: GameState, FouryRules (the base game, The Ancient Story) and one
+                  subclass per campaign: Slaughter (its Fury boxes, +0 monsters, a cornucopia
+                  every third kill), Santa (the hourglass, packages, candy canes), Strength (caps
+                  at the full scale), Kraken (floods, swimming, the immortal Kraken); the table
+                  CAMPAIGNS picks one by a map's `campaign:` (rules_for); FouryReading: the
+                  alternative readings of the rules text a log may follow
+    actions.py    the typed actions, one per play-log step
+    notation.py   play-log steps <-> actions, both ways (parse / serialize), the players' words
+    tables.py     the game's data in one place: the die table, foe strengths, tracks and caps,
+                  requirement counts, the campaigns' numbers and what each campaign prints
     board.py      map geometry and the event vocabulary;  heroes.py: traits and the heroes
-    tables.py     the game's data in one place (die table, strengths, caps)
-    formats/      the YAML formats: map (and its lint), sheet, playlog
-    sheets/       composers into the drawing model: map, character half, pictograms, pencil
-    tracker.py    the journal adapter of `sheetgen track`;  sim/: `sheetgen simulate`
+The rest:
+    formats/      the YAML formats: map.py (the map, its Board and lint), sheet.py (spare sheets,
+                  heroes), playlog.py (the play log and `sheetgen check`)
+    sheets/       composers into the drawing model: map.py (map page), character.py (character
+                  sheet), pictograms.py (event icons), pencil.py (a played game over the map)
+    tracker.py    the journal adapter of `sheetgen track` (ADAPTER)
+    randomplay.py a random legal player (benchmarks, tests)
+    sim/          `sheetgen simulate`: policies, runner (four rounds), campaigns (the campaign
+                  maps' own games), results, stats, report, pages, export (play logs)
 
 Only this small declaration is imported to find the game; the rest when used.
 """
@@ -21,6 +35,7 @@ GAME = Game(
            "playlog": "sheetgen.games.foury.formats.playlog"},
     tracker="sheetgen.games.foury.tracker",
     simulator="sheetgen.games.foury.sim.api",
+    readings="sheetgen.games.foury.rules:FouryReading",
     build_options=(
         BuildOption("columns", "int", "Blank maps: number of columns.", 3, 26),
         BuildOption("rows", "int", "Blank maps: number of rows.", 3, 26),

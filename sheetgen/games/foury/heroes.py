@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-TRAITS = ("hearts", "shields", "weapon", "clovers", "shovels")
-FREE_TRAIT_TOTAL = 12
+from .tables import FREE_TRAIT_TOTAL, TRACK_BOXES
+
+TRAITS = tuple(TRACK_BOXES)         # hearts, shields, weapon, clovers, shovels
 # Boxes on each track of the character sheet (the full scale, In and Out with Your
-# Strength) and the boxes a free character may fill (the beige hero extras excluded);
-# these mirror the sheets sheetgen prints (definitions/foury_sheet.track_limits).
-SCALE = {"hearts": 14, "shields": 10, "weapon": 10, "clovers": 8, "shovels": 8}
-FREE_CAPS = {"hearts": 12, "shields": 8, "weapon": 8, "clovers": 6, "shovels": 6}
+# Strength) and the boxes a free character may fill (the beige hero extras excluded),
+# as the sheets sheetgen prints them (tables.TRACK_BOXES).
+SCALE = {k: base + extra for k, (base, extra) in TRACK_BOXES.items()}
+FREE_CAPS = {k: base for k, (base, _) in TRACK_BOXES.items()}
 ABILITIES = ("kael", "melyra", "thalindra", "elydion")
 
 

@@ -10,6 +10,7 @@ from . import rules as E
 from .actions import Coin, Collect, Enter, Fight, Market, Move, Oracle
 from .board import Board
 from .heroes import Hero
+from .tables import RESOURCES
 
 
 _WORTH = {"extra step": 3, "chest": 2, "find": 2, "monster": -1, "collapse origin": -3, "flood origin": 0}
@@ -34,7 +35,7 @@ def _lucky_roll(s: E.GameState, to, rng: random.Random) -> int:
 
 def _dice(s: E.GameState, a, rng: random.Random, lucky: bool = False):
     if isinstance(a, Move):
-        rule = E._roll_rule(s, a.to)
+        rule = s.rules.roll_rule(s, a.to)
         if rule == "due" or (rule == "optional" and rng.random() < 0.5):
             return Move(a.to, _lucky_roll(s, a.to, rng) if lucky else rng.randint(1, 6))
         return a
@@ -54,26 +55,28 @@ def random_game(board: Board, hero: Hero, seed: int = 0, max_actions: int = 5000
                 avoid_market: bool = True, lucky: bool = False) -> list:
     """The actions of one random legal game (stops at its end or after max_actions)."""
     rng = random.Random(seed)
-    s = E.new_game(board, hero)
+    rules = E.rules_for(board)
+    s = rules.new_game(board, hero)
     out: list = []
     stuck = 0
     _AIMLESS[0] = 0
     while len(out) < max_actions and stuck < 50 and _AIMLESS[0] < 200:
-        options = E.legal_moves(s)
+        options = rules.legal_actions(s)
         if avoid_market:
             options = [o for o in options if not isinstance(o, Market)] or options
         if not options:
             break
         pick = _choose(s, options, rng)
         action = _dice(s, pick, rng, lucky)
-        try:
-            s = E.apply(s, action)
-        except E.Forbidden as f:
-            fixed = _repair(s, action, f, rng)
+        outcome = rules.step(s, action)
+        if outcome.violations:
+            fixed = _repair(s, action, outcome.violations, rng)
             if fixed is None:
                 stuck += 1
                 continue
             action, s = fixed
+        else:
+            s = outcome.state
         stuck = 0
         out.append(action)
         if isinstance(action, Market) or (s.phase == E.OVER):
@@ -169,27 +172,27 @@ def _first_step(s: E.GameState, goal):
     return None
 
 
-def _repair(s, action, f: E.Forbidden, rng):
+def _repair(s, action, violations, rng):
     """Retry a random choice the rules refused for a reason a player would avoid."""
-    rules = {r for r, _ in f.problems}
+    rules = {v.rule for v in violations}
     if isinstance(action, Fight):
         variants = [Fight(action.hero, action.enemy, action.weapon)]
         if "bandit.steal" in rules:
-            others = [k for k in E.RESOURCES if k != "hearts" and s.res.get(k, 0) > 0]
+            others = [k for k in RESOURCES if k != "hearts" and s.res.get(k, 0) > 0]
             variants = [Fight(action.hero, action.enemy, action.weapon, stolen=rng.choice(others))] if others else variants
         for v in variants:
-            try:
-                return v, E.apply(s, v)
-            except E.Forbidden:
-                continue
+            outcome = s.rules.step(s, v)
+            if not outcome.violations:
+                return v, outcome.state
     if isinstance(action, Enter) or isinstance(action, Coin):
         return None
     return None
 
 
 def replay(board: Board, hero: Hero, actions) -> E.GameState:
-    s = E.new_game(board, hero)
-    apply = E.apply
+    rules = E.rules_for(board)
+    s = rules.new_game(board, hero)
+    apply = rules.apply
     for a in actions:
         s = apply(s, a)
     return s

@@ -1,12 +1,33 @@
-"""The Dungeon Foury rules: GameState + action -> new GameState, or the rule that forbids it.
+"""The Dungeon Foury rules: a GameState and an action -> the new GameState and the rules it breaks.
 
-Pure and fast (python-chess style): `apply(state, action)` returns a new state
-and never changes the old one (copy-on-write: sets are frozensets, resources a
-small dict copied on change).  An illegal action raises `Forbidden` carrying
-every rule it breaks; where the step can still be followed (a missing roll, a
-move through a wall, a wrong sheet value ...) the exception also carries
-`lenient`: the state as the player's claimed step leaves it, so a checker can
-keep going and list every problem of a log in one run.
+The engine follows the contract of sheetgen.games.base (python-chess style):
+
+    rules = rules_for(board)                    # the rules object of the map's campaign
+    state = rules.new_game(board, hero)         # or new_game(board, hero): the same
+    outcome = rules.step(state, action)         # Outcome(state, violations, followed)
+    state = rules.apply(state, action)          # the strict form: raises base.Illegal
+    rules.legal_actions(state)
+
+`FouryRules` is the base game (The Ancient Story); each campaign is a subclass
+that overrides its hooks: `Slaughter` (Fury boxes instead of losses, strength
++0, a cornucopia every third kill, at most 48 enemies), `Santa` (the hourglass,
+packages, candy canes), `Strength` (caps at the full scale), `Kraken` (floods,
+swimming, the immortal Kraken, all four requirements in one round).  A map's
+`campaign:` picks its class through the one table CAMPAIGNS (`find_campaign`,
+`rules_for`).  What a campaign prints (its title, Fury boxes, hourglass ...) is
+its `campaign` description (sheetgen.games.foury.tables.Campaign).
+
+States are never changed by a step (copy-on-write: sets are frozensets,
+resources a small dict copied on change).  Where a broken step can still be
+followed (a missing roll, a move through a wall, a wrong sheet value ...) the
+outcome's state is as the player's claimed step leaves it (`followed`), so a
+checker can go on and list every problem of a log in one run; `Illegal.lenient`
+carries that state for `apply`.
+
+Where the text allows two readings, `FouryReading` names the alternative ones;
+a game runs under a set of them (`new_game(readings=...)`) and the engine asks
+`state.readings.uses(reading)` where a rule depends on one, so a replay knows
+which readings it consulted (sheetgen.games.base.ReadingsInUse, judge).
 
 Readings we chose where the rules text is ambiguous (each one tested):
 - The map persists between rounds (one sheet): explored cells, walls, rooms, water.
@@ -57,7 +78,8 @@ Readings we chose where the rules text is ambiguous (each one tested):
   continue or flee").  The other reading, 1 weapon once the whole combat is over
   (won, fled or dead) and the full value on every exchange until then, is the
   reading 'weapon-once' (new_game(readings=...)); the checker replays a log under
-  it too and judges the log by the reading it follows (fewer violations).
+  it too and judges the log by the reading it follows (fewer violations), or by the
+  readings the log declares.
 - Fleeing is allowed after a tie or a blocked hit (the issue's reading); after an
   unblocked hit the hero must fight on.  Fleeing lets the hero move on; the foe
   stays and still guards the room's items.  A move (shovel, circle, exit) straight
@@ -82,7 +104,7 @@ Readings we chose where the rules text is ambiguous (each one tested):
   kept cornucopia may be penciled in the requirement space instead of the counter.
 - Chest event: the chest is marked at once; a `collect: chest` right after it in
   that room is accepted as the same chest.
-- Die item: our printed die table (DIE_TABLE) applies to its roll.
+- Die item: our printed die table (tables.DIE_TABLE) applies to its roll.
 - Collecting beyond a cap keeps the cap (the extra is lost); buying beyond a cap
   at the market is an error.
 - Market chest value is the number of the round just completed (x1..x4); a chest
@@ -110,89 +132,54 @@ Readings we chose where the rules text is ambiguous (each one tested):
   as reset at that exit); a `score` step or `sheet: {score: N}`.
 - `sheet: {requirement: N}` is this round's boxes; `requirement: {A: 3}` or
   `{statues: 3}` names a zone or kind (a past round's boxes as it left them).
-- Campaigns: slaughter (no arrows, start at the triangle, strength +0, Fury boxes
-  (5) instead of losses or the weapon point, at the 5th the hero is Furious: the
-  sector's monsters are erased and counted, the game ends; a cornucopia every
-  3 kills; at most 48 enemies); santa (start next to Santa's room, hourglass
-  limit of turns, packages, candy canes distract the Yeti/Grinch, which destroy
-  a package on a hit, star: 4 free steps); strength (caps are the full scale);
-  kraken (the Kraken in the centre, strength +6, immortal (beating it may be
-  counted as a kill or not; a fight with it in its water is accepted wherever the
-  hero swims); swimming into water
-  joined to it, or the water reaching you, means facing it; a `flood` step may be
-  written every 5 turns, one cell per joined flooded cell (the issue's log has no
-  flood step: a missing one is no violation, and while a flood is overdue an
-  unexplored cell next to the Kraken's water may be entered without a roll: the
-  water got there, the Kraken is faced); at most 5 backtracking
-  moves in a row, the 6th swim in a row is death; "no cave-ins": collapse
-  events do nothing; one round in which all four requirements count; exit
-  on the side opposite the zone where the last requirement was completed
-  (A/C, B/D face each other; for a lever pulled last, the lever's zone or the
-  stairs' zone where the hero stood);
-  one market, at an exit's cell during the game or after the exit, at
-  x(requirements done); `requirement: {statues: N}` (or a zone letter) is that
-  kind's progress, `requirement: N` the entered zone's kind or the number done).
-- Slaughter's Fury in a log: `fight: {fury: N}` pays hearts first, then the weapon
-  point; or (the issue's fight has no such key) a `sheet` showing N more Fury
-  boxes and the resources kept settles it (a Bandit's theft may be paid too).
+- Campaigns: see the classes Slaughter, Santa, Strength and Kraken below.
 """
 from __future__ import annotations
 
-from .actions import (Candy, Circle, Climb, Coin, Collect, Enter, Exit, Fight, Flee, Flood, Lever, Market, Move, Oracle, Redeem, Score, Sheet, Shovel)
-from .board import DELTA, ENEMIES, OPPOSITE, Board, Coord, cell_name, direction, neighbour, relative_side, wall_key
-from .heroes import TRAITS, Hero
+from typing import Any, Iterable
 
-RESOURCES = ("hearts", "shields", "weapon", "clovers", "shovels", "chests", "cornucopias")
-SANTA_COUNTERS = ("green packages", "blue packages", "reindeer", "rudolph", "sleigh", "candy canes")
-COLLECT_GAIN = {
-    "potion": ("hearts", 1), "yellow potion": ("hearts", 2), "purple potion": ("hearts", 3),
-    "shovel": ("shovels", 1), "weapon": ("weapon", 1), "shield": ("shields", 1), "clover": ("clovers", 1),
-    "cornucopia": ("cornucopias", 1), "chest": ("chests", 1),
-    "green package": ("green packages", 1), "blue package": ("blue packages", 1),
-    "reindeer": ("reindeer", 1), "rudolph": ("rudolph", 1), "sleigh": ("sleigh", 1),
-    "candy cane": ("candy canes", 1),
-}
-# the die item's table, as printed beside our maps (sheetgen.games.foury.sheets.map.DIE_TABLE; the rulebook's
-# own table is not in the text): 1 a monster appears, 2 lose a heart, 3-6 gain a resource
-DIE_TABLE = {1: "monster", 2: ("hearts", -1), 3: ("shovels", 1), 4: ("clovers", 1), 5: ("shields", 1),
-             6: ("chests", 1)}
-EXTRA_STEPS = {"yellow potion": 1, "purple potion": 1, "star": 4}
-RESOURCE_ITEMS = frozenset(("potion", "yellow potion", "purple potion", "shovel", "weapon", "shield", "clover",
-                            "cornucopia", "chest", "die"))
+from ..base import Illegal, Outcome, Reading, ReadingsInUse, Rules, Violation, broken
+from .actions import (Candy, Circle, Climb, Coin, Collect, Enter, Exit, Fight, Flee, Flood, Lever, Market, Move,
+                      Oracle, Redeem, Score, Sheet, Shovel)
+from .board import DELTA, ENEMIES, OPPOSITE, Board, Coord, cell_name, direction, neighbour, parse_cell_side, \
+    relative_side, wall_key
+from .heroes import TRAITS, Hero
+from .tables import (ANCIENT, COLLECT_GAIN, DIE_TABLE, EXTRA_STEPS, FLOOD_EVERY, FURY_BOXES, KILLS_PER_CORNUCOPIA,
+                     KRAKEN, OPPOSITE_ZONE, REQUIREMENT_COUNT, RESOURCE_ITEMS, RESOURCES, ROUND_BONUS, CHEST_VALUE,
+                     SANTA, SANTA_COUNTERS, SANTA_TURNS, SLAUGHTER, SLAUGHTER_MAX, STRENGTH, SWIM_LIMIT, Campaign,
+                     foe_strength)
+
 FOES = frozenset(ENEMIES) | {"monster", "statue"}
 KAEL_ENEMIES = frozenset(ENEMIES) | {"monster"}     # enemies, not the statues' traps
-# the zones face each other across the Oracle: Temple (top) / Cliff (bottom), Palace (right) / Waterways (left)
-OPPOSITE_ZONE = {"A": "C", "C": "A", "B": "D", "D": "B"}
-REQ_OF_KIND = {"statues": 3, "kills": 3, "levers": 2, "cornucopias": 1}
-SWIM_LIMIT = 5
-FLOOD_EVERY = 5
-SLAUGHTER_MAX = 48
-SANTA_TURNS = 40
 
 # phases
 START, INSIDE, BETWEEN, DEAD, OVER = "start", "inside", "between", "dead", "over"
 
 
-class Forbidden(Exception):
-    """An illegal action: problems is a list of (rule id, message); lenient is the
-    state as the claimed step leaves it where it can still be followed, else None."""
+class FouryReading(Reading):
+    """The alternative readings of the rules text a game (or a play log) may follow; the
+    default reading of each is described in this module's docstring."""
+    WEAPON_ONCE = "weapon-once"                 # the weapon point is paid once per combat, not per exchange
+    MONSTER_TOO = "monster-too"                 # a monster event in a printed foe's room: both are fought
+    COIN_RESET = "coin-reset"                   # INSERT COIN also clears the chests and cornucopias
+    ORACLE_ROUND_ZONE = "oracle-round-zone"     # leaving the Oracle rolls on the round's zone's events
+    EXTRA_AFTER_FREE = "extra-after-free"       # free moves along explored rooms keep a pending extra step
 
-    def __init__(self, rule: str, message: str, lenient: "GameState | None" = None,
-                 problems: list[tuple[str, str]] | None = None):
-        self.rule = rule
-        self.message = message
-        self.lenient = lenient
-        self.problems = problems or [(rule, message)]
-        super().__init__(message)
+
+WEAPON_ONCE, MONSTER_TOO, COIN_RESET, ORACLE_ROUND_ZONE, EXTRA_AFTER_FREE = FouryReading
+READINGS = tuple(r.value for r in FouryReading)     # their names, as a play log's `readings:` writes them
 
 
 class _Hard(Exception):
+    """A step that cannot be followed at all (the state stays as it was)."""
+
     def __init__(self, rule, message):
         self.rule, self.message = rule, message
 
 
 class GameState:
-    """Everything the pencil has put on the sheet and the map, plus the die's context."""
+    """Everything the pencil has put on the sheet and the map, plus the die's context;
+    `rules` is the campaign's rules object, `readings` the ReadingsInUse of the game."""
     __slots__ = (
         "board", "hero", "res", "caps", "phase", "pos", "facing", "entry", "round_no", "completed",
         "zone", "kind", "progress", "awakened", "visited", "oracle_chest", "explored", "walls",
@@ -201,7 +188,7 @@ class GameState:
         "turn_open", "upper", "levers", "trolls", "words", "chest_here", "elydion_used",
         "fury", "swim", "backtrack", "floods_done", "kprogress", "last_req_zone", "market_done",
         "origin", "rounds_log", "readings", "theft", "weapon_due", "lever_at", "kills_last", "turns_hi", "extra_may",
-        "last_req_alt", "found_here", "kraken_wins",
+        "last_req_alt", "found_here", "kraken_wins", "rules",
     )
 
     def copy(self) -> "GameState":            # replaced below by an unrolled version (speed)
@@ -214,10 +201,6 @@ class GameState:
     @property
     def alive(self) -> bool:
         return self.phase != DEAD
-
-    @property
-    def campaign(self) -> str:
-        return self.board.campaign
 
     def has_wall(self, c: Coord, side: str) -> bool:
         """A printed wall, the map edge (but entries), or a collapsed wall not erased."""
@@ -250,7 +233,7 @@ class GameState:
         zone = self.board.zones.get(self.zone)
         if zone is not None and zone.requirement_kind == self.kind and zone.requirement_count:
             return zone.requirement_count
-        return REQ_OF_KIND.get(self.kind, 0)
+        return REQUIREMENT_COUNT.get(self.kind, 0)
 
     def requirement_progress(self) -> int:
         if self.kind == "cornucopias" and not self.awakened:
@@ -259,7 +242,7 @@ class GameState:
 
     def roll_due(self, to: Coord) -> bool:
         """Does entering `to` from here need a roll (assuming the move is legal)?"""
-        return _roll_rule(self, to) == "due"
+        return self.rules.roll_rule(self, to) == "due"
 
     def summary(self) -> dict:
         out = {k: self.res.get(k, 0) for k in RESOURCES}
@@ -282,84 +265,8 @@ def _unrolled_copy():
 GameState.copy = _unrolled_copy()
 
 
-READINGS = ("weapon-once", "monster-too", "coin-reset", "oracle-round-zone",
-            "extra-after-free")   # alternative readings a checker may replay a log under (see the docstring)
-
-
-def new_game(board: Board, hero: Hero, readings: tuple[str, ...] | frozenset = ()) -> GameState:
-    s = GameState.__new__(GameState)
-    s.readings = frozenset(readings)
-    s.theft = 0                    # Bandit thefts the log did not name: resolved by the next sheet
-    s.weapon_due = False           # weapon-once reading: the weapon point is paid when the combat ends
-    s.lever_at = None              # the lever just pulled from the upper level (a next move may start there)
-    s.kills_last = 0               # the kill counter of the round last completed (reset at its exit)
-    s.board = board
-    s.hero = hero
-    s.res = {k: 0 for k in RESOURCES}
-    s.res.update(dict(hero.traits))
-    if board.campaign == "santa":
-        for k in SANTA_COUNTERS:
-            s.res[k] = 0
-    s.caps = dict(hero.caps)
-    s.phase = START
-    s.pos = None
-    s.facing = None
-    s.entry = None
-    s.round_no = 1
-    s.completed = 0
-    s.zone = None
-    s.kind = None
-    s.progress = 0
-    s.awakened = False
-    s.visited = False
-    s.oracle_chest = False
-    s.explored = frozenset()
-    s.walls = frozenset()          # collapsed walls (canonical keys)
-    s.erased = frozenset()         # printed walls erased (never: shovels erase collapsed walls only)
-    s.rooms = frozenset()          # collapsed rooms
-    s.flooded = frozenset(c for c, items in board.items.items() if "flooded" in items) | frozenset(
-        getattr(board, "flooded", ()) or ())
-    s.removed = frozenset()        # (cell, item) collected, beaten or destroyed
-    s.spawned = {}                 # cell -> enemy type put there by events
-    s.engaged = False              # an active foe in the hero's cell must be faced
-    s.fled = False
-    s.last = None                  # last fight outcome in this cell: win | tie | blocked | hit
-    s.faced = frozenset()          # statue cells faced this round (requirement A)
-    s.extra = 0
-    s.extra_may = 0
-    s.kills = 0
-    s.kills_total = 0
-    s.used_entries = frozenset()
-    s.zones_done = frozenset()
-    s.coin_used = False
-    s.turns = 0
-    s.turns_hi = 0                 # turns if every move not paid by an extra step is a turn of its own
-    s.turn_open = False
-    s.upper = False
-    s.levers = frozenset()
-    s.trolls = frozenset()         # troll cells beaten this round: back at its end
-    s.words = ()
-    s.chest_here = None            # the cell where a chest event just gave its chest
-    s.found_here = ()              # items a `find` event gave in this room: a `collect` of one is that one
-    s.elydion_used = False
-    s.fury = 0
-    s.swim = 0
-    s.backtrack = 0
-    s.floods_done = 0
-    s.kprogress = {}               # kraken: requirement kind -> progress
-    s.last_req_zone = None
-    s.kraken_wins = 0              # the Kraken beaten: a kill on the counter, or not (immortal)
-    s.last_req_alt = None          # kraken: the zone of the lever pulled last (it, or where the hero stood)
-    s.market_done = False
-    s.origin = None
-    s.rounds_log = ()
-    if board.campaign == "kraken":
-        s.flooded = s.flooded | frozenset(board.centre_cells())
-    return s
-
-
-# -- the apply function ----------------------------------------------------------
 class _Ctx:
+    """The rules one step breaks but can follow: (rule id, message) pairs."""
     __slots__ = ("problems",)
 
     def __init__(self):
@@ -371,32 +278,14 @@ class _Ctx:
         self.problems.append((rule, message))
 
 
-def apply(state: GameState, action) -> GameState:
-    """The state after action, or Forbidden (with .lenient where the step can be followed)."""
-    handler = _HANDLERS.get(type(action))
-    if handler is None:
-        raise Forbidden("action.unknown", f"unknown action {action!r}")
-    ctx = _Ctx()
-    s = state.copy()
-    try:
-        handler(s, action, ctx)
-    except _Hard as h:
-        problems = (ctx.problems or []) + [(h.rule, h.message)]
-        raise Forbidden(problems[0][0], problems[0][1], None, problems) from None
-    if ctx.problems:
-        rule, message = ctx.problems[0]
-        raise Forbidden(rule, message, s, ctx.problems)
-    return s
+def _violations(ctx: _Ctx, hard: _Hard | None = None) -> tuple[Violation, ...]:
+    problems = list(ctx.problems or ())
+    if hard is not None:
+        problems.append((hard.rule, hard.message))
+    return tuple(broken(rule, message) for rule, message in problems)
 
 
-def apply_lenient(state: GameState, action) -> tuple[GameState, list[tuple[str, str]]]:
-    """Apply, following the claimed step where possible: (new state, problems)."""
-    try:
-        return apply(state, action), []
-    except Forbidden as f:
-        return (f.lenient if f.lenient is not None else state), f.problems
-
-
+# -- small helpers (no campaign in them) ------------------------------------------
 def _alive(s: GameState) -> None:
     if s.phase == DEAD:
         raise _Hard("dead", "the hero is dead: nothing more can happen until an INSERT COIN")
@@ -431,76 +320,23 @@ def _fmt(c: Coord | None) -> str:
     return cell_name(c) if c is not None else "outside"
 
 
-def _round_bonus(s: GameState) -> int:
-    if s.campaign == "slaughter":
-        return 0
-    return min(s.round_no, 4) - 1
+def _with(d, k, v):
+    d = dict(d)
+    d[k] = v
+    return d
 
 
-def _strength(s: GameState, foe: str) -> int:
-    if foe == "statue" or foe == "goblin":
-        return 0
-    if foe == "kraken":
-        return 6
-    if foe == "minotaur":
-        return 2 * _round_bonus(s)
-    return _round_bonus(s)
+def _check_death(s: GameState) -> None:
+    if s.res.get("hearts", 0) <= 0:
+        s.phase = DEAD
+        s.engaged = False
 
 
-# -- entering, moving --------------------------------------------------------------
-def _enter(s: GameState, a: Enter, ctx: _Ctx) -> None:
-    if s.phase == DEAD:
-        raise _Hard("dead", "the hero is dead: INSERT COIN first")
-    if s.phase == OVER:
-        raise _Hard("game.over", "the game is over: four rounds are complete")
-    if s.phase == INSIDE:
-        raise _Hard("round.unfinished", "a round is still being played: exit (or die) before starting another")
-    b = s.board
-    if b.campaign in ("slaughter", "santa"):
-        start = a.start or b.start or (b.centre_cells()[0] if b.centre_cells() else None)
-        if a.entry is not None and a.start is None:
-            ctx.soft("campaign.no_entries", "this campaign has no entries: start at its start cell")
-            start = a.entry[0]
-        if start is None or not b.on_board(start) or b.is_rock(start):
-            raise _Hard("round.start", f"{_fmt(start)} is not a start cell")
-        if b.campaign == "santa" and start not in (b.start,) and not any(
-                b.is_centre(neighbour(start, side)) for side in DELTA) and not b.is_centre(start):
-            ctx.soft("santa.start", f"Santa's start is a coloured space next to Santa's room, not {_fmt(start)}")
-        if s.phase != START and s.campaign == "slaughter":
-            raise _Hard("round.one", "The Slaughter of Monsters is one endless round")
-        s.phase = INSIDE
-        s.pos = start
-        s.entry = None
-        s.explored = s.explored | {start}
-        s.zone = b.zone_of(start)
-        s.kind = None
-        _begin_round_state(s)
-        _arrive(s, start, ctx)
-        return
-    if a.entry is None:
-        raise _Hard("round.entry", "a round starts through an entry arrow, like C1:N")
-    cell, side = a.entry
-    if (cell, side) not in b.entries:
-        ctx.soft("entry.unknown", f"{_fmt(cell)}:{side} is not an entry arrow of this map "
-                 f"(entries: {', '.join(f'{_fmt(c)}:{d}' for c, d in b.entries)})")
-    if (cell, side) in s.used_entries:
-        ctx.soft("entry.used", f"the arrow {_fmt(cell)}:{side} was already used: it is closed for good")
-    zone = b.zone_of(cell)
-    if zone in s.zones_done and b.campaign != "kraken":
-        ctx.soft("round.zone_done", f"the round of zone {zone} was already completed")
-    if not b.on_board(cell) or b.is_rock(cell):
-        raise _Hard("entry.unknown", f"{_fmt(cell)} is not a cell of this map")
-    if b.campaign == "kraken" and s.phase != START:
-        ctx.soft("kraken.one_round", "Discovering the Kraken is played in one go: one entry, one exit")
-    s.phase = INSIDE
-    s.pos = None
-    s.entry = (cell, side)
-    s.facing = OPPOSITE[side]
-    s.used_entries = s.used_entries | {(cell, side)}
-    s.zone = zone
-    zdef = b.zones.get(zone)
-    s.kind = zdef.requirement_kind if zdef else None
-    _begin_round_state(s)
+def _end_combat(s: GameState) -> None:
+    """weapon-once reading: the weapon point used in this combat is paid when it ends."""
+    if s.weapon_due:
+        s.weapon_due = False
+        _gain(s, "weapon", -1)
 
 
 def _begin_round_state(s: GameState) -> None:
@@ -525,247 +361,6 @@ def _begin_round_state(s: GameState) -> None:
     s.backtrack = 0
 
 
-def _roll_rule(s: GameState, to: Coord) -> str:
-    """'due', 'free' (no roll allowed), 'optional' (placing from a zone-less room), 'extra'."""
-    b = s.board
-    if to in s.explored or b.is_centre(to):
-        return "free"
-    if to in s.flooded:
-        # swim freely; outside Kraken's map a player may still roll (the text says so for round D only)
-        return "free" if s.campaign == "kraken" or s.extra > 0 else "maybe"
-    if s.extra > 0:
-        return "extra"
-    if s.hero.ability == "kael" and to not in s.spawned:
-        foe = s.enemy_at(to)
-        if foe in KAEL_ENEMIES:
-            return "free"
-        if foe == "statue":
-            return "maybe"      # is a statue's trap an enemy? either reading is accepted
-    if s.pos is not None and b.zone_of(s.pos) is None:
-        return "optional"
-    return "due"
-
-
-def _move(s: GameState, a: Move, ctx: _Ctx) -> None:
-    _inside(s, "move")
-    b = s.board
-    to = a.to
-    if not b.on_board(to):
-        raise _Hard("move.off_map", f"{_fmt(to)} is not on the map")
-    _leave_combat(s, ctx, "before moving on")
-    frm = s.pos
-    if s.lever_at is not None and frm is not None and s.upper and direction(frm, to) is None \
-            and direction(s.lever_at, to) is not None:
-        frm = s.pos = s.lever_at          # the hero walked the upper level to the lever and goes on from there
-    s.upper = False
-    s.lever_at = None
-    if frm is None:
-        cell, side = s.entry
-        if to != cell:
-            ctx.soft("move.entry", f"the first move of the round enters {_fmt(cell)} from its arrow {_fmt(cell)}:{side}")
-        facing = OPPOSITE[side]
-        event_zone = b.zone_of(cell)
-        if wall_key(cell, side) in s.walls:
-            ctx.soft("move.wall", f"a collapsed wall closes the arrow {_fmt(cell)}:{side}")
-    else:
-        facing = direction(frm, to)
-        if to == frm:
-            raise _Hard("move.same", f"the hero is already in {_fmt(to)}")
-        if facing is None:
-            ctx.soft("move.adjacent", f"{_fmt(to)} is not next to {_fmt(frm)}: a move goes to an adjacent cell")
-            dx, dy = to[0] - frm[0], to[1] - frm[1]
-            facing = ("E" if dx > 0 else "W") if abs(dx) >= abs(dy) else ("S" if dy > 0 else "N")
-        elif s.has_wall(frm, facing):
-            ctx.soft("move.wall", f"a wall stands between {_fmt(frm)} and {_fmt(to)} "
-                     f"({_fmt(frm)}:{facing}{' collapsed' if wall_key(frm, facing) in s.walls else ''})")
-        event_zone = b.zone_of(frm)
-    if b.is_rock(to):
-        ctx.soft("move.rock", f"{_fmt(to)} is solid rock")
-    if to in s.rooms:
-        ctx.soft("move.collapsed_room", f"{_fmt(to)} is a collapsed room: no way in, not even with a shovel")
-    rule = _roll_rule(s, to)
-    roll = a.roll
-    use_events = False
-    if rule == "due" and roll is None and _kraken_may_have_flooded(s, to):
-        # a flood the log did not write (the issue's format has no flood step) reached this cell
-        s.flooded = s.flooded | {to}
-        rule = "free"
-    # the reading 'extra-after-free': walking explored rooms (free anyway) keeps a pending extra step
-    keep = s.extra > 0 and rule == "free" and to in s.explored and "extra-after-free" in s.readings
-    paid = rule == "extra" or (rule == "free" and s.extra > 0 and not keep)   # this move is a pending extra step
-    if rule == "due":
-        if roll is None:
-            ctx.soft("roll.missing", f"{_fmt(to)} is unexplored: a roll (1-6) is due on entering it")
-        elif not 1 <= roll <= 6:
-            ctx.soft("roll.range", f"roll {roll} is not a d6 result (1-6)")
-        else:
-            use_events = True
-    elif rule == "optional":
-        if roll is not None:
-            if not 1 <= roll <= 6:
-                ctx.soft("roll.range", f"roll {roll} is not a d6 result (1-6)")
-            else:
-                use_events = True
-                # the Oracle has no events of its own: the zone entered, or (that reading) the round's
-                event_zone = s.zone if "oracle-round-zone" in s.readings and s.zone else b.zone_of(to)
-    elif rule == "maybe":
-        if roll is not None:
-            if not 1 <= roll <= 6:
-                ctx.soft("roll.range", f"roll {roll} is not a d6 result (1-6)")
-            else:
-                use_events = True
-    elif rule == "extra":
-        s.extra -= 1
-        if roll is not None and s.extra_may > 0:
-            if not 1 <= roll <= 6:      # a potion's step "may" be taken without rolling: rolled all the same
-                ctx.soft("roll.range", f"roll {roll} is not a d6 result (1-6)")
-            else:
-                use_events = True
-        elif roll is not None:
-            ctx.soft("roll.not_due", f"this is an extra step into {_fmt(to)}: it is taken without rolling")
-        s.extra_may = max(0, min(s.extra_may - 1, s.extra))
-    else:
-        if roll is not None:
-            why = ("the Oracle's room is entered without rolling" if b.is_centre(to) else
-                   f"{_fmt(to)} is flooded: swim without rolling" if to in s.flooded and to not in s.explored else
-                   "Kael rolls no event entering a space with an enemy" if to not in s.explored else
-                   f"{_fmt(to)} is already explored: free movement, no roll")
-            ctx.soft("roll.not_due", f"no roll is due: {why}")
-        if s.extra > 0 and not keep:
-            s.extra -= 1                     # the extra step is this move, though it needed no roll
-            s.extra_may = max(0, min(s.extra_may - 1, s.extra))
-    # turns (the hourglass): a new turn starts unless this continues free movement or is an extra
-    # step; the other reading (every step marks the hourglass, but a star's, "marking only 1 turn")
-    # is turns_hi
-    if not paid or s.campaign != "santa":
-        s.turns_hi += 1
-    if not s.turn_open and not paid:
-        s.turns += 1
-        if s.campaign == "santa" and s.turns > _santa_turns(s):
-            ctx.soft("santa.time", "every hourglass space is marked: time is up, the campaign is over")
-        elif s.campaign == "kraken" and getattr(b, "turns", None) and s.turns > b.turns:
-            ctx.soft("kraken.time", "every hourglass space is marked: the Kraken is out")
-    free = rule == "free" and to in s.explored
-    s.turn_open = free and not paid
-    # kraken: backtracking and swimming are limited to 5 spaces
-    if s.campaign == "kraken":
-        if to in s.flooded:
-            s.swim += 1
-            if s.swim > SWIM_LIMIT:
-                s.phase = DEAD
-                s.res = dict(s.res, hearts=0)
-        else:
-            s.swim = 0
-        if free and to not in s.flooded:
-            s.backtrack += 1
-            if s.backtrack > SWIM_LIMIT:
-                ctx.soft("kraken.backtrack", "backtracking is limited to 5 spaces in a row")
-        else:
-            s.backtrack = 0
-    s.facing = facing
-    s.pos = to
-    s.origin = frm
-    s.explored = s.explored | {to}
-    s.chest_here = None
-    s.found_here = ()
-    s.engaged = False
-    s.fled = False
-    s.last = None
-    if s.phase == DEAD:
-        return
-    if use_events:
-        zone = b.zones.get(event_zone) if event_zone else None
-        if zone is not None:
-            _resolve_events(s, zone.events.get(roll, ()), frm, to, facing, ctx)
-    _arrive(s, to, ctx)
-
-
-def _kraken_may_have_flooded(s: GameState, to: Coord) -> bool:
-    """Kraken: is a flood overdue that the log did not write, and could it have reached `to`?"""
-    if s.campaign != "kraken" or s.floods_done >= max(s.turns, s.turns_hi) // FLOOD_EVERY:
-        return False
-    water = _kraken_water(s)
-    return any(neighbour(to, d) in water for d in DELTA)
-
-
-def _santa_turns(s: GameState) -> int:
-    return getattr(s.board, "turns", None) or SANTA_TURNS
-
-
-def _max_enemies(s: GameState) -> int:
-    return getattr(s.board, "max_enemies", None) or SLAUGHTER_MAX
-
-
-def _resolve_events(s: GameState, events, frm, to, facing, ctx) -> None:
-    b = s.board
-    for ev in events:
-        k = ev.kind
-        if k == "collapse":
-            if s.campaign == "kraken":
-                continue           # "no cave-ins, only floods"
-            add = []
-            for rel in ev.sides:
-                side = relative_side(facing, rel)
-                if s.has_wall(to, side):
-                    continue       # walls already present stay as they are
-                add.append(wall_key(to, side))
-            if add:
-                s.walls = s.walls | frozenset(add)
-        elif k == "collapse origin":
-            if frm is not None and not b.is_centre(frm) and s.campaign != "kraken":
-                s.rooms = s.rooms | {frm}
-        elif k == "flood origin":
-            if frm is not None and not b.is_centre(frm):
-                s.flooded = s.flooded | {frm}
-        elif k == "monster":
-            if s.campaign == "slaughter" and s.kills_total >= _max_enemies(s):
-                continue
-            if s.enemy_at(to) is None or ("monster-too" in s.readings and to not in s.spawned):
-                sp = dict(s.spawned)
-                sp[to] = ev.enemy or "monster"
-                s.spawned = sp
-        elif k == "chest":
-            _gain(s, "chests", 1)
-            s.chest_here = to
-        elif k == "extra step":
-            s.extra += 1
-        elif k == "find":
-            item = ev.item
-            if item in ENEMIES:
-                if s.enemy_at(to) is None:
-                    sp = dict(s.spawned)
-                    sp[to] = item
-                    s.spawned = sp
-            elif item in EXTRA_STEPS or item in COLLECT_GAIN:
-                _take_item(s, item, None, ctx)
-                s.found_here = s.found_here + (item,)
-            # other finds (a die, a circle ...) have no effect the rules can follow
-
-
-def _arrive(s: GameState, to: Coord, ctx: _Ctx) -> None:
-    """What happens on reaching a cell: the Imp's mischief, the Oracle, foes to face."""
-    b = s.board
-    foe = s.enemy_at(to)
-    if foe == "imp":
-        doomed = [(to, i) for i in b.items.get(to, ()) if i in RESOURCE_ITEMS and (to, i) not in s.removed]
-        if doomed:
-            s.removed = s.removed | frozenset(doomed)
-    if b.is_centre(to) and s.campaign != "kraken":
-        _visit_oracle(s)
-    if foe is None and "star" in b.items.get(to, ()) and (to, "star") not in s.removed:
-        s.removed = s.removed | {(to, "star")}      # "if you land on a star": 4 free steps
-        s.extra += EXTRA_STEPS["star"]
-        s.extra_may += EXTRA_STEPS["star"]
-        s.chest_here = to                          # a `collect: star` right after it is this star
-    if (s.campaign == "kraken" and foe is None and to in s.flooded and s.origin not in s.flooded
-            and to in _kraken_water(s)):
-        s.spawned = _with(s.spawned, to, "kraken")     # swimming into its water: face the Kraken
-        foe = "kraken"
-    if foe is not None:
-        s.engaged = True
-        s.fled = False
-
-
 def _visit_oracle(s: GameState) -> None:
     if s.kind == "cornucopias" and not s.awakened and s.res.get("cornucopias", 0) >= 1:
         _gain(s, "cornucopias", -1)          # delivered to the Oracle
@@ -776,156 +371,6 @@ def _visit_oracle(s: GameState) -> None:
         s.oracle_chest = True
         s.chest_here = s.pos          # a `collect: chest` in the Oracle's room is this chest
     s.visited = True
-
-
-def _count_requirement(s: GameState, kind: str, where: Coord | None = None) -> None:
-    if s.campaign == "kraken":
-        zone = s.board.zone_of(s.pos) if s.pos is not None else None
-        kp = dict(s.kprogress)
-        target = REQ_OF_KIND[kind]
-        for z in s.board.zones.values():
-            if z.requirement_kind == kind and z.requirement_count:
-                target = z.requirement_count
-        if kp.get(kind, 0) < target:
-            kp[kind] = kp.get(kind, 0) + 1
-            if kp[kind] == target:
-                s.last_req_zone = zone
-                s.last_req_alt = s.board.zone_of(where) if where is not None else None
-        s.kprogress = kp
-        return
-    if s.kind != kind or s.oracle_chest:
-        return
-    if s.progress < s.requirement_target():
-        s.progress += 1
-    if s.progress >= s.requirement_target():
-        s.awakened = True
-
-
-# -- combat ------------------------------------------------------------------------
-def _fight(s: GameState, a: Fight, ctx: _Ctx) -> None:
-    _inside(s, "fight")
-    pos = s.pos
-    foe = s.enemy_at(pos) if pos is not None else None
-    if foe is None and s.campaign == "kraken" and pos in s.flooded and pos in _kraken_water(s):
-        foe = "kraken"                  # "if you swim through flooded spaces, you'll have to face the Kraken"
-        s.spawned = _with(s.spawned, pos, "kraken")
-    if foe is None:
-        raise _Hard("fight.no_enemy", f"there is no monster or statue to fight in {_fmt(pos)}")
-    if s.campaign == "slaughter" and s.kills_total >= _max_enemies(s):
-        raise _Hard("slaughter.max", f"{_max_enemies(s)} enemies have been met: the slaughter is over")
-    if a.enemy_type is not None and a.enemy_type != foe:
-        if foe == "monster" and a.enemy_type in ENEMIES:
-            sp = dict(s.spawned)
-            sp[pos] = a.enemy_type
-            s.spawned = sp
-            foe = a.enemy_type
-            if foe == "imp" and s.last is None:
-                _arrive(s, pos, ctx)        # the Imp named now destroys the resource in its room first
-        else:
-            ctx.soft("fight.enemy_type", f"the foe in {_fmt(pos)} is a {foe}, not a {a.enemy_type}")
-    hero, enemy = a.hero, a.enemy
-    for who, v in (("hero", hero), ("enemy", enemy)):
-        if not 1 <= v <= 6:
-            ctx.soft("roll.range", f"the {who} die shows {v}, not a d6 result (1-6)")
-    if a.clover_die is not None:
-        if s.res.get("clovers", 0) < 1:
-            ctx.soft("clover.none", "no four-leaf clover left to reroll a die")
-        else:
-            _gain(s, "clovers", -1)
-        r = a.clover_roll
-        if r is None or not 1 <= r <= 6:
-            ctx.soft("roll.range", f"the clover reroll {r} is not a d6 result (1-6)")
-        elif a.clover_die == "hero":
-            hero = r
-        else:
-            enemy = r
-    weapon = s.res.get("weapon", 0) if a.weapon else 0
-    mine = hero + weapon
-    theirs = enemy + _strength(s, foe)
-    if foe == "statue" and pos not in s.faced:
-        s.faced = s.faced | {pos}
-        _count_requirement(s, "statues")
-    fury = a.fury
-    if fury and s.campaign != "slaughter":
-        ctx.soft("fury.campaign", "the Fury track belongs to The Slaughter of Monsters")
-        fury = 0
-    if mine > theirs:
-        outcome = "win"
-        if a.shield:
-            ctx.soft("shield.no_hit", f"{mine} beats {theirs}: there is no hit for the shield to block")
-        _beaten(s, pos, foe)
-    elif mine == theirs:
-        outcome = "tie"
-        if a.shield:
-            ctx.soft("shield.no_hit", f"{mine} ties {theirs}: there is no hit for the shield to block")
-    else:
-        diff = theirs - mine
-        if a.shield:
-            if s.res.get("shields", 0) < 1:
-                ctx.soft("shield.none", "no shield left to block the hit")
-            _gain(s, "shields", -1)
-            outcome = "blocked"
-        else:
-            outcome = "hit"
-            instead = min(fury, diff)          # Fury boxes blacked out instead of hearts
-            fury -= instead
-            _black_out_fury(s, instead, ctx)
-            _gain(s, "hearts", -(diff - instead))
-            if foe == "bandit":
-                _rob(s, a.stolen, ctx)
-            elif foe == "grinch":
-                _gain(s, "green packages", -1)
-            elif foe == "yeti":
-                _gain(s, "blue packages", -1)
-    if a.stolen is not None and not (outcome == "hit" and foe == "bandit"):
-        ctx.soft("bandit.steal", "only a Bandit's hit steals a resource")
-    if a.weapon:
-        if fury > 0:
-            fury -= 1
-            _black_out_fury(s, 1, ctx)         # a Fury box instead of the weapon point
-        elif "weapon-once" in s.readings:
-            s.weapon_due = True                # paid once, when this combat ends
-        else:
-            _gain(s, "weapon", -1)
-    if fury > 0:
-        ctx.soft("fury.excess", f"{a.fury} Fury box(es) is more than the losses of this fight")
-    s.last = None if outcome == "win" and s.engaged else outcome    # a second foe in the room: not yet faced
-    _check_death(s)
-    if outcome == "win" or s.phase == DEAD:
-        _end_combat(s)
-
-
-FURY_BOXES = 5          # the skull boxes at the end of the Life row (our Slaughter sheet)
-
-
-def _black_out_fury(s: GameState, n: int, ctx: _Ctx) -> None:
-    if n <= 0:
-        return
-    if s.fury + n > FURY_BOXES:
-        ctx.soft("fury.full", f"only {FURY_BOXES - s.fury} Fury box(es) left to black out")
-        n = FURY_BOXES - s.fury
-    s.fury += n
-    if s.fury >= FURY_BOXES:
-        # Furious: roam the sector and erase every monster in it; they count as kills
-        zone = s.board.zone_of(s.pos) if s.pos is not None else None
-        gone = []
-        for c in s.board.all_cells() if hasattr(s.board, "all_cells") else s.board.cells:
-            if s.board.zone_of(c) != zone:
-                continue
-            foe = s.enemy_at(c)
-            if foe is not None and foe not in ("statue", "kraken"):
-                gone.append((c, foe))
-        sp = dict(s.spawned)
-        for c, foe in gone:
-            if c in sp:
-                del sp[c]
-            else:
-                s.removed = s.removed | {(c, foe)}
-        s.spawned = sp
-        s.kills += len(gone)
-        s.kills_total += len(gone)
-        s.phase = DEAD
-        s.engaged = False
 
 
 def _rob(s: GameState, stolen: str | None, ctx: _Ctx) -> None:
@@ -943,55 +388,6 @@ def _rob(s: GameState, stolen: str | None, ctx: _Ctx) -> None:
     _gain(s, stolen, -1)
 
 
-def _beaten(s: GameState, pos: Coord, foe: str) -> None:
-    if pos in s.spawned:
-        sp = dict(s.spawned)
-        del sp[pos]
-        s.spawned = sp
-        if foe == "troll":
-            s.trolls = s.trolls | {pos}
-    elif foe != "kraken":
-        s.removed = s.removed | {(pos, foe)}
-        if foe == "troll":
-            s.trolls = s.trolls | {pos}
-    # another foe in the room (a printed one) is faced next; the immortal Kraken stays but is beaten
-    s.engaged = foe != "kraken" and s.enemy_at(pos) is not None
-    if s.engaged:
-        s.last = None
-    if foe == "statue":
-        return
-    if foe == "kraken":
-        s.kraken_wins += 1
-    s.kills += 1
-    s.kills_total += 1
-    _count_requirement(s, "kills")
-    horns = 0
-    if foe == "bandit":
-        horns += 1
-    if s.campaign == "slaughter" and s.kills_total % 3 == 0:
-        horns += 1
-    if horns:
-        if s.hero.ability == "thalindra":
-            horns += 1
-        _gain(s, "cornucopias", horns)
-        s.found_here = s.found_here + ("cornucopia",) * horns     # a `collect: cornucopia` after it is this one
-        if s.campaign == "kraken":
-            _count_requirement(s, "cornucopias")
-
-
-def _check_death(s: GameState) -> None:
-    if s.res.get("hearts", 0) <= 0:
-        s.phase = DEAD
-        s.engaged = False
-
-
-def _end_combat(s: GameState) -> None:
-    """weapon-once reading: the weapon point used in this combat is paid when it ends."""
-    if s.weapon_due:
-        s.weapon_due = False
-        _gain(s, "weapon", -1)
-
-
 def _leave_combat(s: GameState, ctx: _Ctx, why: str = "first") -> None:
     """Moving on from a foe's room: allowed after a tie or a blocked hit (the move is the flight)."""
     if s.engaged:
@@ -1004,250 +400,1408 @@ def _leave_combat(s: GameState, ctx: _Ctx, why: str = "first") -> None:
     _end_combat(s)
 
 
-def _flee(s: GameState, a: Flee, ctx: _Ctx) -> None:
-    _inside(s, "flee")
-    foe = s.enemy_at(s.pos) if s.pos is not None else None
-    if foe is None or not s.engaged:
-        raise _Hard("flee.nothing", f"there is nothing to flee from in {_fmt(s.pos)}")
-    if s.last not in ("tie", "blocked"):
-        ctx.soft("flee.when", "fleeing is allowed after a tie or a blocked hit"
-                 + ("; face the foe first" if s.last is None else "; after a hit the fight goes on"))
-    s.engaged = False
-    s.fled = True
-    _end_combat(s)
+def requirement_count(board: Board, kind: str) -> int:
+    """The count of a requirement kind on this map (a zone's, else the base game's)."""
+    for z in board.zones.values():
+        if z.requirement_kind == kind and z.requirement_count:
+            return z.requirement_count
+    return REQUIREMENT_COUNT[kind]
 
 
-def _candy(s: GameState, a: Candy, ctx: _Ctx) -> None:
-    _inside(s, "give a candy cane")
-    foe = s.enemy_at(s.pos) if s.pos is not None else None
-    if foe not in ("yeti", "grinch"):
-        raise _Hard("candy.who", "a candy cane distracts only a Yeti or a Grinch")
-    if s.res.get("candy canes", 0) < 1:
-        ctx.soft("candy.none", "no candy cane to give")
-    _gain(s, "candy canes", -1)
-    if s.pos in s.spawned:
-        sp = dict(s.spawned)
-        del sp[s.pos]
-        s.spawned = sp
-    else:
-        s.removed = s.removed | {(s.pos, foe)}
-    s.engaged = False
+# -- the rules --------------------------------------------------------------------------
+class FouryRules(Rules):
+    """The base game, The Ancient Story: four rounds, each in through an arrow of its zone and out
+    through another zone's arrow once the Oracle was visited.  Campaigns subclass it and override
+    the hooks (the methods without a leading underscore) and the class flags below."""
+    game = "foury"
+    campaign: Campaign = ANCIENT
+    # what a campaign changes in play, as class flags (quick to test on the hot path)
+    swim_free = False               # entering a flooded cell is never rolled (else: optional)
+    paid_steps_mark_turn = True     # an extra step marks the hourglass in the every-step reading
+    clock = False                   # the hourglass limits the game: check_clock after each new turn
+    water = False                   # the Kraken's water: swims and backtracks counted, the Kraken faced
+    oracle_in_centre = True         # reaching the centre room is visiting the Oracle
+    market_once = False             # one market in the whole game (and none after it)
+    market_where = ""               # where else the market opens, for its message
 
+    def __init__(self):
+        self._handlers = {
+            Enter: self._enter, Move: self._move, Fight: self._fight, Flee: self._flee, Collect: self._collect,
+            Redeem: self._redeem, Shovel: self._shovel, Circle: self._circle, Climb: self._climb,
+            Lever: self._lever, Oracle: self._oracle, Exit: self._exit, Market: self._market, Coin: self._coin,
+            Flood: self._flood, Candy: self._candy, Sheet: self._sheet, Score: self._score,
+        }
 
-# -- items -------------------------------------------------------------------------
-def _take_item(s: GameState, item: str, take: str | None, ctx: _Ctx) -> None:
-    if item == "cornucopia" and s.campaign == "kraken" and take is None:
-        _count_requirement(s, "cornucopias")
-    if item in EXTRA_STEPS:
-        s.extra += EXTRA_STEPS[item]
-        s.extra_may += EXTRA_STEPS[item]       # "you may" / "you can": rolling all the same is allowed
-    if item in COLLECT_GAIN:
-        key, n = COLLECT_GAIN[item]
-        if item == "cornucopia" and take is not None:
-            if take not in TRAITS:
-                ctx.soft("cornucopia.resource", f"a cornucopia gives one of {', '.join(TRAITS)}, not {take}")
-            else:
-                _gain(s, take, 1)
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    # -- the contract -------------------------------------------------------------
+    def new_game(self, board: Board, hero: Hero, readings: Iterable[Any] | ReadingsInUse = ()) -> GameState:
+        """A new game on board; readings: FouryReading members or their names (ValueError for
+        an unknown one), or a ReadingsInUse that records what the game consults."""
+        if not isinstance(readings, ReadingsInUse):
+            readings = ReadingsInUse(FouryReading.parse(readings))
+        s = GameState.__new__(GameState)
+        s.rules = self
+        s.readings = readings
+        s.theft = 0                    # Bandit thefts the log did not name: resolved by the next sheet
+        s.weapon_due = False           # weapon-once reading: the weapon point is paid when the combat ends
+        s.lever_at = None              # the lever just pulled from the upper level (a next move may start there)
+        s.kills_last = 0               # the kill counter of the round last completed (reset at its exit)
+        s.board = board
+        s.hero = hero
+        s.res = {k: 0 for k in RESOURCES}
+        s.res.update(dict(hero.traits))
+        s.caps = dict(hero.caps)
+        s.phase = START
+        s.pos = None
+        s.facing = None
+        s.entry = None
+        s.round_no = 1
+        s.completed = 0
+        s.zone = None
+        s.kind = None
+        s.progress = 0
+        s.awakened = False
+        s.visited = False
+        s.oracle_chest = False
+        s.explored = frozenset()
+        s.walls = frozenset()          # collapsed walls (canonical keys)
+        s.erased = frozenset()         # printed walls erased (never: shovels erase collapsed walls only)
+        s.rooms = frozenset()          # collapsed rooms
+        s.flooded = frozenset(c for c, items in board.items.items() if "flooded" in items) | frozenset(
+            getattr(board, "flooded", ()) or ())
+        s.removed = frozenset()        # (cell, item) collected, beaten or destroyed
+        s.spawned = {}                 # cell -> enemy type put there by events
+        s.engaged = False              # an active foe in the hero's cell must be faced
+        s.fled = False
+        s.last = None                  # last fight outcome in this cell: win | tie | blocked | hit
+        s.faced = frozenset()          # statue cells faced this round (requirement A)
+        s.extra = 0
+        s.extra_may = 0
+        s.kills = 0
+        s.kills_total = 0
+        s.used_entries = frozenset()
+        s.zones_done = frozenset()
+        s.coin_used = False
+        s.turns = 0
+        s.turns_hi = 0                 # turns if every move not paid by an extra step is a turn of its own
+        s.turn_open = False
+        s.upper = False
+        s.levers = frozenset()
+        s.trolls = frozenset()         # troll cells beaten this round: back at its end
+        s.words = ()
+        s.chest_here = None            # the cell where a chest event just gave its chest
+        s.found_here = ()              # items a `find` event gave in this room: a `collect` of one is that one
+        s.elydion_used = False
+        s.fury = 0
+        s.swim = 0
+        s.backtrack = 0
+        s.floods_done = 0
+        s.kprogress = {}               # kraken: requirement kind -> progress
+        s.last_req_zone = None
+        s.kraken_wins = 0              # the Kraken beaten: a kill on the counter, or not (immortal)
+        s.last_req_alt = None          # kraken: the zone of the lever pulled last (it, or where the hero stood)
+        s.market_done = False
+        s.origin = None
+        s.rounds_log = ()
+        self.setup(s)
+        return s
+
+    def step(self, state: GameState, action) -> Outcome:
+        """The state after action and every rule it breaks (never raises for a broken rule)."""
+        handler = self._handlers.get(type(action))
+        if handler is None:
+            return Outcome(state, (broken("action.unknown", f"unknown action {action!r}"),), False)
+        ctx = _Ctx()
+        s = state.copy()
+        try:
+            handler(s, action, ctx)
+        except _Hard as h:
+            return Outcome(state, _violations(ctx, h), False)
+        if ctx.problems:
+            return Outcome(s, _violations(ctx), True)
+        return Outcome(s)
+
+    def apply(self, state: GameState, action) -> GameState:
+        """The state after a legal action; base.Illegal (with .lenient where the step can be
+        followed) for an illegal one.  (The same handlers as step, without an Outcome: the hot path.)"""
+        handler = self._handlers.get(type(action))
+        if handler is None:
+            raise Illegal([broken("action.unknown", f"unknown action {action!r}")])
+        ctx = _Ctx()
+        s = state.copy()
+        try:
+            handler(s, action, ctx)
+        except _Hard as h:
+            raise Illegal(_violations(ctx, h)) from None
+        if ctx.problems:
+            raise Illegal(_violations(ctx), s)
+        return s
+
+    def is_legal(self, state: GameState, action) -> bool:
+        """Whether action breaks no rule (cheaper than step: no violations are built)."""
+        handler = self._handlers.get(type(action))
+        if handler is None:
+            return False
+        ctx = _Ctx()
+        try:
+            handler(state.copy(), action, ctx)
+        except _Hard:
+            return False
+        return not ctx.problems
+
+    def legal_actions(self, s: GameState) -> list:
+        """The actions open now (moves carry roll=None; use state.roll_due(to) to know if a roll is due)."""
+        out: list = []
+        b = s.board
+        if s.phase == DEAD:
+            return [Coin()] if not s.coin_used else []
+        if s.phase == OVER:
+            return [Market()] if not self.market_once else []
+        if s.phase in (START, BETWEEN):
+            if not self.campaign.exits:
+                return [Enter(start=b.start)] if s.phase == START else []
+            for cell, side in b.entries:
+                if (cell, side) not in s.used_entries and b.zone_of(cell) not in s.zones_done:
+                    out.append(Enter(entry=(cell, side)))
+            if s.phase == BETWEEN:
+                out.append(Market())
+            return out
+        pos = s.pos
+        foe = s.enemy_at(pos) if pos is not None else None
+        if s.engaged and foe is not None:
+            out.append(Fight(0, 0))
+            if s.last in ("tie", "blocked"):
+                out.append(Flee())
+            if foe in ("yeti", "grinch") and s.res.get("candy canes", 0):
+                out.append(Candy())
+            return out
+        if pos is None:
+            return [Move(s.entry[0])]
+        for side in DELTA:
+            n = neighbour(pos, side)
+            if not b.on_board(n) or b.is_rock(n) or n in s.rooms:
+                continue
+            if not s.has_wall(pos, side):
+                out.append(Move(n))
+            elif wall_key(pos, side) in s.walls and s.res.get("shovels", 0) > 0:
+                out.append(Shovel(pos, side))
+        if foe is None:
+            for item in s.items_at(pos):
+                if item in COLLECT_GAIN or item in EXTRA_STEPS or item == "die":
+                    out.append(Collect(item))
+        if "stairs" in b.items.get(pos, ()):
+            out.append(Climb())
+        if s.upper:
+            for c, items in b.items.items():
+                if "lever" in items and c not in s.levers:
+                    out.append(Lever(c))
+        if "magic circle" in b.items.get(pos, ()):
+            for c, items in b.items.items():
+                if "magic circle" in items and c != pos:
+                    out.append(Circle(c))
+        if b.is_centre(pos):
+            out.append(Oracle())
+        for cell, side in b.entries:
+            if cell == pos and (cell, side) not in s.used_entries and self.exit_offered(s, cell):
+                out.append(Exit(cell, side))
+        if s.res.get("cornucopias", 0):
+            out.extend(Redeem(t) for t in TRAITS)
+        return out
+
+    # -- hooks: what a campaign may change -------------------------------------------------
+    def setup(self, s: GameState) -> None:
+        """A new game's campaign state (counters, water)."""
+
+    def full_scale(self, board: Board) -> bool:
+        """Are the hero's caps the full scale of the tracks (no hero extras on this map's sheet)?"""
+        return self.campaign.full_scale or not getattr(board, "hero_extras", True)
+
+    def round_bonus(self, s: GameState) -> int:
+        """What a monster adds to its die this round (+0 .. +3)."""
+        return ROUND_BONUS[min(s.round_no, 4) - 1]
+
+    def strength(self, s: GameState, foe: str) -> int:
+        """What foe adds to its die (statues and the Goblin +0, the Kraken +6, the Minotaur twice the round's)."""
+        return foe_strength(foe, self.round_bonus(s))
+
+    def check_start(self, s: GameState, start: Coord, ctx: _Ctx) -> None:
+        """A campaign without exits: is start its start cell (and may a round start now)?"""
+
+    def check_round_start(self, s: GameState, zone: str | None, ctx: _Ctx) -> None:
+        """A round entering through an arrow of zone: is that zone's round still to play?"""
+        if zone in s.zones_done:
+            ctx.soft("round.zone_done", f"the round of zone {zone} was already completed")
+
+    def unwritten_flood(self, s: GameState, to: Coord) -> bool:
+        """Could a flood the log did not write have reached the unexplored cell `to`?"""
+        return False
+
+    def check_clock(self, s: GameState, ctx: _Ctx) -> None:
+        """After a new turn (campaigns with a clock): is the hourglass full?"""
+
+    def count_swim(self, s: GameState, to: Coord, free: bool, ctx: _Ctx) -> None:
+        """After a move (campaigns with water): spaces swum and backtracked in a row."""
+
+    def monster_may_appear(self, s: GameState) -> bool:
+        """May a monster event still put a monster on the map?"""
+        return True
+
+    def before_fight(self, s: GameState) -> None:
+        """Raise _Hard if no fight may happen now."""
+
+    def foe_in_water(self, s: GameState, pos: Coord) -> str | None:
+        """A foe met by swimming (the Kraken in its water), put in pos; None if none."""
+        return None
+
+    def black_out_fury(self, s: GameState, n: int, ctx: _Ctx) -> None:
+        """n Fury boxes blacked out instead of losses (only campaigns with Fury boxes get here)."""
+
+    def kill_cornucopias(self, s: GameState) -> int:
+        """Cornucopias a kill gives on top of a Bandit's."""
+        return 0
+
+    def cornucopia_obtained(self, s: GameState) -> None:
+        """A cornucopia obtained (collected, or a kill's): campaigns where that counts for a requirement."""
+
+    def count_requirement(self, s: GameState, kind: str, where: Coord | None = None) -> None:
+        """One more of kind (statues, kills, levers) done: the round's requirement, if it is its kind."""
+        if s.kind != kind or s.oracle_chest:
             return
-        _gain(s, key, n)
+        if s.progress < s.requirement_target():
+            s.progress += 1
+        if s.progress >= s.requirement_target():
+            s.awakened = True
 
+    def exit_offered(self, s: GameState, cell: Coord) -> bool:
+        """Does legal_actions offer the exit arrows of cell (the Oracle visited, another zone)?"""
+        return s.visited and s.board.zone_of(cell) != s.zone
 
-def _collect(s: GameState, a: Collect, ctx: _Ctx) -> None:
-    _inside(s, "collect")
-    pos = s.pos
-    if pos is None:
-        raise _Hard("collect.where", "enter the dungeon first")
-    item = a.item
-    foe = s.enemy_at(pos)
-    if foe is not None:
-        ctx.soft("collect.enemy", f"the {foe} in {_fmt(pos)} must be beaten before anything is collected")
-    if item == "chest" and s.chest_here == pos and "chest" not in s.items_at(pos):
-        s.chest_here = None        # the chest event's chest, already marked
-        return
-    if item in s.found_here and item not in s.items_at(pos):
-        i = s.found_here.index(item)   # the item the event (or the kill) gave here: already marked
-        s.found_here = s.found_here[:i] + s.found_here[i + 1:]
-        if item == "cornucopia" and a.take is not None and s.res.get("cornucopias", 0) > 0:
-            _gain(s, "cornucopias", -1)        # redeemed at once
-            _take_item(s, item, a.take, ctx)
-        return
-    if item == "star" and s.chest_here == pos and (pos, "star") in s.removed:
-        s.chest_here = None        # the star landed on: its steps are already granted
-        return
-    if item in ("stairs", "lever", "magic circle", "statue", "flooded", "hourglass") or item in FOES:
-        raise _Hard("collect.not_item", f"a {item} is not collected (stairs: climb, lever: lever, "
-                    "magic circle: circle, foes: fight)")
-    if item not in s.items_at(pos):
-        here = s.items_at(pos)
-        raise _Hard("collect.absent", f"there is no {item} in {_fmt(pos)}"
-                    + (f" (there is: {', '.join(here)})" if here else ""))
-    s.removed = s.removed | {(pos, item)}
-    if item == "die":
-        if a.roll is None:
-            ctx.soft("roll.missing", "the die item is rolled: give its roll (collect: {item: die, roll: N})")
-        elif not 1 <= a.roll <= 6:
-            ctx.soft("roll.range", f"roll {a.roll} is not a d6 result (1-6)")
+    def check_exit(self, s: GameState, zone: str | None, ctx: _Ctx) -> None:
+        """Leaving through an arrow of zone: the round's conditions."""
+        if zone == s.zone:
+            ctx.soft("exit.zone", f"the round entered in zone {s.zone}: it exits through a door of a different zone")
+        if not s.visited:
+            ctx.soft("exit.oracle", "the Oracle has not been visited this round: reach it before exiting")
+
+    def end_round(self, s: GameState) -> None:
+        """After an exit: the next round, or the end of the game after the fourth."""
+        if s.completed >= 4:
+            s.phase = OVER
         else:
-            effect = DIE_TABLE[a.roll]
-            if effect == "monster":
-                s.spawned = _with(s.spawned, pos, "monster")
-                s.engaged, s.fled, s.last = True, False, None
-            else:
-                _gain(s, effect[0], effect[1])
-                _check_death(s)
-        return
-    _take_item(s, item, a.take, ctx)
+            s.phase = BETWEEN
+            s.round_no = s.completed + 1
 
+    def chest_value(self, s: GameState, next_rate: bool = False) -> int:
+        """What one chest buys at the market now (x1..x4; Elydion's next round's value)."""
+        base = s.completed if s.phase in (BETWEEN, OVER) else s.round_no
+        base = max(base, 1)
+        if next_rate:
+            base += 1
+        return CHEST_VALUE[min(base, len(CHEST_VALUE)) - 1]
 
-def _redeem(s: GameState, a: Redeem, ctx: _Ctx) -> None:
-    _alive(s)
-    if s.res.get("cornucopias", 0) < 1:
-        raise _Hard("cornucopia.none", "no cornucopia to redeem")
-    if a.resource not in TRAITS:
-        raise _Hard("cornucopia.resource", f"a cornucopia gives one of {', '.join(TRAITS)}, not {a.resource}")
-    _gain(s, "cornucopias", -1)
-    _gain(s, a.resource, 1)
+    def market_open_inside(self, s: GameState) -> bool:
+        """Is the market open while the hero is inside the dungeon (here)?"""
+        return False
 
+    def settle_claims(self, s: GameState, claims: dict, ctx: _Ctx) -> None:
+        """A `sheet` step's campaign values the steps did not say (Slaughter: Fury boxes)."""
 
-def _shovel(s: GameState, a: Shovel, ctx: _Ctx) -> None:
-    _inside(s, "use a shovel")
-    if s.pos != a.cell:
-        ctx.soft("shovel.where", f"the hero is in {_fmt(s.pos)}, not {_fmt(a.cell)}: a shovel clears a wall of the hero's room")
-    _leave_combat(s, ctx)
-    if s.res.get("shovels", 0) < 1:
-        ctx.soft("shovel.none", "no shovel left")
-    beyond = neighbour(a.cell, a.side)
-    key = wall_key(a.cell, a.side)
-    if not s.board.on_board(beyond):
-        if (a.cell, a.side) in s.board.entries and key in s.walls:
-            _gain(s, "shovels", -1)          # clears a collapsed exit arrow; the hero stays
-            s.walls = s.walls - {key}
+    def requirement_claim_ok(self, s: GameState, claimed) -> bool:
+        """A `requirement: N` the round's boxes do not give: does the campaign read it otherwise?"""
+        return False
+
+    def zone_requirement(self, s: GameState, zone: str, kinds: dict) -> int:
+        """The requirement boxes crossed for zone: this round's, or a past round's as it left them."""
+        if s.phase == INSIDE and s.zone == zone:
+            return s.requirement_progress()
+        for z, progress, _ in reversed(s.rounds_log):
+            if z == zone:
+                return progress
+        return 0
+
+    # -- entering, moving --------------------------------------------------------------
+    def _enter(self, s: GameState, a: Enter, ctx: _Ctx) -> None:
+        if s.phase == DEAD:
+            raise _Hard("dead", "the hero is dead: INSERT COIN first")
+        if s.phase == OVER:
+            raise _Hard("game.over", "the game is over: four rounds are complete")
+        if s.phase == INSIDE:
+            raise _Hard("round.unfinished", "a round is still being played: exit (or die) before starting another")
+        b = s.board
+        if not self.campaign.exits:
+            start = a.start or b.start or (b.centre_cells()[0] if b.centre_cells() else None)
+            if a.entry is not None and a.start is None:
+                ctx.soft("campaign.no_entries", "this campaign has no entries: start at its start cell")
+                start = a.entry[0]
+            if start is None or not b.on_board(start) or b.is_rock(start):
+                raise _Hard("round.start", f"{_fmt(start)} is not a start cell")
+            self.check_start(s, start, ctx)
+            s.phase = INSIDE
+            s.pos = start
+            s.entry = None
+            s.explored = s.explored | {start}
+            s.zone = b.zone_of(start)
+            s.kind = None
+            _begin_round_state(s)
+            self._arrive(s, start, ctx)
             return
-        raise _Hard("shovel.edge", f"{_fmt(a.cell)}:{a.side} is the map's edge, not a collapsed wall")
-    if key not in s.walls:
-        if key in s.board.walls:
-            ctx.soft("shovel.printed", f"{_fmt(a.cell)}:{a.side} is a printed wall: a shovel erases only collapsed walls")
+        if a.entry is None:
+            raise _Hard("round.entry", "a round starts through an entry arrow, like C1:N")
+        cell, side = a.entry
+        if (cell, side) not in b.entries:
+            ctx.soft("entry.unknown", f"{_fmt(cell)}:{side} is not an entry arrow of this map "
+                     f"(entries: {', '.join(f'{_fmt(c)}:{d}' for c, d in b.entries)})")
+        if (cell, side) in s.used_entries:
+            ctx.soft("entry.used", f"the arrow {_fmt(cell)}:{side} was already used: it is closed for good")
+        zone = b.zone_of(cell)
+        if not b.on_board(cell) or b.is_rock(cell):
+            raise _Hard("entry.unknown", f"{_fmt(cell)} is not a cell of this map")
+        self.check_round_start(s, zone, ctx)
+        s.phase = INSIDE
+        s.pos = None
+        s.entry = (cell, side)
+        s.facing = OPPOSITE[side]
+        s.used_entries = s.used_entries | {(cell, side)}
+        s.zone = zone
+        zdef = b.zones.get(zone)
+        s.kind = zdef.requirement_kind if zdef else None
+        _begin_round_state(s)
+
+    def roll_rule(self, s: GameState, to: Coord) -> str:
+        """Entering to: 'due', 'free' (no roll allowed), 'maybe' or 'optional' (a roll may be given), 'extra'."""
+        b = s.board
+        if to in s.explored or b.is_centre(to):
+            return "free"
+        if to in s.flooded:
+            # swim freely; outside Kraken's map a player may still roll (the text says so for round D only)
+            return "free" if self.swim_free or s.extra > 0 else "maybe"
+        if s.extra > 0:
+            return "extra"
+        if s.hero.ability == "kael" and to not in s.spawned:
+            foe = s.enemy_at(to)
+            if foe in KAEL_ENEMIES:
+                return "free"
+            if foe == "statue":
+                return "maybe"      # is a statue's trap an enemy? either reading is accepted
+        if s.pos is not None and b.zone_of(s.pos) is None:
+            return "optional"
+        return "due"
+
+    def _move(self, s: GameState, a: Move, ctx: _Ctx) -> None:
+        _inside(s, "move")
+        b = s.board
+        to = a.to
+        if not b.on_board(to):
+            raise _Hard("move.off_map", f"{_fmt(to)} is not on the map")
+        _leave_combat(s, ctx, "before moving on")
+        frm = s.pos
+        if s.lever_at is not None and frm is not None and s.upper and direction(frm, to) is None \
+                and direction(s.lever_at, to) is not None:
+            frm = s.pos = s.lever_at          # the hero walked the upper level to the lever and goes on from there
+        s.upper = False
+        s.lever_at = None
+        if frm is None:
+            cell, side = s.entry
+            if to != cell:
+                ctx.soft("move.entry", f"the first move of the round enters {_fmt(cell)} from its arrow "
+                         f"{_fmt(cell)}:{side}")
+            facing = OPPOSITE[side]
+            event_zone = b.zone_of(cell)
+            if wall_key(cell, side) in s.walls:
+                ctx.soft("move.wall", f"a collapsed wall closes the arrow {_fmt(cell)}:{side}")
         else:
-            ctx.soft("shovel.no_wall", f"there is no collapsed wall at {_fmt(a.cell)}:{a.side}")
-    if beyond in s.rooms:
-        ctx.soft("move.collapsed_room", f"{_fmt(beyond)} is a collapsed room: the shovel does not cross it")
-    if s.board.is_rock(beyond):
-        ctx.soft("move.rock", f"{_fmt(beyond)} is solid rock")
-    _gain(s, "shovels", -1)
-    s.walls = s.walls - {key}
-    s.upper = False
-    s.origin = a.cell
-    s.facing = a.side
-    s.pos = beyond
-    s.explored = s.explored | {beyond}
-    s.engaged = s.fled = False
-    s.last = None
-    s.chest_here = None
-    s.found_here = ()
-    s.turn_open = False
-    _arrive(s, beyond, ctx)
-
-
-def _circle(s: GameState, a: Circle, ctx: _Ctx) -> None:
-    _inside(s, "use a magic circle")
-    b = s.board
-    if s.pos is None or "magic circle" not in b.items.get(s.pos, ()):
-        raise _Hard("circle.here", f"there is no magic circle in {_fmt(s.pos)}")
-    if a.to == s.pos or "magic circle" not in b.items.get(a.to, ()):
-        raise _Hard("circle.there", f"there is no other magic circle in {_fmt(a.to)}")
-    _leave_combat(s, ctx)
-    if a.to in s.rooms:
-        ctx.soft("move.collapsed_room", f"{_fmt(a.to)} is a collapsed room")
-    s.upper = False
-    s.origin = s.pos
-    s.pos = a.to
-    s.explored = s.explored | {a.to}
-    s.engaged = s.fled = False
-    s.last = None
-    s.chest_here = None
-    s.found_here = ()
-    _arrive(s, a.to, ctx)
-
-
-def _climb(s: GameState, a: Climb, ctx: _Ctx) -> None:
-    _inside(s, "climb")
-    if s.pos is None or "stairs" not in s.board.items.get(s.pos, ()):
-        raise _Hard("climb.stairs", f"there are no stairs in {_fmt(s.pos)}")
-    if s.engaged or (s.enemy_at(s.pos) is not None):
-        ctx.soft("collect.enemy", f"the {s.enemy_at(s.pos)} in {_fmt(s.pos)} must be beaten before climbing")
-    s.upper = not s.upper
-    s.lever_at = None
-    s.extra_may = s.extra       # a pending extra step after a climb: it may be taken, or rolled
-
-
-def _lever(s: GameState, a: Lever, ctx: _Ctx) -> None:
-    _inside(s, "pull a lever")
-    b = s.board
-    cell = a.cell
-    if cell is None:
-        candidates = [c for c, items in b.items.items() if "lever" in items and c not in s.levers]
-        if s.pos in candidates:
-            cell = s.pos
-        elif candidates and s.pos is not None:
-            # the issue writes a bare `lever`: the nearest lever not yet pulled (above, walls don't count)
-            cell = min(candidates, key=lambda c: (abs(c[0] - s.pos[0]) + abs(c[1] - s.pos[1]), c[1], c[0]))
-        elif len(candidates) == 1:
-            cell = candidates[0]
+            facing = direction(frm, to)
+            if to == frm:
+                raise _Hard("move.same", f"the hero is already in {_fmt(to)}")
+            if facing is None:
+                ctx.soft("move.adjacent", f"{_fmt(to)} is not next to {_fmt(frm)}: a move goes to an adjacent cell")
+                dx, dy = to[0] - frm[0], to[1] - frm[1]
+                facing = ("E" if dx > 0 else "W") if abs(dx) >= abs(dy) else ("S" if dy > 0 else "N")
+            elif s.has_wall(frm, facing):
+                ctx.soft("move.wall", f"a wall stands between {_fmt(frm)} and {_fmt(to)} "
+                         f"({_fmt(frm)}:{facing}{' collapsed' if wall_key(frm, facing) in s.walls else ''})")
+            event_zone = b.zone_of(frm)
+        if b.is_rock(to):
+            ctx.soft("move.rock", f"{_fmt(to)} is solid rock")
+        if to in s.rooms:
+            ctx.soft("move.collapsed_room", f"{_fmt(to)} is a collapsed room: no way in, not even with a shovel")
+        rule = self.roll_rule(s, to)
+        roll = a.roll
+        use_events = False
+        if rule == "due" and roll is None and self.unwritten_flood(s, to):
+            # a flood the log did not write (the issue's format has no flood step) reached this cell
+            s.flooded = s.flooded | {to}
+            rule = "free"
+        # the reading 'extra-after-free': walking explored rooms (free anyway) keeps a pending extra step
+        keep = s.extra > 0 and rule == "free" and to in s.explored and s.readings.uses(EXTRA_AFTER_FREE)
+        paid = rule == "extra" or (rule == "free" and s.extra > 0 and not keep)   # this move is a pending extra step
+        if rule == "due":
+            if roll is None:
+                ctx.soft("roll.missing", f"{_fmt(to)} is unexplored: a roll (1-6) is due on entering it")
+            elif not 1 <= roll <= 6:
+                ctx.soft("roll.range", f"roll {roll} is not a d6 result (1-6)")
+            else:
+                use_events = True
+        elif rule == "optional":
+            if roll is not None:
+                if not 1 <= roll <= 6:
+                    ctx.soft("roll.range", f"roll {roll} is not a d6 result (1-6)")
+                else:
+                    use_events = True
+                    # the Oracle has no events of its own: the zone entered, or (that reading) the round's
+                    event_zone = s.zone if s.readings.uses(ORACLE_ROUND_ZONE) and s.zone else b.zone_of(to)
+        elif rule == "maybe":
+            if roll is not None:
+                if not 1 <= roll <= 6:
+                    ctx.soft("roll.range", f"roll {roll} is not a d6 result (1-6)")
+                else:
+                    use_events = True
+        elif rule == "extra":
+            s.extra -= 1
+            if roll is not None and s.extra_may > 0:
+                if not 1 <= roll <= 6:      # a potion's step "may" be taken without rolling: rolled all the same
+                    ctx.soft("roll.range", f"roll {roll} is not a d6 result (1-6)")
+                else:
+                    use_events = True
+            elif roll is not None:
+                ctx.soft("roll.not_due", f"this is an extra step into {_fmt(to)}: it is taken without rolling")
+            s.extra_may = max(0, min(s.extra_may - 1, s.extra))
         else:
-            raise _Hard("lever.which", "name the lever's cell, like lever: D4" if candidates
-                        else "every lever of the map is already pulled")
-    if "lever" not in b.items.get(cell, ()):
-        raise _Hard("lever.absent", f"there is no lever in {_fmt(cell)}")
-    if not s.upper:
-        ctx.soft("lever.stairs", "levers are reached from the upper level: climb the stairs first")
-    if cell in s.levers:
-        ctx.soft("lever.used", f"the lever in {_fmt(cell)} was already pulled")
-        return
-    s.levers = s.levers | {cell}
-    s.lever_at = cell if s.upper else None
-    _count_requirement(s, "levers", cell)
+            if roll is not None:
+                why = ("the Oracle's room is entered without rolling" if b.is_centre(to) else
+                       f"{_fmt(to)} is flooded: swim without rolling" if to in s.flooded and to not in s.explored else
+                       "Kael rolls no event entering a space with an enemy" if to not in s.explored else
+                       f"{_fmt(to)} is already explored: free movement, no roll")
+                ctx.soft("roll.not_due", f"no roll is due: {why}")
+            if s.extra > 0 and not keep:
+                s.extra -= 1                     # the extra step is this move, though it needed no roll
+                s.extra_may = max(0, min(s.extra_may - 1, s.extra))
+        # turns (the hourglass): a new turn starts unless this continues free movement or is an extra
+        # step; the other reading (every step marks the hourglass, but a star's, "marking only 1 turn")
+        # is turns_hi
+        if not paid or self.paid_steps_mark_turn:
+            s.turns_hi += 1
+        if not s.turn_open and not paid:
+            s.turns += 1
+            if self.clock:
+                self.check_clock(s, ctx)
+        free = rule == "free" and to in s.explored
+        s.turn_open = free and not paid
+        if self.water:
+            self.count_swim(s, to, free, ctx)
+        s.facing = facing
+        s.pos = to
+        s.origin = frm
+        s.explored = s.explored | {to}
+        s.chest_here = None
+        s.found_here = ()
+        s.engaged = False
+        s.fled = False
+        s.last = None
+        if s.phase == DEAD:
+            return
+        if use_events:
+            zone = b.zones.get(event_zone) if event_zone else None
+            if zone is not None:
+                self._resolve_events(s, zone.events.get(roll, ()), frm, to, facing, ctx)
+        self._arrive(s, to, ctx)
 
+    def _resolve_events(self, s: GameState, events, frm, to, facing, ctx) -> None:
+        b = s.board
+        cave_ins = self.campaign.cave_ins
+        for ev in events:
+            k = ev.kind
+            if k == "collapse":
+                if not cave_ins:
+                    continue           # "no cave-ins, only floods"
+                add = []
+                for rel in ev.sides:
+                    side = relative_side(facing, rel)
+                    if s.has_wall(to, side):
+                        continue       # walls already present stay as they are
+                    add.append(wall_key(to, side))
+                if add:
+                    s.walls = s.walls | frozenset(add)
+            elif k == "collapse origin":
+                if frm is not None and not b.is_centre(frm) and cave_ins:
+                    s.rooms = s.rooms | {frm}
+            elif k == "flood origin":
+                if frm is not None and not b.is_centre(frm):
+                    s.flooded = s.flooded | {frm}
+            elif k == "monster":
+                if not self.monster_may_appear(s):
+                    continue
+                if s.enemy_at(to) is None or (to not in s.spawned and s.readings.uses(MONSTER_TOO)):
+                    sp = dict(s.spawned)
+                    sp[to] = ev.enemy or "monster"
+                    s.spawned = sp
+            elif k == "chest":
+                _gain(s, "chests", 1)
+                s.chest_here = to
+            elif k == "extra step":
+                s.extra += 1
+            elif k == "find":
+                item = ev.item
+                if item in ENEMIES:
+                    if s.enemy_at(to) is None:
+                        sp = dict(s.spawned)
+                        sp[to] = item
+                        s.spawned = sp
+                elif item in EXTRA_STEPS or item in COLLECT_GAIN:
+                    self._take_item(s, item, None, ctx)
+                    s.found_here = s.found_here + (item,)
+                # other finds (a die, a circle ...) have no effect the rules can follow
 
-def _oracle(s: GameState, a: Oracle, ctx: _Ctx) -> None:
-    _inside(s, "consult the Oracle")
-    if s.pos is not None and not s.board.is_centre(s.pos):
-        # written from the room next to it: the step into the Oracle's room (never rolled) comes first
-        nxt = [c for c in s.board.centre_cells()
-               if direction(s.pos, c) is not None and not s.has_wall(s.pos, direction(s.pos, c))]
-        if nxt:
-            _move(s, Move(nxt[0], None), ctx)
+    def _arrive(self, s: GameState, to: Coord, ctx: _Ctx) -> None:
+        """What happens on reaching a cell: the Imp's mischief, the Oracle, foes to face."""
+        b = s.board
+        foe = s.enemy_at(to)
+        if foe == "imp":
+            doomed = [(to, i) for i in b.items.get(to, ()) if i in RESOURCE_ITEMS and (to, i) not in s.removed]
+            if doomed:
+                s.removed = s.removed | frozenset(doomed)
+        if self.oracle_in_centre and b.is_centre(to):
+            _visit_oracle(s)
+        if foe is None and "star" in b.items.get(to, ()) and (to, "star") not in s.removed:
+            s.removed = s.removed | {(to, "star")}      # "if you land on a star": 4 free steps
+            s.extra += EXTRA_STEPS["star"]
+            s.extra_may += EXTRA_STEPS["star"]
+            s.chest_here = to                          # a `collect: star` right after it is this star
+        if self.water and foe is None:
+            foe = self.swim_into_water(s, to)
+        if foe is not None:
+            s.engaged = True
+            s.fled = False
+
+    def swim_into_water(self, s: GameState, to: Coord) -> str | None:
+        """Arriving in to (campaigns with water): a foe faced by swimming there, or None."""
+        return None
+
+    # -- combat ------------------------------------------------------------------------
+    def _fight(self, s: GameState, a: Fight, ctx: _Ctx) -> None:
+        _inside(s, "fight")
+        pos = s.pos
+        foe = s.enemy_at(pos) if pos is not None else None
+        if foe is None:
+            foe = self.foe_in_water(s, pos)
+        if foe is None:
+            raise _Hard("fight.no_enemy", f"there is no monster or statue to fight in {_fmt(pos)}")
+        self.before_fight(s)
+        if a.enemy_type is not None and a.enemy_type != foe:
+            if foe == "monster" and a.enemy_type in ENEMIES:
+                sp = dict(s.spawned)
+                sp[pos] = a.enemy_type
+                s.spawned = sp
+                foe = a.enemy_type
+                if foe == "imp" and s.last is None:
+                    self._arrive(s, pos, ctx)        # the Imp named now destroys the resource in its room first
+            else:
+                ctx.soft("fight.enemy_type", f"the foe in {_fmt(pos)} is a {foe}, not a {a.enemy_type}")
+        hero, enemy = a.hero, a.enemy
+        for who, v in (("hero", hero), ("enemy", enemy)):
+            if not 1 <= v <= 6:
+                ctx.soft("roll.range", f"the {who} die shows {v}, not a d6 result (1-6)")
+        if a.clover_die is not None:
+            if s.res.get("clovers", 0) < 1:
+                ctx.soft("clover.none", "no four-leaf clover left to reroll a die")
+            else:
+                _gain(s, "clovers", -1)
+            r = a.clover_roll
+            if r is None or not 1 <= r <= 6:
+                ctx.soft("roll.range", f"the clover reroll {r} is not a d6 result (1-6)")
+            elif a.clover_die == "hero":
+                hero = r
+            else:
+                enemy = r
+        weapon = s.res.get("weapon", 0) if a.weapon else 0
+        mine = hero + weapon
+        theirs = enemy + self.strength(s, foe)
+        if foe == "statue" and pos not in s.faced:
+            s.faced = s.faced | {pos}
+            self.count_requirement(s, "statues")
+        fury = a.fury
+        if fury and not self.campaign.fury_boxes:
+            ctx.soft("fury.campaign", "the Fury track belongs to The Slaughter of Monsters")
+            fury = 0
+        if mine > theirs:
+            outcome = "win"
+            if a.shield:
+                ctx.soft("shield.no_hit", f"{mine} beats {theirs}: there is no hit for the shield to block")
+            self._beaten(s, pos, foe)
+        elif mine == theirs:
+            outcome = "tie"
+            if a.shield:
+                ctx.soft("shield.no_hit", f"{mine} ties {theirs}: there is no hit for the shield to block")
+        else:
+            diff = theirs - mine
+            if a.shield:
+                if s.res.get("shields", 0) < 1:
+                    ctx.soft("shield.none", "no shield left to block the hit")
+                _gain(s, "shields", -1)
+                outcome = "blocked"
+            else:
+                outcome = "hit"
+                instead = min(fury, diff)          # Fury boxes blacked out instead of hearts
+                fury -= instead
+                if instead > 0:
+                    self.black_out_fury(s, instead, ctx)
+                _gain(s, "hearts", -(diff - instead))
+                if foe == "bandit":
+                    _rob(s, a.stolen, ctx)
+                elif foe == "grinch":
+                    _gain(s, "green packages", -1)
+                elif foe == "yeti":
+                    _gain(s, "blue packages", -1)
+        if a.stolen is not None and not (outcome == "hit" and foe == "bandit"):
+            ctx.soft("bandit.steal", "only a Bandit's hit steals a resource")
+        if a.weapon:
+            if fury > 0:
+                fury -= 1
+                self.black_out_fury(s, 1, ctx)         # a Fury box instead of the weapon point
+            elif s.readings.uses(WEAPON_ONCE):
+                s.weapon_due = True                # paid once, when this combat ends
+            else:
+                _gain(s, "weapon", -1)
+        if fury > 0:
+            ctx.soft("fury.excess", f"{a.fury} Fury box(es) is more than the losses of this fight")
+        s.last = None if outcome == "win" and s.engaged else outcome    # a second foe in the room: not yet faced
+        _check_death(s)
+        if outcome == "win" or s.phase == DEAD:
+            _end_combat(s)
+
+    def _beaten(self, s: GameState, pos: Coord, foe: str) -> None:
+        if pos in s.spawned:
+            sp = dict(s.spawned)
+            del sp[pos]
+            s.spawned = sp
+            if foe == "troll":
+                s.trolls = s.trolls | {pos}
+        elif foe != "kraken":
+            s.removed = s.removed | {(pos, foe)}
+            if foe == "troll":
+                s.trolls = s.trolls | {pos}
+        # another foe in the room (a printed one) is faced next; the immortal Kraken stays but is beaten
+        s.engaged = foe != "kraken" and s.enemy_at(pos) is not None
+        if s.engaged:
+            s.last = None
+        if foe == "statue":
+            return
+        if foe == "kraken":
+            s.kraken_wins += 1
+        s.kills += 1
+        s.kills_total += 1
+        self.count_requirement(s, "kills")
+        horns = 0
+        if foe == "bandit":
+            horns += 1
+        horns += self.kill_cornucopias(s)
+        if horns:
+            if s.hero.ability == "thalindra":
+                horns += 1
+            _gain(s, "cornucopias", horns)
+            s.found_here = s.found_here + ("cornucopia",) * horns     # a `collect: cornucopia` after it is this one
+            self.cornucopia_obtained(s)
+
+    def _flee(self, s: GameState, a: Flee, ctx: _Ctx) -> None:
+        _inside(s, "flee")
+        foe = s.enemy_at(s.pos) if s.pos is not None else None
+        if foe is None or not s.engaged:
+            raise _Hard("flee.nothing", f"there is nothing to flee from in {_fmt(s.pos)}")
+        if s.last not in ("tie", "blocked"):
+            ctx.soft("flee.when", "fleeing is allowed after a tie or a blocked hit"
+                     + ("; face the foe first" if s.last is None else "; after a hit the fight goes on"))
+        s.engaged = False
+        s.fled = True
+        _end_combat(s)
+
+    def _candy(self, s: GameState, a: Candy, ctx: _Ctx) -> None:
+        _inside(s, "give a candy cane")
+        foe = s.enemy_at(s.pos) if s.pos is not None else None
+        if foe not in ("yeti", "grinch"):
+            raise _Hard("candy.who", "a candy cane distracts only a Yeti or a Grinch")
+        if s.res.get("candy canes", 0) < 1:
+            ctx.soft("candy.none", "no candy cane to give")
+        _gain(s, "candy canes", -1)
+        if s.pos in s.spawned:
+            sp = dict(s.spawned)
+            del sp[s.pos]
+            s.spawned = sp
+        else:
+            s.removed = s.removed | {(s.pos, foe)}
+        s.engaged = False
+
+    # -- items -------------------------------------------------------------------------
+    def _take_item(self, s: GameState, item: str, take: str | None, ctx: _Ctx) -> None:
+        if item == "cornucopia" and take is None:
+            self.cornucopia_obtained(s)
+        if item in EXTRA_STEPS:
+            s.extra += EXTRA_STEPS[item]
+            s.extra_may += EXTRA_STEPS[item]       # "you may" / "you can": rolling all the same is allowed
+        if item in COLLECT_GAIN:
+            key, n = COLLECT_GAIN[item]
+            if item == "cornucopia" and take is not None:
+                if take not in TRAITS:
+                    ctx.soft("cornucopia.resource", f"a cornucopia gives one of {', '.join(TRAITS)}, not {take}")
+                else:
+                    _gain(s, take, 1)
+                return
+            _gain(s, key, n)
+
+    def _collect(self, s: GameState, a: Collect, ctx: _Ctx) -> None:
+        _inside(s, "collect")
+        pos = s.pos
+        if pos is None:
+            raise _Hard("collect.where", "enter the dungeon first")
+        item = a.item
+        foe = s.enemy_at(pos)
+        if foe is not None:
+            ctx.soft("collect.enemy", f"the {foe} in {_fmt(pos)} must be beaten before anything is collected")
+        if item == "chest" and s.chest_here == pos and "chest" not in s.items_at(pos):
+            s.chest_here = None        # the chest event's chest, already marked
+            return
+        if item in s.found_here and item not in s.items_at(pos):
+            i = s.found_here.index(item)   # the item the event (or the kill) gave here: already marked
+            s.found_here = s.found_here[:i] + s.found_here[i + 1:]
+            if item == "cornucopia" and a.take is not None and s.res.get("cornucopias", 0) > 0:
+                _gain(s, "cornucopias", -1)        # redeemed at once
+                self._take_item(s, item, a.take, ctx)
+            return
+        if item == "star" and s.chest_here == pos and (pos, "star") in s.removed:
+            s.chest_here = None        # the star landed on: its steps are already granted
+            return
+        if item in ("stairs", "lever", "magic circle", "statue", "flooded", "hourglass") or item in FOES:
+            raise _Hard("collect.not_item", f"a {item} is not collected (stairs: climb, lever: lever, "
+                        "magic circle: circle, foes: fight)")
+        if item not in s.items_at(pos):
+            here = s.items_at(pos)
+            raise _Hard("collect.absent", f"there is no {item} in {_fmt(pos)}"
+                        + (f" (there is: {', '.join(here)})" if here else ""))
+        s.removed = s.removed | {(pos, item)}
+        if item == "die":
+            if a.roll is None:
+                ctx.soft("roll.missing", "the die item is rolled: give its roll (collect: {item: die, roll: N})")
+            elif not 1 <= a.roll <= 6:
+                ctx.soft("roll.range", f"roll {a.roll} is not a d6 result (1-6)")
+            else:
+                face = DIE_TABLE[a.roll]
+                if face.monster:
+                    s.spawned = _with(s.spawned, pos, "monster")
+                    s.engaged, s.fled, s.last = True, False, None
+                else:
+                    for key, n in face.gain:
+                        _gain(s, key, n)
+                    _check_death(s)
+            return
+        self._take_item(s, item, a.take, ctx)
+
+    def _redeem(self, s: GameState, a: Redeem, ctx: _Ctx) -> None:
+        _alive(s)
+        if s.res.get("cornucopias", 0) < 1:
+            raise _Hard("cornucopia.none", "no cornucopia to redeem")
+        if a.resource not in TRAITS:
+            raise _Hard("cornucopia.resource", f"a cornucopia gives one of {', '.join(TRAITS)}, not {a.resource}")
+        _gain(s, "cornucopias", -1)
+        _gain(s, a.resource, 1)
+
+    def _shovel(self, s: GameState, a: Shovel, ctx: _Ctx) -> None:
+        _inside(s, "use a shovel")
+        if s.pos != a.cell:
+            ctx.soft("shovel.where", f"the hero is in {_fmt(s.pos)}, not {_fmt(a.cell)}: a shovel clears a wall "
+                     "of the hero's room")
+        _leave_combat(s, ctx)
+        if s.res.get("shovels", 0) < 1:
+            ctx.soft("shovel.none", "no shovel left")
+        beyond = neighbour(a.cell, a.side)
+        key = wall_key(a.cell, a.side)
+        if not s.board.on_board(beyond):
+            if (a.cell, a.side) in s.board.entries and key in s.walls:
+                _gain(s, "shovels", -1)          # clears a collapsed exit arrow; the hero stays
+                s.walls = s.walls - {key}
+                return
+            raise _Hard("shovel.edge", f"{_fmt(a.cell)}:{a.side} is the map's edge, not a collapsed wall")
+        if key not in s.walls:
+            if key in s.board.walls:
+                ctx.soft("shovel.printed", f"{_fmt(a.cell)}:{a.side} is a printed wall: a shovel erases only "
+                         "collapsed walls")
+            else:
+                ctx.soft("shovel.no_wall", f"there is no collapsed wall at {_fmt(a.cell)}:{a.side}")
+        if beyond in s.rooms:
+            ctx.soft("move.collapsed_room", f"{_fmt(beyond)} is a collapsed room: the shovel does not cross it")
+        if s.board.is_rock(beyond):
+            ctx.soft("move.rock", f"{_fmt(beyond)} is solid rock")
+        _gain(s, "shovels", -1)
+        s.walls = s.walls - {key}
+        s.upper = False
+        s.origin = a.cell
+        s.facing = a.side
+        s.pos = beyond
+        s.explored = s.explored | {beyond}
+        s.engaged = s.fled = False
+        s.last = None
+        s.chest_here = None
+        s.found_here = ()
+        s.turn_open = False
+        self._arrive(s, beyond, ctx)
+
+    def _circle(self, s: GameState, a: Circle, ctx: _Ctx) -> None:
+        _inside(s, "use a magic circle")
+        b = s.board
+        if s.pos is None or "magic circle" not in b.items.get(s.pos, ()):
+            raise _Hard("circle.here", f"there is no magic circle in {_fmt(s.pos)}")
+        if a.to == s.pos or "magic circle" not in b.items.get(a.to, ()):
+            raise _Hard("circle.there", f"there is no other magic circle in {_fmt(a.to)}")
+        _leave_combat(s, ctx)
+        if a.to in s.rooms:
+            ctx.soft("move.collapsed_room", f"{_fmt(a.to)} is a collapsed room")
+        s.upper = False
+        s.origin = s.pos
+        s.pos = a.to
+        s.explored = s.explored | {a.to}
+        s.engaged = s.fled = False
+        s.last = None
+        s.chest_here = None
+        s.found_here = ()
+        self._arrive(s, a.to, ctx)
+
+    def _climb(self, s: GameState, a: Climb, ctx: _Ctx) -> None:
+        _inside(s, "climb")
+        if s.pos is None or "stairs" not in s.board.items.get(s.pos, ()):
+            raise _Hard("climb.stairs", f"there are no stairs in {_fmt(s.pos)}")
+        if s.engaged or (s.enemy_at(s.pos) is not None):
+            ctx.soft("collect.enemy", f"the {s.enemy_at(s.pos)} in {_fmt(s.pos)} must be beaten before climbing")
+        s.upper = not s.upper
+        s.lever_at = None
+        s.extra_may = s.extra       # a pending extra step after a climb: it may be taken, or rolled
+
+    def _lever(self, s: GameState, a: Lever, ctx: _Ctx) -> None:
+        _inside(s, "pull a lever")
+        b = s.board
+        cell = a.cell
+        if cell is None:
+            candidates = [c for c, items in b.items.items() if "lever" in items and c not in s.levers]
+            if s.pos in candidates:
+                cell = s.pos
+            elif candidates and s.pos is not None:
+                # the issue writes a bare `lever`: the nearest lever not yet pulled (above, walls don't count)
+                cell = min(candidates, key=lambda c: (abs(c[0] - s.pos[0]) + abs(c[1] - s.pos[1]), c[1], c[0]))
+            elif len(candidates) == 1:
+                cell = candidates[0]
+            else:
+                raise _Hard("lever.which", "name the lever's cell, like lever: D4" if candidates
+                            else "every lever of the map is already pulled")
+        if "lever" not in b.items.get(cell, ()):
+            raise _Hard("lever.absent", f"there is no lever in {_fmt(cell)}")
+        if not s.upper:
+            ctx.soft("lever.stairs", "levers are reached from the upper level: climb the stairs first")
+        if cell in s.levers:
+            ctx.soft("lever.used", f"the lever in {_fmt(cell)} was already pulled")
+            return
+        s.levers = s.levers | {cell}
+        s.lever_at = cell if s.upper else None
+        self.count_requirement(s, "levers", cell)
+
+    def _oracle(self, s: GameState, a: Oracle, ctx: _Ctx) -> None:
+        _inside(s, "consult the Oracle")
+        if s.pos is not None and not s.board.is_centre(s.pos):
+            # written from the room next to it: the step into the Oracle's room (never rolled) comes first
+            nxt = [c for c in s.board.centre_cells()
+                   if direction(s.pos, c) is not None and not s.has_wall(s.pos, direction(s.pos, c))]
+            if nxt:
+                self._move(s, Move(nxt[0], None), ctx)
+                if s.phase != INSIDE:
+                    return
+        if s.pos is None or not s.board.is_centre(s.pos):
+            raise _Hard("oracle.where", f"the Oracle is in the centre room, not in {_fmt(s.pos)}")
+        _visit_oracle(s)
+        if a.words:
+            s.words = s.words + (a.words,)
+
+    # -- end of round ------------------------------------------------------------------
+    def _exit(self, s: GameState, a: Exit, ctx: _Ctx) -> None:
+        _inside(s, "exit")
+        b = s.board
+        name = f"{_fmt(a.cell)}:{a.side}"
+        if not self.campaign.exits:
+            raise _Hard("campaign.no_exit", "this campaign has no exits")
+        if s.pos != a.cell and s.pos is not None and direction(s.pos, a.cell) is not None:
+            self._move(s, Move(a.cell, a.roll), ctx)           # step onto the exit cell first, rolling its events
             if s.phase != INSIDE:
                 return
-    if s.pos is None or not s.board.is_centre(s.pos):
-        raise _Hard("oracle.where", f"the Oracle is in the centre room, not in {_fmt(s.pos)}")
-    _visit_oracle(s)
-    if a.words:
-        s.words = s.words + (a.words,)
+        elif a.roll is not None:
+            ctx.soft("roll.not_due", f"the hero is already in {_fmt(a.cell)}: no roll to exit")
+        if s.pos != a.cell:
+            ctx.soft("exit.where", f"the hero is in {_fmt(s.pos)}, not at the exit cell {_fmt(a.cell)}")
+        if (a.cell, a.side) not in b.entries:
+            ctx.soft("exit.unknown", f"{name} is not an entry/exit arrow of this map")
+        elif (a.cell, a.side) in s.used_entries:
+            ctx.soft("exit.used", f"the arrow {name} was already used: it is closed for good")
+        _leave_combat(s, ctx)
+        self.check_exit(s, b.zone_of(a.cell), ctx)
+        s.used_entries = s.used_entries | {(a.cell, a.side)}   # the exit's arrow is used too
+        s.completed += 1
+        if s.zone is not None:
+            s.zones_done = s.zones_done | {s.zone}
+        s.kills_last = s.kills
+        s.kills = 0
+        if s.trolls:
+            rem = s.removed - frozenset((c, "troll") for c in s.trolls)
+            sp = dict(s.spawned)
+            for c in s.trolls:
+                if (c, "troll") not in s.removed and c not in sp:
+                    sp[c] = "troll"
+            s.removed = rem
+            s.spawned = sp
+            s.trolls = frozenset()
+        s.pos = None
+        s.entry = None
+        s.engaged = False
+        s.upper = False
+        s.extra = 0
+        s.extra_may = 0
+        s.rounds_log = s.rounds_log + ((s.zone, s.progress, s.awakened),)
+        self.end_round(s)
+
+    def _market(self, s: GameState, a: Market, ctx: _Ctx) -> None:
+        if s.phase == DEAD:
+            raise _Hard("dead", "the hero is dead")
+        elydion = s.hero.ability == "elydion"
+        if s.phase == INSIDE and not self.market_open_inside(s):
+            if not elydion:
+                ctx.soft("market.when", "the market opens between rounds, after an exit" + self.market_where)
+            elif s.elydion_used:
+                ctx.soft("market.elydion", "Elydion trades at the next round's value once per round")
+        elif s.phase == START:
+            ctx.soft("market.when", "the market opens between rounds, after an exit")
+        if self.market_once and s.market_done:
+            ctx.soft("kraken.market", "in Discovering the Kraken the market is visited only once")
+        next_rate = a.next_rate or (elydion and s.phase == INSIDE)
+        if elydion and not next_rate and not s.elydion_used and a.spend_chests > 0:
+            # Elydion buying at the next round's value says so by the price itself
+            gained = sum(n for _, n in a.gain)
+            if gained == a.spend_chests * self.chest_value(s, True) != a.spend_chests * self.chest_value(s):
+                next_rate = True
+        if a.next_rate and not elydion:
+            ctx.soft("market.rate", "only Elydion trades at the next round's value")
+        elif next_rate:
+            if s.elydion_used and s.phase != INSIDE:
+                ctx.soft("market.elydion", "Elydion trades at the next round's value once per round")
+            s.elydion_used = True
+        value = self.chest_value(s, next_rate)
+        spend = a.spend_chests
+        if spend < 0:
+            ctx.soft("market.spend", "chests spent cannot be negative")
+            spend = 0
+        if spend > s.res.get("chests", 0):
+            ctx.soft("market.chests", f"only {s.res.get('chests', 0)} chest(s) to spend, not {spend}")
+        gained = sum(n for _, n in a.gain)
+        if gained > spend * value or (gained and not spend):
+            ctx.soft("market.price", f"{spend} chest(s) at x{value} buy {spend * value} resource(s), not {gained}")
+        given = sum(n for _, n in a.give)
+        got = sum(n for _, n in a.get)
+        if given != got:
+            ctx.soft("market.trade", f"resources trade one for one: {given} given for {got}")
+        for key, n in a.give:
+            if s.res.get(key, 0) < n:
+                ctx.soft("market.trade", f"cannot trade {n} {key}: the hero has {s.res.get(key, 0)}")
+        for key, _ in a.gain + a.get:
+            if key not in TRAITS:
+                ctx.soft("market.resource", f"the market sells {', '.join(TRAITS)}, not {key}")
+        _gain(s, "chests", -spend)
+        for key, n in a.give:
+            _gain(s, key, -n)
+        totals: dict[str, int] = {}
+        for key, n in a.gain + a.get:
+            totals[key] = totals.get(key, 0) + n
+        for key, n in totals.items():
+            cap = s.caps.get(key)
+            if cap is not None and s.res.get(key, 0) + n > cap:
+                ctx.soft("resource.cap", f"{key} cannot go above {cap} (the hero's cap)")
+            _gain(s, key, n)
+        if self.market_once:
+            s.market_done = True
+
+    def _coin(self, s: GameState, a: Coin, ctx: _Ctx) -> None:
+        if s.phase != DEAD:
+            raise _Hard("coin.alive", "INSERT COIN is only for a dead hero")
+        if s.coin_used:
+            raise _Hard("coin.used", "the INSERT COIN box is already checked: it is the last chance, once")
+        s.coin_used = True
+        res = dict(s.res)
+        if s.readings.uses(COIN_RESET):      # "starting again from point (1)": a fresh character sheet
+            res["chests"] = res["cornucopias"] = 0
+        traits = dict(a.traits) if a.traits else dict(s.hero.traits)
+        for k in TRAITS:
+            res[k] = int(traits.get(k, 0))
+        s.res = res
+        s.fury = 0
+        s.phase = START if s.completed == 0 else BETWEEN
+        s.pos = None
+        s.entry = None
+        s.engaged = False
+        s.kills = 0
+        s.upper = False
+        s.extra = 0
+        s.extra_may = 0
+
+    def _flood(self, s: GameState, a: Flood, ctx: _Ctx) -> None:
+        _inside(s, "flood")
+        raise _Hard("flood.campaign", "floods spread only in Discovering the Kraken")
+
+    # -- what the pencil shows ---------------------------------------------------------------
+    def _sheet(self, s: GameState, a: Sheet, ctx: _Ctx) -> None:
+        claims = {canonical(k): v for k, v in a.values}
+        self.settle_claims(s, claims, ctx)
+        if s.theft:
+            _settle_theft(s, claims, ctx)
+        if s.res.get("cornucopias", 0):
+            _settle_cornucopias(s, claims)
+        for key, claimed in a.values:
+            key = canonical(key)
+            if key == "score":
+                self._score(s, Score(claimed if isinstance(claimed, int) else -1), ctx)
+                continue
+            if key == "packages" and isinstance(claimed, dict):      # {green: 3, blue: 2}
+                for colour, v in claimed.items():
+                    k = canonical(f"{str(colour).strip().lower()} packages")
+                    if k not in ("green packages", "blue packages"):
+                        raise _Hard("sheet.key", f"packages are green or blue, not {colour}")
+                    if v != s.res.get(k, 0):
+                        ctx.soft("sheet.packages", f"sheet shows {v} {k} but the rules give {s.res.get(k, 0)}")
+                continue
+            if key in ("requirement", "progress", "statues", "kills", "levers") and isinstance(claimed, str) \
+                    and claimed.partition("/")[0].strip().isdigit():
+                claimed = int(claimed.partition("/")[0])     # "2/3": two of the three boxes crossed
+            try:
+                actual = sheet_value(s, key)
+            except KeyError:
+                raise _Hard("sheet.key", f"'{key}' is not a value on the sheet ({', '.join(SHEET_KEYS)})") from None
+            if key in ("requirement", "progress") and isinstance(claimed, dict):
+                for k, v in claimed.items():
+                    want = self._requirement_of(s, str(k))
+                    if want is None:
+                        raise _Hard("sheet.key", f"'{k}' is not a round requirement (A-D, or statues, kills, "
+                                    "levers, cornucopias)")
+                    if v != want:
+                        ctx.soft("sheet.requirement", f"sheet shows requirement {k} {v} but the rules give {want}")
+                continue
+            if key == "walls":
+                if isinstance(claimed, int) and not isinstance(claimed, bool):
+                    if claimed not in (len(actual), len([w for w in actual if not _arrow_name(s, w)])):
+                        ctx.soft("sheet.walls", f"sheet shows {claimed} collapsed walls but the rules give "
+                                 f"{len(actual)}: {', '.join(actual) or 'none'}")
+                    continue
+                claimed_c = _canon_walls(claimed if isinstance(claimed, (list, tuple)) else [claimed])
+                if claimed_c is not None:
+                    # a wall already on the blank map (printed, or the map's edge) may be listed too, and a
+                    # wall fallen across an arrow (on the map's edge) may be listed or not
+                    blank = _blank_walls(s)
+                    claimed_c = [w for w in claimed_c if w not in blank and not _edge_name(s, w)
+                                 and not _arrow_name(s, w)]
+                    actual = [w for w in actual if not _arrow_name(s, w)]
+                if claimed_c != actual:
+                    ctx.soft("sheet.walls", f"sheet shows collapsed walls {', '.join(claimed_c or []) or 'none'} "
+                             f"but the rules give {', '.join(actual) or 'none'}")
+                continue
+            if isinstance(actual, list):
+                claimed_l = claimed if isinstance(claimed, (list, tuple)) else [claimed]
+                if sorted(str(c).upper() for c in claimed_l) != actual:
+                    ctx.soft(f"sheet.{key}", f"sheet shows {key} {', '.join(map(str, claimed_l)) or 'none'} "
+                             f"but the rules give {', '.join(actual) or 'none'}")
+                continue
+            if isinstance(actual, str):
+                ok = str(claimed).upper() == actual.upper()
+            else:
+                ok = claimed == actual
+                if not ok and key in ("requirement", "progress"):
+                    ok = self.requirement_claim_ok(s, claimed)
+                if not ok and key in ("turns", "hourglass") and isinstance(claimed, int):
+                    ok = s.turns <= claimed <= s.turns_hi     # free moves: one turn, or a turn each
+                if not ok and key == "kills" and isinstance(claimed, int) and s.kraken_wins:
+                    ok = s.kills - s.kraken_wins <= claimed < s.kills     # the immortal Kraken: no kill
+                if not ok and key == "kills" and s.phase in (BETWEEN, OVER) and claimed == s.kills_last:
+                    ok = True       # "reset when exiting" or "reset when starting a new round": between them, either
+                if not ok and key == "cornucopias" and s.kind == "cornucopias" and not s.awakened \
+                        and isinstance(claimed, int):
+                    # round D: the kept cornucopia may be marked in the requirement space instead
+                    ok = actual - s.requirement_progress() <= claimed <= actual
+                if not ok and key in ("requirement", "progress") and s.kind == "cornucopias" and not s.awakened \
+                        and isinstance(claimed, int):
+                    # round D: the carried cornucopia is marked when obtained, or when delivered
+                    ok = s.progress <= claimed <= actual
+            if not ok:
+                if key in ("turns", "hourglass") and s.turns_hi > s.turns:
+                    actual = f"{s.turns} (or up to {s.turns_hi}, an hourglass box for every step)"
+                ctx.soft(f"sheet.{key}", f"sheet shows {key} {claimed} but the rules give {actual}")
+
+    def _requirement_of(self, s: GameState, name: str) -> int | None:
+        """Requirement boxes crossed for a zone (A-D) or a kind (statues ...): this round's, or a past round's."""
+        name = name.strip()
+        kinds = {z: zd.requirement_kind for z, zd in s.board.zones.items()}
+        if name.upper() in kinds:
+            zone = name.upper()
+        else:
+            kind = canonical(name)
+            kind = {"statue": "statues", "kill": "kills", "lever": "levers", "cornucopia": "cornucopias"}.get(kind,
+                                                                                                              kind)
+            zone = next((z for z, k in kinds.items() if k == kind), None)
+            if zone is None:
+                return None
+        return self.zone_requirement(s, zone, kinds)
+
+    def _score(self, s: GameState, a: Score, ctx: _Ctx) -> None:
+        if s.phase != OVER:
+            ctx.soft("score.when", "the final score is counted after the fourth round")
+        # the kill counter resets at each exit: count every monster defeated in the game
+        r = s.res
+        pts = (r.get("hearts", 0) + r.get("clovers", 0) + r.get("weapon", 0) + r.get("shields", 0)
+               + 4 * r.get("chests", 0) + r.get("shovels", 0) + s.kills_total)
+        # "Monsters defeated on the player board": the whole game's, the counter as the last round left
+        # it, or the counter reset at that exit
+        if a.points not in (pts, pts - s.kills_total + s.kills_last, pts - s.kills_total + s.kills):
+            ctx.soft("score.count", f"the final score is {pts} (hearts + clovers + weapon + shields + 4 x chests "
+                     f"+ shovels + monsters defeated), not {a.points}")
 
 
-# -- end of round ------------------------------------------------------------------
-def _exit(s: GameState, a: Exit, ctx: _Ctx) -> None:
-    _inside(s, "exit")
-    b = s.board
-    name = f"{_fmt(a.cell)}:{a.side}"
-    if b.campaign in ("slaughter", "santa"):
-        raise _Hard("campaign.no_exit", "this campaign has no exits")
-    if s.pos != a.cell and s.pos is not None and direction(s.pos, a.cell) is not None:
-        _move(s, Move(a.cell, a.roll), ctx)           # step onto the exit cell first, rolling its events
-        if s.phase != INSIDE:
+# -- the campaigns ------------------------------------------------------------------------------
+class Slaughter(FouryRules):
+    """The Slaughter of Monsters: one endless round from the black triangle (no arrows: every
+    entrance has collapsed); monsters fight at +0; a cornucopia every third kill; at most 48
+    enemies.  Fury: each time the hero must give up resources, Fury boxes (5, at the end of the
+    Life row) may be blacked out instead (a lethal hit, the weapon point); at the fifth the hero
+    is Furious: every monster of the sector is erased and counted as a kill, and the game ends.
+    In a log, `fight: {fury: N}` pays hearts first, then the weapon point; or (the issue's fight
+    has no such key) a `sheet` showing N more Fury boxes and the resources kept settles it (a
+    Bandit's theft may be paid too)."""
+    campaign = SLAUGHTER
+
+    def round_bonus(self, s: GameState) -> int:
+        return 0
+
+    def max_enemies(self, s: GameState) -> int:
+        return getattr(s.board, "max_enemies", None) or SLAUGHTER_MAX
+
+    def check_start(self, s: GameState, start: Coord, ctx: _Ctx) -> None:
+        if s.phase != START:
+            raise _Hard("round.one", "The Slaughter of Monsters is one endless round")
+
+    def monster_may_appear(self, s: GameState) -> bool:
+        return s.kills_total < self.max_enemies(s)
+
+    def before_fight(self, s: GameState) -> None:
+        if s.kills_total >= self.max_enemies(s):
+            raise _Hard("slaughter.max", f"{self.max_enemies(s)} enemies have been met: the slaughter is over")
+
+    def kill_cornucopias(self, s: GameState) -> int:
+        return 1 if s.kills_total % KILLS_PER_CORNUCOPIA == 0 else 0
+
+    def black_out_fury(self, s: GameState, n: int, ctx: _Ctx) -> None:
+        if n <= 0:
             return
-    elif a.roll is not None:
-        ctx.soft("roll.not_due", f"the hero is already in {_fmt(a.cell)}: no roll to exit")
-    if s.pos != a.cell:
-        ctx.soft("exit.where", f"the hero is in {_fmt(s.pos)}, not at the exit cell {_fmt(a.cell)}")
-    if (a.cell, a.side) not in b.entries:
-        ctx.soft("exit.unknown", f"{name} is not an entry/exit arrow of this map")
-    elif (a.cell, a.side) in s.used_entries:
-        ctx.soft("exit.used", f"the arrow {name} was already used: it is closed for good")
-    _leave_combat(s, ctx)
-    zone = b.zone_of(a.cell)
-    if b.campaign == "kraken":
-        done = [k for k in REQ_OF_KIND if s.kprogress.get(k, 0) >= _kraken_target(s, k)]
+        if s.fury + n > FURY_BOXES:
+            ctx.soft("fury.full", f"only {FURY_BOXES - s.fury} Fury box(es) left to black out")
+            n = FURY_BOXES - s.fury
+        s.fury += n
+        if s.fury >= FURY_BOXES:
+            # Furious: roam the sector and erase every monster in it; they count as kills
+            zone = s.board.zone_of(s.pos) if s.pos is not None else None
+            gone = []
+            for c in s.board.all_cells() if hasattr(s.board, "all_cells") else s.board.cells:
+                if s.board.zone_of(c) != zone:
+                    continue
+                foe = s.enemy_at(c)
+                if foe is not None and foe not in ("statue", "kraken"):
+                    gone.append((c, foe))
+            sp = dict(s.spawned)
+            for c, foe in gone:
+                if c in sp:
+                    del sp[c]
+                else:
+                    s.removed = s.removed | {(c, foe)}
+            s.spawned = sp
+            s.kills += len(gone)
+            s.kills_total += len(gone)
+            s.phase = DEAD
+            s.engaged = False
+
+    def settle_claims(self, s: GameState, claims: dict, ctx: _Ctx) -> None:
+        """Fury boxes blacked out instead of losses the log's steps did not say (the issue's fight
+        has no such key): the sheet shows more Fury boxes and the resources kept."""
+        if "fury" not in claims:
+            return
+        claimed = claims.get("fury")
+        if not isinstance(claimed, int) or isinstance(claimed, bool) or claimed <= s.fury:
+            return
+        n = claimed - s.fury
+        if n > FURY_BOXES - s.fury:
+            return
+        kept = {}
+        for k in RESOURCES:
+            v = claims.get(k)
+            if isinstance(v, int) and not isinstance(v, bool) and v > s.res.get(k, 0):
+                kept[k] = v - s.res.get(k, 0)
+        thefts = n - sum(kept.values())
+        if thefts < 0:
+            return
+        if thefts > s.theft and s.phase != DEAD:
+            return
+        # (a blow that took the last heart may have been bigger than the hearts left: boxes pay it all)
+        s.theft -= min(thefts, s.theft)
+        for k, v in kept.items():
+            _gain(s, k, v)
+        if s.phase == DEAD and s.res.get("hearts", 0) > 0 and s.fury < FURY_BOXES:
+            s.phase = INSIDE
+            s.engaged = s.pos is not None and s.enemy_at(s.pos) is not None
+        self.black_out_fury(s, n, ctx)
+
+
+class Santa(FouryRules):
+    """Santa Crash'n Foury: one round from a start next to Santa's room, against the hourglass
+    (the map's `turns:`, else 40); packages, reindeer, Rudolph and the sleigh are collected; a
+    candy cane distracts the Yeti or the Grinch (removed, not a kill); the Grinch's hit destroys a
+    green package, the Yeti's a blue one; a star gives 4 free steps "marking only 1 turn"."""
+    campaign = SANTA
+    paid_steps_mark_turn = False
+    clock = True
+
+    def setup(self, s: GameState) -> None:
+        for k in SANTA_COUNTERS:
+            s.res[k] = 0
+
+    def turn_limit(self, s: GameState) -> int:
+        return getattr(s.board, "turns", None) or SANTA_TURNS
+
+    def check_start(self, s: GameState, start: Coord, ctx: _Ctx) -> None:
+        b = s.board
+        if start not in (b.start,) and not any(
+                b.is_centre(neighbour(start, side)) for side in DELTA) and not b.is_centre(start):
+            ctx.soft("santa.start", f"Santa's start is a coloured space next to Santa's room, not {_fmt(start)}")
+
+    def check_clock(self, s: GameState, ctx: _Ctx) -> None:
+        if s.turns > self.turn_limit(s):
+            ctx.soft("santa.time", "every hourglass space is marked: time is up, the campaign is over")
+
+
+class Strength(FouryRules):
+    """In and Out with Your Strength: the base game, but every track's full scale is open to
+    every character (no beige hero extras): the caps are the full scale (`full_scale`)."""
+    campaign = STRENGTH
+
+
+class Kraken(FouryRules):
+    """Discovering the Kraken: the Kraken in the centre in place of the Oracle (strength +6,
+    immortal: beating it may be counted as a kill or not; a fight with it in its water is
+    accepted wherever the hero swims); swimming into water joined to it, or the water reaching
+    the hero, means facing it.  One round through one arrow in which all four requirements count
+    (anywhere); exit on the side opposite the zone where the last requirement was completed (A/C,
+    B/D face each other; for a lever pulled last, the lever's zone or the stairs' zone where the
+    hero stood).  A `flood` step may be written every 5 turns, one cell per joined flooded cell
+    (the issue's log has no flood step: a missing one is no violation, and while a flood is
+    overdue an unexplored cell next to the Kraken's water may be entered without a roll: the
+    water got there).  At most 5 backtracking moves in a row; the 6th swim in a row is death.
+    "No cave-ins": collapse events do nothing.  One market, at an exit's cell during the game or
+    after the exit, at x(requirements done); `requirement: {statues: N}` (or a zone letter) is
+    that kind's progress, `requirement: N` the entered zone's kind or the number done."""
+    campaign = KRAKEN
+    swim_free = True
+    clock = True
+    water = True
+    oracle_in_centre = False
+    market_once = True
+    market_where = " (in Discovering the Kraken: at an exit's cell)"
+
+    def setup(self, s: GameState) -> None:
+        s.flooded = s.flooded | frozenset(s.board.centre_cells())
+
+    def requirements_done(self, s: GameState) -> list[str]:
+        """The requirement kinds done (all four count in the one round)."""
+        return [k for k in REQUIREMENT_COUNT if s.kprogress.get(k, 0) >= requirement_count(s.board, k)]
+
+    def water_of(self, s: GameState) -> frozenset:
+        """The water joined to the Kraken's lair (the flood's sources)."""
+        centre = s.board.centre_cells()
+        seen = set(centre)
+        todo = list(centre)
+        while todo:
+            c = todo.pop()
+            for d in DELTA:
+                n = neighbour(c, d)
+                if n in s.flooded and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return frozenset(seen)
+
+    def floods_due(self, s: GameState) -> int:
+        """Floods due by now: every 5 turns, however the free moves were counted."""
+        return max(s.turns, s.turns_hi) // FLOOD_EVERY
+
+    def check_round_start(self, s: GameState, zone: str | None, ctx: _Ctx) -> None:
+        if s.phase != START:
+            ctx.soft("kraken.one_round", "Discovering the Kraken is played in one go: one entry, one exit")
+
+    def unwritten_flood(self, s: GameState, to: Coord) -> bool:
+        if s.floods_done >= self.floods_due(s):
+            return False
+        water = self.water_of(s)
+        return any(neighbour(to, d) in water for d in DELTA)
+
+    def check_clock(self, s: GameState, ctx: _Ctx) -> None:
+        limit = getattr(s.board, "turns", None)
+        if limit and s.turns > limit:
+            ctx.soft("kraken.time", "every hourglass space is marked: the Kraken is out")
+
+    def count_swim(self, s: GameState, to: Coord, free: bool, ctx: _Ctx) -> None:
+        # backtracking and swimming are limited to 5 spaces
+        if to in s.flooded:
+            s.swim += 1
+            if s.swim > SWIM_LIMIT:
+                s.phase = DEAD
+                s.res = dict(s.res, hearts=0)
+        else:
+            s.swim = 0
+        if free and to not in s.flooded:
+            s.backtrack += 1
+            if s.backtrack > SWIM_LIMIT:
+                ctx.soft("kraken.backtrack", "backtracking is limited to 5 spaces in a row")
+        else:
+            s.backtrack = 0
+
+    def swim_into_water(self, s: GameState, to: Coord) -> str | None:
+        if to in s.flooded and s.origin not in s.flooded and to in self.water_of(s):
+            s.spawned = _with(s.spawned, to, "kraken")     # swimming into its water: face the Kraken
+            return "kraken"
+        return None
+
+    def foe_in_water(self, s: GameState, pos: Coord) -> str | None:
+        if pos in s.flooded and pos in self.water_of(s):
+            s.spawned = _with(s.spawned, pos, "kraken")   # "if you swim through flooded spaces, you'll face the Kraken"
+            return "kraken"
+        return None
+
+    def count_requirement(self, s: GameState, kind: str, where: Coord | None = None) -> None:
+        zone = s.board.zone_of(s.pos) if s.pos is not None else None
+        kp = dict(s.kprogress)
+        target = REQUIREMENT_COUNT[kind]
+        for z in s.board.zones.values():
+            if z.requirement_kind == kind and z.requirement_count:
+                target = z.requirement_count
+        if kp.get(kind, 0) < target:
+            kp[kind] = kp.get(kind, 0) + 1
+            if kp[kind] == target:
+                s.last_req_zone = zone
+                s.last_req_alt = s.board.zone_of(where) if where is not None else None
+        s.kprogress = kp
+
+    def cornucopia_obtained(self, s: GameState) -> None:
+        self.count_requirement(s, "cornucopias")
+
+    def exit_offered(self, s: GameState, cell: Coord) -> bool:
+        return True
+
+    def check_exit(self, s: GameState, zone: str | None, ctx: _Ctx) -> None:
+        b = s.board
+        done = self.requirements_done(s)
         if len(done) < 4:
             ctx.soft("kraken.requirements", "the gates close only when all four requirements are done "
                      f"(done: {', '.join(done) or 'none'})")
@@ -1255,186 +1809,98 @@ def _exit(s: GameState, a: Exit, ctx: _Ctx) -> None:
             want = OPPOSITE_ZONE.get(s.last_req_zone)
             alt = OPPOSITE_ZONE.get(s.last_req_alt)     # a lever: opposite its own zone is accepted too
             if want in b.zones and zone != want and zone != alt:
-                ctx.soft("kraken.exit_side", f"the last requirement was done in zone {s.last_req_zone}: exit on the "
-                         f"opposite side, through zone {want}")
+                ctx.soft("kraken.exit_side", f"the last requirement was done in zone {s.last_req_zone}: exit on "
+                         f"the opposite side, through zone {want}")
             elif want not in b.zones and zone == s.last_req_zone:
-                ctx.soft("kraken.exit_side", f"exit on another side than zone {zone}, where the last requirement was done")
-    else:
-        if zone == s.zone:
-            ctx.soft("exit.zone", f"the round entered in zone {s.zone}: it exits through a door of a different zone")
-        if not s.visited:
-            ctx.soft("exit.oracle", "the Oracle has not been visited this round: reach it before exiting")
-    s.used_entries = s.used_entries | {(a.cell, a.side)}   # the exit's arrow is used too
-    s.completed += 1
-    if s.zone is not None:
-        s.zones_done = s.zones_done | {s.zone}
-    s.kills_last = s.kills
-    s.kills = 0
-    if s.trolls:
-        rem = s.removed - frozenset((c, "troll") for c in s.trolls)
-        sp = dict(s.spawned)
-        for c in s.trolls:
-            if (c, "troll") not in s.removed and c not in sp:
-                sp[c] = "troll"
-        s.removed = rem
-        s.spawned = sp
-        s.trolls = frozenset()
-    s.pos = None
-    s.entry = None
-    s.engaged = False
-    s.upper = False
-    s.extra = 0
-    s.extra_may = 0
-    s.rounds_log = s.rounds_log + ((s.zone, s.progress, s.awakened),)
-    if b.campaign == "kraken" or s.completed >= 4:
-        s.phase = OVER if b.campaign != "kraken" else BETWEEN
-        if b.campaign == "kraken":
-            s.market_done = False
-    else:
+                ctx.soft("kraken.exit_side", f"exit on another side than zone {zone}, where the last requirement "
+                         "was done")
+
+    def end_round(self, s: GameState) -> None:
         s.phase = BETWEEN
-        s.round_no = s.completed + 1
+        s.market_done = False
+
+    def chest_value(self, s: GameState, next_rate: bool = False) -> int:
+        return max(1, len(self.requirements_done(s)))
+
+    def market_open_inside(self, s: GameState) -> bool:
+        return s.pos is not None and any(c == s.pos for c, _ in s.board.entries)
+
+    def _flood(self, s: GameState, a: Flood, ctx: _Ctx) -> None:
+        _inside(s, "flood")
+        due = self.floods_due(s)
+        if s.floods_done >= due:
+            ctx.soft("kraken.flood_early", f"the water spreads every 5 turns (turn {s.turns} now)")
+        sources = self.water_of(s)
+        if len(a.cells) > len(sources):
+            ctx.soft("kraken.flood_many", f"each of the {len(sources)} flooded spaces connected to the Kraken "
+                     "floods one space")
+        for c in a.cells:
+            if not any(neighbour(c, d) in sources for d in DELTA):
+                ctx.soft("kraken.flood_far", f"{_fmt(c)} is not next to water connected to the Kraken")
+        s.flooded = s.flooded | frozenset(a.cells)
+        s.floods_done += 1
+        if s.pos in a.cells:
+            s.engaged = True      # the water reaches you: face the Kraken
+            s.spawned = _with(s.spawned, s.pos, "kraken")
+
+    def requirement_claim_ok(self, s: GameState, claimed) -> bool:
+        # one round for all four: the entered zone's boxes, or how many requirements are done
+        return claimed in (s.kprogress.get(s.kind, 0), len(self.requirements_done(s)))
+
+    def zone_requirement(self, s: GameState, zone: str, kinds: dict) -> int:
+        return s.kprogress.get(kinds.get(zone), 0)
 
 
-def _kraken_target(s, kind):
-    for z in s.board.zones.values():
-        if z.requirement_kind == kind and z.requirement_count:
-            return z.requirement_count
-    return REQ_OF_KIND[kind]
+# the one table: a map's `campaign:` -> its rules class (python-chess finds its variants by name)
+CAMPAIGNS: dict[str, type[FouryRules]] = {cls.campaign.name: cls for cls in (FouryRules, Slaughter, Santa,
+                                                                             Strength, Kraken)}
+_SHARED: dict[str, FouryRules] = {}
 
 
-def chest_value(s: GameState, next_rate: bool = False) -> int:
-    if s.campaign == "kraken":
-        return max(1, sum(1 for k in REQ_OF_KIND if s.kprogress.get(k, 0) >= _kraken_target(s, k)))
-    base = s.completed if s.phase in (BETWEEN, OVER) else s.round_no
-    base = max(base, 1)
-    return min(base + 1, 4) if next_rate else base
+def find_campaign(name: str) -> type[FouryRules]:
+    """The rules class of a campaign by its name (a map's `campaign:`); ValueError naming the known ones."""
+    cls = CAMPAIGNS.get(name)
+    if cls is None:
+        raise ValueError(f"unknown campaign '{name}' (known: {', '.join(CAMPAIGNS)})")
+    return cls
 
 
-def _market(s: GameState, a: Market, ctx: _Ctx) -> None:
-    if s.phase == DEAD:
-        raise _Hard("dead", "the hero is dead")
-    elydion = s.hero.ability == "elydion"
-    kraken_exit = (s.campaign == "kraken" and s.phase == INSIDE and s.pos is not None
-                   and any(c == s.pos for c, _ in s.board.entries))
-    if s.phase == INSIDE and not kraken_exit:
-        if not elydion:
-            ctx.soft("market.when", "the market opens between rounds, after an exit"
-                     + (" (in Discovering the Kraken: at an exit's cell)" if s.campaign == "kraken" else ""))
-        elif s.elydion_used:
-            ctx.soft("market.elydion", "Elydion trades at the next round's value once per round")
-    elif s.phase == START:
-        ctx.soft("market.when", "the market opens between rounds, after an exit")
-    if s.campaign == "kraken" and s.market_done:
-        ctx.soft("kraken.market", "in Discovering the Kraken the market is visited only once")
-    next_rate = a.next_rate or (elydion and s.phase == INSIDE)
-    if elydion and not next_rate and not s.elydion_used and a.spend_chests > 0:
-        # Elydion buying at the next round's value says so by the price itself
-        gained = sum(n for _, n in a.gain)
-        if gained == a.spend_chests * chest_value(s, True) != a.spend_chests * chest_value(s):
-            next_rate = True
-    if a.next_rate and not elydion:
-        ctx.soft("market.rate", "only Elydion trades at the next round's value")
-    elif next_rate:
-        if s.elydion_used and s.phase != INSIDE:
-            ctx.soft("market.elydion", "Elydion trades at the next round's value once per round")
-        s.elydion_used = True
-    value = chest_value(s, next_rate)
-    spend = a.spend_chests
-    if spend < 0:
-        ctx.soft("market.spend", "chests spent cannot be negative")
-        spend = 0
-    if spend > s.res.get("chests", 0):
-        ctx.soft("market.chests", f"only {s.res.get('chests', 0)} chest(s) to spend, not {spend}")
-    gained = sum(n for _, n in a.gain)
-    if gained > spend * value or (gained and not spend):
-        ctx.soft("market.price", f"{spend} chest(s) at x{value} buy {spend * value} resource(s), not {gained}")
-    given = sum(n for _, n in a.give)
-    got = sum(n for _, n in a.get)
-    if given != got:
-        ctx.soft("market.trade", f"resources trade one for one: {given} given for {got}")
-    for key, n in a.give:
-        if s.res.get(key, 0) < n:
-            ctx.soft("market.trade", f"cannot trade {n} {key}: the hero has {s.res.get(key, 0)}")
-    for key, _ in a.gain + a.get:
-        if key not in TRAITS:
-            ctx.soft("market.resource", f"the market sells {', '.join(TRAITS)}, not {key}")
-    _gain(s, "chests", -spend)
-    for key, n in a.give:
-        _gain(s, key, -n)
-    totals: dict[str, int] = {}
-    for key, n in a.gain + a.get:
-        totals[key] = totals.get(key, 0) + n
-    for key, n in totals.items():
-        cap = s.caps.get(key)
-        if cap is not None and s.res.get(key, 0) + n > cap:
-            ctx.soft("resource.cap", f"{key} cannot go above {cap} (the hero's cap)")
-        _gain(s, key, n)
-    if s.campaign == "kraken":
-        s.market_done = True
+def rules_for(board_or_name: Board | str) -> FouryRules:
+    """The rules object of a board's campaign (or of a campaign by name): one shared instance each."""
+    name = board_or_name if isinstance(board_or_name, str) else board_or_name.campaign
+    rules = _SHARED.get(name)
+    if rules is None:
+        rules = _SHARED[name] = find_campaign(name)()
+    return rules
 
 
-def _coin(s: GameState, a: Coin, ctx: _Ctx) -> None:
-    if s.phase != DEAD:
-        raise _Hard("coin.alive", "INSERT COIN is only for a dead hero")
-    if s.coin_used:
-        raise _Hard("coin.used", "the INSERT COIN box is already checked: it is the last chance, once")
-    s.coin_used = True
-    res = dict(s.res)
-    if "coin-reset" in s.readings:      # "starting again from point (1)": a fresh character sheet
-        res["chests"] = res["cornucopias"] = 0
-    traits = dict(a.traits) if a.traits else dict(s.hero.traits)
-    for k in TRAITS:
-        res[k] = int(traits.get(k, 0))
-    s.res = res
-    s.fury = 0
-    s.phase = START if s.completed == 0 else BETWEEN
-    s.pos = None
-    s.entry = None
-    s.engaged = False
-    s.kills = 0
-    s.upper = False
-    s.extra = 0
-    s.extra_may = 0
+# -- module-level conveniences (thin wrappers over the game's rules object) ----------------------
+def new_game(board: Board, hero: Hero, readings: Iterable[Any] | ReadingsInUse = ()) -> GameState:
+    """A new game under the rules of the board's campaign (see FouryRules.new_game)."""
+    return rules_for(board).new_game(board, hero, readings)
 
 
-def _flood(s: GameState, a: Flood, ctx: _Ctx) -> None:
-    _inside(s, "flood")
-    if s.campaign != "kraken":
-        raise _Hard("flood.campaign", "floods spread only in Discovering the Kraken")
-    due = max(s.turns, s.turns_hi) // FLOOD_EVERY     # every 5 turns, however the free moves were counted
-    if s.floods_done >= due:
-        ctx.soft("kraken.flood_early", f"the water spreads every 5 turns (turn {s.turns} now)")
-    sources = _kraken_water(s)
-    if len(a.cells) > len(sources):
-        ctx.soft("kraken.flood_many", f"each of the {len(sources)} flooded spaces connected to the Kraken floods one space")
-    for c in a.cells:
-        if not any(neighbour(c, d) in sources for d in DELTA):
-            ctx.soft("kraken.flood_far", f"{_fmt(c)} is not next to water connected to the Kraken")
-    s.flooded = s.flooded | frozenset(a.cells)
-    s.floods_done += 1
-    if s.pos in a.cells:
-        s.engaged = True      # the water reaches you: face the Kraken
-        s.spawned = _with(s.spawned, s.pos, "kraken")
+def step(state: GameState, action) -> Outcome:
+    return state.rules.step(state, action)
 
 
-def _with(d, k, v):
-    d = dict(d)
-    d[k] = v
-    return d
+def apply(state: GameState, action) -> GameState:
+    return state.rules.apply(state, action)
 
 
-def _kraken_water(s: GameState) -> frozenset:
-    centre = s.board.centre_cells()
-    seen = set(centre)
-    todo = list(centre)
-    while todo:
-        c = todo.pop()
-        for d in DELTA:
-            n = neighbour(c, d)
-            if n in s.flooded and n not in seen:
-                seen.add(n)
-                todo.append(n)
-    return frozenset(seen)
+def legal_actions(state: GameState) -> list:
+    return state.rules.legal_actions(state)
+
+
+def chest_value(state: GameState, next_rate: bool = False) -> int:
+    return state.rules.chest_value(state, next_rate)
+
+
+def final_score(s: GameState) -> int:
+    """Every remaining element on the board; chests are worth 4 in this final turn."""
+    r = s.res
+    return (r.get("hearts", 0) + r.get("clovers", 0) + r.get("weapon", 0) + r.get("shields", 0)
+            + 4 * r.get("chests", 0) + r.get("shovels", 0) + s.kills)
 
 
 # -- assertions -----------------------------------------------------------------------
@@ -1450,7 +1916,8 @@ ALIASES = {
     "turn": "turns", "insert coin": "coin",
     "round requirement": "requirement", "requirement progress": "requirement",
     "round requirement progress": "requirement", "requirement boxes": "requirement",
-    "final score": "score", "points": "score", "fury boxes": "fury", "fury box": "fury", "skulls": "fury", "hourglasses": "turns", "hourglass boxes": "turns",
+    "final score": "score", "points": "score", "fury boxes": "fury", "fury box": "fury", "skulls": "fury",
+    "hourglasses": "turns", "hourglass boxes": "turns",
     "reindeers": "reindeer", "candy": "candy canes", "candies": "candy canes", "sleighs": "sleigh",
     "green presents": "green packages", "blue presents": "blue packages",
 }
@@ -1499,15 +1966,14 @@ def sheet_value(s: GameState, key: str):
     raise KeyError(key)
 
 
-SHEET_KEYS = RESOURCES + SANTA_COUNTERS + ("kills", "requirement", "progress", "statues", "levers", "round", "walls", "flooded",
-                                           "rooms", "explored", "turns",
+SHEET_KEYS = RESOURCES + SANTA_COUNTERS + ("kills", "requirement", "progress", "statues", "levers", "round", "walls",
+                                           "flooded", "rooms", "explored", "turns",
                                            "hourglass", "fury", "position", "cell", "awakened", "kills_total", "coin",
                                            "score", "packages")
 
 
 def _edge_name(s: GameState, name: str) -> bool:
     """Is the canonical wall name on the map's edge (and not an arrow)?"""
-    from .board import parse_cell_side
     c, side = parse_cell_side(name)
     for cell, sd in ((c, side), (neighbour(c, side), OPPOSITE[side])):
         if s.board.on_board(cell) and not s.board.on_board(neighbour(cell, sd)):
@@ -1517,13 +1983,11 @@ def _edge_name(s: GameState, name: str) -> bool:
 
 def _arrow_name(s: GameState, name: str) -> bool:
     """Is the canonical wall name the side of an entry arrow?"""
-    from .board import parse_cell_side
     c, side = parse_cell_side(name)
     return (c, side) in s.board.entries or (neighbour(c, side), OPPOSITE[side]) in s.board.entries
 
 
 def _canon_walls(value) -> list[str] | None:
-    from .board import parse_cell_side
     try:
         out = set()
         for w in value:
@@ -1581,257 +2045,3 @@ def _settle_cornucopias(s: GameState, claims: dict) -> None:
     _gain(s, "cornucopias", -used)
     for k, n in gains.items():
         _gain(s, k, n)
-
-
-def _settle_fury(s: GameState, claims: dict, ctx: _Ctx) -> None:
-    """Slaughter: Fury boxes blacked out instead of losses the log's steps did not say (the
-    issue's fight has no such key): the sheet shows more Fury boxes and the resources kept."""
-    claimed = claims.get("fury")
-    if not isinstance(claimed, int) or isinstance(claimed, bool) or claimed <= s.fury:
-        return
-    n = claimed - s.fury
-    if n > FURY_BOXES - s.fury:
-        return
-    kept = {}
-    for k in RESOURCES:
-        v = claims.get(k)
-        if isinstance(v, int) and not isinstance(v, bool) and v > s.res.get(k, 0):
-            kept[k] = v - s.res.get(k, 0)
-    thefts = n - sum(kept.values())
-    if thefts < 0:
-        return
-    if thefts > s.theft and s.phase != DEAD:
-        return
-    # (a blow that took the last heart may have been bigger than the hearts left: boxes pay it all)
-    s.theft -= min(thefts, s.theft)
-    for k, v in kept.items():
-        _gain(s, k, v)
-    if s.phase == DEAD and s.res.get("hearts", 0) > 0 and s.fury < FURY_BOXES:
-        s.phase = INSIDE
-        s.engaged = s.pos is not None and s.enemy_at(s.pos) is not None
-    _black_out_fury(s, n, ctx)
-
-
-def _sheet(s: GameState, a: Sheet, ctx: _Ctx) -> None:
-    claims = {canonical(k): v for k, v in a.values}
-    if s.campaign == "slaughter" and "fury" in claims:
-        _settle_fury(s, claims, ctx)
-    if s.theft:
-        _settle_theft(s, claims, ctx)
-    if s.res.get("cornucopias", 0):
-        _settle_cornucopias(s, claims)
-    for key, claimed in a.values:
-        key = canonical(key)
-        if key == "score":
-            _score(s, Score(claimed if isinstance(claimed, int) else -1), ctx)
-            continue
-        if key == "packages" and isinstance(claimed, dict):      # {green: 3, blue: 2}
-            for colour, v in claimed.items():
-                k = canonical(f"{str(colour).strip().lower()} packages")
-                if k not in ("green packages", "blue packages"):
-                    raise _Hard("sheet.key", f"packages are green or blue, not {colour}")
-                if v != s.res.get(k, 0):
-                    ctx.soft("sheet.packages", f"sheet shows {v} {k} but the rules give {s.res.get(k, 0)}")
-            continue
-        if key in ("requirement", "progress", "statues", "kills", "levers") and isinstance(claimed, str) \
-                and claimed.partition("/")[0].strip().isdigit():
-            claimed = int(claimed.partition("/")[0])     # "2/3": two of the three boxes crossed
-        try:
-            actual = sheet_value(s, key)
-        except KeyError:
-            raise _Hard("sheet.key", f"'{key}' is not a value on the sheet ({', '.join(SHEET_KEYS)})") from None
-        if key in ("requirement", "progress") and isinstance(claimed, dict):
-            for k, v in claimed.items():
-                want = _requirement_of(s, str(k))
-                if want is None:
-                    raise _Hard("sheet.key", f"'{k}' is not a round requirement (A-D, or statues, kills, levers, "
-                                "cornucopias)")
-                if v != want:
-                    ctx.soft("sheet.requirement", f"sheet shows requirement {k} {v} but the rules give {want}")
-            continue
-        if key == "walls":
-            if isinstance(claimed, int) and not isinstance(claimed, bool):
-                if claimed not in (len(actual), len([w for w in actual if not _arrow_name(s, w)])):
-                    ctx.soft("sheet.walls", f"sheet shows {claimed} collapsed walls but the rules give "
-                             f"{len(actual)}: {', '.join(actual) or 'none'}")
-                continue
-            claimed_c = _canon_walls(claimed if isinstance(claimed, (list, tuple)) else [claimed])
-            if claimed_c is not None:
-                # a wall already on the blank map (printed, or the map's edge) may be listed too, and a
-                # wall fallen across an arrow (on the map's edge) may be listed or not
-                blank = _blank_walls(s)
-                claimed_c = [w for w in claimed_c if w not in blank and not _edge_name(s, w)
-                             and not _arrow_name(s, w)]
-                actual = [w for w in actual if not _arrow_name(s, w)]
-            if claimed_c != actual:
-                ctx.soft("sheet.walls", f"sheet shows collapsed walls {', '.join(claimed_c or []) or 'none'} "
-                         f"but the rules give {', '.join(actual) or 'none'}")
-            continue
-        if isinstance(actual, list):
-            claimed_l = claimed if isinstance(claimed, (list, tuple)) else [claimed]
-            if sorted(str(c).upper() for c in claimed_l) != actual:
-                ctx.soft(f"sheet.{key}", f"sheet shows {key} {', '.join(map(str, claimed_l)) or 'none'} "
-                         f"but the rules give {', '.join(actual) or 'none'}")
-            continue
-        if isinstance(actual, str):
-            ok = str(claimed).upper() == actual.upper()
-        else:
-            ok = claimed == actual
-            if not ok and key in ("requirement", "progress") and s.campaign == "kraken":
-                # one round for all four: the entered zone's boxes, or how many requirements are done
-                done = sum(1 for k in REQ_OF_KIND if s.kprogress.get(k, 0) >= _kraken_target(s, k))
-                ok = claimed in (s.kprogress.get(s.kind, 0), done)
-            if not ok and key in ("turns", "hourglass") and isinstance(claimed, int):
-                ok = s.turns <= claimed <= s.turns_hi     # free moves: one turn, or a turn each
-            if not ok and key == "kills" and isinstance(claimed, int) and s.kraken_wins:
-                ok = s.kills - s.kraken_wins <= claimed < s.kills     # the immortal Kraken: no kill
-            if not ok and key == "kills" and s.phase in (BETWEEN, OVER) and claimed == s.kills_last:
-                ok = True       # "reset when exiting" or "reset when starting a new round": between them, either
-            if not ok and key == "cornucopias" and s.kind == "cornucopias" and not s.awakened \
-                    and isinstance(claimed, int):
-                # round D: the kept cornucopia may be marked in the requirement space instead
-                ok = actual - s.requirement_progress() <= claimed <= actual
-            if not ok and key in ("requirement", "progress") and s.kind == "cornucopias" and not s.awakened \
-                    and isinstance(claimed, int):
-                # round D: the carried cornucopia is marked when obtained, or when delivered
-                ok = s.progress <= claimed <= actual
-        if not ok:
-            if key in ("turns", "hourglass") and s.turns_hi > s.turns:
-                actual = f"{s.turns} (or up to {s.turns_hi}, an hourglass box for every step)"
-            ctx.soft(f"sheet.{key}", f"sheet shows {key} {claimed} but the rules give {actual}")
-
-
-def _requirement_of(s: GameState, name: str) -> int | None:
-    """Requirement boxes crossed for a zone (A-D) or a kind (statues ...): this round's, or a past round's."""
-    name = name.strip()
-    kinds = {z: zd.requirement_kind for z, zd in s.board.zones.items()}
-    if name.upper() in kinds:
-        zone = name.upper()
-    else:
-        kind = canonical(name)
-        kind = {"statue": "statues", "kill": "kills", "lever": "levers", "cornucopia": "cornucopias"}.get(kind, kind)
-        zone = next((z for z, k in kinds.items() if k == kind), None)
-        if zone is None:
-            return None
-    if s.campaign == "kraken":
-        return s.kprogress.get(kinds.get(zone), 0)
-    if s.phase == INSIDE and s.zone == zone:
-        return s.requirement_progress()
-    for z, progress, _ in reversed(s.rounds_log):
-        if z == zone:
-            return progress
-    return 0
-
-
-def final_score(s: GameState) -> int:
-    """Every remaining element on the board; chests are worth 4 in this final turn."""
-    r = s.res
-    return (r.get("hearts", 0) + r.get("clovers", 0) + r.get("weapon", 0) + r.get("shields", 0)
-            + 4 * r.get("chests", 0) + r.get("shovels", 0) + s.kills)
-
-
-def _score(s: GameState, a: Score, ctx: _Ctx) -> None:
-    if s.phase != OVER:
-        ctx.soft("score.when", "the final score is counted after the fourth round")
-    # the kill counter resets at each exit: count every monster defeated in the game
-    r = s.res
-    pts = (r.get("hearts", 0) + r.get("clovers", 0) + r.get("weapon", 0) + r.get("shields", 0)
-           + 4 * r.get("chests", 0) + r.get("shovels", 0) + s.kills_total)
-    # "Monsters defeated on the player board": the whole game's, the counter as the last round left
-    # it, or the counter reset at that exit
-    if a.points not in (pts, pts - s.kills_total + s.kills_last, pts - s.kills_total + s.kills):
-        ctx.soft("score.count", f"the final score is {pts} (hearts + clovers + weapon + shields + 4 x chests "
-                 f"+ shovels + monsters defeated), not {a.points}")
-
-
-_HANDLERS = {
-    Enter: _enter, Move: _move, Fight: _fight, Flee: _flee, Collect: _collect, Redeem: _redeem,
-    Shovel: _shovel, Circle: _circle, Climb: _climb, Lever: _lever, Oracle: _oracle, Exit: _exit,
-    Market: _market, Coin: _coin, Flood: _flood, Candy: _candy, Sheet: _sheet, Score: _score,
-}
-
-
-# -- what can be done from here -------------------------------------------------------
-def legal_moves(s: GameState) -> list:
-    """The actions open now (moves carry roll=None; use state.roll_due(to) to know if a roll is due)."""
-    out: list = []
-    b = s.board
-    if s.phase == DEAD:
-        return [Coin()] if not s.coin_used else []
-    if s.phase == OVER:
-        return [Market()] if b.campaign != "kraken" else []
-    if s.phase in (START, BETWEEN):
-        if b.campaign in ("slaughter", "santa"):
-            return [Enter(start=b.start)] if s.phase == START else []
-        for cell, side in b.entries:
-            if (cell, side) not in s.used_entries and b.zone_of(cell) not in s.zones_done:
-                out.append(Enter(entry=(cell, side)))
-        if s.phase == BETWEEN:
-            out.append(Market())
-        return out
-    pos = s.pos
-    foe = s.enemy_at(pos) if pos is not None else None
-    if s.engaged and foe is not None:
-        out.append(Fight(0, 0))
-        if s.last in ("tie", "blocked"):
-            out.append(Flee())
-        if foe in ("yeti", "grinch") and s.res.get("candy canes", 0):
-            out.append(Candy())
-        return out
-    if pos is None:
-        return [Move(s.entry[0])]
-    for side in DELTA:
-        n = neighbour(pos, side)
-        if not b.on_board(n) or b.is_rock(n) or n in s.rooms:
-            continue
-        if not s.has_wall(pos, side):
-            out.append(Move(n))
-        elif wall_key(pos, side) in s.walls and s.res.get("shovels", 0) > 0:
-            out.append(Shovel(pos, side))
-    if foe is None:
-        for item in s.items_at(pos):
-            if item in COLLECT_GAIN or item in EXTRA_STEPS or item == "die":
-                out.append(Collect(item))
-    if "stairs" in b.items.get(pos, ()):
-        out.append(Climb())
-    if s.upper:
-        for c, items in b.items.items():
-            if "lever" in items and c not in s.levers:
-                out.append(Lever(c))
-    if "magic circle" in b.items.get(pos, ()):
-        for c, items in b.items.items():
-            if "magic circle" in items and c != pos:
-                out.append(Circle(c))
-    if b.is_centre(pos):
-        out.append(Oracle())
-    for cell, side in b.entries:
-        if cell == pos and (cell, side) not in s.used_entries and (
-                (b.campaign != "kraken" and s.visited and b.zone_of(cell) != s.zone) or b.campaign == "kraken"):
-            out.append(Exit(cell, side))
-    if s.res.get("cornucopias", 0):
-        out.extend(Redeem(t) for t in TRAITS)
-    return out
-
-
-def describe(action) -> str:
-    """A short human text for an action (status listings)."""
-    t = type(action).__name__.lower()
-    if isinstance(action, Move):
-        return f"move {cell_name(action.to)}"
-    if isinstance(action, Enter):
-        if action.entry:
-            return f"enter {cell_name(action.entry[0])}:{action.entry[1]}"
-        return "enter" + (f" {cell_name(action.start)}" if action.start else "")
-    if isinstance(action, Shovel):
-        return f"shovel {cell_name(action.cell)}:{action.side}"
-    if isinstance(action, Exit):
-        return f"exit {cell_name(action.cell)}:{action.side}"
-    if isinstance(action, Collect):
-        return f"collect {action.item}"
-    if isinstance(action, Lever):
-        return f"lever {cell_name(action.cell)}" if action.cell else "lever"
-    if isinstance(action, Circle):
-        return f"circle {cell_name(action.to)}"
-    if isinstance(action, Redeem):
-        return f"redeem {action.resource}"
-    return t

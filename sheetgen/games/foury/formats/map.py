@@ -50,13 +50,12 @@ from pydantic import Field, PositiveInt
 
 from sheetgen.errors import InputError, Problem, did_you_mean
 from .. import board as fb
+from ..rules import CAMPAIGNS, rules_for
+from ..tables import SANTA_GOAL
 from sheetgen.definitions.models import Colour, Strict, validate_model
 from sheetgen.definitions.registry import Finding, Source
 from sheetgen.definitions.yamlsource import key_path, locate
 
-CAMPAIGNS = ("ancient", "slaughter", "santa", "strength", "kraken")
-# campaigns whose rounds enter and leave through the entry arrows
-CAMPAIGNS_WITH_EXITS = ("ancient", "strength", "kraken")
 ENEMY_ITEMS = frozenset(fb.ENEMIES) | {"monster"}
 EVENT_WORDS = ("monster", "collapse", "flood", "chest", "extra", "find")
 MAX_COLUMNS = 26                        # cell names use one column letter
@@ -94,7 +93,7 @@ class MapModel(Strict):
     entries: list[str] = []
     walls: list[str] = []
     items: dict[str, str | list[str]] = {}
-    campaign: Literal["ancient", "slaughter", "santa", "strength", "kraken"] = "ancient"
+    campaign: Literal[tuple(CAMPAIGNS)] = "ancient"
     start: str | None = None
     # many more hourglass boxes push the rest of the character sheet off the page
     # (the same bound as a sheet's `turns:` in foury_sheet)
@@ -463,8 +462,9 @@ class _Builder:
         if m.safe_zone is not None and m.safe_zone not in m.zones:
             self.err(("safe_zone",), f"safe zone '{m.safe_zone}' is not a zone",
                      expected="a letter defined under zones", suggestion=did_you_mean(m.safe_zone, m.zones))
-        hero_extras = m.hero_extras if m.hero_extras is not None else m.campaign != "strength"
-        max_enemies = m.max_enemies if m.max_enemies is not None else (48 if m.campaign == "slaughter" else None)
+        camp = rules_for(m.campaign).campaign
+        hero_extras = m.hero_extras if m.hero_extras is not None else not camp.full_scale
+        max_enemies = m.max_enemies if m.max_enemies is not None else camp.max_enemies
         return fb.Board(title=m.title, columns=self.columns, rows=self.rows, cells=cells, zones=zones,
                         entries=entries, walls=walls, items=items, campaign=m.campaign, start=start,
                         flooded=frozenset(flooded), turns=m.turns, max_enemies=max_enemies,
@@ -504,9 +504,15 @@ def _names(cells, limit: int = 16) -> str:
     return ", ".join(names)
 
 
+def _in_sentence(name: str) -> str:
+    """'The Kraken' -> 'the Kraken' (a name inside a sentence)."""
+    return name[:1].lower() + name[1:]
+
+
 def lint(fmap: FouryMap) -> list[Finding]:
     """Playability: connected zones, reachable centre, meetable requirements, exits."""
     b, m, src = fmap.board, fmap.model, fmap.source
+    camp = rules_for(m.campaign).campaign
     findings: list[Finding] = []
 
     def at_cell(c, message, severity="error", path="cells"):
@@ -529,9 +535,8 @@ def lint(fmap: FouryMap) -> list[Finding]:
                     f"{'is' if len(stray) == 1 else 'are'} cut off from {_names(parts[0], 8)}")
 
     centre = b.centre_cells()
-    exits = m.campaign in CAMPAIGNS_WITH_EXITS
-    needs_centre = m.campaign != "slaughter"
-    if needs_centre and not centre:
+    exits = camp.exits
+    if camp.needs_centre and not centre:
         at(("cells",), "the map has no centre room (O)")
 
     # where play starts: the entries, or the start triangle
@@ -555,24 +560,23 @@ def lint(fmap: FouryMap) -> list[Finding]:
                f"in at least 2 zones (has {', '.join(sorted(z for z in zones_with_entries if z)) or 'none'})")
         for letter, zone in b.zones.items():
             # each round starts at its own zone's arrow (the Kraken is one expedition from any gate)
-            if zone.requirement_kind and letter not in zones_with_entries and m.campaign != "kraken":
+            if zone.requirement_kind and letter not in zones_with_entries and camp.rounds > 1:
                 at(("zones", letter), f"zone {letter} ({zone.name}) has a round but no entry arrow in its cells "
                    f"({_names(b.zone_cells(letter), 6)})")
         rounds = sum(1 for z in b.zones.values() if z.requirement_kind)
-        if rounds and len(b.entries) < 2 * rounds and m.campaign != "kraken":
+        if rounds and len(b.entries) < 2 * rounds and camp.rounds > 1:
             at(("entries",), f"each round closes the entry it used and the exit it took: {rounds} rounds use "
                f"{2 * rounds} entries but the map has {len(b.entries)}", severity="warning")
     else:
-        if b.entries and m.campaign == "slaughter":
-            at(("entries",), "the Slaughter of Monsters has no exits: all entrances have collapsed")
+        if b.entries and not camp.arrows:
+            at(("entries",), f"{_in_sentence(camp.title)} has no exits: all entrances have collapsed")
         if b.start is None:
-            where = "at the centre" if m.campaign == "slaughter" else "next to Santa's room (O)"
-            at((), f"campaign {m.campaign} starts inside the map: give `start:` a cell {where}")
-        elif m.campaign == "santa" and centre and not any(
+            at((), f"campaign {m.campaign} starts inside the map: give `start:` a cell {camp.start_hint}")
+        elif camp.start_beside_centre and centre and not any(
                 fb.neighbour(b.start, s) in centre and b.open_on_blank_map(b.start, s) for s in fb.SIDES):
             at(("start",), f"start {fb.cell_name(b.start)} is not an open space next to Santa's room "
                f"{_names(centre)}")
-    if m.campaign == "kraken":
+    if camp.exit_opposite:
         sides = {side for _, side in b.entries}
         if sides and not any(fb.OPPOSITE[side] in sides for side in sides):
             at(("entries",), "the Kraken is sealed by leaving through the side opposite the last requirement's "
@@ -586,16 +590,17 @@ def lint(fmap: FouryMap) -> list[Finding]:
         at(("items", _names(circles)), f"a lone magic circle at {_names(circles)} leads nowhere "
            "(circles link to each other)", severity="warning")
 
-    if m.campaign in ("santa", "kraken") and b.turns is None:
+    if camp.timed and b.turns is None:
         at((), f"campaign {m.campaign} is played against the hourglass: give `turns:` (hourglass boxes)")
-    if m.campaign == "strength" and b.hero_extras:
-        at(("hero_extras",), "In and Out with Your Strength has no hero extra boxes", severity="warning")
-    if m.campaign == "kraken":
+    if camp.full_scale and b.hero_extras:
+        at(("hero_extras",), f"{camp.title} has no hero extra boxes", severity="warning")
+    if not camp.cave_ins:
         for letter, zone in b.zones.items():
             for n, evs in zone.events.items():
                 if any(e.kind in ("collapse", "collapse origin") for e in evs):
-                    at(("zones", letter, "events", n), "the Kraken has no cave-ins, only floods: "
+                    at(("zones", letter, "events", n), f"{_in_sentence(camp.centre)} has no cave-ins, only floods: "
                        f"zone {letter} event {n} collapses walls")
+    if camp.flood_every:
         wet = _components(set(b.flooded))
         if centre and not any(any(fb.neighbour(c, s) in centre for s in fb.SIDES) for part in wet for c in part):
             at(("flooded",), f"no flooded space touches the Kraken's room {_names(centre)}")
@@ -607,7 +612,7 @@ def lint(fmap: FouryMap) -> list[Finding]:
     # requirements
     if not m.blank:
         findings.extend(_requirement_findings(fmap, reachable))
-        if m.campaign == "santa":
+        if camp.collection:
             findings.extend(_santa_findings(fmap, reachable))
 
     # cells nobody can reach on the blank map
@@ -679,8 +684,9 @@ def _requirement_findings(fmap: FouryMap, reachable: set) -> list[Finding]:
     return out
 
 
-# Santa's minimum collection for victory (the rules: 6 reindeer, 1 sleigh, 10 green, 10 blue)
-SANTA_MINIMUM = {"reindeer": 6, "sleigh": 1, "green package": 10, "blue package": 10}
+# Santa's minimum collection for victory (the rules: 6 reindeer, 1 sleigh, 10 green, 10 blue), by item name
+SANTA_MINIMUM = {"reindeer": SANTA_GOAL["reindeer"], "sleigh": SANTA_GOAL["sleigh"],
+                 "green package": SANTA_GOAL["green packages"], "blue package": SANTA_GOAL["blue packages"]}
 
 
 def _santa_findings(fmap: FouryMap, reachable: set) -> list[Finding]:
@@ -810,5 +816,7 @@ def compose(fmap: FouryMap, options):
         rows = int(rows) if rows is not None else fmap.board.rows
         if (columns, rows) != (fmap.board.columns, fmap.board.rows):
             fmap = resize_blank(fmap, columns, rows)
+    hero = options.option("hero")
+    from .sheet import hero_object
     from ..sheets.map import compose_map
-    return compose_map(fmap, options)
+    return compose_map(fmap, options, hero_object(str(hero)) if hero else None)

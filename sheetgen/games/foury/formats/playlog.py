@@ -32,6 +32,16 @@ without entries) and its `steps`:
                                  (Santa: packages: {green: 3, blue: 2}; Slaughter: fury: N,
                                  more boxes than the steps said settle losses not written down)
 
+The header may name the alternative readings of the rules text the log follows,
+`readings: [weapon-once]` (the names of sheetgen.games.foury.rules.FouryReading); the
+log is then judged by exactly those (`readings: []`: by the default readings).
+Without it, the log is replayed under the default readings and, only if that breaks
+a rule, under the readings that replay consulted; it is judged by the set it follows
+best, and `sheetgen check` says which.
+
+Steps become actions through sheetgen.games.foury.notation (parse), which also
+normalises the other words players use (the validators below call it).
+
 A round may end with `exit: CELL:SIDE` and `market: {...}` beside its steps (the
 same as exit and market steps at the end of its steps); `round:`, `zone:`, `name:`
 and `note:` labels on a round are ignored.
@@ -56,37 +66,22 @@ from pydantic import BeforeValidator, model_validator
 
 from sheetgen.definitions.models import Strict, validate_model
 from sheetgen.errors import InputError, Problem, did_you_mean
+from sheetgen.games.base import Judgement, ReadingsInUse, Violation, judge
 from .. import actions as A
-from ..board import parse_cell, parse_cell_side
-from ..rules import READINGS, RESOURCES, SANTA_COUNTERS, SHEET_KEYS, apply_lenient, canonical, new_game
+from .. import notation
+from ..notation import (STEP_KEYS, bare_words, clover_die, clover_words, enemy_text, fight_words, trade_forms,
+                        trade_words, weapon_used)
+from ..rules import READINGS, FouryReading, canonical, rules_for
 from ..heroes import HEROES, TRAITS, Hero, check_free_traits, free_hero, named_hero
-from sheetgen.games.base import Violation
-
-STEP_KEYS = ("entry", "move", "fight", "flee", "collect", "redeem", "shovel", "circle", "climb", "lever", "oracle",
-             "exit", "market", "coin", "candy", "flood", "sheet", "score")
-BARE_STEPS = ("flee", "climb", "coin", "candy", "oracle", "lever")
-RESOURCE_NAMES = RESOURCES + SANTA_COUNTERS
-
-
-CLOVER_DIE = {"monster": "enemy", "statue": "enemy", "foe": "enemy", "opponent": "enemy", "trap": "enemy",
-              "player": "hero", "me": "hero", "mine": "hero", "own": "hero"}
 
 
 class CloverSpec(Strict):
     @model_validator(mode="before")
     @classmethod
     def _aliases(cls, value):
-        """Melyra chooses the result: {die: hero, choose: 6}; also value/result/new/reroll for roll."""
-        words = ("choose", "chosen", "value", "result", "new", "reroll", "rerolled", "new roll", "to")
-        if isinstance(value, dict) and "roll" not in value:
-            found = [k for k in value if k in words]
-            if len(found) == 1:
-                return {("roll" if k == found[0] else k): v for k, v in value.items()}
-        return value
+        return clover_words(value)
 
-    die: Annotated[Literal["hero", "enemy"],
-                   BeforeValidator(lambda v: CLOVER_DIE.get(v.strip().lower(), v.strip().lower())
-                                   if isinstance(v, str) else v)]
+    die: Annotated[Literal["hero", "enemy"], BeforeValidator(clover_die)]
     roll: int
 
 
@@ -95,50 +90,15 @@ class EnemySpec(Strict):
     type: str | None = None
 
 
-def _enemy_text(value):
-    """'goblin 4' or '4 goblin' -> {'roll': 4, 'type': 'goblin'}."""
-    if isinstance(value, str):
-        words = value.replace(",", " ").split()
-        nums = [w for w in words if w.lstrip("-").isdigit()]
-        names = [w for w in words if not w.lstrip("-").isdigit()]
-        if len(nums) == 1:
-            return {"roll": int(nums[0]), "type": " ".join(names) or None}
-    if isinstance(value, dict) and len(value) == 1:     # {orc: 4}
-        (name, roll), = value.items()
-        if isinstance(name, str) and name not in ("roll", "type") and isinstance(roll, int) \
-                and not isinstance(roll, bool):
-            return {"roll": roll, "type": name}
-    return value
-
-
-FIGHT_ALIASES = {"steal": "stolen", "steals": "stolen", "robbed": "stolen", "lose": "stolen", "loses": "stolen",
-                 "lost": "stolen", "foe": "type", "monster": "type", "kind": "type", "enemy_type": "type",
-                 "name": "type", "enemy_name": "type", "opponent": "type", "against": "type",
-                 "shields": "shield", "weapons": "weapon", "sword": "weapon", "four-leaf clover": "clover",
-                 "reroll": "clover", "enemy type": "type", "enemy-type": "type", "enemy kind": "type",
-                 "enemy name": "type", "foe type": "type", "monster type": "type"}
-
-
-def _used(value):
-    """weapon: 2 (the value added) means the weapon was used, like weapon: true."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value > 0
-    return value
-
-
 class FightSpec(Strict):
     @model_validator(mode="before")
     @classmethod
     def _aliases(cls, value):
-        """Other words players use: steal/robbed/lose -> stolen, foe/monster/kind -> type."""
-        if isinstance(value, dict) and any(k in FIGHT_ALIASES for k in value):
-            return {(FIGHT_ALIASES[k] if k in FIGHT_ALIASES and FIGHT_ALIASES[k] not in value else k): v
-                    for k, v in value.items()}
-        return value
+        return fight_words(value)
 
     hero: int
-    enemy: Annotated[Union[int, EnemySpec], BeforeValidator(_enemy_text)]
-    weapon: Annotated[bool, BeforeValidator(_used)] = False
+    enemy: Annotated[Union[int, EnemySpec], BeforeValidator(enemy_text)]
+    weapon: Annotated[bool, BeforeValidator(weapon_used)] = False
     clover: CloverSpec | None = None
     shield: bool = False
     type: str | None = None
@@ -161,66 +121,21 @@ class TradeSpec(Strict):
     @model_validator(mode="before")
     @classmethod
     def _aliases(cls, value):
-        """gain/receive/for/take are other words for get; pay/spend for give."""
-        words = {"gain": "get", "receive": "get", "for": "get", "take": "get", "pay": "give", "spend": "give",
-                 "buy": "get", "to": "get", "in": "get", "sell": "give", "from": "give", "out": "give",
-                 "lose": "give", "swap": "give"}
-        if isinstance(value, dict) and ("give" in value or "get" in value or any(k in words for k in value)) \
-                and all(k in words or k in ("give", "get") for k in value):
-            return {words.get(k, k): v for k, v in value.items()}
-        return value
+        return trade_words(value)
 
     give: dict[str, int] = {}
     get: dict[str, int] = {}
 
 
-def _trade_forms(value):
-    """Other ways to write a one-for-one trade: {weapon: shovels} (one for one), and
-    {weapon: 2, shovels: 2} (two counts, no signs: the first is given, as read aloud)."""
-    if isinstance(value, dict) and value and all(isinstance(k, str) for k in value):
-        if all(isinstance(v, str) for v in value.values()):
-            give: dict = {}
-            get: dict = {}
-            for k, v in value.items():
-                give[k] = give.get(k, 0) + 1
-                get[v] = get.get(v, 0) + 1
-            return {"give": give, "get": get}
-        if len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) and v > 0
-                                   for v in value.values()):
-            (k1, v1), (k2, v2) = value.items()
-            return {"give": {k1: v1}, "get": {k2: v2}}
-    return value
-
-
 class MarketSpec(Strict):
     spend: dict[str, int] = {}
     gain: dict[str, int] = {}
-    trade: Annotated[Union[TradeSpec, dict[str, int], None], BeforeValidator(_trade_forms)] = None
+    trade: Annotated[Union[TradeSpec, dict[str, int], None], BeforeValidator(trade_forms)] = None
     rate: Literal["this", "next"] = "this"
 
 
 class CoinSpec(Strict):
     traits: dict[str, int] = {}
-
-
-CANDY_WORDS = ("candy cane", "candy_cane", "candycane", "candy canes")
-
-
-def _bare(value: Any) -> Any:
-    if isinstance(value, str) and value.strip().lower() in BARE_STEPS + CANDY_WORDS:
-        word = value.strip().lower()
-        return {"candy" if word in CANDY_WORDS else word: True}
-    if isinstance(value, dict):
-        # Santa: other ways to write "give a candy cane": {candy cane: yeti}, {give: candy cane}
-        keys = {k: k for k in value if isinstance(k, str)}
-        for k in keys:
-            v = value[k]
-            if k.strip().lower() in CANDY_WORDS or (k.strip().lower() in ("give", "use") and isinstance(v, str)
-                                                    and v.strip().lower() in CANDY_WORDS):
-                out = {kk: vv for kk, vv in value.items() if kk != k}
-                out["candy"] = True
-                return out
-    return value
 
 
 class Step(Strict):
@@ -250,7 +165,7 @@ class Step(Strict):
     @model_validator(mode="before")
     @classmethod
     def _words(cls, value):
-        return _bare(value)
+        return bare_words(value)
 
     @model_validator(mode="after")
     def _one_action(self):
@@ -305,6 +220,7 @@ class PlayLogModel(Strict):
     date: str | None = None
     question: str | None = None
     note: str | None = None
+    readings: list[str] | None = None       # the alternative readings the log follows (FouryReading names)
     hero: HeroSpec
     rounds: list[RoundSpec] = []
 
@@ -331,6 +247,7 @@ class FouryLog:
     hero_problems: list[tuple[str, int | None]] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
     map_name: str = ""
+    readings: frozenset | None = None         # declared in the header (FouryReading members), else None
 
 
 # -- loading ----------------------------------------------------------------------
@@ -370,26 +287,32 @@ def free_caps(campaign: str) -> dict | None:
         return None
 
 
-def _pairs(d: dict[str, int], loc, source, problems, allowed=RESOURCE_NAMES) -> tuple[tuple[str, int], ...]:
-    out = []
-    for k, v in d.items():
-        k = canonical(k)
-        if k not in allowed:
-            problems.append(source.problem(loc, f"unknown resource '{k}'", expected="one of " + ", ".join(allowed),
-                                           suggestion=did_you_mean(k, allowed)))
-        out.append((k, int(v)))
-    return tuple(out)
+def _declared_readings(model: PlayLogModel, source, problems: list[Problem]) -> frozenset | None:
+    """The readings the header names (None when it names none); an unknown name is a located problem."""
+    if model.readings is None:
+        return None
+    out = set()
+    for i, name in enumerate(model.readings):
+        try:
+            out |= FouryReading.parse([name])
+        except ValueError:
+            problems.append(source.problem(("readings", i), f"unknown reading '{name}'",
+                                           expected="one of " + ", ".join(READINGS),
+                                           suggestion=did_you_mean(name, READINGS)))
+    return frozenset(out)
 
 
 def load(data, source) -> FouryLog:
     model: PlayLogModel = validate_model(PlayLogModel, data, source.filename)
     problems: list[Problem] = []
+    readings = _declared_readings(model, source, problems)
     fmap = _load_board(model.map, source, problems)
     board = fmap
+    rules = rules_for(board) if board is not None else None
     # the hero
     hero_problems: list[tuple[str, int | None]] = []
     h = model.hero
-    full = board is not None and (board.campaign == "strength" or not getattr(board, "hero_extras", True))
+    full = rules is not None and rules.full_scale(board)
     hero = None
     if h.name is not None:
         key = h.name.strip().lower()
@@ -420,19 +343,15 @@ def load(data, source) -> FouryLog:
     n = 0
     for ri, rnd in enumerate(model.rounds):
         rloc = ("rounds", ri)
-        if rnd.entry is not None:
+        head_step = ({"entry": rnd.entry} if rnd.entry is not None else
+                     {"start": rnd.start} if rnd.start is not None else None)
+        if head_step is not None:
+            key = next(iter(head_step))
             try:
-                cell, side = _arrow(rnd.entry, board)
-                entries.append(Entry(A.Enter(entry=(cell, side)), _line(source, rloc + ("entry",)), None, ri + 1))
+                entries.append(Entry(notation.parse(head_step, board), _line(source, rloc + (key,)), None, ri + 1))
             except ValueError as exc:
-                problems.append(source.problem(rloc + ("entry",), str(exc)))
-        elif rnd.start is not None:
-            try:
-                entries.append(Entry(A.Enter(start=parse_cell(rnd.start)), _line(source, rloc + ("start",)),
-                                     None, ri + 1))
-            except ValueError as exc:
-                problems.append(source.problem(rloc + ("start",), str(exc)))
-        elif board is not None and board.campaign in ("slaughter", "santa"):
+                problems.append(source.problem(rloc + (key,), str(exc)))
+        elif rules is not None and not rules.campaign.exits:
             entries.append(Entry(A.Enter(), _line(source, rloc), None, ri + 1))
         else:
             problems.append(source.problem(rloc, "a round starts with its entry arrow, like entry: C1:N"))
@@ -441,7 +360,7 @@ def load(data, source) -> FouryLog:
             n += 1
             loc = rloc + ("steps", si)
             try:
-                action = _action(step, loc, source, problems, board)
+                action = _read_step(step.model_dump(exclude_none=True), loc, source, problems, board)
             except ValueError as exc:
                 problems.append(source.problem(loc, str(exc)))
                 continue
@@ -457,32 +376,18 @@ def load(data, source) -> FouryLog:
         if rnd.exit is not None:
             n += 1
             try:
-                cell, side = _arrow(rnd.exit, board)
-                entries.append(Entry(A.Exit(cell, side), _line(source, rloc + ("exit",)), n, ri + 1,
-                                     len(rnd.steps) + 1))
+                entries.append(Entry(notation.parse({"exit": rnd.exit}, board), _line(source, rloc + ("exit",)), n,
+                                     ri + 1, len(rnd.steps) + 1))
             except ValueError as exc:
                 problems.append(source.problem(rloc + ("exit",), str(exc)))
         if rnd.market is not None:
             n += 1
             loc = rloc + ("market",)
-            action = _action(Step(market=rnd.market), rloc, source, problems, board)
+            action = _read_step({"market": rnd.market.model_dump(exclude_none=True)}, rloc, source, problems, board)
             entries.append(Entry(action, _line(source, loc), n, ri + 1, len(rnd.steps) + 1 + (rnd.exit is not None)))
     if problems:
         raise InputError(problems)
-    return FouryLog(model, source, board, hero, hero_problems, entries, model.map)
-
-
-def _arrow(text: str, board):
-    """'C1:N', or just 'C1' when the map has exactly one arrow on that cell."""
-    if ":" not in str(text) and board is not None:
-        cell = parse_cell(text)
-        sides = [side for c, side in board.entries if c == cell]
-        if len(sides) == 1:
-            return cell, sides[0]
-        raise ValueError(f"'{text}': name the arrow as CELL:SIDE"
-                         + (f" ({', '.join(f'{text}:{s}' for s in sides)})" if sides else
-                            f" (there is no arrow on {text})"))
-    return parse_cell_side(text)
+    return FouryLog(model, source, board, hero, hero_problems, entries, model.map, readings)
 
 
 def _line(source, loc) -> int | None:
@@ -491,128 +396,23 @@ def _line(source, loc) -> int | None:
     return mark[0] if mark else None
 
 
-def _action(step: Step, loc, source, problems, board=None):
-    if step.entry is not None:
-        return A.Enter(entry=_arrow(step.entry, board))
-    if step.move is not None:
-        return A.Move(parse_cell(step.move), step.roll)
-    if step.fight is not None:
-        f = step.fight
-        enemy, etype = (f.enemy, None) if isinstance(f.enemy, int) else (f.enemy.roll, f.enemy.type)
-        etype = etype or f.type or step.enemy
-        etype = etype.strip().lower() if etype else None
-        from ..board import ENEMIES
-        if etype is not None and etype not in ENEMIES and etype != "statue":
-            problems.append(source.problem(loc + ("fight",), f"unknown enemy '{etype}'",
-                                           expected="one of " + ", ".join(ENEMIES),
-                                           suggestion=did_you_mean(etype, ENEMIES)))
-        stolen = canonical(f.stolen) if f.stolen is not None else None
-        if stolen is not None and stolen not in RESOURCES:
-            problems.append(source.problem(loc + ("fight", "stolen"), f"unknown resource '{f.stolen}'",
-                                           suggestion=did_you_mean(f.stolen, RESOURCES)))
-        return A.Fight(f.hero, enemy, f.weapon, f.clover.die if f.clover else None,
-                       f.clover.roll if f.clover else None, f.shield, etype, stolen, f.fury)
-    if step.flee:
-        return A.Flee()
-    if isinstance(step.collect, list):
-        return [_action(Step(collect=c), loc, source, problems, board) for c in step.collect]
-    if step.collect is not None:
-        c = step.collect
-        if isinstance(c, str):
-            return A.Collect(c.strip().lower())
-        take = canonical(c.take) if c.take is not None else None
-        if take is not None and take not in TRAITS:
-            problems.append(source.problem(loc + ("collect", "take"), f"a cornucopia gives one of {', '.join(TRAITS)}",
-                                           suggestion=did_you_mean(c.take, TRAITS)))
-        return A.Collect(c.item.strip().lower(), take, c.roll, _pairs(c.gain, loc + ("collect",), source, problems))
-    if step.redeem is not None:
-        resource = canonical(step.redeem)
-        if resource not in TRAITS:
-            raise ValueError(f"a cornucopia gives one of {', '.join(TRAITS)}, not '{step.redeem}'")
-        return A.Redeem(resource)
-    if step.shovel is not None:
-        cell, side = parse_cell_side(step.shovel)
-        return A.Shovel(cell, side)
-    if step.circle is not None:
-        return A.Circle(parse_cell(step.circle))
-    if step.climb:
-        return A.Climb()
-    if step.lever is not None:
-        return A.Lever(parse_cell(step.lever) if isinstance(step.lever, str) else None)
-    if step.oracle is not None:
-        o = step.oracle
-        words = o.words if isinstance(o, OracleSpec) else (o if isinstance(o, str) else "")
-        return A.Oracle(words)
-    if step.exit is not None:
-        cell, side = _arrow(step.exit, board)
-        return A.Exit(cell, side, step.roll)
-    if step.market is not None:
-        m = step.market
-        spend = {canonical(k): v for k, v in m.spend.items()}
-        bad = [k for k in spend if k not in ("chests", "cornucopias")]
-        if bad:
-            problems.append(source.problem(loc + ("market", "spend"), "the market spends chests: spend: {chests: N}"))
-        give: tuple = ()
-        get: tuple = ()
-        if isinstance(m.trade, TradeSpec):
-            give = _pairs(m.trade.give, loc + ("market", "trade"), source, problems)
-            get = _pairs(m.trade.get, loc + ("market", "trade"), source, problems)
-        elif isinstance(m.trade, dict):
-            pairs = _pairs(m.trade, loc + ("market", "trade"), source, problems)
-            give = tuple((k, -v) for k, v in pairs if v < 0)
-            get = tuple((k, v) for k, v in pairs if v > 0)
-        gain = _pairs(m.gain, loc + ("market", "gain"), source, problems)
-        horns = spend.get("cornucopias", 0)
-        if horns > 0:
-            # cornucopias spent at the market: each is one resource of choice, taken from the gains
-            # (a one-for-one trade of the cornucopia; the chests buy the rest)
-            rest, took = [], []
-            for k, v in gain:
-                n = min(v, horns - sum(t for _, t in took))
-                if n > 0:
-                    took.append((k, n))
-                if v - n > 0:
-                    rest.append((k, v - n))
-            give = give + (("cornucopias", horns),)
-            get = get + tuple(took)
-            gain = tuple(rest)
-        return A.Market(int(spend.get("chests", 0)), gain, give, get, m.rate == "next")
-    if step.coin is not None:
-        traits = step.coin.traits if isinstance(step.coin, CoinSpec) else {}
-        return A.Coin(tuple((canonical(k), v) for k, v in traits.items()))
-    if step.candy:
-        return A.Candy()
-    if step.flood is not None:
-        return A.Flood(tuple(parse_cell(c) for c in step.flood))
-    if step.sheet is not None:
-        for k in step.sheet:
-            if canonical(k) not in SHEET_KEYS:
-                problems.append(source.problem(loc + ("sheet", k), f"'{k}' is not a value on the sheet",
-                                               expected="one of " + ", ".join(SHEET_KEYS),
-                                               suggestion=did_you_mean(k, SHEET_KEYS)))
-        return A.Sheet(tuple((canonical(k), v) for k, v in step.sheet.items()))
-    if step.score is not None:
-        return A.Score(step.score)
-    return None
+def _read_step(step: dict, loc, source, problems, board=None):
+    """A validated step (as a dict) -> its action through the notation; its notes become
+    problems located inside the step (before the ValueError of a step that cannot be read)."""
+    notes: list = []
+    try:
+        return notation.parse(step, board, notes)
+    finally:
+        problems.extend(source.problem(loc + note.path, note.message, expected=note.expected,
+                                       suggestion=note.suggestion) for note in notes)
 
 
-class _Collector:
-    """Stands in for a Source when steps come from elsewhere (the tracker): collects messages."""
-
-    def __init__(self):
-        self.messages: list[str] = []
-
-    def problem(self, loc, message, **kw):
-        hint = kw.get("suggestion")
-        self.messages.append(message + (f"; did you mean '{hint}'?" if hint else ""))
-        return self.messages[-1]
-
-
-def step_action(step: dict):
-    """One play-log step (a dict, or a bare word) -> a rules action; ValueError says what is wrong."""
+def step_action(step: dict | str):
+    """One play-log step as a player writes it (a dict, or a bare word) -> a rules action:
+    the format's validation, then the notation; ValueError says what is wrong."""
     from pydantic import ValidationError
     if isinstance(step, dict) and set(step) == {"start"}:
-        return A.Enter(start=parse_cell(str(step["start"])))
+        return notation.parse(step)
     try:
         model = Step.model_validate(step)
     except ValidationError as exc:
@@ -621,94 +421,17 @@ def step_action(step: dict):
             where = ".".join(str(p) for p in err["loc"])
             msgs.append((f"{where}: " if where else "") + err["msg"].removeprefix("Value error, "))
         raise ValueError("; ".join(msgs)) from None
-    collector = _Collector()
-    problems: list = []
-    action = _action(model, (), collector, problems)
+    action = notation.parse(model.model_dump(exclude_none=True))
     if isinstance(action, list):
         if len(action) != 1:
             raise ValueError("collect one item per step here")
         action = action[0]
-    if collector.messages:
-        raise ValueError("; ".join(collector.messages))
     return action
-
-
-def action_step(action) -> dict | str:
-    """A rules action -> its play-log step (the inverse of step_action)."""
-    from ..board import cell_name as cn
-    t = type(action)
-    if t is A.Enter:
-        if action.entry is not None:
-            return {"entry": f"{cn(action.entry[0])}:{action.entry[1]}"}
-        return {"start": cn(action.start)} if action.start else {"start": None}
-    if t is A.Move:
-        return {"move": cn(action.to), "roll": action.roll} if action.roll is not None else {"move": cn(action.to)}
-    if t is A.Fight:
-        f: dict = {"hero": action.hero, "enemy": action.enemy}
-        if action.weapon:
-            f["weapon"] = True
-        if action.clover_die:
-            f["clover"] = {"die": action.clover_die, "roll": action.clover_roll}
-        if action.shield:
-            f["shield"] = True
-        if action.enemy_type:
-            f["type"] = action.enemy_type
-        if action.stolen:
-            f["stolen"] = action.stolen
-        if action.fury:
-            f["fury"] = action.fury
-        return {"fight": f}
-    if t is A.Collect:
-        if action.take or action.roll is not None or action.gain:
-            c: dict = {"item": action.item}
-            if action.take:
-                c["take"] = action.take
-            if action.roll is not None:
-                c["roll"] = action.roll
-            if action.gain:
-                c["gain"] = dict(action.gain)
-            return {"collect": c}
-        return {"collect": action.item}
-    if t is A.Redeem:
-        return {"redeem": action.resource}
-    if t is A.Shovel:
-        return {"shovel": f"{cn(action.cell)}:{action.side}"}
-    if t is A.Circle:
-        return {"circle": cn(action.to)}
-    if t is A.Lever:
-        return {"lever": cn(action.cell)} if action.cell else "lever"
-    if t is A.Oracle:
-        return {"oracle": {"words": action.words}} if action.words else "oracle"
-    if t is A.Exit:
-        out = {"exit": f"{cn(action.cell)}:{action.side}"}
-        if action.roll is not None:
-            out["roll"] = action.roll
-        return out
-    if t is A.Market:
-        m: dict = {}
-        if action.spend_chests:
-            m["spend"] = {"chests": action.spend_chests}
-        if action.gain:
-            m["gain"] = dict(action.gain)
-        if action.give or action.get:
-            m["trade"] = {"give": dict(action.give), "get": dict(action.get)}
-        if action.next_rate:
-            m["rate"] = "next"
-        return {"market": m}
-    if t is A.Coin:
-        return {"coin": {"traits": dict(action.traits)}} if action.traits else "coin"
-    if t is A.Flood:
-        return {"flood": [cn(c) for c in action.cells]}
-    if t is A.Sheet:
-        return {"sheet": dict(action.values)}
-    if t is A.Score:
-        return {"score": action.points}
-    return {A.Flee: "flee", A.Climb: "climb", A.Candy: "candy"}[t]
 
 
 def log_text(map_ref: str, hero: dict, actions) -> str:
     """A play log (YAML text) for a list of rules actions."""
-    return dump_log(map_ref, hero, [action_step(a) for a in actions])
+    return dump_log(map_ref, hero, [notation.serialize(a) for a in actions])
 
 
 def dump_log(ref: str, hero: dict, steps: list) -> str:
@@ -731,7 +454,7 @@ def dump_log(ref: str, hero: dict, steps: list) -> str:
     for head, body in rounds:
         if head:
             key, value = next(iter(head.items()))
-            out.append(f"  - {key}: {value}")
+            out.append(f"  - {key}: {value if value is not None else 'null'}")
             out.append("    steps:" + ("" if body else " []"))
         else:
             out.append("  - steps:" + ("" if body else " []"))
@@ -751,33 +474,34 @@ def _flow(value) -> str:
 
 
 # -- checking ---------------------------------------------------------------------
-def replay(log: FouryLog, readings: tuple[str, ...] = ()):
-    """(final state, violations): the log replayed, following claimed steps where possible."""
+def replay(log: FouryLog, readings=()):
+    """(final state, violations): the log replayed, following claimed steps where possible;
+    readings: FouryReading members or names, or a ReadingsInUse (which then records the
+    readings the replay consulted)."""
     violations = [Violation(line, msg, None, "hero.traits") for msg, line in log.hero_problems]
-    state = new_game(log.board, log.hero, readings)
+    rules = rules_for(log.board)
+    state = rules.new_game(log.board, log.hero, readings)
+    step = rules.step
     for e in log.entries:
-        state, problems = apply_lenient(state, e.action)
-        for rule, message in problems:
+        out = step(state, e.action)
+        state = out.state
+        for v in out.violations:
+            message = v.message
             if e.step is None:
                 message = f"round {e.round} entry: {message}"
             elif e.round > 1 and e.round_step is not None:
                 # step N counts over the whole log; a reader counting within the round finds it here
                 message = f"round {e.round}, step {e.round_step}: {message}"
-            violations.append(Violation(e.line, message, e.step, rule))
+            violations.append(Violation(e.line, message, e.step, v.rule))
     return state, violations
 
 
-def check(log: FouryLog) -> list[Violation]:
-    """The violations under our reading of the rules; where the text allows another reading
-    (READINGS: e.g. the weapon point paid once per combat rather than per exchange) and the
-    log follows it, the log is judged under that reading instead."""
-    from itertools import combinations
-    best = replay(log)[1]
-    for size in range(1, len(READINGS) + 1):
-        for readings in combinations(READINGS, size):
-            if not best:
-                return best
-            other = replay(log, readings)[1]
-            if len(other) < len(best):
-                best = other
-    return best
+def check(log: FouryLog) -> Judgement:
+    """The log's verdict: under the readings its header declares; else under our reading of
+    the rules and, only if that breaks a rule, under the alternative readings (FouryReading)
+    the replay consulted, alone and together: the log is judged by the one it follows best."""
+    def run(chosen: frozenset):
+        in_use = ReadingsInUse(chosen)
+        _, violations = replay(log, in_use)
+        return violations, in_use.consulted
+    return judge(run, log.readings)

@@ -20,7 +20,9 @@
     icon_size: 14mm           # icons: the big tiles
 
 The heroes' starting traits and caps are our own (the rulebook shows them only
-as pictures); `hero_traits(name)` gives them to other code.
+as pictures); `hero_traits(name)` gives them to other code, `hero_object(name)` the
+hero as a sheet draws it.  The sheets (sheetgen.games.foury.sheets) are imported by
+`compose` and `hero_object` only: loading and checking never draw.
 """
 from __future__ import annotations
 
@@ -33,10 +35,10 @@ from pydantic import Field, NonNegativeInt
 from sheetgen.errors import InputError, Problem, did_you_mean
 from sheetgen.definitions.models import Length, Strict, validate_model
 from sheetgen.definitions.registry import Source
+from ..heroes import TRAITS as TRAIT_KEYS
+from ..rules import CAMPAIGNS, rules_for
+from ..tables import ANCIENT, FREE_TRAIT_TOTAL as STARTING_TRAITS, track_boxes
 
-CAMPAIGNS = ("ancient", "slaughter", "santa", "strength", "kraken")
-TRAIT_KEYS = ("hearts", "shields", "weapon", "clovers", "shovels")
-STARTING_TRAITS = 12
 HEROES_FILE = "sheet-heroes"
 
 
@@ -64,7 +66,7 @@ class SheetModel(Strict):
     title: str
     description: str = ""
     sheet: Literal["character", "players", "heroes", "icons"]
-    campaign: Literal["ancient", "slaughter", "santa", "strength", "kraken"] = "ancient"
+    campaign: Literal[tuple(CAMPAIGNS)] = "ancient"
     paper: Literal["a4", "letter"] | None = None
     copies: int = Field(3, ge=1, le=3, description="character: sheets per page")
     players: int = Field(2, ge=2, le=3, description="players: sheets on the 2-player page")
@@ -82,19 +84,15 @@ MODEL = SheetModel
 class FourySheet:
     model: SheetModel
     source: Source
-    heroes: dict = field(default_factory=dict)      # key -> draw.foury_character.Hero
+    heroes: dict = field(default_factory=dict)      # key -> HeroModel
 
     @property
     def title(self) -> str:
         return self.model.title
 
 
-def _track_totals(campaign: str = "ancient") -> dict[str, int]:
-    from ..sheets.character import CharacterSpec
-    return {k: a + b for k, (a, b) in CharacterSpec(campaign=campaign).track_lengths().items()}
-
-
-def _hero(key: str, h: HeroModel):
+def _card(key: str, h: HeroModel):
+    """The hero as a sheet draws it (sheetgen.games.foury.sheets.character.Hero)."""
     from ..sheets.character import Hero
     return Hero(key, h.name, h.epithet, h.difficulty, h.traits.model_dump(), h.caps.model_dump(), h.action)
 
@@ -102,7 +100,7 @@ def _hero(key: str, h: HeroModel):
 def load(data, source: Source) -> FourySheet:
     model: SheetModel = validate_model(SheetModel, data, source.filename)
     problems: list[Problem] = []
-    totals = _track_totals()
+    totals = {k: a + b for k, (a, b) in track_boxes(ANCIENT).items()}
     heroes = {}
     for key, h in model.heroes.items():
         loc = ("heroes", key)
@@ -117,7 +115,7 @@ def load(data, source: Source) -> FourySheet:
             if caps[k] > totals[k]:
                 problems.append(source.problem(loc + ("caps", k), f"{k}: cap {caps[k]} is longer than the track "
                                                f"({totals[k]} boxes)"))
-        heroes[key] = _hero(key, h)
+        heroes[key] = h
     if model.sheet == "heroes" and not model.heroes:
         problems.append(source.problem((), "a heroes sheet needs `heroes:` (name, difficulty, traits, caps, action)"))
     for i, key in enumerate(model.only):
@@ -143,30 +141,36 @@ def load(data, source: Source) -> FourySheet:
 # -- the heroes as data -----------------------------------------------------------
 @lru_cache(maxsize=1)
 def builtin_heroes() -> dict:
-    """key -> Hero from layouts/foury/sheet-heroes.yaml."""
+    """key -> HeroModel from layouts/foury/sheet-heroes.yaml."""
     from sheetgen.definitions.registry import load as load_definition
     loaded = load_definition(HEROES_FILE)
     return dict(loaded.definition.heroes)
 
 
-def hero_object(name: str):
+def _builtin_hero(name: str) -> tuple[str, HeroModel]:
+    """(key, data) of a built-in hero by key or name; InputError naming the known ones."""
     key = str(name).strip().lower()
     heroes = builtin_heroes()
     if key not in heroes:
         by_name = {h.name.lower(): k for k, h in heroes.items()}
         if key in by_name:
-            return heroes[by_name[key]]
+            return by_name[key], heroes[by_name[key]]
         raise InputError(Problem(f"unknown hero '{name}'", expected="one of " + ", ".join(heroes),
                                  suggestion=did_you_mean(key, heroes)))
-    return heroes[key]
+    return key, heroes[key]
+
+
+def hero_object(name: str):
+    """A built-in hero as a sheet draws it (sheets.character.Hero)."""
+    return _card(*_builtin_hero(name))
 
 
 def hero_traits(name: str) -> dict:
     """A hero's starting traits and caps: {hearts, shields, weapon, clovers, shovels,
     caps: {...}, action, difficulty, name}."""
-    h = hero_object(name)
-    out = dict(h.traits)
-    out.update(caps=dict(h.caps), action=h.action, difficulty=h.difficulty, name=h.name)
+    _, h = _builtin_hero(name)
+    out = h.traits.model_dump()
+    out.update(caps=h.caps.model_dump(), action=h.action, difficulty=h.difficulty, name=h.name)
     return out
 
 
@@ -174,21 +178,23 @@ def track_limits(campaign: str = "ancient", hero: str | None = None) -> dict[str
     """The most each resource track holds: the hero's caps, else the boxes a plain
     character may fill (beige hero extras excluded, except In and Out with Your Strength)."""
     if hero:
-        return dict(hero_object(hero).caps)
-    from ..sheets.character import CharacterSpec
-    return {k: a for k, (a, b) in CharacterSpec(campaign=campaign).track_lengths().items()}
+        return _builtin_hero(hero)[1].caps.model_dump()
+    return {k: a for k, (a, b) in track_boxes(rules_for(campaign).campaign).items()}
 
 
 # -- build -----------------------------------------------------------------------
+def options_taken(sheet: FourySheet) -> set[str]:
+    """The build options these sheets read: none (a sheet's hero and campaign are in its file)."""
+    return set()
+
+
 def _spec(m: SheetModel, hero=None, player=None):
-    from ..sheets.map import CAMPAIGN_NAMES, DEFAULT_ZONES
+    from ..sheets.map import DEFAULT_ZONES
     from ..sheets.character import CharacterSpec
-    turns = m.turns
-    if turns is None and m.campaign in ("santa", "kraken"):
-        turns = 60 if m.campaign == "kraken" else 40
-    return CharacterSpec(campaign=m.campaign, hero_extras=m.campaign != "strength", turns=turns,
-                         zones=list(DEFAULT_ZONES), hero=hero, player=player,
-                         title=CAMPAIGN_NAMES.get(m.campaign, "Character sheet"))
+    camp = rules_for(m.campaign).campaign
+    turns = m.turns if m.turns is not None else camp.turns
+    return CharacterSpec(campaign=m.campaign, hero_extras=not camp.full_scale, turns=turns,
+                         zones=list(DEFAULT_ZONES), hero=hero, player=player, title=camp.title)
 
 
 TWO_PLAYERS = (
@@ -216,7 +222,8 @@ def compose(sheet: FourySheet, options):
     if m.sheet == "character":
         hero = None
         if m.hero:
-            hero = sheet.heroes.get(m.hero.lower()) or hero_object(m.hero)
+            key = m.hero.lower()
+            hero = _card(key, sheet.heroes[key]) if key in sheet.heroes else hero_object(m.hero)
         specs = [_spec(m, hero) for _ in range(m.copies)]
         return character_pages(specs, options, m.title, name, per_page=3)
     if m.sheet == "players":
@@ -226,14 +233,14 @@ def compose(sheet: FourySheet, options):
         return character_pages(specs, options, m.title, name, side_text=side, per_page=3)
     # heroes: two per page and a column of all heroes at a glance
     keys = m.only or list(sheet.heroes)
-    specs = [_spec(m, sheet.heroes[k]) for k in keys]
+    specs = [_spec(m, _card(k, sheet.heroes[k])) for k in keys]
     return character_pages(specs, options, m.title, name, side_text=_heroes_column(sheet), per_page=3)
 
 
 def _heroes_column(sheet: FourySheet):
     blocks = [("The heroes", "Copy your hero's sheet: the grey crosses are the starting traits; the dark "
                "squares are caps, never filled. Beige boxes are the heroes' extras.")]
-    for h in sheet.heroes.values():
+    for h in (_card(k, h) for k, h in sheet.heroes.items()):
         t = h.traits
         blocks.append((f"{h.name} · {h.difficulty.upper()}",
                        f"{h.epithet}.\nStarts with {t['hearts']} life, {t['shields']} shield, {t['weapon']} weapon, "

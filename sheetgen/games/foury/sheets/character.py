@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from sheetgen.fonts import text_width, wrap
 from sheetgen.draw.icons import icon
 from sheetgen.draw.model import Circle, Group, Line, Rect, Style, Text
+from ..rules import rules_for
+from ..tables import CHEST_VALUE, KILLS_PER_CORNUCOPIA, ROUND_BONUS, SANTA_GOAL, SANTA_GRID, SLAUGHTER_MAX, \
+    TRACK_BOXES, Campaign, track_boxes
 
 INK = "#1a1a1a"
 GREY = "#6b6b6b"
@@ -25,16 +28,11 @@ LABEL_PT = 7.5
 SMALL_PT = 7.0
 HEAD_PT = 8.0
 
-# The resource tracks: key, label, icon, boxes everyone may fill, beige hero extras.
-TRACKS = (
-    ("hearts", "Life Points", "heart", 12, 2),
-    ("shields", "Shield", "shield", 8, 2),
-    ("weapon", "Weapon", "weapon", 8, 2),
-    ("clovers", "Four-leaf Clover", "clover", 6, 2),
-    ("shovels", "Shovel", "shovel", 6, 2),
-)
+# The resource tracks: key, label, icon, boxes everyone may fill, beige hero extras (tables.TRACK_BOXES).
+TRACK_LABELS = {"hearts": ("Life Points", "heart"), "shields": ("Shield", "shield"), "weapon": ("Weapon", "weapon"),
+                "clovers": ("Four-leaf Clover", "clover"), "shovels": ("Shovel", "shovel")}
+TRACKS = tuple((key, *TRACK_LABELS[key], base, extra) for key, (base, extra) in TRACK_BOXES.items())
 TRACK_KEYS = tuple(t[0] for t in TRACKS)
-FURY_BOXES = 5                 # The Slaughter of Monsters: skull boxes at the end of the Life row
 
 REQUIREMENT_TEXT = {"statues": ("statue", "stand before {n} statue{s}"), "kills": ("monster", "kill {n} monster{s}"),
                     "levers": ("lever", "reach {n} lever{s}"), "cornucopias": ("cornucopia", "keep {n} cornucopia{s}")}
@@ -94,29 +92,27 @@ class ZoneInfo:
 
 @dataclass
 class CharacterSpec:
-    campaign: str = "ancient"
+    campaign: str = "ancient"           # the campaign's name (its description: `about`)
     hero_extras: bool = True
     turns: int | None = None            # hourglass boxes (santa, kraken); None: a plain time tracker
-    max_enemies: int = 48               # slaughter
+    max_enemies: int = SLAUGHTER_MAX    # the kill grid of a campaign that counts enemies (slaughter)
     zones: list[ZoneInfo] = field(default_factory=list)
     hero: Hero | None = None
     title: str = "Character sheet"
     player: str | None = None           # "Player 1" on the 2-player page
 
+    @property
+    def about(self) -> Campaign:
+        """What the campaign prints (sheetgen.games.foury.tables.Campaign)."""
+        return rules_for(self.campaign).campaign
+
     def track_lengths(self) -> dict[str, tuple[int, int]]:
         """key -> (plain boxes, beige hero boxes)."""
-        out = {}
-        for key, _, _, base, extra in TRACKS:
-            if self.campaign == "strength":
-                out[key] = (base + extra, 0)       # no extras: everyone may use the full scale
-            elif not self.hero_extras:
-                out[key] = (base, 0)
-            else:
-                out[key] = (base, extra)
-        if self.campaign == "slaughter":
-            base, extra = out["hearts"]
-            out["hearts"] = (base - 4, extra)       # room for the Fury boxes
-        return out
+        return track_boxes(self.about, self.hero_extras)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th')}"
 
 
 class Ink:
@@ -201,6 +197,7 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
     items: list = []
     P = id_prefix
     hero = spec.hero
+    camp = spec.about
     bottom = y + h
 
     # -- header -----------------------------------------------------------------
@@ -239,10 +236,10 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
 
     # -- resource tracks -----------------------------------------------------------
     note = "12 traits to share out" if not hero else "pencil over the grey crosses"
-    cy = _section(items, x, cy, w, "Resources", note + ("" if not spec.hero_extras or spec.campaign == "strength"
+    cy = _section(items, x, cy, w, "Resources", note + ("" if not spec.hero_extras or camp.full_scale
                                                         else "; beige: heroes only"))
     lengths = spec.track_lengths()
-    longest = max(a + b for a, b in lengths.values()) + (FURY_BOXES if spec.campaign == "slaughter" else 0)
+    longest = max(a + b for a, b in lengths.values()) + camp.fury_boxes
     label_w = 22.0 if w >= 22.0 + longest * BOX else max(19.0, w - longest * BOX)
     tbox = min(BOX, (w - label_w) / longest)
     for key, label, icon_name, _, _ in TRACKS:
@@ -258,21 +255,21 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
             marks = [i < start for i in range(n)]
         _label_cell(items, x, cy, label, icon_name, colour, label_w)
         bx = _boxes(items, x + label_w, cy, n, size=tbox, fills=fills, id_prefix=f"{P}track-{key}", marks=marks)
-        if key == "hearts" and spec.campaign == "slaughter":
+        if key == "hearts" and camp.fury_boxes:
             # the Fury: skull boxes at the far right, blacked out from the right
             fx = bx
-            for i in range(FURY_BOXES):
+            for i in range(camp.fury_boxes):
                 items.append(Group((icon("skull", fx + i * tbox, cy, tbox, colour=colour),),
                                    id=f"{P}track-fury-{i + 1}", cls="box fury"))
-            bx = fx + FURY_BOXES * tbox
+            bx = fx + camp.fury_boxes * tbox
         cy += tbox + 1.0
 
     # -- counters --------------------------------------------------------------------
     cy += 0.6
     cy = _section(items, x, cy, w, "Counters")
-    if spec.campaign == "slaughter":
-        items.append(_text(x, cy + 3.0, f"ENEMIES DEFEATED (max {spec.max_enemies}): every 3rd box = 1 cornucopia",
-                           SMALL_PT, "condensed-bold"))
+    if camp.max_enemies is not None:
+        items.append(_text(x, cy + 3.0, f"ENEMIES DEFEATED (max {spec.max_enemies}): every "
+                           f"{_ordinal(KILLS_PER_CORNUCOPIA)} box = 1 cornucopia", SMALL_PT, "condensed-bold"))
         cy += 4.2
         per_row = int((w) // 4.6)
         per_row = min(per_row, 16 if spec.max_enemies % 16 == 0 else per_row)
@@ -280,7 +277,7 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
         for i in range(spec.max_enemies):
             r, c = divmod(i, per_row)
             bx, by = x + c * size, cy + r * size
-            third = (i + 1) % 3 == 0
+            third = (i + 1) % KILLS_PER_CORNUCOPIA == 0
             items.append(Rect(bx, by, size, size, Style(stroke=INK, stroke_width=0.3,
                                                         fill=ink.fill("#f6e7b0") if third else None),
                               id=f"{P}track-enemies-{i + 1}", cls="box"))
@@ -292,11 +289,11 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
         cy += BOX + 0.9
     else:
         _label_cell(items, x, cy, "Chests", "chest", colour, label_w)
-        mx = _round_markers(items, x + label_w, cy, ("x1", "x2", "x3", "x4"), f"{P}chest-round")
+        mx = _round_markers(items, x + label_w, cy, tuple(f"x{v}" for v in CHEST_VALUE), f"{P}chest-round")
         _boxes(items, mx + 1.2, cy, int((x + w - mx - 1.2) // BOX), id_prefix=f"{P}track-chests")
         cy += BOX + 0.9
         _label_cell(items, x, cy, "Monsters defeated", "monster", colour, label_w)
-        mx = _round_markers(items, x + label_w, cy, ("+0", "+1", "+2", "+3"), f"{P}monster-round")
+        mx = _round_markers(items, x + label_w, cy, tuple(f"+{v}" for v in ROUND_BONUS), f"{P}monster-round")
         _boxes(items, mx + 1.2, cy, int((x + w - mx - 1.2) // BOX), id_prefix=f"{P}track-kills")
         cy += BOX + 0.9
         _label_cell(items, x, cy, "Cornucopias", "cornucopia", colour, label_w)
@@ -313,11 +310,11 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
         cy += 2.6
 
     # -- campaign blocks ---------------------------------------------------------------
-    if spec.campaign == "santa":
+    if camp.collection:
         cy = _santa_collection(items, x, cy, w, colour, ink, P)
-    if spec.campaign in ("ancient", "strength", "kraken"):
+    if camp.requirements:
         cy = _requirements(items, x, cy, w, spec, colour, ink, P)
-    if spec.campaign in ("ancient", "strength"):
+    if camp.oracle:
         cy = _oracle(items, x, cy, w, P)
 
     # -- time ----------------------------------------------------------------------------
@@ -382,8 +379,12 @@ def _oracle(items, x, cy, w, P):
 
 def _santa_collection(items, x, cy, w, colour, ink, P):
     cy += 0.6
-    cy = _section(items, x, cy, w, "Santa's collection", "to win: 6 reindeer, the sleigh, 10 + 10 packages")
-    rows = (("reindeer", 8, 6), ("rudolph", 1, 0), ("sleigh", 1, 1), ("green package", 16, 10), ("blue package", 16, 10))
+    goal = SANTA_GOAL
+    cy = _section(items, x, cy, w, "Santa's collection", f"to win: {goal['reindeer']} reindeer, the sleigh, "
+                  f"{goal['green packages']} + {goal['blue packages']} packages")
+    rows = (("reindeer", SANTA_GRID["reindeer"], goal["reindeer"]), ("rudolph", SANTA_GRID["rudolph"], 0),
+            ("sleigh", 1, goal["sleigh"]), ("green package", SANTA_GRID["green packages"], goal["green packages"]),
+            ("blue package", SANTA_GRID["blue packages"], goal["blue packages"]))
     size = 4.6
     col_x = x
     # reindeer + rudolph + sleigh on one row, then the two package rows
@@ -439,11 +440,9 @@ def _turns(items, x, cy, w, spec, colour, P):
     title = "Hourglass: cross one box each turn" if spec.turns else "Time tracker (optional): turns played"
     cy = _section(items, x, cy, w, title)
     size = 4.5
-    coin_w = 31.5 if spec.campaign != "slaughter" else 0.0
-    note = {"kraken": "Kr: every 5 turns each flooded space linked to the Kraken floods one neighbour. "
-                      "Swim or backtrack at most 5 spaces.",
-            "santa": "Star: 4 free steps for 1 turn. Time out outside the XMas Safe Zone: 10 turns of "
-                     "Santa's wrath."}.get(spec.campaign, "") if spec.turns else ""
+    camp = spec.about
+    coin_w = 31.5 if camp.insert_coin else 0.0
+    note = camp.hourglass_note if spec.turns else ""
     beside = False
     if spec.turns:
         # rows of whole fives (the Kr counter lines up); the coin box goes beside the boxes
@@ -462,7 +461,7 @@ def _turns(items, x, cy, w, spec, colour, P):
     for i in range(n):
         r, c = divmod(i, per_row)
         bx, by = x + c * size, cy + r * size
-        kr = spec.campaign == "kraken" and (i + 1) % 5 == 0
+        kr = camp.flood_every is not None and (i + 1) % camp.flood_every == 0
         items.append(Rect(bx, by, size, size, Style(stroke=INK, stroke_width=0.55 if kr else 0.3,
                                                     fill=("#d6ebf8" if colour else "#e2e2e2") if kr else None),
                           id=f"{P}track-turns-{i + 1}", cls="box turn"))
@@ -488,14 +487,10 @@ def _turns(items, x, cy, w, spec, colour, P):
 def _summary(items, x, cy, w, bottom, spec, colour):
     cy += 0.6
     cy = _section(items, x, cy, w, "Turn sequence")
+    camp = spec.about
     seq = list(TURN_SEQUENCE)
-    if spec.campaign == "slaughter":
-        seq[4] = "Repeat until you fall. Forced to lose a resource? Black out Fury boxes instead, from the right."
-    elif spec.campaign == "santa":
-        seq[4] = "Cross an hourglass box, then repeat until time runs out."
-    elif spec.campaign == "kraken":
-        seq[0] = "Cross an hourglass box; move to an adjacent, connected space."
-        seq[4] = "Repeat. Market once, at an exit. Exit opposite the last requirement."
+    for index, line in camp.turn_sequence:
+        seq[index] = line
     for i, step in enumerate(seq):
         lines = wrap(step, "condensed", SMALL_PT, w - 4.0)
         items.append(_text(x, cy + 2.8, f"{i + 1}", SMALL_PT, "condensed-bold"))
@@ -505,12 +500,9 @@ def _summary(items, x, cy, w, bottom, spec, colour):
     cy += 0.8
     cy = _section(items, x, cy, w, "Elements")
     elements = list(ELEMENTS)
-    if spec.campaign in ("slaughter", "strength", "kraken"):
+    if camp.potions:
         elements[1:2] = [("potion", "+1 life")] + list(POTIONS)
-    if spec.campaign == "santa":
-        elements += [("star", "4 free steps, 1 turn"), ("candy cane", "distract Yeti or Grinch")]
-    if spec.campaign == "kraken":
-        elements += [("kraken", "strength 6, immortal"), ("flooded", "water: swim 5 max")]
+    elements += camp.elements
     # two columns when there is room, else three with smaller icons
     for ncols, size in ((2, 4.4), (3, 4.0), (3, 3.6), (3, None)):
         rows = (len(elements) + ncols - 1) // ncols
@@ -529,7 +521,7 @@ def _summary(items, x, cy, w, bottom, spec, colour):
             fs -= 0.1
         items.append(_text(ex + size + 0.8, ey + size / 2 + fs * 0.13, effect, fs, "condensed"))
     cy += rows * pitch
-    if spec.campaign == "slaughter" and cy + 14 < bottom:
+    if camp.motivation and cy + 14 < bottom:
         cy += 1.5
         cy = _section(items, x, cy, w, "Before you start, read this aloud")
         for line in MOTIVATION:

@@ -11,6 +11,8 @@ from string import ascii_uppercase
 
 from sheetgen.fonts import text_width, wrap
 from .. import board as fb
+from ..rules import rules_for
+from ..tables import DIE_TABLE, REQUIREMENT_COUNT, SLAUGHTER
 from .character import CharacterSpec, Hero, ZoneInfo, character_sheet
 from sheetgen.draw.furniture import finish_page, sheet_id
 from sheetgen.draw.icons import ICON_NAMES, LABELS, icon, slug
@@ -29,23 +31,13 @@ EXTRA_COLOURS = ("#f4b9a8", "#c9e4de", "#e8d6b0", "#f0c8e0", "#d9e8a8", "#c8d2f0
 # grayscale: each zone gets a hatching (angle in degrees, or 'dots' / 'cross')
 ZONE_PATTERNS = {"A": 45.0, "B": "dots", "C": 0.0, "D": "cross"}
 EXTRA_PATTERNS = (-45.0, 90.0, "dots", 45.0, 0.0, "cross")
-CENTRE_ICON = {"ancient": "oracle", "strength": "oracle", "kraken": "kraken", "santa": "santa", "slaughter": "start"}
-CENTRE_NAME = {"ancient": "The Oracle", "strength": "The Oracle", "kraken": "The Kraken", "santa": "Santa",
-               "slaughter": "Start"}
-CAMPAIGN_NAMES = {"ancient": "The Ancient Story", "slaughter": "The Slaughter of Monsters",
-                  "santa": "Santa Crash'n Foury", "strength": "In and Out with Your Strength",
-                  "kraken": "Discovering the Kraken"}
 REQ_PHRASE = {"statues": "stand before {n} statue{s}", "kills": "kill {n} monster{s}",
               "levers": "reach {n} lever{s} (stairs)", "cornucopias": "keep {n} unused cornucopia{s}"}
-# our own die table (the rulebook's is not in the text): editable per map in a later format version
-DIE_TABLE = ("a monster appears: fight it", "lose 1 life point", "gain 1 shovel", "gain 1 four-leaf clover",
-             "gain 1 shield", "gain 1 chest")
-DEFAULT_ZONES = (
-    ZoneInfo("A", "The Temple", "statues", 3, ZONE_COLOURS["A"]),
-    ZoneInfo("B", "The Palace Rooms", "kills", 3, ZONE_COLOURS["B"]),
-    ZoneInfo("C", "The Castle Cliff", "levers", 2, ZONE_COLOURS["C"]),
-    ZoneInfo("D", "The Waterways", "cornucopias", 1, ZONE_COLOURS["D"]),
-)
+# the base game's zones, for sheets without a map
+DEFAULT_ZONES = tuple(ZoneInfo(letter, name, kind, REQUIREMENT_COUNT[kind], ZONE_COLOURS[letter])
+                      for letter, name, kind in (("A", "The Temple", "statues"), ("B", "The Palace Rooms", "kills"),
+                                                 ("C", "The Castle Cliff", "levers"),
+                                                 ("D", "The Waterways", "cornucopias")))
 
 
 def page_size(options: BuildOptions, default: str = "a4", landscape: bool = True) -> tuple[float, float]:
@@ -178,7 +170,7 @@ def draw_map(fmap, geo: MapGeometry, grayscale: bool, blank_grid: bool = False) 
         return items + _border(geo, [])
     # the centre room: one icon over all its cells
     centre = b.centre_cells()
-    campaign = getattr(fmap.model, "campaign", "ancient")
+    camp = rules_for(getattr(fmap.model, "campaign", "ancient")).campaign
     if centre and not blank_grid:
         xs = [c[0] for c in centre]
         ys = [c[1] for c in centre]
@@ -186,9 +178,9 @@ def draw_map(fmap, geo: MapGeometry, grayscale: bool, blank_grid: bool = False) 
         w = (max(xs) - min(xs) + 1) * s
         h = (max(ys) - min(ys) + 1) * s
         size = min(w, h) * 0.72
-        items.append(icon(CENTRE_ICON.get(campaign, "oracle"), x0 + (w - size) / 2, y0 + (h - size) / 2 - s * 0.04,
+        items.append(icon(camp.centre_icon, x0 + (w - size) / 2, y0 + (h - size) / 2 - s * 0.04,
                           size, colour=colour, id="centre"))
-        label = CENTRE_NAME.get(campaign, "Oracle")
+        label = camp.centre
         if min(w, h) >= 14.0:
             items.append(_t(x0 + w / 2, y0 + h - 0.9, label, 6.5, "condensed-bold", "middle"))
     # items
@@ -446,9 +438,9 @@ def draw_legend(fmap, x, y, w, h, grayscale) -> list:
             out.append(_t(x, cy + 3, "DIE TABLE", 7.5, "condensed-bold"))
             out.append(_t(x + w, cy + 3, "ours, editable", 6.0, "condensed", "end", GREY))
             cy += 4.5
-            for k, effect in enumerate(DIE_TABLE, 1):
-                out.append(_t(x, cy + 2.6, f"{k}", 6.8, "condensed-bold"))
-                out.append(_t(x + 3.0, cy + 2.6, effect, 6.8, "condensed"))
+            for face in DIE_TABLE.values():
+                out.append(_t(x, cy + 2.6, f"{face.face}", 6.8, "condensed-bold"))
+                out.append(_t(x + 3.0, cy + 2.6, face.text, 6.8, "condensed"))
                 cy += 3.1
             cy += 1.5
     return out
@@ -486,15 +478,18 @@ def spec_for_map(fmap, hero: Hero | None = None) -> CharacterSpec:
     b = fmap.board
     m = fmap.model
     campaign = getattr(m, "campaign", "ancient")
+    camp = rules_for(campaign).campaign
     extras = getattr(b, "hero_extras", True)
-    return CharacterSpec(campaign=campaign, hero_extras=extras and campaign != "strength",
-                         turns=getattr(b, "turns", None), max_enemies=getattr(b, "max_enemies", None) or 48,
+    return CharacterSpec(campaign=campaign, hero_extras=extras and not camp.full_scale,
+                         turns=getattr(b, "turns", None),
+                         max_enemies=getattr(b, "max_enemies", None) or SLAUGHTER.max_enemies,
                          zones=[z for z in zone_infos(fmap) if z.requirement_kind] or list(DEFAULT_ZONES),
-                         hero=hero, title=CAMPAIGN_NAMES.get(campaign, "Character sheet"))
+                         hero=hero, title=camp.title)
 
 
-def compose_map(fmap, options: BuildOptions) -> Document:
-    """The map sheet: map, event tables and legend on the left; the character sheet on the right."""
+def compose_map(fmap, options: BuildOptions, hero: Hero | None = None) -> Document:
+    """The map sheet: map, event tables and legend on the left; the character sheet on the right
+    (pre-filled for hero, the sheet data of the hero that `options.option("hero")` names)."""
     W, H = page_size(options)
     page = Page(W, H, name=slug(fmap.model.title) or "map")
     gray = options.grayscale
@@ -519,8 +514,7 @@ def compose_map(fmap, options: BuildOptions) -> Document:
         page.add(_t(gx, MARGIN + 8.0, m.title, 13, "serif-bold", id="map-title"))
     sub = getattr(m, "description", "") or ""
     if not blank:
-        campaign = getattr(m, "campaign", "ancient")
-        tag = CAMPAIGN_NAMES.get(campaign, "")
+        tag = rules_for(getattr(m, "campaign", "ancient")).campaign.title
         line = sub or (tag if tag != m.title else "")
         if line:
             fs = 7.5
@@ -552,11 +546,7 @@ def compose_map(fmap, options: BuildOptions) -> Document:
                     fill=GREY))
     # the character sheet, detachable
     page.add(*cut_line(cut_x, MARGIN - 2, H - 7.5))
-    hero = None
     hero_name = options.option("hero")
-    if hero_name:
-        from ..formats.sheet import hero_object
-        hero = hero_object(str(hero_name))
     spec = spec_for_map(fmap, hero)
     page.add(Group(tuple(character_sheet(cut_x + MARGIN, MARGIN, SHEET_W, bottom - MARGIN, spec, gray)),
                    id="character-sheet", cls="character-sheet"))

@@ -1,8 +1,8 @@
 """The map as the player's pencil would have it, drawn over the printed sheet.
 
-We compose the printed map sheet (sheetgen.games.foury.sheets.map.compose_map), find its
-cells and character-sheet boxes by their stable ids (`cell-C4`,
-`track-hearts-3`, `req-A-1`, ...), and add pencil marks as drawing primitives:
+`pencil_over` takes the printed map sheet (sheetgen.games.foury.sheets.map.compose_map), finds
+its cells and character-sheet boxes by their stable ids (`cell-C4`,
+`track-hearts-3`, `req-A-1`, ...), and adds pencil marks as drawing primitives:
 the path lines between cells (entry arrows included), a small black circle in
 every entered room, collapsed walls, crossed-out collapsed rooms, flooded
 rooms, removed icons struck through, monsters that appeared, used arrows
@@ -10,8 +10,6 @@ blacked out, and the crossed boxes of the character sheet.  Every mark has an
 id or class starting with `pencil` so tests and tools can find them.
 """
 from __future__ import annotations
-
-from pathlib import Path
 
 from sheetgen.draw.model import Circle, Group, Line, Polygon, Rect, Style, Text, walk
 from .. import rules as E
@@ -35,11 +33,12 @@ class Trail:
 
 
 def replay_with_trail(board, hero, actions):
-    state = E.new_game(board, hero)
+    rules = E.rules_for(board)
+    state = rules.new_game(board, hero)
     trail = Trail()
     for action in actions:
         before = state
-        state, _ = E.apply_lenient(state, action)
+        state = rules.step(state, action).state
         if state is before:
             continue
         if isinstance(action, (Move, Shovel, CircleStep)) and state.pos is not None:
@@ -219,16 +218,11 @@ def _sheet_marks(rects, state) -> list:
     return out
 
 
-def render_game(fmap, hero, actions, outdir, formats=("pdf", "svg", "png"), options=None) -> list[Path]:
-    """Compose the map sheet, overlay the pencil, render; returns the written paths."""
-    from .map import compose_map
-    from sheetgen.draw.options import BuildOptions, game_options
-    from sheetgen.render import render_document
-    options = options or BuildOptions(game=game_options(hero=hero.name or None))
-    doc = compose_map(fmap, options)
-    state, trail = replay_with_trail(fmap.board, hero, actions)
+def pencil_over(doc, board, hero, actions, options):
+    """The map sheet doc (sheets.map.compose_map) with the pencil of the played actions over it."""
+    state, trail = replay_with_trail(board, hero, actions)
     page = doc.pages[0]
     page.add(Group(tuple(overlay(page, state, trail, options.grayscale)), id="pencil", cls="pencil"))
     doc.name = f"{doc.name}-played"
     doc.title = f"{doc.title} (as played)"
-    return render_document(doc, outdir, formats=formats)
+    return doc

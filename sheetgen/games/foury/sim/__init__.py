@@ -2,11 +2,13 @@
 
 navigate.py  ways through the map as the pencil left it (BFS; digging only when needed)
 policies.py  cautious / greedy / random players as small classes
-runner.py    one complete game through sheetgen.games.foury.rules.apply, seeded dice
-stats.py     streaming integer statistics, Wilson interval, two-proportion z test
+runner.py    one complete four-round game through the map's rules object, seeded dice
+campaigns.py the campaign maps' own games (Slaughter, Santa, Kraken: start, stops, goal, figures)
+results.py   what a game gives (GameResult, RoundRecord, the outcomes)
+stats.py     streaming integer statistics and the figures made from them
 batch.py     N games in one process or J (chunks merged; the same result for any J)
 report.py    the report as data and as text; comparison of two maps
-export.py    a simulated game as a play log that `sheetgen check` accepts
-exploration.py  --ruleset exploration: map mode run many times
-api.py       what the command calls (run, logs, report pages via sheetgen.games.foury.sim.pages)
+pages.py     the report's PDF pages
+export.py    a simulated game as a play log that `sheetgen check` accepts (steps by notation.py)
+api.py       what the command calls: simulate(request) -> FourySimulation
 """

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 from sheetgen.errors import InputError, Problem
 from ..heroes import HEROES, TRAITS, check_free_traits, free_hero, named_hero
+from ..rules import rules_for
 from .navigate import Navigator
-from .runner import SUPPORTED_CAMPAIGNS, play_game
+from .runner import play_game, simulated
 from .stats import Stats
 
 DEFAULT_TRAITS = {"hearts": 4, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 2}
@@ -30,7 +31,7 @@ class SimSpec:
 def load_board(map_ref: str):
     from ..formats.map import load_map
     fmap = load_map(map_ref)
-    if fmap.board.campaign not in SUPPORTED_CAMPAIGNS:
+    if not simulated(fmap.board):
         raise InputError(Problem(
             f"simulate plays the four-round game (The Ancient Story, In and Out with Your Strength and custom "
             f"maps); the '{fmap.board.campaign}' campaign has its own end and is not simulated yet",
@@ -41,7 +42,7 @@ def load_board(map_ref: str):
 def make_hero(board, hero: str | None):
     """The hero exactly as `sheetgen check` would build it from a play log."""
     from ..formats.playlog import free_caps    # the campaign sheet's boxes, exactly as check reads them
-    full = board.campaign == "strength" or not getattr(board, "hero_extras", True)
+    full = rules_for(board).full_scale(board)
     caps = free_caps(board.campaign)
     if hero is None:
         return free_hero(DEFAULT_TRAITS, full_scale=full, caps=caps)

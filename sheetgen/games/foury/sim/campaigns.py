@@ -1,6 +1,9 @@
 """Playing the campaign maps: The Slaughter of Monsters, Santa Crash'n Foury, Discovering the Kraken.
 
-Each campaign has its own end and goal (rules text, "Stretch Goal" sections):
+Each campaign has its own end and goal (rules text, "Stretch Goal" sections), and its
+own play here: a CampaignPlay (SlaughterPlay, SantaPlay, KrakenPlay), found by the
+map's rules class (CAMPAIGN_PLAYS), that says how a game starts, when it stops, what
+counts as the goal, which figures it reports, and which policy mixin adds its targets:
   slaughter  one endless round from the black triangle: kill as many monsters as
              possible before dying; the score is the kills.  The Fury boxes take a
              lethal hit instead of hearts; the fifth makes the hero Furious: every
@@ -22,27 +25,20 @@ the engine accepts (try apply, keep what it accepts).
 """
 from __future__ import annotations
 
+from sheetgen.games.base import Illegal
 from .. import actions as A
 from ..board import DELTA, ENEMIES, neighbour
-from ..rules import (DEAD, FLOOD_EVERY, FURY_BOXES, INSIDE, OPPOSITE_ZONE, REQ_OF_KIND, SANTA_TURNS, SLAUGHTER_MAX, SWIM_LIMIT, Forbidden, apply, new_game)
+from ..rules import DEAD, INSIDE, Kraken, Santa, Slaughter, rules_for
+from ..tables import FLOOD_EVERY, FURY_BOXES, OPPOSITE_ZONE, REQUIREMENT_COUNT, SANTA_GOAL, SANTA_GRID, SWIM_LIMIT
 from .navigate import Navigator
-from .policies import DIE_GAIN, POLICIES, RandomPolicy, fight_exchange, legal_actions
+from .policies import POLICIES, RandomPolicy, die_item, fight_exchange, playable_actions
+from .results import CLEARED, DIED, FURIOUS, GOAL, LOST, SAFE, TIME_UP, TRAPPED, GameResult, RoundRecord
+from .stats import hist, rate, rounded, spread
 
-CAMPAIGNS = ("slaughter", "santa", "kraken")
-GOAL, DIED, FURIOUS, TRAPPED, LOST, TIME_UP, SAFE, CLEARED = (
-    "won", "died", "furious", "trapped", "lost", "time up", "safe zone", "nothing left")
-CAMPAIGN_OUTCOMES = {
-    "slaughter": (GOAL, FURIOUS, DIED, CLEARED, TRAPPED, LOST),
-    "santa": (SAFE, TIME_UP, DIED, TRAPPED, LOST),
-    "kraken": (GOAL, TIME_UP, DIED, TRAPPED, LOST),
-}
 ACTION_LIMIT = 1500                # a whole campaign game is one long round
-SANTA_GOAL = {"reindeer": 6, "sleigh": 1, "green packages": 10, "blue packages": 10}
-SANTA_GRID = {"reindeer": 8, "rudolph": 1, "green packages": 16, "blue packages": 16}
 SANTA_ITEMS = ("reindeer", "rudolph", "sleigh", "green packages", "blue packages", "candy canes")
 SAFE_MARGIN = 3                    # turns kept in hand for the way to the Safe Zone
 TIME_RULES = ("santa.time", "kraken.time")
-KRAKEN_REQS = ("statues", "kills", "levers", "cornucopias")
 FORGET_FLIGHT = 4                  # turns a fled-from foe's room is avoided
 WANDER_LIMIT = 60                  # steps wandered at random when the policy sees no way before giving up
 
@@ -61,35 +57,8 @@ def santa_grid_full(res) -> bool:
     return all(res.get(k, 0) >= n for k, n in SANTA_GRID.items()) and res.get("sleigh", 0) >= 1
 
 
-def kraken_target(board, kind: str) -> int:
-    for z in board.zones.values():
-        if z.requirement_kind == kind and z.requirement_count:
-            return z.requirement_count
-    return REQ_OF_KIND[kind]
-
-
-def kraken_done(state) -> list[str]:
-    return [k for k in KRAKEN_REQS if state.kprogress.get(k, 0) >= kraken_target(state.board, k)]
-
-
-def kraken_water(state) -> set:
-    """Water joined to the Kraken's lair (as the engine counts the flood sources)."""
-    seen = set(state.board.centre_cells())
-    todo = list(seen)
-    flooded = state.flooded
-    while todo:
-        c = todo.pop()
-        for d in DELTA:
-            n = neighbour(c, d)
-            if n in flooded and n not in seen:
-                seen.add(n)
-                todo.append(n)
-    return seen
-
-
 class CampaignMixin:
     """Campaign targets on top of a base policy's fight and market choices."""
-    campaign = "campaign"
 
     def entry(self, state, options):
         return options[0]
@@ -158,26 +127,8 @@ class CampaignMixin:
     def candy(self, state, foe) -> bool:
         return False
 
-    def flood_cells(self, state) -> tuple:
-        """Where the due flood goes: one new cell next to each joined flooded cell, far from the hero."""
-        sources = sorted(kraken_water(state), key=lambda c: (c[1], c[0]))
-        board, chosen = state.board, []
-        pos = state.pos
-        for c in sources:
-            cands = [n for n in (neighbour(c, d) for d in DELTA)
-                     if board.on_board(n) and not board.is_rock(n) and n not in state.flooded and n not in chosen]
-            if not cands:
-                continue
-            if isinstance(self, RandomPolicy):
-                chosen.append(self.rng.choice(cands))
-            else:
-                far = (lambda n: -(abs(n[0] - pos[0]) + abs(n[1] - pos[1]))) if pos else (lambda n: 0)
-                chosen.append(min(cands, key=lambda n: (far(n), n[1], n[0])))
-        return tuple(chosen)
-
 
 class SlaughterMixin(CampaignMixin):
-    campaign = "slaughter"
     avoid_foes = False
 
     def targets(self, state):
@@ -220,10 +171,8 @@ class SlaughterMixin(CampaignMixin):
 
 
 class SantaMixin(CampaignMixin):
-    campaign = "santa"
-
     def _time_left(self, state) -> int:
-        return (state.board.turns or SANTA_TURNS) - state.turns
+        return state.rules.turn_limit(state) - state.turns
 
     def new_round(self):
         super().new_round()
@@ -261,8 +210,6 @@ class SantaMixin(CampaignMixin):
 
 
 class KrakenMixin(CampaignMixin):
-    campaign = "kraken"
-
     def entry(self, state, options):
         if isinstance(self, RandomPolicy):
             return self.rng.choice(options)
@@ -287,7 +234,7 @@ class KrakenMixin(CampaignMixin):
     def cell_action(self, state):
         pos = state.pos
         board = state.board
-        if "levers" not in kraken_done(state) and state.enemy_at(pos) is None:
+        if "levers" not in state.rules.requirements_done(state) and state.enemy_at(pos) is None:
             if state.upper:
                 for c, items in sorted(board.items.items(), key=lambda kv: (kv[0][1], kv[0][0])):
                     if "lever" in items and c not in state.levers:
@@ -302,9 +249,9 @@ class KrakenMixin(CampaignMixin):
         return super().wants(state, item)
 
     def targets(self, state):
-        done = kraken_done(state)
+        done = state.rules.requirements_done(state)
         nav, board = self.nav, state.board
-        if len(done) < len(KRAKEN_REQS):
+        if len(done) < len(REQUIREMENT_COUNT):
             cells = set()
             foes = nav.active_foes(state)
             if "statues" not in done:
@@ -325,6 +272,23 @@ class KrakenMixin(CampaignMixin):
             return "explore", {c for c in nav.cells if c not in state.explored and c not in state.flooded
                                and c not in state.rooms} - self.avoid
         return "exit", self.exit_cells(state)
+
+    def flood_cells(self, state) -> tuple:
+        """Where the due flood goes: one new cell next to each joined flooded cell, far from the hero."""
+        sources = sorted(state.rules.water_of(state), key=lambda c: (c[1], c[0]))
+        board, chosen = state.board, []
+        pos = state.pos
+        for c in sources:
+            cands = [n for n in (neighbour(c, d) for d in DELTA)
+                     if board.on_board(n) and not board.is_rock(n) and n not in state.flooded and n not in chosen]
+            if not cands:
+                continue
+            if isinstance(self, RandomPolicy):
+                chosen.append(self.rng.choice(cands))
+            else:
+                far = (lambda n: -(abs(n[0] - pos[0]) + abs(n[1] - pos[1]))) if pos else (lambda n: 0)
+                chosen.append(min(cands, key=lambda n: (far(n), n[1], n[0])))
+        return tuple(chosen)
 
     def exit_arrows(self, state):
         b = state.board
@@ -374,16 +338,164 @@ class KrakenMixin(CampaignMixin):
         return super()._step(state, step, to)
 
 
-MIXINS = {"slaughter": SlaughterMixin, "santa": SantaMixin, "kraken": KrakenMixin}
+# -- what each campaign's game changes ----------------------------------------------------------
+class CampaignPlay:
+    """A campaign's game in the simulation: its start, its stops, its goal and its figures
+    (the rules class changes the rules; this changes how a simulated game is run and reported)."""
+    mixin: type = CampaignMixin
+    outcomes: tuple = ()
+    goal_text = ""                  # the goal, in the report
+    headline = ""                   # what the goal rate counts, on the report's first page
+
+    def start(self, game, state):
+        return A.Enter(start=game.board.start)
+
+    def death_cause(self, state) -> str | None:
+        return state.enemy_at(state.pos) if state.pos is not None else None
+
+    def stop(self, game, state) -> tuple | None:
+        """(outcome, death) when the game ends here before the next action, else None."""
+        return None
+
+    def due_step(self, game, state):
+        """A step the campaign's rules make due now (the Kraken's flood), else None."""
+        return None
+
+    def turn_limit(self, board) -> int | None:
+        return board.turns
+
+    def cleared(self, game, state) -> bool:
+        """Nothing left to do (no target anywhere)?"""
+        return False
+
+    def goal(self, game, outcome) -> bool:
+        return outcome == GOAL
+
+    def figures(self, game, state) -> dict:
+        return {}
+
+    def report(self, fig: dict, stats, board, n: int, goals: int) -> None:
+        """The campaign's own figures in the report."""
+
+
+class SlaughterPlay(CampaignPlay):
+    mixin = SlaughterMixin
+    outcomes = (GOAL, FURIOUS, DIED, CLEARED, TRAPPED, LOST)
+    goal_text = "kill as many monsters as possible before dying (score = kills); goal: every enemy of the map met"
+    headline = "games that met every enemy of the map"
+
+    def death_cause(self, state):
+        return "fury" if state.fury >= FURY_BOXES else super().death_cause(state)
+
+    def stop(self, game, state):
+        if state.kills_total >= state.rules.max_enemies(state):
+            return GOAL, None
+        return None
+
+    def cleared(self, game, state):
+        return not game.policy.nav.active_foes(state)            # no monster left anywhere
+
+    def goal(self, game, outcome):
+        return game.state.kills_total >= game.state.rules.max_enemies(game.state)
+
+    def figures(self, game, st):
+        return {"kills": st.kills_total, "furious": st.fury >= FURY_BOXES, "fury": st.fury}
+
+    def report(self, fig, stats, board, n, goals):
+        kills = hist(stats, "kills")
+        fig["kills"] = spread(kills, n)
+        fig["kills_distribution"] = {str(k): kills[k] for k in sorted(kills)}
+        fig["furious"] = rate(stats.camp[("furious",)], n)
+        fig["max_enemies"] = board.max_enemies or Slaughter.campaign.max_enemies
+
+
+class SantaPlay(CampaignPlay):
+    mixin = SantaMixin
+    outcomes = (SAFE, TIME_UP, DIED, TRAPPED, LOST)
+    goal_text = ("within the hourglass: 6 reindeer, 1 sleigh, 10 green and 10 blue packages, or reach the XMas "
+                 "Safe Zone")
+    headline = "games that saved Christmas"
+
+    def stop(self, game, state):
+        safe_zone = game.board.safe_zone
+        if not game.safe and state.pos is not None and game.board.zone_of(state.pos) == safe_zone \
+                and safe_zone is not None and not state.engaged:
+            game.safe = True
+            return SAFE, None                       # safe: the hero waits out the hourglass here
+        return None
+
+    def turn_limit(self, board):
+        return board.turns or Santa.campaign.turns
+
+    def goal(self, game, outcome):
+        return game.safe or santa_collection_done(game.state.res)
+
+    def figures(self, game, st):
+        return {"safe": game.safe, "collection": santa_collection_done(st.res), "grid": santa_grid_full(st.res),
+                "items": {k: st.res.get(k, 0) for k in SANTA_ITEMS}}
+
+    def report(self, fig, stats, board, n, goals):
+        fig["safe_zone"] = rate(stats.camp[("safe",)], n)
+        fig["collection"] = rate(stats.camp[("collection",)], n)
+        fig["full_grid"] = rate(stats.camp[("grid",)], n)
+        fig["items_mean"] = {k: rounded(stats.camp[("item", k)] / n, 2) if n else 0.0 for k in SANTA_ITEMS}
+        fig["items_needed"] = dict(SANTA_GOAL)
+        fig["items_collected"] = spread(hist(stats, "items"), n)
+        fig["hourglass"] = self.turn_limit(board)
+
+
+class KrakenPlay(CampaignPlay):
+    mixin = KrakenMixin
+    outcomes = (GOAL, TIME_UP, DIED, TRAPPED, LOST)
+    goal_text = "the four requirements in one go, then out opposite the last requirement's zone, before dying"
+    headline = "games that sealed the Kraken in"
+
+    def start(self, game, state):
+        return game.policy.entry(state, [A.Enter(entry=e) for e in game.board.entries])
+
+    def death_cause(self, state):
+        return "drowned" if state.swim > SWIM_LIMIT else super().death_cause(state)
+
+    def due_step(self, game, state):
+        if state.floods_done < state.turns // FLOOD_EVERY and not state.turn_open:
+            return A.Flood(game.policy.flood_cells(state))
+        return None
+
+    def figures(self, game, st):
+        return {"requirements": tuple(st.rules.requirements_done(st)), "floods": st.floods_done,
+                "water": len(st.flooded)}
+
+    def report(self, fig, stats, board, n, goals):
+        reqs = hist(stats, "requirements")
+        fig["requirements_completed"] = {str(k): reqs.get(k, 0) for k in range(5)}
+        fig["requirements_mean"] = rounded(sum(k * v for k, v in reqs.items()) / n, 3) if n else 0.0
+        fig["requirement_rate"] = {k: rate(stats.camp[("requirement", k)], n) for k in REQUIREMENT_COUNT}
+        wins = hist(stats, "win turns")
+        fig["turns_to_win"] = spread(wins, goals) if goals else None
+        fig["hourglass"] = board.turns
+        fig["floods_mean"] = rounded(stats.camp[("floods",)] / n, 2) if n else 0.0
+        fig["water_cells_mean"] = rounded(stats.camp[("water",)] / n, 2) if n else 0.0
+
+
+# the campaigns played here, by their rules class (the others are the four-round game: runner.Game)
+CAMPAIGN_PLAYS: dict[type, CampaignPlay] = {Slaughter: SlaughterPlay(), Santa: SantaPlay(), Kraken: KrakenPlay()}
+
+
+def campaign_play(board_or_name) -> CampaignPlay | None:
+    """How the simulation plays a map's campaign (None: the four-round game)."""
+    return CAMPAIGN_PLAYS.get(type(rules_for(board_or_name)))
+
+
 _CLASSES: dict = {}
 
 
 def campaign_policy(campaign: str, policy: str):
+    """The policy class for a campaign (by name) and a base policy: the campaign's mixin over it."""
     key = (campaign, policy)
     cls = _CLASSES.get(key)
     if cls is None:
         base = POLICIES[policy]
-        cls = _CLASSES[key] = type(f"{campaign.title()}{base.__name__}", (MIXINS[campaign], base), {})
+        cls = _CLASSES[key] = type(f"{campaign.title()}{base.__name__}", (campaign_play(campaign).mixin, base), {})
     return cls
 
 
@@ -392,10 +504,12 @@ class CampaignGame:
 
     def __init__(self, board, hero, policy_name: str, rng, record: bool = False, nav: Navigator | None = None):
         self.board = board
+        self.rules = rules_for(board)
+        self.play_as = campaign_play(board)
         self.nav = nav or Navigator(board)
         self.policy = campaign_policy(board.campaign, policy_name)(self.nav, rng)
         self.rng = rng
-        self.state = new_game(board, hero)
+        self.state = self.rules.new_game(board, hero)
         self.log = [] if record else None
         self.actions = 0
         self.refused: list[str] = []
@@ -407,8 +521,8 @@ class CampaignGame:
     def try_do(self, action) -> str | None:
         """Apply; on refusal return the first rule broken (the state is unchanged)."""
         try:
-            self.state = apply(self.state, action)
-        except Forbidden as exc:
+            self.state = self.rules.apply(self.state, action)
+        except Illegal as exc:
             return exc.rule
         self.actions += 1
         if self.log is not None:
@@ -416,18 +530,12 @@ class CampaignGame:
         return None
 
     def play(self):
-        from .runner import GameResult, RoundRecord
-        b = self.board
         s = self.state
-        if b.campaign == "kraken":
-            options = [A.Enter(entry=e) for e in b.entries]
-            self.try_do(self.policy.entry(s, options))
-        else:
-            self.try_do(A.Enter(start=b.start))
+        self.try_do(self.play_as.start(self, s))
         self.policy.new_round()
         outcome, death = self.play_round()
         st = self.state
-        goal = self.goal(outcome)
+        goal = self.play_as.goal(self, outcome)
         rounds = [RoundRecord(None, 1, st.turns, goal, True)]
         deaths = [death] if death else []
         res = dict(st.res)
@@ -435,61 +543,37 @@ class CampaignGame:
         return GameResult(outcome, 0, False, death, deaths, rounds, st.explored, 0, res, self.actions, self.log,
                           figures)
 
-    def goal(self, outcome) -> bool:
-        st, camp = self.state, self.board.campaign
-        if camp == "slaughter":
-            return st.kills_total >= (self.board.max_enemies or SLAUGHTER_MAX)
-        if camp == "santa":
-            return self.safe or santa_collection_done(st.res)
-        return outcome == GOAL
-
     def figures(self, outcome, goal) -> dict:
-        st, camp = self.state, self.board.campaign
+        st = self.state
         f = {"goal": goal, "turns": st.turns, "refused": tuple(self.refused)}
-        if camp == "slaughter":
-            f["kills"] = st.kills_total
-            f["furious"] = st.fury >= FURY_BOXES
-            f["fury"] = st.fury
-        elif camp == "santa":
-            f["safe"] = self.safe
-            f["collection"] = santa_collection_done(st.res)
-            f["grid"] = santa_grid_full(st.res)
-            f["items"] = {k: st.res.get(k, 0) for k in SANTA_ITEMS}
-        else:
-            f["requirements"] = tuple(kraken_done(st))
-            f["floods"] = st.floods_done
-            f["water"] = len(st.flooded)
+        f.update(self.play_as.figures(self, st))
         return f
 
     def play_round(self):
         policy = self.policy
         b = self.board
-        camp = b.campaign
-        safe_zone = b.safe_zone
+        play = self.play_as
         wander = 0
         while True:
             s = self.state
             if s.phase == DEAD:
-                cause = ("fury" if s.fury >= FURY_BOXES else "drowned" if camp == "kraken" and s.swim > SWIM_LIMIT
-                         else (s.enemy_at(s.pos) if s.pos is not None else None))
+                cause = play.death_cause(s)
                 death = (cause or "unknown", b.zone_of(s.pos) or "O", 1, s.pos)
                 return (FURIOUS if cause == "fury" else DIED), death
             if s.phase != INSIDE:
                 return GOAL, None                       # the Kraken's gates closed behind the hero
-            if camp == "santa" and not self.safe and s.pos is not None and b.zone_of(s.pos) == safe_zone \
-                    and safe_zone is not None and not s.engaged:
-                self.safe = True
-                return SAFE, None                       # safe: the hero waits out the hourglass here
-            if camp == "slaughter" and s.kills_total >= (b.max_enemies or SLAUGHTER_MAX):
-                return GOAL, None
+            stop = play.stop(self, s)
+            if stop is not None:
+                return stop
             if self.actions > ACTION_LIMIT:
                 return LOST, ("lost", b.zone_of(s.pos) or "O", 1, s.pos)
             if s.engaged:
                 if not self.fight():
                     return LOST, ("lost", b.zone_of(s.pos) or "O", 1, s.pos)
                 continue
-            if camp == "kraken" and s.floods_done < s.turns // FLOOD_EVERY and not s.turn_open:
-                rule = self.try_do(A.Flood(policy.flood_cells(s)))
+            due = play.due_step(self, s)
+            if due is not None:
+                rule = self.try_do(due)
                 if rule is not None:
                     self.refused.append(rule)
                     return LOST, ("lost", b.zone_of(s.pos) or "O", 1, s.pos)
@@ -498,9 +582,9 @@ class CampaignGame:
                 return TIME_UP, None
             action = policy.act(s)
             if action is None:
-                if camp == "slaughter" and not policy.nav.active_foes(s):
+                if play.cleared(self, s):
                     return CLEARED, None            # no monster left anywhere
-                moves = [a for a in legal_actions(s) if isinstance(a, (A.Move, A.Shovel, A.Circle))
+                moves = [a for a in playable_actions(s) if isinstance(a, (A.Move, A.Shovel, A.Circle))
                          and not (isinstance(a, A.Move) and a.to in s.flooded and s.swim >= SWIM_LIMIT)]
                 wander += 1
                 if not moves or wander > WANDER_LIMIT:
@@ -515,19 +599,19 @@ class CampaignGame:
                 continue
             # the engine refused what the policy believed legal: record it, take an action it accepts
             self.refused.append(rule)
-            options = legal_actions(self.state)
+            options = playable_actions(self.state)
             if not options:
                 return TRAPPED, ("trapped", b.zone_of(s.pos) or "O", 1, s.pos)
             moves = [a for a in options if isinstance(a, (A.Move, A.Shovel, A.Circle))]
             rule = self.perform(policy.rng.choice(moves or options))
             if rule in TIME_RULES:
                 return TIME_UP, None
-            if rule is not None:                    # legal_actions probed it: should not happen
+            if rule is not None:                    # playable_actions probed it: should not happen
                 self.refused.append(rule)
                 return LOST, ("lost", b.zone_of(s.pos) or "O", 1, s.pos)
 
     def time_up(self, s) -> bool:
-        limit = self.board.turns or (SANTA_TURNS if self.board.campaign == "santa" else None)
+        limit = self.play_as.turn_limit(self.board)
         return limit is not None and s.turns >= limit and not s.turn_open
 
     def perform(self, action) -> str | None:
@@ -536,8 +620,7 @@ class CampaignGame:
         if isinstance(action, A.Move) and action.roll is None and s.roll_due(action.to):
             action = A.Move(action.to, self.d6())
         elif isinstance(action, A.Collect) and action.item == "die":
-            roll = self.d6()
-            action = A.Collect("die", roll=roll, gain=DIE_GAIN[roll])
+            action = die_item(self.d6())
         return self.try_do(action)
 
     def fight(self) -> bool:

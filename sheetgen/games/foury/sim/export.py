@@ -1,77 +1,14 @@
-"""A simulated game as a play log (kind: playlog, ruleset: foury), in the step syntax
-sheetgen.games.foury.formats.playlog reads, so `sheetgen check` can replay it."""
+"""A simulated game as a play log (kind: playlog, ruleset: foury) that `sheetgen check` replays.
+
+The steps are written by the notation (sheetgen.games.foury.notation.serialize), the one
+writer of play-log steps; this module only lays the rounds out and names the map and hero.
+"""
 from __future__ import annotations
 
 from pathlib import Path
 
 from .. import actions as A
-from ..board import cell_name
-
-
-def _cs(cell, side) -> str:
-    return f"{cell_name(cell)}:{side}"
-
-
-def step(action):
-    """One engine action as a play-log step (Enter is handled by the caller)."""
-    if isinstance(action, A.Move):
-        out = {"move": cell_name(action.to)}
-        if action.roll is not None:
-            out["roll"] = action.roll
-        return out
-    if isinstance(action, A.Fight):
-        f = {"hero": action.hero, "enemy": action.enemy}
-        if action.weapon:
-            f["weapon"] = True
-        if action.clover_die is not None:
-            f["clover"] = {"die": action.clover_die, "roll": action.clover_roll}
-        if action.shield:
-            f["shield"] = True
-        if action.enemy_type is not None:
-            f["type"] = action.enemy_type
-        if action.stolen is not None:
-            f["stolen"] = action.stolen
-        if action.fury:
-            f["fury"] = action.fury
-        return {"fight": f}
-    if isinstance(action, A.Flee):
-        return "flee"
-    if isinstance(action, A.Collect):
-        if action.item == "die":
-            return {"collect": {"item": "die", "roll": action.roll, "gain": dict(action.gain)}}
-        if action.take is not None:
-            return {"collect": {"item": action.item, "take": action.take}}
-        return {"collect": action.item}
-    if isinstance(action, A.Redeem):
-        return {"redeem": action.resource}
-    if isinstance(action, A.Shovel):
-        return {"shovel": _cs(action.cell, action.side)}
-    if isinstance(action, A.Circle):
-        return {"circle": cell_name(action.to)}
-    if isinstance(action, A.Climb):
-        return "climb"
-    if isinstance(action, A.Lever):
-        return {"lever": cell_name(action.cell)} if action.cell is not None else "lever"
-    if isinstance(action, A.Oracle):
-        return {"oracle": {"words": action.words}} if action.words else "oracle"
-    if isinstance(action, A.Exit):
-        return {"exit": _cs(action.cell, action.side)}
-    if isinstance(action, A.Market):
-        m: dict = {"spend": {"chests": action.spend_chests}, "gain": dict(action.gain)}
-        if action.give or action.get:
-            m["trade"] = {"give": dict(action.give), "get": dict(action.get)}
-        if action.next_rate:
-            m["rate"] = "next"
-        return {"market": m}
-    if isinstance(action, A.Coin):
-        return {"coin": {"traits": dict(action.traits)}} if action.traits else "coin"
-    if isinstance(action, A.Candy):
-        return "candy"
-    if isinstance(action, A.Flood):
-        return {"flood": [cell_name(c) for c in action.cells]}
-    if isinstance(action, A.Sheet):
-        return {"sheet": dict(action.values)}
-    raise ValueError(f"no play-log step for {action!r}")
+from ..notation import serialize
 
 
 def playlog(actions, map_ref: str, hero, title: str | None = None) -> dict:
@@ -84,11 +21,11 @@ def playlog(actions, map_ref: str, hero, title: str | None = None) -> dict:
     pending: list = []          # steps before the first entry (none in practice)
     for a in actions:
         if isinstance(a, A.Enter):
-            rnd = {"entry": _cs(*a.entry)} if a.entry else ({"start": cell_name(a.start)} if a.start else {})
+            rnd = dict(serialize(a))             # {entry: C1:N} or {start: F6}: the round's head
             rnd["steps"] = []
             rounds.append(rnd)
             continue
-        (rounds[-1]["steps"] if rounds else pending).append(step(a))
+        (rounds[-1]["steps"] if rounds else pending).append(serialize(a))
     log = {"sheetgen": 1, "kind": "playlog", "ruleset": "foury", "map": map_ref}
     if title:
         log["title"] = title

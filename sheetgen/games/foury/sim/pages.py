@@ -14,6 +14,7 @@ from sheetgen.draw.options import BuildOptions
 from sheetgen.fonts import fit_size, text_width, wrap
 from .. import board as fb
 from ..sheets.map import MapGeometry, coordinates, draw_map
+from .campaigns import campaign_play
 
 # -- parts both summary pages share ---------------------------------------------------
 def _title(page: Page, rep: dict, x: float, y: float, cw: float, extra: str = "") -> float:
@@ -153,7 +154,7 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
     W, H = _paper(options)
     page = Page(W, H, name=f"summary{suffix}")
     g = options.grayscale
-    camp = rep["campaign"]
+    play = campaign_play(rep["campaign"])
     f = rep["campaign_figures"]
     x, y = MARGIN, MARGIN + 4.0
     cw = W - 2 * MARGIN
@@ -163,9 +164,7 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
         y += 4.3
     y += 2
     lo, hi = rep["win_rate_ci95"]
-    head = {"slaughter": "games that met every enemy of the map", "santa": "games that saved Christmas",
-            "kraken": "games that sealed the Kraken in"}[camp]
-    _win_rate(page, rep, x, y, cw, head, g)
+    _win_rate(page, rep, x, y, cw, play.headline, g)
     y += 24
     col_w = (cw - 8) / 2
     left, right = x, x + col_w + 8
@@ -177,7 +176,7 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
     if rows:
         yl += _placed(page, bar_chart(left, yl, col_w, "Deaths by cause", rows, "chart-causes", g, label_w=26))
     words: list[tuple[str, str]] = []
-    if camp == "slaughter":
+    if "kills" in f:                    # the Slaughter's figures
         rows = [(label, v, f"{v}", "#8e44ad") for label, v in _buckets(f["kills_distribution"], f["max_enemies"], 6)]
         yr += _placed(page, bar_chart(right, yr, col_w, "Kills (the score) per game", rows, "chart-kills", g,
                                       label_w=22))
@@ -190,7 +189,7 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
                                  f"best {k['max']} of {f['max_enemies']} enemies."))
         words.append(("Fury: ", "a lethal hit is taken on the Fury boxes; the fifth makes the hero Furious: the "
                                 "sector's monsters are erased and counted, and the game ends."))
-    elif camp == "santa":
+    elif "safe_zone" in f:              # Santa's
         rows = [_rate_row("Safe Zone", f["safe_zone"]), _rate_row("collection", f["collection"], "#2f6fa8"),
                 _rate_row("full grid", f["full_grid"], "#8e44ad")]
         yr += _placed(page, bar_chart(right, yr, col_w, "Goals reached (95% interval)", rows, "chart-santa-goals", g,
@@ -209,7 +208,7 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
         words.append(("Items: ", f"{ic['mean']:.1f} per game (median {ic['median']}, "
                                  f"10%-90% {ic['p10']}-{ic['p90']}); *reindeer count Rudolph."))
         words.append(("Hourglass: ", f"{f['hourglass']} turns; games that reach the Safe Zone wait out the rest there."))
-    else:
+    else:                               # the Kraken's
         rc = f["requirements_completed"]
         rows = [(f"{k} of 4", v, f"{v}  ({100 * v / n:.1f}%)", "#3c8d40" if k == "4" else None) for k, v in rc.items()]
         yr += _placed(page, bar_chart(right, yr, col_w, "Requirements completed", rows, "chart-kraken-reqs", g,

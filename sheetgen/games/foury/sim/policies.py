@@ -18,29 +18,25 @@ from __future__ import annotations
 
 from .. import actions as A
 from ..board import ENEMIES, wall_key
-from ..rules import Forbidden, apply, legal_moves
 from ..heroes import TRAITS
+from ..tables import DIE_TABLE
 from .navigate import Navigator
 
 KEEPSAKES = ("chest", "cornucopia", "yellow potion", "purple potion")
 GAIN_OF = {"potion": "hearts", "yellow potion": "hearts", "purple potion": "hearts", "shovel": "shovels",
            "weapon": "weapon", "shield": "shields", "clover": "clovers"}
-# our reading of the printed DIE table (sheetgen.games.foury.sheets.map.DIE_TABLE); a 1 ("a monster appears")
-# is a monster the rules engine cannot place from a collect step, so it gives nothing here
-DIE_GAIN = {1: (), 2: (("hearts", -1),), 3: (("shovels", 1),), 4: (("clovers", 1),), 5: (("shields", 1),),
-            6: (("chests", 1),)}
 STEAL_ORDER = ("clovers", "shovels", "chests", "weapon", "shields", "cornucopias")
 GIVE_UP_AFTER = 60       # actions spent seeking a requirement before heading for the Oracle anyway
 
 
+def die_item(roll: int) -> A.Collect:
+    """The die item collected with its roll, and what the printed die table gives for it."""
+    return A.Collect("die", roll=roll, gain=DIE_TABLE[roll].gain)
+
+
 def foe_strength(state, foe: str) -> int:
-    """The bonus the rules add to a foe's die (mirrors the engine's combat rule)."""
-    if foe in ("statue", "goblin"):
-        return 0
-    if foe == "kraken":
-        return 6
-    bonus = 0 if state.board.campaign == "slaughter" else min(state.round_no, 4) - 1
-    return 2 * bonus if foe == "minotaur" else bonus
+    """The bonus the rules add to a foe's die (the engine's own rule: FouryRules.strength)."""
+    return state.rules.strength(state, foe)
 
 
 def fight_exchange(d6, policy, state, foe: str, fury: bool = False) -> A.Fight:
@@ -495,7 +491,7 @@ class RandomPolicy(Policy):
 
     def act(self, state):
         self.round_actions += 1
-        options = [a for a in legal_actions(state)
+        options = [a for a in playable_actions(state)
                    if not (isinstance(a, A.Collect) and a.item == "die" and state.res.get("hearts", 0) < 2)]
         if not options:
             return None
@@ -529,11 +525,12 @@ class RandomPolicy(Policy):
         return self.rng.choice(room)
 
 
-def legal_actions(state) -> list:
-    """The engine's legal_moves inside the dungeon, each confirmed by the engine itself
-    (legal_moves is a quick list: e.g. it offers an exit whose arrow has collapsed)."""
+def playable_actions(state) -> list:
+    """The engine's legal_actions inside the dungeon, each confirmed by the engine itself
+    (legal_actions is a quick list: e.g. it offers an exit whose arrow has collapsed)."""
     out = []
-    for a in legal_moves(state):
+    rules = state.rules
+    for a in rules.legal_actions(state):
         if isinstance(a, (A.Market, A.Enter, A.Fight, A.Oracle)):
             continue
         if isinstance(a, A.Exit) and wall_key(a.cell, a.side) in state.walls:
@@ -547,11 +544,8 @@ def legal_actions(state) -> list:
             probe = A.Move(a.to, 1)
         else:
             probe = a
-        try:
-            apply(state, probe)
-        except Forbidden:
-            continue
-        out.append(a)
+        if rules.is_legal(state, probe):
+            out.append(a)
     return out
 
 

@@ -7,14 +7,9 @@ given seed gives byte-identical reports whatever --jobs is.
 from __future__ import annotations
 
 from ..board import cell_name
-from .campaigns import CAMPAIGN_OUTCOMES, KRAKEN_REQS, SANTA_GOAL, SANTA_ITEMS
+from .campaigns import campaign_play
 from sheetgen.stats import two_proportions, wilson
-from .stats import RESOURCE_KEYS, Stats
-from ..rules import SANTA_TURNS
-
-
-def _r(x: float, nd: int = 4) -> float:
-    return round(x, nd)
+from .stats import RESOURCE_KEYS, Stats, hist, rounded as _r, spread
 
 
 def _cells(board) -> list:
@@ -79,85 +74,28 @@ def report(stats: Stats, fmap, spec, lint_findings=()) -> dict:
         "lint": [str(f) for f in lint_findings],
         "notes": [],
     }
-    if board.campaign in CAMPAIGN_OUTCOMES:
-        campaign_report(rep, stats, board)
+    play = campaign_play(board)
+    if play is not None:
+        campaign_report(rep, stats, board, play)
     else:
         rep["notes"] = notes(rep, fmap)
     return rep
 
 
-GOALS = {
-    "slaughter": "kill as many monsters as possible before dying (score = kills); goal: every enemy of the map met",
-    "santa": "within the hourglass: 6 reindeer, 1 sleigh, 10 green and 10 blue packages, or reach the XMas Safe Zone",
-    "kraken": "the four requirements in one go, then out opposite the last requirement's zone, before dying",
-}
-
-
-def _hist(stats: Stats, name: str) -> dict[int, int]:
-    return {k[1]: v for k, v in stats.camp.items() if k[0] == name and len(k) == 2 and v}
-
-
-def _quantile(hist: dict[int, int], q: float):
-    n = sum(hist.values())
-    if not n:
-        return None
-    want, seen = q * (n - 1), 0
-    for k in sorted(hist):
-        seen += hist[k]
-        if seen > want:
-            return k
-    return max(hist)
-
-
-def _rate(k: int, n: int) -> dict:
-    lo, hi = wilson(k, n)
-    return {"games": k, "rate": _r(k / n) if n else 0.0, "ci95": [_r(lo), _r(hi)]}
-
-
-def _spread(hist: dict[int, int], n: int) -> dict:
-    total = sum(k * v for k, v in hist.items())
-    return {"mean": _r(total / n, 2) if n else 0.0, "median": _quantile(hist, 0.5),
-            "p10": _quantile(hist, 0.1), "p90": _quantile(hist, 0.9),
-            "min": min(hist) if hist else None, "max": max(hist) if hist else None}
-
-
-def campaign_report(rep: dict, stats: Stats, board) -> None:
-    """The campaign's own goal and figures; the goal rate takes the place of the win rate."""
-    camp, n = board.campaign, stats.games
+def campaign_report(rep: dict, stats: Stats, board, play) -> None:
+    """The campaign's own goal and figures (play: its sim.campaigns.CampaignPlay); the goal rate
+    takes the place of the win rate."""
+    n = stats.games
     goals = stats.camp[("goal",)]
     lo, hi = wilson(goals, n)
-    rep["goal"] = GOALS[camp]
+    rep["goal"] = play.goal_text
     rep["wins"] = goals
     rep["win_rate"] = _r(goals / n) if n else 0.0
     rep["win_rate_ci95"] = [_r(lo), _r(hi)]
-    rep["outcomes"] = {k: stats.outcomes[k] for k in CAMPAIGN_OUTCOMES[camp]}
-    turns = _hist(stats, "turns")
-    fig: dict = {"turns": _spread(turns, n)}
-    if camp == "slaughter":
-        kills = _hist(stats, "kills")
-        fig["kills"] = _spread(kills, n)
-        fig["kills_distribution"] = {str(k): kills[k] for k in sorted(kills)}
-        fig["furious"] = _rate(stats.camp[("furious",)], n)
-        fig["max_enemies"] = board.max_enemies or 48
-    elif camp == "santa":
-        fig["safe_zone"] = _rate(stats.camp[("safe",)], n)
-        fig["collection"] = _rate(stats.camp[("collection",)], n)
-        fig["full_grid"] = _rate(stats.camp[("grid",)], n)
-        fig["items_mean"] = {k: _r(stats.camp[("item", k)] / n, 2) if n else 0.0 for k in SANTA_ITEMS}
-        fig["items_needed"] = dict(SANTA_GOAL)
-        items = _hist(stats, "items")
-        fig["items_collected"] = _spread(items, n)
-        fig["hourglass"] = board.turns or SANTA_TURNS
-    else:
-        reqs = _hist(stats, "requirements")
-        fig["requirements_completed"] = {str(k): reqs.get(k, 0) for k in range(5)}
-        fig["requirements_mean"] = _r(sum(k * v for k, v in reqs.items()) / n, 3) if n else 0.0
-        fig["requirement_rate"] = {k: _rate(stats.camp[("requirement", k)], n) for k in KRAKEN_REQS}
-        wins = _hist(stats, "win turns")
-        fig["turns_to_win"] = _spread(wins, goals) if goals else None
-        fig["hourglass"] = board.turns
-        fig["floods_mean"] = _r(stats.camp[("floods",)] / n, 2) if n else 0.0
-        fig["water_cells_mean"] = _r(stats.camp[("water",)] / n, 2) if n else 0.0
+    rep["outcomes"] = {k: stats.outcomes[k] for k in play.outcomes}
+    turns = hist(stats, "turns")
+    fig: dict = {"turns": spread(turns, n)}
+    play.report(fig, stats, board, n, goals)
     refused = {k[1]: v for k, v in stats.camp.items() if k[0] == "refused" and v}
     fig["refused_by_engine"] = dict(sorted(refused.items()))
     rep["campaign_figures"] = fig

@@ -1,8 +1,10 @@
 """Playing one complete game: the policy decides, seeded dice roll, the rules engine judges.
 
-Every action goes through sheetgen.games.foury.rules.apply, the function
-`sheetgen check` replays logs with; an action the engine refuses is a bug in a
-policy and raises SimulationError (never silently skipped).
+Every action goes through the map's rules object (sheetgen.games.foury.rules,
+FouryRules.apply), the rules `sheetgen check` replays logs with; an action the
+engine refuses is a bug in a policy and raises SimulationError (never silently
+skipped).  The campaign maps with their own end and goal are played by
+sim/campaigns.py; results.py holds what a game gives.
 
 A game ends when four rounds are complete (won), when the hero dies (and
 INSERT COIN is off or used), when the hero is trapped (no way on, no shovel:
@@ -13,56 +15,22 @@ dungeon: only the random policy gets there).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 
-from sheetgen.errors import SheetgenError
+from sheetgen.games.base import Illegal
 from .. import actions as A
 from ..board import wall_key
-from ..rules import BETWEEN, DEAD, INSIDE, OVER, START, Forbidden, apply, chest_value, new_game
+from ..rules import BETWEEN, DEAD, INSIDE, OVER, START, rules_for
+from .campaigns import CampaignGame, campaign_play
 from .navigate import Navigator
-from .policies import DIE_GAIN, POLICIES, fight_exchange
+from .policies import POLICIES, die_item, fight_exchange
+from .results import DIED, LOST, NO_ENTRY, TRAPPED, WON, GameResult, RoundRecord, SimulationError
 
 ACTION_LIMIT = 400
-WON, DIED, TRAPPED, LOST, NO_ENTRY = "won", "died", "trapped", "lost", "no entry"
-OUTCOMES = (WON, DIED, TRAPPED, LOST, NO_ENTRY)
-SUPPORTED_CAMPAIGNS = ("ancient", "strength", "slaughter", "santa", "kraken")
-CAMPAIGN_MAPS = ("slaughter", "santa", "kraken")     # played by sim.campaigns: their own start, end and goal
-
-
-class SimulationError(SheetgenError):
-    """The engine refused an action a policy chose (a policy bug): a clean message naming the
-    game, so `sheetgen simulate --games 1 --seed S --logs DIR` can replay it, never a traceback."""
-    exit_code = 2
 
 
 def game_rng(seed: int, index: int) -> random.Random:
     """The dice of game `index`: depends only on the run's seed and the index (not on --jobs)."""
     return random.Random(f"sheetgen-simulate/{seed}/{index}")
-
-
-@dataclass(slots=True)
-class RoundRecord:
-    zone: str | None
-    round_no: int
-    turns: int
-    met: bool            # the requirement was met (the Oracle awakened)
-    completed: bool
-
-
-@dataclass(slots=True)
-class GameResult:
-    outcome: str
-    completed: int
-    coin_used: bool
-    death: tuple | None                  # (cause, zone, round, cell) of the last death or trap
-    deaths: list = field(default_factory=list)   # every death (an INSERT COIN game may die twice)
-    rounds: list = field(default_factory=list)
-    explored: frozenset = frozenset()
-    oracle_visits: int = 0
-    resources: dict = field(default_factory=dict)
-    actions: int = 0
-    log: list | None = None              # the applied actions, when recorded
-    figures: dict | None = None          # a campaign's own figures (kills, items, requirements ...)
 
 
 class Game:
@@ -74,7 +42,8 @@ class Game:
         self.policy = POLICIES[policy_name](self.nav, rng)
         self.rng = rng
         self.coin = coin
-        self.state = new_game(board, hero)
+        self.rules = rules_for(board)
+        self.state = self.rules.new_game(board, hero)
         self.log = [] if record else None
         self.actions = 0
         self.rounds: list[RoundRecord] = []
@@ -86,8 +55,8 @@ class Game:
 
     def do(self, action):
         try:
-            self.state = apply(self.state, action)
-        except Forbidden as exc:
+            self.state = self.rules.apply(self.state, action)
+        except Illegal as exc:
             raise SimulationError(f"the {self.policy.name} policy chose {action!r}, which the rules forbid: "
                                   f"{exc.message}") from None
         self.actions += 1
@@ -104,7 +73,7 @@ class Game:
                 outcome = WON
             elif s.phase in (START, BETWEEN):
                 if s.phase == BETWEEN:
-                    market = self.policy.market(s, chest_value(s))
+                    market = self.policy.market(s, self.rules.chest_value(s))
                     if market is not None:
                         self.do(market)
                 b = s.board
@@ -165,8 +134,7 @@ class Game:
                 if s.roll_due(action.to):
                     action = A.Move(action.to, self.d6())
             elif isinstance(action, A.Collect) and action.item == "die":
-                roll = self.d6()
-                self.do(A.Collect("die", roll=roll, gain=DIE_GAIN[roll]))
+                self.do(die_item(self.d6()))
                 continue
             elif isinstance(action, A.Flee):
                 self.do(action)
@@ -200,12 +168,16 @@ def _sheet(s) -> A.Sheet:
     return A.Sheet(tuple((k, s.res.get(k, 0)) for k in keys))
 
 
+def simulated(board) -> bool:
+    """Can this map's campaign be simulated: the four-round game, or a campaign with its own play?"""
+    return campaign_play(board) is not None or rules_for(board).campaign.rounds == 4
+
+
 def play_game(board, hero, policy: str, seed: int, index: int, coin: bool = False, record: bool = False,
               nav: Navigator | None = None) -> GameResult:
     """Game `index` of a run seeded `seed`: the same result in any process."""
     try:
-        if board.campaign in CAMPAIGN_MAPS:
-            from .campaigns import CampaignGame
+        if campaign_play(board) is not None:
             return CampaignGame(board, hero, policy, game_rng(seed, index), record, nav).play()
         return Game(board, hero, policy, game_rng(seed, index), coin, record, nav).play()
     except SimulationError as exc:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .runner import DIED, OUTCOMES, TRAPPED, WON
+from sheetgen.stats import wilson
+from .results import DIED, OUTCOMES, TRAPPED, WON
 
 RESOURCE_KEYS = ("hearts", "shields", "weapon", "clovers", "shovels", "chests", "cornucopias")
 
@@ -106,3 +107,39 @@ class Stats:
 
     def outcome_counts(self) -> dict[str, int]:
         return {k: self.outcomes[k] for k in OUTCOMES}
+
+
+# -- figures from the counters (every one rounded the same way, so reports are byte-identical) ------
+def rounded(x: float, nd: int = 4) -> float:
+    return round(x, nd)
+
+
+def hist(stats: Stats, name: str) -> dict[int, int]:
+    """A campaign figure's histogram: value -> games."""
+    return {k[1]: v for k, v in stats.camp.items() if k[0] == name and len(k) == 2 and v}
+
+
+def quantile(h: dict[int, int], q: float):
+    n = sum(h.values())
+    if not n:
+        return None
+    want, seen = q * (n - 1), 0
+    for k in sorted(h):
+        seen += h[k]
+        if seen > want:
+            return k
+    return max(h)
+
+
+def rate(k: int, n: int) -> dict:
+    """k of n games, with its 95% (Wilson) interval."""
+    lo, hi = wilson(k, n)
+    return {"games": k, "rate": rounded(k / n) if n else 0.0, "ci95": [rounded(lo), rounded(hi)]}
+
+
+def spread(h: dict[int, int], n: int) -> dict:
+    """Mean, median, 10%-90% and range of a histogram over n games."""
+    total = sum(k * v for k, v in h.items())
+    return {"mean": rounded(total / n, 2) if n else 0.0, "median": quantile(h, 0.5),
+            "p10": quantile(h, 0.1), "p90": quantile(h, 0.9),
+            "min": min(h) if h else None, "max": max(h) if h else None}
