@@ -84,7 +84,7 @@ def parse_coord(value: Any) -> float | Rel:
 
 
 _COORD_SCHEMA = {"anyOf": [{"type": "number"},
-                           {"type": "string", "pattern": r"^-?[0-9.]+\s*(mm|cm|in|pt|cells?|%)?$"}],
+                           {"type": "string", "pattern": r"^\s*-?(\d+(\.\d+)?|\.\d+)\s*(mm|cm|in|pt|cells?|%)?\s*$"}],
                  "description": "mm number, a length with unit (mm, cm, in, pt), N% of the area, or Ncells of a grid"}
 Coord = Annotated[Any, BeforeValidator(parse_coord), WithJsonSchema(_COORD_SCHEMA)]
 

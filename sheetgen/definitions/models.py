@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from ..errors import InputError, Problem, did_you_mean
@@ -17,6 +17,11 @@ class Strict(BaseModel):
     """Base of every definition model: unknown keys are errors."""
     # nan/inf (YAML's .nan, .inf) are never meaningful in a definition and break drawing
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, allow_inf_nan=False)
+    # `sheetgen schema`: the other forms of input a mode="before" model validator turns
+    # into this model, as JSON Schemas (e.g. ({"type": "string"},) for a bare name that
+    # stands for {name: ...}); None where a model does not say, and then any value that
+    # is not a mapping is let through (mappings are still checked key by key)
+    json_schema_also: ClassVar[tuple[dict, ...] | None] = None
 
 
 # -- lengths -----------------------------------------------------------------
@@ -61,7 +66,26 @@ def parse_length(value: Any) -> float:
     raise ValueError(f"a length such as 12mm, 1.5in, 10pt or a number of mm, not {value!r}")
 
 
-Length = Annotated[float, BeforeValidator(parse_length)]
+# what parse_length accepts, as a JSON Schema pattern (ECMA-262) for `sheetgen schema`
+LENGTH_PATTERN = r"^\s*-?(\d+(\.\d+)?|\.\d+)\s*(mm|cm|in|pt)?\s*$"
+
+
+class _LengthJsonSchema:
+    """A Length in the JSON Schema: a number of mm (with the field's bounds) or a
+    string with a unit; the bounds cannot be checked on '12mm', the loader does."""
+
+    def __get_pydantic_json_schema__(self, core_schema, handler):
+        number = handler(core_schema)
+        # (a number written as text, which the generator may allow, is in the pattern too)
+        number = next((m for m in number.get("anyOf", ()) if m.get("type") == "number"), number)
+        pattern = LENGTH_PATTERN
+        if number.get("minimum", number.get("exclusiveMinimum", -1)) >= 0:
+            pattern = pattern.replace("-?", "")           # '-2mm' is out of bounds too
+        return {"anyOf": [number, {"type": "string", "pattern": pattern}],
+                "description": "a length: a number of mm or a string with a unit (12mm, 1.5cm, 0.5in, 10pt)"}
+
+
+Length = Annotated[float, BeforeValidator(parse_length), _LengthJsonSchema()]
 
 # -- colours -----------------------------------------------------------------
 NAMED_COLOURS = {
@@ -94,7 +118,22 @@ def parse_colour(value: Any) -> str | None:
                      + (f"; did you mean '{hint}'?" if hint else ""))
 
 
-Colour = Annotated[str | None, BeforeValidator(parse_colour)]
+def _any_case(word: str) -> str:
+    """A regex matching word in any letter case (JSON Schema patterns have no flags)."""
+    return "".join(f"[{ch.lower()}{ch.upper()}]" if ch.isalpha() else re.escape(ch) for ch in word)
+
+
+# what parse_colour accepts (names in any case, #rgb, #rrggbb), for `sheetgen schema`;
+# the enum lets an editor offer the names
+COLOUR_JSON_SCHEMA = {
+    "anyOf": [{"enum": sorted(NAMED_COLOURS)},
+              {"type": "string", "pattern": r"^\s*(#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})|"
+               + "|".join(_any_case(n) for n in sorted(NAMED_COLOURS, key=lambda n: (-len(n), n))) + r")\s*$"},
+              {"type": "null"}],
+    "description": "a colour name (black, beige, ... or none) or #rrggbb",
+}
+
+Colour = Annotated[str | None, BeforeValidator(parse_colour), WithJsonSchema(COLOUR_JSON_SCHEMA)]
 
 
 # -- validation --------------------------------------------------------------
