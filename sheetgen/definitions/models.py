@@ -137,39 +137,97 @@ Colour = Annotated[str | None, BeforeValidator(parse_colour), WithJsonSchema(COL
 
 
 # -- validation --------------------------------------------------------------
-def _known_keys(model: type[BaseModel], loc: tuple) -> list[str]:
-    """Field names (and aliases) of the model reached by following loc (best effort)."""
-    current: Any = model
-    for part in loc:
-        if isinstance(current, type) and issubclass(current, BaseModel):
-            fields = current.model_fields
-            field = fields.get(part) or next((f for f in fields.values() if f.alias == part), None)
-            if field is None:
-                return []
-            current = field.annotation
-        else:
-            # a dict or list (or Optional/Annotated around one): step into its values
-            current = _element_type(current)
-            if current is None:
-                return []
-    current = _inner_model(current)
-    fields = getattr(current, "model_fields", None) or {}
-    return [f.alias or name for name, f in fields.items()]
-
-
-def _inner_model(annotation):
+def _unwrap(annotation):
+    """The annotation without Annotated[...] and without None in an Optional."""
     import typing
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for arg in typing.get_args(annotation):
-        found = _inner_model(arg)
+    while typing.get_origin(annotation) is Annotated:
+        annotation = typing.get_args(annotation)[0]
+    args = typing.get_args(annotation)
+    if args and type(None) in args and typing.get_origin(annotation) is not dict:
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) == 1:
+            return _unwrap(rest[0])
+    return annotation
+
+
+def _is_model(annotation) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def _tagged_member(annotation, part):
+    """The member of a union that `part` names (pydantic puts a tagged union's tag, or a
+    union member's class name, in an error's loc)."""
+    import typing
+    from pydantic import Tag
+    members = typing.get_args(_unwrap(annotation))
+    for arg in members:
+        if typing.get_origin(arg) is Annotated:
+            inner, *meta = typing.get_args(arg)
+            if any(isinstance(m, Tag) and m.tag == part for m in meta):
+                return inner
+        elif _is_model(arg) and arg.__name__ == part and len(members) > 1:
+            return arg                  # a plain union names its model member by class
+    return None
+
+
+def _field_of(annotation, name):
+    """The field called name (or aliased so) of the model, or of a union's only model having it."""
+    candidates = [annotation] if _is_model(annotation) else \
+        [m for m in _models_in(annotation)]
+    for model in candidates:
+        fields = model.model_fields
+        found = fields.get(name) or next((f for f in fields.values() if f.alias == name), None)
         if found is not None:
             return found
     return None
 
 
+def _models_in(annotation) -> list:
+    import typing
+    annotation = _unwrap(annotation)
+    if _is_model(annotation):
+        return [annotation]
+    if typing.get_origin(annotation) in (dict, list, tuple, set, frozenset):
+        return []                       # a container of models is not a model
+    return [m for arg in typing.get_args(annotation) for m in _models_in(arg)]
+
+
+def _follow(model: type[BaseModel], loc: tuple) -> tuple[tuple, Any]:
+    """Follow an error's loc from model through fields, mappings, lists and unions:
+    (the loc without union tags, the annotation reached; None where it got lost)."""
+    current: Any = model
+    kept: list = []
+    for part in loc:
+        member = _tagged_member(current, part)
+        if member is not None:
+            current = member
+            continue
+        kept.append(part)
+        field = _field_of(_unwrap(current), part) if isinstance(part, str) else None
+        if field is not None:
+            current = field.annotation
+        else:
+            current = _element_type(current)        # a value of a mapping or an item of a list
+            if current is None:
+                return tuple(kept), None
+    return tuple(kept), current
+
+
+def _known_keys(model: type[BaseModel], loc: tuple) -> list[str]:
+    """Field names (and aliases) of the model reached by following loc (best effort)."""
+    _, reached = _follow(model, loc)
+    models = _models_in(reached) if reached is not None else []
+    keys: list[str] = []
+    for m in models:
+        for name, f in m.model_fields.items():
+            if (f.alias or name) not in keys:
+                keys.append(f.alias or name)
+    return keys
+
+
 def _element_type(annotation):
     import typing
+    annotation = _unwrap(annotation)
     args = [a for a in typing.get_args(annotation) if a is not type(None)]
     origin = typing.get_origin(annotation)
     if origin is dict and len(args) == 2:
@@ -189,10 +247,7 @@ def problems_from_validation(exc: ValidationError, data: Any, filename: str,
     seen = set()
     located = []
     for err in exc.errors(include_url=False):
-        loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-        # drop pydantic's union/tag markers that are not keys in the data
-        loc = tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in {"str", "int", "float", "list", "dict"})))
-        located.append((loc, err))
+        located.append((_data_loc(err), err))      # pydantic's union/tag markers are not keys in the data
     for loc, err in simplify_union_errors(located):
         full = prefix + loc
         kind = err["type"]
@@ -267,10 +322,31 @@ def describe_value(value: Any) -> str:
     return shown if len(shown) <= 40 else shown[:36] + "...'"
 
 
-def error_message(err: dict) -> str:
+def unknown_key_message(key: Any, known: list[str]) -> str:
+    """'unknown key K (expected one of ...); did you mean ...?' in one line."""
+    hint = did_you_mean(str(key), known) if known else None
+    return (f"unknown key '{key}'" + (f" (expected one of {', '.join(known)})" if known else "")
+            + (f"; did you mean '{hint}'?" if hint else ""))
+
+
+def _data_loc(err: dict) -> tuple:
+    """The keys and indexes of an error's place in the data (no union or validator markers)."""
+    loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+    return tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in {"str", "int", "float", "list", "dict"})))
+
+
+def error_message(err: dict, model: type[BaseModel] | None = None) -> str:
     """pydantic's message for one error, said the way a definition's author reads it:
-    no 'Value error,' prefix or class names, lower case, and what was given instead."""
+    no 'Value error,' prefix or class names, lower case, and what was given instead.
+    With the model that was validated, an unknown key's message names the keys allowed
+    there and the closest one."""
     kind, msg, got = err["type"], err["msg"], err.get("input")
+    if kind == "extra_forbidden":
+        loc = _data_loc(err)
+        key = loc[-1] if loc else "?"
+        if model is not None:
+            return unknown_key_message(key, _known_keys(model, loc[:-1]))
+        return unknown_key_message(key, [])
     if kind == "invalid_key" or (kind == "string_type" and err["loc"] and err["loc"][-1] == "[key]"):
         return f"a key must be text (a name), not {describe_value(got)}"
     if err["loc"] and err["loc"][-1] == "[key]":
@@ -286,6 +362,22 @@ def error_message(err: dict) -> str:
                   "too_short", "too_long"):
         msg += f", got {describe_value(got)}" if not isinstance(got, (dict, list)) else ""
     return msg
+
+
+def validation_messages(exc: ValidationError, model: type[BaseModel] | None = None) -> list[str]:
+    """pydantic's errors as one line each, 'key.path: message', for input that is not a
+    file (a `track step '{...}'` argument): the same words as a file's problems."""
+    located = [(_follow(model, _data_loc(err))[0] if model is not None else _data_loc(err), err)
+               for err in exc.errors(include_url=False)]
+    out: list[str] = []
+    for loc, err in simplify_union_errors(located):
+        where = key_path(loc[:-1] if err["type"] in ("extra_forbidden", "missing") else loc)
+        text = (f"missing required key '{loc[-1]}'" if err["type"] == "missing" and loc
+                else error_message(err, model))
+        line = f"{where}: {text}" if where else text
+        if line not in out:
+            out.append(line)
+    return out
 
 
 def validate_model(model: type[BaseModel], data: Any, filename: str, context: dict | None = None):
