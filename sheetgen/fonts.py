@@ -82,3 +82,16 @@ def fit_size(text: str, font: str, size: float, width: float, minimum: float = 4
     if w <= width or w == 0:
         return size
     return max(minimum, size * width / w)
+
+
+@lru_cache(maxsize=4096)
+def _ink_units(text: str, font: str) -> tuple[float, float, float, float]:
+    left, top, right, bottom = _pil_font(font).getbbox(text, anchor="ls")
+    return left / _MEASURE_SIZE, top / _MEASURE_SIZE, right / _MEASURE_SIZE, bottom / _MEASURE_SIZE
+
+
+def ink_box(text: str, font: str = "sans", size: float = 10.0) -> tuple[float, float, float, float]:
+    """Where the glyphs of text put ink, in mm from its start point on the baseline:
+    (left, top, right, bottom), y down (top is negative: above the baseline)."""
+    mm = size * 25.4 / 72.0
+    return tuple(v * mm for v in _ink_units(text, font))

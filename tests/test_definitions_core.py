@@ -92,9 +92,9 @@ def test_an_unknown_key_in_a_layout_element_names_the_keys_of_its_type():
         "t": {"type": "text", "text": "hi", "sise": 3},
         "g": {"type": "group", "elements": {"b": {"type": "box", "widht": 2}}}}})
     assert messages == [
-        "elements.t: unknown key 'sise' (expected one of x, y, z, grid, type, text, font, size, colour, align, "
+        "elements.t: unknown key 'sise' (expected one of x, y, z, grid, overlap, type, text, font, size, colour, align, "
         "valign, width, height, line_height, shrink, upper); did you mean 'size'?",
-        "elements.g.elements.b: unknown key 'widht' (expected one of x, y, z, grid, stroke, stroke_width, dash, "
+        "elements.g.elements.b: unknown key 'widht' (expected one of x, y, z, grid, overlap, stroke, stroke_width, dash, "
         "fill, pattern, type, width, height, radius); did you mean 'width'?"]
     assert _messages(LayoutModel, {"sheetgen": 1, "kind": "layout", "elements": {"t": {"type": "text"}}}) == \
         ["elements.t: missing required key 'text'"]

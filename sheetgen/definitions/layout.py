@@ -21,7 +21,8 @@ the layout).  At the top level cells count from the grid's top-left corner;
 inside a group they count from the group's origin.  Positions are relative to
 the page's content area (inside the margins; the bottom 8 mm always stay free
 for the footer and the calibration ruler), inside a group to its `at`, and on
-a card to the card's trim corner.
+a card to the card's trim corner.  `overlap: true` on an element says it overlaps
+others on purpose (the layout lint, sheetgen.draw.lint, lets it).
 
 `extends:` deep-merges this file onto the other: mappings merge key by key,
 lists and scalars replace, `null` deletes an inherited key.  A deck lays out
@@ -147,6 +148,9 @@ class _Element(Strict):
     y: Coord = 0.0
     z: int = 0
     grid: str | None = Field(None, description="the grid whose cells the `cells` unit counts")
+    # (not in the repr, which the footer's sheet id is made from: the flag prints nothing)
+    overlap: bool = Field(False, repr=False, description="this element overlaps others on purpose "
+                          "(the layout lint lets its text touch other elements and others touch it)")
 
 
 class _Stroked(_Element):
