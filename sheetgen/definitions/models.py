@@ -15,8 +15,11 @@ from .yamlsource import MarkedDict, key_path, locate
 
 class Strict(BaseModel):
     """Base of every definition model: unknown keys are errors."""
-    # nan/inf (YAML's .nan, .inf) are never meaningful in a definition and break drawing
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, allow_inf_nan=False)
+    # nan/inf (YAML's .nan, .inf) are never meaningful in a definition and break drawing;
+    # defer_build: a model's validator is built when it is first used, not at import
+    # (a build of one layout never pays for the maps', logs' and decks' models)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, allow_inf_nan=False,
+                              defer_build=True)
     # `sheetgen schema`: the other forms of input a mode="before" model validator turns
     # into this model, as JSON Schemas (e.g. ({"type": "string"},) for a bare name that
     # stands for {name: ...}); None where a model does not say, and then any value that
@@ -171,15 +174,29 @@ def _tagged_member(annotation, part):
 
 
 def _field_of(annotation, name):
-    """The field called name (or aliased so) of the model, or of a union's only model having it."""
+    """The annotation of the field called name (or aliased so) of the model, or of the
+    first model of a union having it."""
     candidates = [annotation] if _is_model(annotation) else \
         [m for m in _models_in(annotation)]
     for model in candidates:
         fields = model.model_fields
-        found = fields.get(name) or next((f for f in fields.values() if f.alias == name), None)
-        if found is not None:
-            return found
+        key = name if name in fields else next((k for k, f in fields.items() if f.alias == name), None)
+        if key is not None:
+            return field_annotation(model, key)
     return None
+
+
+def field_annotation(model, key: str):
+    """A field's annotation with its forward references resolved (a model whose
+    validator is not built yet, see Strict's defer_build, still holds them)."""
+    import typing
+    annotation = model.model_fields[key].annotation
+    if isinstance(annotation, (str, typing.ForwardRef)):
+        try:
+            return typing.get_type_hints(model, include_extras=True).get(key, annotation)
+        except Exception:      # noqa: BLE001 - a name that does not resolve: keep what there is
+            return annotation
+    return annotation
 
 
 def _models_in(annotation) -> list:
@@ -205,7 +222,7 @@ def _follow(model: type[BaseModel], loc: tuple) -> tuple[tuple, Any]:
         kept.append(part)
         field = _field_of(_unwrap(current), part) if isinstance(part, str) else None
         if field is not None:
-            current = field.annotation
+            current = field
         else:
             current = _element_type(current)        # a value of a mapping or an item of a list
             if current is None:

@@ -15,8 +15,7 @@ import math
 from dataclasses import dataclass, replace
 
 from .furniture import finish_page, sheet_id
-from .lint import allow_overlap
-from .model import (Document, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text, rotate,
+from .model import (Document, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text, allow_overlap, rotate,
                     translate, compose as compose_transforms)
 from .options import PAPER_SIZES, BuildOptions
 from .patterns import is_grey, pattern_for_colour, pattern_items, rect_points

@@ -18,25 +18,17 @@ vanish on the other paper.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from .model import Circle, Document, Group, Image, Item, Line, Path, Polygon, Rect, Text, compose
+from .model import (OVERLAP_OK, Circle, Document, Group, Image, Line, Path, Polygon, Rect, Text, allow_overlap,
+                    compose, has_token)
 
-OVERLAP_OK = "overlap-ok"       # cls token: this item (or everything in this group) may overlap others
+__all__ = ["CLEARANCE", "OVERLAP_OK", "Overlap", "PaperDifference", "allow_overlap", "element_ids", "overlaps",
+           "page_overlaps", "paper_difference", "printed_words", "text_box"]
+
 CLEARANCE = 0.2                 # mm: ink closer than this touches
 _BUCKET = 20.0                  # mm: the side of the squares of the spatial index
-
-
-def allow_overlap(item: Item) -> Item:
-    """The item marked as overlapping other elements on purpose."""
-    if has_token(item.cls, OVERLAP_OK):
-        return item
-    return replace(item, cls=f"{item.cls} {OVERLAP_OK}" if item.cls else OVERLAP_OK)
-
-
-def has_token(cls: str | None, token: str) -> bool:
-    return bool(cls) and token in cls.split()
 
 
 @dataclass(frozen=True)
