@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import importlib
 import typing
+from typing import Iterator
 
 from .registry import handlers
 
@@ -123,21 +124,24 @@ def definition_schema() -> dict:
 _BOUNDS = {"gt": "exclusiveMinimum", "ge": "minimum", "lt": "exclusiveMaximum", "le": "maximum"}
 
 
-def _place_bounds(node) -> None:
-    """pydantic leaves `gt: 0` (not JSON Schema) where a bound sits beside a union
-    (`Length | None`): put it on the numbers it bounds, in JSON Schema's words."""
+def _dicts(node) -> Iterator[dict]:
+    """Every mapping in a JSON tree, each before its children (which may change meanwhile)."""
     if isinstance(node, list):
         for item in node:
-            _place_bounds(item)
-        return
-    if not isinstance(node, dict):
-        return
-    bounds = {_BOUNDS[k]: node.pop(k) for k in list(node) if k in _BOUNDS}
-    if bounds:
-        for target in _numbers(node):
+            yield from _dicts(item)
+    elif isinstance(node, dict):
+        yield node
+        for value in list(node.values()):
+            yield from _dicts(value)
+
+
+def _place_bounds(tree) -> None:
+    """pydantic leaves `gt: 0` (not JSON Schema) where a bound sits beside a union
+    (`Length | None`): put it on the numbers it bounds, in JSON Schema's words."""
+    for node in _dicts(tree):
+        bounds = {_BOUNDS[k]: node.pop(k) for k in list(node) if k in _BOUNDS}
+        for target in _numbers(node) if bounds else ():
             target.update(bounds)
-    for value in node.values():
-        _place_bounds(value)
 
 
 def _numbers(node: dict) -> list[dict]:
@@ -182,23 +186,15 @@ def _dispatch(prop: str, cases: list[tuple[str, bool, dict]]) -> dict:
     return {"type": "object", "properties": {prop: {"enum": [v for v, _, _ in cases]}}, "allOf": rules}
 
 
-def _dispatch_tagged_unions(node, defs: dict | None = None) -> None:
-    defs = node if defs is None else defs
-    if isinstance(node, list):
-        for item in node:
-            _dispatch_tagged_unions(item, defs)
-        return
-    if not isinstance(node, dict):
-        return
-    for key in ("oneOf", "anyOf"):
-        members = node.get(key)
-        tagged = _tagged(defs, members) if isinstance(members, list) and len(members) > 1 else None
-        if tagged:
-            del node[key]
-            node.pop("discriminator", None)
-            node.update(_dispatch(*tagged))
-    for value in list(node.values()):
-        _dispatch_tagged_unions(value, defs)
+def _dispatch_tagged_unions(defs: dict) -> None:
+    for node in _dicts(defs):
+        for key in ("oneOf", "anyOf"):
+            members = node.get(key)
+            tagged = _tagged(defs, members) if isinstance(members, list) and len(members) > 1 else None
+            if tagged:
+                del node[key]
+                node.pop("discriminator", None)
+                node.update(_dispatch(*tagged))
 
 
 # -- extends: partial definitions ---------------------------------------------------------------
@@ -250,18 +246,14 @@ def _allow_partial_when_extending(defs: dict, root: str) -> None:
                   "else": strict}
 
 
-def _untyped_overrides(node, defs: dict) -> None:
+def _untyped_overrides(tree, defs: dict) -> None:
     """In a partial tagged union, a member without its tag changes an inherited
     element: accept it when its keys belong to some member."""
-    if isinstance(node, list):
-        for item in node:
-            _untyped_overrides(item, defs)
-        return
-    if not isinstance(node, dict):
-        return
-    rules = node.get("allOf")
-    if isinstance(rules, list) and rules and all(isinstance(r, dict) and "if" in r for r in rules) \
-            and isinstance(node.get("properties"), dict) and len(node["properties"]) == 1:
+    for node in _dicts(tree):
+        rules = node.get("allOf")
+        if not (isinstance(rules, list) and rules and all(isinstance(r, dict) and "if" in r for r in rules)
+                and isinstance(node.get("properties"), dict) and len(node["properties"]) == 1):
+            continue
         (prop,) = node["properties"]
         keys: set[str] = set()
         for r in rules:
@@ -273,8 +265,6 @@ def _untyped_overrides(node, defs: dict) -> None:
                 r["if"] = cond["anyOf"][0]
         rules.append({"if": {"not": {"required": [prop]}},
                       "then": {"propertyNames": {"type": "string", "enum": sorted(keys)}}})
-    for value in node.values():
-        _untyped_overrides(value, defs)
 
 
 # -- the definition kinds --------------------------------------------------------------------------

@@ -163,23 +163,9 @@ def _within(a, b) -> bool:
 
 
 def _segment_meets(p, q, box) -> bool:
-    """Does the segment p-q pass through the box (Liang-Barsky clipping)?"""
-    (x0, y0), (x1, y1) = p, q
-    dx, dy = x1 - x0, y1 - y0
-    lo, hi = 0.0, 1.0
-    for edge_p, edge_q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
-        if edge_p == 0:
-            if edge_q < 0:
-                return False
-            continue
-        r = edge_q / edge_p
-        if edge_p < 0:
-            lo = max(lo, r)
-        else:
-            hi = min(hi, r)
-        if lo > hi:
-            return False
-    return True
+    """Does the segment p-q pass through the box?"""
+    from .patterns import clip_to_box
+    return clip_to_box(p[0], p[1], q[0] - p[0], q[1] - p[1], box, 0.0, 1.0) is not None
 
 
 def _collides(text: _Shape, other: _Shape) -> bool:
