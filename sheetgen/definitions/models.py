@@ -121,7 +121,7 @@ def parse_colour(value: Any) -> str | None:
                      + (f"; did you mean '{hint}'?" if hint else ""))
 
 
-def _any_case(word: str) -> str:
+def any_case(word: str) -> str:
     """A regex matching word in any letter case (JSON Schema patterns have no flags)."""
     return "".join(f"[{ch.lower()}{ch.upper()}]" if ch.isalpha() else re.escape(ch) for ch in word)
 
@@ -131,7 +131,7 @@ def _any_case(word: str) -> str:
 COLOUR_JSON_SCHEMA = {
     "anyOf": [{"enum": sorted(NAMED_COLOURS)},
               {"type": "string", "pattern": r"^\s*(#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})|"
-               + "|".join(_any_case(n) for n in sorted(NAMED_COLOURS, key=lambda n: (-len(n), n))) + r")\s*$"},
+               + "|".join(any_case(n) for n in sorted(NAMED_COLOURS, key=lambda n: (-len(n), n))) + r")\s*$"},
               {"type": "null"}],
     "description": "a colour name (black, beige, ... or none) or #rrggbb",
 }

@@ -18,6 +18,7 @@ import importlib
 import typing
 from typing import Iterator
 
+from .models import any_case
 from .registry import handlers
 
 SCHEMA_URL = "https://json-schema.org/draft/2020-12/schema"
@@ -50,15 +51,11 @@ def _model_classes(value) -> list[type]:
     return [m for arg in typing.get_args(value) for m in _model_classes(arg)]
 
 
-def _any_case(word: str) -> str:
-    return "".join(f"[{ch.lower()}{ch.upper()}]" if ch.isalpha() else ch for ch in word)
-
-
 # what pydantic's lax mode reads as a number or a truth value when it is written as text
 # (a quoted '4' in YAML): the loaders accept it, so the schema does
 INT_TEXT = r"^\s*[+-]?\d+\s*$"
 FLOAT_TEXT = r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$"
-BOOL_TEXT = "^(" + "|".join(_any_case(w) for w in ("true", "false", "yes", "no", "on", "off", "t", "f", "y", "n",
+BOOL_TEXT = "^(" + "|".join(any_case(w) for w in ("true", "false", "yes", "no", "on", "off", "t", "f", "y", "n",
                                                    "1", "0")) + ")$"
 
 

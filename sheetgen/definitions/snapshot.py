@@ -20,7 +20,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-_CODE_GLOBS = (("definitions", "*.py"), ("draw", "icons.py"))
+# the code whose change can change what a definition validates to: the formats, the
+# icon names and font families they accept
+_CODE_GLOBS = (("definitions", "*.py"), ("draw", "icons.py"), (".", "fonts.py"))
 
 
 class Plain:
