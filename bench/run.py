@@ -1,18 +1,27 @@
 """sheetgen's benchmark: one line per figure, each a ratio against a plain
 baseline measured in the same run.
 
-    python bench/run.py                 # cold start, render, then every bench/bench_*.py
-    python bench/run.py --only render   # cold start and render figures only
+    python bench/run.py                 # cold start, whole process, render, then every bench/bench_*.py
+    python bench/run.py --only render   # cold start, whole process and render figures
+    python bench/run.py --only start    # cold start and whole-process figures only
     python bench/run.py --only AREA     # just bench/bench_AREA.py
     python bench/run.py --quick         # fewer repetitions
 
 Not a timed test: the numbers depend on the machine; the ratios travel better.
+The whole-process figures time what a user waits for: `sheetgen build graph-20x28
+--format pdf` (and a 100-page pack of that sheet) as a new process, against
+bench/plain_graph.py drawing the same page(s) with plain reportlab, the two run
+alternately so a busy moment of the machine hits both; the median of N runs of each.
 """
 from __future__ import annotations
 
+import os
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -39,6 +48,51 @@ def cold_start(runs: int) -> None:
           f"({ours * 1000:.0f} ms vs {base * 1000:.0f} ms; target <= 1.5x)", flush=True)
 
 
+def _sheetgen() -> list[str]:
+    exe = shutil.which("sheetgen")
+    return [exe] if exe else [sys.executable, "-m", "sheetgen"]
+
+
+def _timed(cmd: list[str], env: dict) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the child) of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, cwd=ROOT, env=env)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def alternate(ours: list[str], plain: list[str], runs: int, env: dict) -> tuple[tuple, tuple]:
+    """Medians of (wall, cpu) for ours and plain, run one after the other runs times."""
+    _timed(ours, env), _timed(plain, env)           # warm the file cache (and sheetgen's font cache)
+    got: dict[str, list] = {"ours": [], "plain": []}
+    for _ in range(runs):
+        got["ours"].append(_timed(ours, env))
+        got["plain"].append(_timed(plain, env))
+    return tuple(tuple(statistics.median(r[i] for r in got[k]) for i in (0, 1)) for k in ("ours", "plain"))
+
+
+def whole_process(runs: int) -> None:
+    """`sheetgen build` as a user runs it, against a plain reportlab script drawing the same."""
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        env = dict(os.environ, SHEETGEN_CONFIG_DIR=str(tmp / "config"), SHEETGEN_CACHE_DIR=str(tmp / "cache"))
+        pack = tmp / "graph-100.yaml"
+        pack.write_text("sheetgen: 1\nkind: pack\ntitle: 100 graph sheets\nname: graph-100\nsheets:\n"
+                        + "  - graph-20x28\n" * 100, encoding="utf-8")
+        plain = [sys.executable, str(HERE / "plain_graph.py"), str(tmp / "plain.pdf")]
+        for label, ours, pages, target in (
+                ("one page", _sheetgen() + ["build", "graph-20x28", "--format", "pdf", "-o", str(tmp / "one")], 1, 2.0),
+                ("100-page pack", _sheetgen() + ["build", str(pack), "--format", "pdf", "-o", str(tmp / "pack")],
+                 100, 1.5)):
+            (wall, cpu), (base_wall, base_cpu) = alternate(ours, plain + [str(pages)], runs, env)
+            print(f"whole process, {label}: `sheetgen build {'graph-20x28' if pages == 1 else 'a 100-page pack'} "
+                  f"--format pdf` {wall / base_wall:.2f}x a plain reportlab script ({wall:.2f} s vs "
+                  f"{base_wall:.2f} s, median of {runs}; CPU {cpu / base_cpu:.2f}x, {cpu:.2f} s vs {base_cpu:.2f} s; "
+                  f"target <= {target}x; load {os.getloadavg()[0]:.1f})", flush=True)
+
+
 def main(argv: list[str]) -> int:
     only = None
     if "--only" in argv:
@@ -49,14 +103,19 @@ def main(argv: list[str]) -> int:
         only = argv[i + 1]
     quick = "--quick" in argv
     scripts = sorted(HERE.glob("bench_*.py"))
+    if only == "start":
+        cold_start(5 if quick else 10)
+        whole_process(5 if quick else 11)
+        return 0
     if only:
         scripts = [s for s in scripts if s.stem == f"bench_{only}"]
         if not scripts:
-            known = ", ".join(s.stem[len("bench_"):] for s in sorted(HERE.glob("bench_*.py")))
+            known = ", ".join(["start"] + [s.stem[len("bench_"):] for s in sorted(HERE.glob("bench_*.py"))])
             print(f"no bench/bench_{only}.py (areas: {known})", file=sys.stderr)
             return 2
     if only in (None, "render"):
         cold_start(5 if quick else 10)
+        whole_process(5 if quick else 11)
     # render first: it is the figure the issue names; others follow in name order
     scripts.sort(key=lambda s: (s.stem != "bench_render", s.stem))
     failed = 0

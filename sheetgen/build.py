@@ -88,9 +88,12 @@ def compose_pack(loaded: Loaded, options: BuildOptions,
                  progress: Callable[[str], None] | None = None) -> Document:
     pack = loaded.definition
     pages = []
+    members: dict[str, Loaded] = {}         # a sheet the pack names again is read and checked once
     for i, member in enumerate(pack.members()):
         try:
-            doc = compose_loaded(load(member), options)
+            if member not in members:
+                members[member] = load(member)
+            doc = compose_loaded(members[member], options)
         except InputError as exc:
             # say which line of the pack named the sheet that failed
             raise InputError([pack.source.problem(("sheets", i), f"sheet '{member}' cannot be built:")]

@@ -66,6 +66,14 @@ def check_measurement(value: float, axis: str) -> None:
                                  expected="the length in mm you measured on the printed 100 mm ruler"))
 
 
+def _write(data: dict) -> None:
+    try:
+        write_text(config_path(), json.dumps(data, indent=2, sort_keys=True) + "\n")
+    except OSError as exc:
+        what = "a folder is in the way" if isinstance(exc, IsADirectoryError) else exc.strerror or str(exc)
+        raise InputError(Problem(f"cannot store the calibration: {what}", str(config_path()))) from None
+
+
 def save(measured_x: float, measured_y: float, printer: str | None = None) -> Calibration:
     check_measurement(measured_x, "x")
     check_measurement(measured_y, "y")
@@ -73,12 +81,28 @@ def save(measured_x: float, measured_y: float, printer: str | None = None) -> Ca
     name = printer or DEFAULT_PRINTER
     data["printers"][name] = {"measured_x": measured_x, "measured_y": measured_y}
     data["default"] = name
-    try:
-        write_text(config_path(), json.dumps(data, indent=2, sort_keys=True) + "\n")
-    except OSError as exc:
-        what = "a folder is in the way" if isinstance(exc, IsADirectoryError) else exc.strerror or str(exc)
-        raise InputError(Problem(f"cannot store the calibration: {what}", str(config_path()))) from None
+    _write(data)
     return Calibration(measured_x, measured_y, None if name == DEFAULT_PRINTER else name)
+
+
+def forget(printer: str | None = None) -> str | None:
+    """Forget printer's stored correction (without a name: the one builds use, the last
+    stored); returns the name forgotten, None when nothing was stored to forget. Builds
+    are unscaled afterwards unless they name another stored printer."""
+    data = _read()
+    name = printer or data.get("default")
+    if name is None or (printer is None and name not in data["printers"]):
+        return None
+    if name not in data["printers"]:
+        raise InputError(Problem(f"no stored calibration for printer '{printer}'",
+                                 expected="one of " + ", ".join(sorted(data["printers"])) if data["printers"]
+                                 else "a name given to `sheetgen calibrate --printer` (none is stored)",
+                                 suggestion=did_you_mean(printer, data["printers"])))
+    del data["printers"][name]
+    if data.get("default") == name:
+        data["default"] = None
+    _write(data)
+    return name
 
 
 def current(printer: str | None = None) -> Calibration:

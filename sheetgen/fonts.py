@@ -82,3 +82,81 @@ def fit_size(text: str, font: str, size: float, width: float, minimum: float = 4
     if w <= width or w == 0:
         return size
     return max(minimum, size * width / w)
+
+
+@lru_cache(maxsize=4096)
+def _ink_units(text: str, font: str) -> tuple[float, float, float, float]:
+    left, top, right, bottom = _pil_font(font).getbbox(text, anchor="ls")
+    return left / _MEASURE_SIZE, top / _MEASURE_SIZE, right / _MEASURE_SIZE, bottom / _MEASURE_SIZE
+
+
+def ink_box(text: str, font: str = "sans", size: float = 10.0) -> tuple[float, float, float, float]:
+    """Where the glyphs of text put ink, in mm from its start point on the baseline:
+    (left, top, right, bottom), y down (top is negative: above the baseline)."""
+    mm = size * 25.4 / 72.0
+    return tuple(v * mm for v in _ink_units(text, font))
+
+
+# -- the faces the PDF back end embeds ------------------------------------------------------------
+
+_NOT_CACHED = ("_ttf_data", "_pdfScale", "filename")     # the file itself, a function, where it is now
+
+
+def _pdf_scale(units_per_em: int):
+    """Font units to PDF's 1/1000 em, as reportlab's parser sets it."""
+    if units_per_em == 1000:
+        return lambda x: x
+    mult = 1000 / units_per_em
+    return lambda x: x * mult
+
+
+@lru_cache(maxsize=None)
+def pdf_face(name: str):
+    """reportlab's parsed TrueType face of a family (metrics, character map, glyph
+    places: what PDF subsetting needs).  Parsing is pure Python (tens of ms a font),
+    so the parsed face is kept in the user cache, keyed by the font file's hash and
+    reportlab's version; a missing or corrupt entry is parsed afresh."""
+    import hashlib
+
+    from reportlab import Version
+    from reportlab.pdfbase.ttfonts import TTFontFace
+
+    from .usercache import cached
+    path = font_path(name)
+    data = path.read_bytes()
+
+    def parse() -> dict:
+        face = TTFontFace(str(path))
+        return {k: v for k, v in face.__dict__.items() if k not in _NOT_CACHED}
+
+    state = cached("ttf-face", f"{hashlib.sha256(data).hexdigest()[:32]}-reportlab-{Version}", parse,
+                   check=lambda s: isinstance(s, dict) and isinstance(s.get("charToGlyph"), dict)
+                   and isinstance(s.get("unitsPerEm"), int))
+    face = TTFontFace.__new__(TTFontFace)
+    face.__dict__.update(state)
+    face._ttf_data, face.filename = data, str(path)
+    face._pdfScale = _pdf_scale(face.unitsPerEm)
+    return face
+
+
+def pdf_font(name: str, pdf_name: str):
+    """A reportlab TTFont of the family, called pdf_name, over the cached face: what
+    TTFont(pdf_name, path) makes, without parsing the file again."""
+    from fnmatch import fnmatch
+    from weakref import WeakKeyDictionary
+
+    from reportlab import rl_config
+    from reportlab.pdfbase.ttfonts import TTEncoding, TTFont
+    font = TTFont.__new__(TTFont)
+    font.fontName = pdf_name
+    font.face = pdf_face(name)
+    font.encoding = TTEncoding()
+    font.state = WeakKeyDictionary()
+    font._asciiReadable = rl_config.ttfAsciiReadable
+    font.shapable = not any(fnmatch(pdf_name, glob) for glob in rl_config.unShapedFontGlob)
+    return font
+
+
+def glyph_codes(name: str) -> frozenset[int]:
+    """The characters the family's font file has glyphs for."""
+    return frozenset(pdf_face(name).charToGlyph)

@@ -42,6 +42,16 @@ def user_data_dir() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".local" / "share") / "sheetgen"
 
 
+def user_cache_dir() -> Path:
+    """Where sheetgen keeps what is costly to rebuild (parsed fonts): SHEETGEN_CACHE_DIR,
+    or XDG_CACHE_HOME/sheetgen, or ~/.cache/sheetgen. Anything in it may be deleted."""
+    base = os.environ.get("SHEETGEN_CACHE_DIR")
+    if base:
+        return Path(base)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "sheetgen"
+
+
 def relative_ref(ref, relative_to):
     """A map/dungeon/deck reference as an exported log should name it: an absolute
     path becomes relative to the folder the log is written into (where it can be);

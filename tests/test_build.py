@@ -68,6 +68,28 @@ def test_default_pack_is_one_pdf_and_a_file_per_page(tmp_path):
     assert len(list(tmp_path.glob("*.svg"))) == len(pages)
     assert len(list(tmp_path.glob("*.png"))) == len(pages)
     assert not list(tmp_path.glob("*.part"))
+    # many files: counted in the folder, the PDF named, and the count agrees with the folder
+    n = len(pages)
+    on_disk = sorted(tmp_path.iterdir())
+    assert result.output.splitlines() == [
+        f"built {n} pages into {tmp_path}/ ({2 * n + 1} files in {tmp_path}/; no scale correction)",
+        f"  {pdf}",
+        f"  and {2 * n} more files ({n} SVG, {n} PNG; --verbose lists them)"]
+    assert len(on_disk) == 2 * n + 1
+    # --verbose names every one of them
+    again = run("build", "-o", str(tmp_path), "--verbose")
+    listed = [line.strip() for line in again.output.splitlines()[1:]]
+    assert again.output.splitlines()[0] == f"built {n} pages into {tmp_path}/ ({2 * n + 1} files; no scale correction)"
+    assert sorted(Path(p) for p in listed) == on_disk
+
+
+def test_a_small_build_lists_every_file_it_wrote(tmp_path):
+    result = run("build", "graph-20x28", "nav-rooms", "-o", str(tmp_path), "--format", "pdf,svg")
+    assert result.exit_code == 0, result.output
+    head, *listed = result.output.splitlines()
+    assert head == f"built 3 pages into {tmp_path}/ (5 files; no scale correction)"
+    assert sorted(Path(line.strip()) for line in listed) == sorted(tmp_path.iterdir())
+    assert sum(line.endswith(".pdf") for line in listed) == 2
 
 
 def test_bad_definition_writes_nothing(tmp_path):

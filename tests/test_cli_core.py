@@ -37,7 +37,7 @@ def test_schema_is_json_schema_covering_every_written_kind():
     result = run("schema")
     assert result.exit_code == 0
     schema = json.loads(result.output)
-    assert schema["anyOf"]
+    assert schema["allOf"]            # kind (and ruleset) choose the model
     assert "PackModel" in schema["$defs"]
 
 
@@ -105,3 +105,27 @@ def test_builtin_names_are_unique():
     from sheetgen.paths import layouts_dir
     stems = Counter(p.stem for p in layouts_dir().rglob("*.yaml"))
     assert [s for s, n in stems.items() if n > 1] == []
+
+
+def test_calibrate_show_lists_every_printer_and_reset_forgets_one():
+    from sheetgen import calibration
+    assert run("calibrate", "--reset").output.startswith("no stored calibration to forget")
+    assert run("calibrate", "--measured-x", "99.2", "--measured-y", "99.6", "--printer", "office").exit_code == 0
+    assert run("calibrate", "--measured-x", "99.5", "--measured-y", "99.8", "--printer", "home").exit_code == 0
+    shown = run("calibrate", "--show").output.splitlines()
+    assert shown[:2] == ["* home: measured x 99.5 mm, y 99.8 mm", "  office: measured x 99.2 mm, y 99.6 mm"]
+    # an unknown name is refused with the stored ones, and nothing is forgotten
+    wrong = run("calibrate", "--reset", "--printer", "ofice")
+    assert wrong.exit_code == 2 and "no stored calibration for printer 'ofice'" in wrong.output
+    assert "did you mean 'office'" in wrong.output
+    assert run("calibrate", "--reset", "--printer", "office", "--measured-x", "99").exit_code == 2
+    gone = run("calibrate", "--reset", "--printer", "office")
+    assert gone.exit_code == 0
+    assert gone.output.strip() == ("forgot the calibration of printer 'office'; builds are printed unscaled "
+                                   "unless built with --printer NAME (still stored: home)")
+    assert "office" not in run("calibrate", "--show").output
+    assert calibration.current().printer == "home"          # the one builds use is untouched
+    # without a name: the one builds use (the last stored)
+    assert run("calibrate", "--reset").exit_code == 0
+    assert calibration.current().factor_x == 1.0 and calibration.stored()["printers"] == {}
+    assert run("calibrate", "--show").output.startswith("no stored calibration")

@@ -54,3 +54,73 @@ def test_duplicate_key_is_an_error():
 def test_malformed_yaml_located():
     with pytest.raises(InputError, match=r"g.yaml:2:2: malformed YAML"):
         parse_yaml("a: [1, 2\nb: 3\n", "g.yaml")
+
+
+# -- pydantic's errors said in one line each (input that is not a file: `track step`) ----------
+
+FOURY_STEP_KEYS = ("entry, move, roll, fight, enemy, flee, collect, redeem, shovel, circle, climb, lever, "
+                   "oracle, exit, market, coin, candy, flood, sheet, score, note")
+
+
+def _messages(model, data):
+    from pydantic import ValidationError
+
+    from sheetgen.definitions.models import validation_messages
+    with pytest.raises(ValidationError) as info:
+        model.model_validate(data)
+    return validation_messages(info.value, model)
+
+
+def test_an_unknown_key_in_a_foury_step_names_the_key_the_allowed_ones_and_the_closest():
+    from sheetgen.games.foury.formats.playlog import Step
+    assert _messages(Step, {"mvoe": "C2", "roll": 3}) == [
+        f"unknown key 'mvoe' (expected one of {FOURY_STEP_KEYS}); did you mean 'move'?"]
+    assert _messages(Step, {"fight": {"hero": 3, "enemy": 2, "wepon": True}}) == [
+        "fight: unknown key 'wepon' (expected one of hero, enemy, weapon, clover, shield, type, stolen, fury); "
+        "did you mean 'weapon'?"]
+    # deeper, through an optional model inside an optional model
+    assert "fight.clover: unknown key 'rol' (expected one of die, roll); did you mean 'roll'?" in \
+        _messages(Step, {"fight": {"hero": 3, "enemy": 2, "clover": {"die": "hero", "rol": 2}}})
+    # a union member's class name is not a key of the data
+    assert _messages(Step, {"market": {"trade": {"give": {"weapon": 1}, "got": {"shovels": 1}}}})[0] == \
+        "market.trade: unknown key 'got' (expected one of give, get); did you mean 'get'?"
+
+
+def test_an_unknown_key_in_a_layout_element_names_the_keys_of_its_type():
+    from sheetgen.definitions.layout import LayoutModel
+    messages = _messages(LayoutModel, {"sheetgen": 1, "kind": "layout", "elements": {
+        "t": {"type": "text", "text": "hi", "sise": 3},
+        "g": {"type": "group", "elements": {"b": {"type": "box", "widht": 2}}}}})
+    assert messages == [
+        "elements.t: unknown key 'sise' (expected one of x, y, z, grid, overlap, type, text, font, size, colour, align, "
+        "valign, width, height, line_height, shrink, upper); did you mean 'size'?",
+        "elements.g.elements.b: unknown key 'widht' (expected one of x, y, z, grid, overlap, stroke, stroke_width, dash, "
+        "fill, pattern, type, width, height, radius); did you mean 'width'?"]
+    assert _messages(LayoutModel, {"sheetgen": 1, "kind": "layout", "elements": {"t": {"type": "text"}}}) == \
+        ["elements.t: missing required key 'text'"]
+
+
+def test_without_the_model_an_unknown_key_is_still_named():
+    from pydantic import ValidationError
+
+    from sheetgen.definitions.models import error_message
+    with pytest.raises(ValidationError) as info:
+        _Elem.model_validate({"size": 3, "colr": "red"})
+    (err,) = info.value.errors(include_url=False)
+    assert error_message(err) == "unknown key 'colr'"
+    assert error_message(err, _Elem) == "unknown key 'colr' (expected one of size, colour); did you mean 'colour'?"
+
+
+@pytest.mark.xfail(strict=True, reason="needs sheetgen/games/foury/formats/playlog.py step_action to say its "
+                   "ValidationError with sheetgen.definitions.models.validation_messages(exc, Step) "
+                   "(applied after the games' reshape)")
+def test_track_step_names_an_unknown_key(tmp_path):
+    from click.testing import CliRunner
+
+    from sheetgen.cli import main
+    journal = str(tmp_path / "j.sqlite")
+    CliRunner().invoke(main, ["track", "new", "--map", "ancient-story", "--hero", "kael", "--journal", journal])
+    result = CliRunner().invoke(main, ["track", "step", "{mvoe: J11, roll: 3}", "--journal", journal])
+    assert result.exit_code != 0
+    assert "unknown key 'mvoe'" in result.output and "did you mean 'move'?" in result.output
+    assert "Extra inputs are not permitted" not in result.output

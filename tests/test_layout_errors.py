@@ -28,7 +28,7 @@ def test_malformed_yaml(tmp_path):
 
 def test_unknown_key_with_suggestion(tmp_path):
     errs = errors(tmp_path, HEAD + "elements:\n  a: {type: box, widht: 3mm}\n")
-    assert errs == ["t.yaml:5:18: elements.a: unknown key 'widht' (expected one of x, y, z, grid, stroke, "
+    assert errs == ["t.yaml:5:18: elements.a: unknown key 'widht' (expected one of x, y, z, grid, overlap, stroke, "
                     "stroke_width, dash, fill, pattern, width, height, radius); did you mean 'width'?"]
     errs = errors(tmp_path, HEAD + "page: {size: a4, margin: 3mm}\n")
     assert errs[0].startswith("t.yaml:4:18: page: unknown key 'margin'") and "did you mean 'margins'" in errs[0]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -18,6 +19,11 @@ from sheetgen.render import (output_paths, render_document, render_pdf_bytes, re
 
 DATA = Path(__file__).parent / "data" / "render"
 SVG_NS = "{http://www.w3.org/2000/svg}"
+
+# the tests that read a PDF back as an image run where poppler's pdftoppm is installed
+# (.ci/run installs poppler-utils); elsewhere they are skipped with this reason (-ra shows it)
+needs_pdftoppm = pytest.mark.skipif(shutil.which("pdftoppm") is None,
+                                    reason="needs poppler's pdftoppm (Debian: poppler-utils)")
 
 
 def sample_page(width=210.0, height=297.0, name="sample", label="Dungeon level 1") -> Page:
@@ -140,6 +146,7 @@ def test_pdf_equal_groups_share_a_form_and_small_ones_stay_inline():
     assert names[0] == set() and names[1] == names[2] == names[3] and len(names[1]) == 1
 
 
+@needs_pdftoppm
 def test_pdf_grayscale_has_no_colour():
     colour = _pdftoppm(render_pdf_bytes(sample_doc()), dpi=30, gray=False)
     grey = _pdftoppm(render_pdf_bytes(sample_doc(), grayscale=True), dpi=30, gray=False)
@@ -289,6 +296,7 @@ def _pdftoppm(data: bytes, dpi: int, gray: bool = True):
     return PILImage.open(io.BytesIO(out))
 
 
+@needs_pdftoppm
 def test_pdf_form_does_not_inherit_colour_or_width_from_the_page():
     grid = Group(tuple(Line(10, 10 + 5 * i, 90, 10 + 5 * i, Style(stroke_width=0.5)) for i in range(6)), cls="form")
     pages = []
@@ -315,6 +323,7 @@ def test_render_documents_is_all_or_nothing_across_documents(tmp_path):
     assert [p.name for p in written] == ["first.pdf", "second.pdf"]
 
 
+@needs_pdftoppm
 def test_pdf_image_inside_a_form_is_drawn_on_every_page():
     stamp = Group((Image(0, 0, 20, 10, str(DATA / "marker.png")), Rect(0, 0, 20, 10)), cls="form")
     pages = []

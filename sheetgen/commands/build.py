@@ -2,6 +2,8 @@ import click
 
 from ._common import clean_errors
 
+LISTED = 6      # up to this many files written are all named
+
 
 def _declared_options() -> dict:
     """name -> BuildOption for every build option a game declares (the games' own words)."""
@@ -36,10 +38,12 @@ def game_build_options(fn):
 @click.option("--printer", default=None, help="Apply the calibration stored for this printer.")
 @click.option("--no-calibration", is_flag=True, help="Ignore the stored printer scale correction.")
 @click.option("--no-ruler", is_flag=True, help="Leave out the 50 mm calibration ruler.")
+@click.option("-v", "--verbose", is_flag=True, help=f"List every file written (else more than {LISTED} "
+              "files are counted and only the PDFs named).")
 @game_build_options
 @clean_errors
 def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, printer, no_calibration, no_ruler,
-          **game_values):
+          verbose, **game_values):
     """Render definitions (files or built-in names) to PDF, SVG and PNG.
 
     With no DEFINITIONS, builds the default print pack (every built-in sheet)
@@ -80,8 +84,24 @@ def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, pri
         docs = builder.documents(loaded, options)
     written = builder.render(docs, outdir, fmt, options)
     pages = sum(len(d.pages) for d in docs)
-    click.echo(f"built {pages} page{'s' if pages != 1 else ''} into {outdir}/ "
-               f"({len(written)} file{'s' if len(written) != 1 else ''}; {cal.label()})")
-    for path in written:
-        if path.suffix == ".pdf":
-            click.echo(f"  {path}")
+    for line in written_summary(written, pages, outdir, cal.label(), verbose):
+        click.echo(line)
+
+
+def written_summary(written: list, pages: int, outdir: str, calibration: str, verbose: bool) -> list[str]:
+    """What build says it wrote: every file, or (many files) their count in the folder
+    and the PDFs by name, so the count and the list always agree."""
+    files = f"{len(written)} file{'s' if len(written) != 1 else ''}"
+    lines = [f"built {pages} page{'s' if pages != 1 else ''} into {outdir}/ "
+             f"({files}{'' if verbose or len(written) <= LISTED else f' in {outdir}/'}; {calibration})"]
+    if verbose or len(written) <= LISTED:
+        return lines + [f"  {path}" for path in written]
+    named = [path for path in written if path.suffix == ".pdf"]
+    rest = [path for path in written if path.suffix != ".pdf"]
+    by_format: dict[str, int] = {}
+    for path in rest:
+        by_format[path.suffix.lstrip(".").upper()] = by_format.get(path.suffix.lstrip(".").upper(), 0) + 1
+    counts = ", ".join(f"{n} {fmt}" for fmt, n in by_format.items())
+    return lines + [f"  {path}" for path in named] + \
+        [f"  {'and ' if named else ''}{len(rest)} {'more ' if named else ''}file{'s' if len(rest) != 1 else ''} "
+         f"({counts}; --verbose lists them)"]

@@ -7,13 +7,15 @@ from ._common import clean_errors
 @click.option("--measured-x", type=float, default=None, help="Length in mm you measured on the horizontal 100 mm ruler.")
 @click.option("--measured-y", type=float, default=None, help="Length in mm you measured on the vertical 100 mm ruler.")
 @click.option("--printer", default=None, help="Name to store the correction under (several printers can be kept).")
-@click.option("--show", is_flag=True, help="Show the stored corrections.")
+@click.option("--show", is_flag=True, help="List every stored printer's correction (* marks the one builds use).")
+@click.option("--reset", is_flag=True,
+              help="Forget a stored correction: --printer NAME's, or else the one builds use.")
 @click.option("-o", "--output", "outdir", default="output", show_default=True, type=click.Path(file_okay=False),
               help="Folder for the test page.")
 @click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4", show_default=True)
 @click.option("--format", "formats", default="pdf,png", show_default=True, help="Formats of the test page.")
 @clean_errors
-def calibrate(measured_x, measured_y, printer, show, outdir, paper, formats):
+def calibrate(measured_x, measured_y, printer, show, reset, outdir, paper, formats):
     """Print a scale test page, or store what your printer made of it.
 
     Printers shrink pages by 0.4-1%. Print the test page at 100%, measure
@@ -25,9 +27,21 @@ def calibrate(measured_x, measured_y, printer, show, outdir, paper, formats):
       sheetgen calibrate                                  # writes output/calibrate.pdf
       sheetgen calibrate --measured-x 99.2 --measured-y 99.6 --printer office
       sheetgen calibrate --show
+      sheetgen calibrate --reset --printer office       # forget it: builds print unscaled
     """
     from .. import calibration
     from ..errors import InputError, Problem
+    if reset:
+        if measured_x is not None or measured_y is not None or show:
+            raise InputError(Problem("--reset forgets a calibration: give it alone (with --printer NAME at most)"))
+        name = calibration.forget(printer)
+        if name is None:
+            click.echo("no stored calibration to forget (builds are printed unscaled)")
+            return
+        left = sorted(calibration.stored()["printers"])
+        click.echo(f"forgot the calibration of printer '{name}'; builds are printed unscaled"
+                   + (f" unless built with --printer NAME (still stored: {', '.join(left)})" if left else ""))
+        return
     if show:
         data = calibration.stored()
         if not data["printers"]:

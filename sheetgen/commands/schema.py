@@ -9,10 +9,15 @@ from ._common import clean_errors
 def schema(output):
     """Print the JSON Schema of the definition format (for editor autocompletion).
 
+    It accepts what the loaders accept and tells the kinds apart by kind and
+    ruleset, so an editor blames a typo on its key.
+
     \b
     Example:
       sheetgen schema -o sheetgen.schema.json
-      # then in VS Code's YAML extension: "yaml.schemas": {"sheetgen.schema.json": "*.yaml"}
+      # then as the first line of a definition (the YAML language server reads it):
+      #   # yaml-language-server: $schema=./sheetgen.schema.json
+      # or in VS Code's settings: "yaml.schemas": {"./sheetgen.schema.json": "*.yaml"}
     """
     import json
 

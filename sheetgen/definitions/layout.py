@@ -21,7 +21,8 @@ the layout).  At the top level cells count from the grid's top-left corner;
 inside a group they count from the group's origin.  Positions are relative to
 the page's content area (inside the margins; the bottom 8 mm always stay free
 for the footer and the calibration ruler), inside a group to its `at`, and on
-a card to the card's trim corner.
+a card to the card's trim corner.  `overlap: true` on an element says it overlaps
+others on purpose (the layout lint, sheetgen.draw.lint, lets it).
 
 `extends:` deep-merges this file onto the other: mappings merge key by key,
 lists and scalars replace, `null` deletes an inherited key.  A deck lays out
@@ -33,7 +34,6 @@ text), and an optional `back:`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Callable, Literal, Union
 
@@ -42,7 +42,8 @@ from pydantic import (AfterValidator, BeforeValidator, Discriminator, Field, Pos
 
 from ..errors import InputError, Problem, did_you_mean
 from ..fonts import FAMILIES
-from .models import Colour, Length, Strict, error_message, parse_length, simplify_union_errors
+from .layout_handler import LayoutDefinition, Rel, compose  # noqa: F401 (the loaded definition; this module's compose)
+from .models import Colour, Length, Strict, error_message, field_annotation, parse_length, simplify_union_errors
 from .yamlsource import MarkedDict, MarkedList, key_path, read_yaml
 
 FURNITURE_MM = 8.0      # the bottom band of every page kept for the footer and ruler
@@ -50,16 +51,8 @@ FURNITURE_MM = 8.0      # the bottom band of every page kept for the footer and 
 # -- coordinates: lengths, percentages, grid cells -------------------------------------
 
 
-@dataclass(frozen=True)
-class Rel:
-    """A coordinate relative to something known only when composing."""
-    value: float
-    unit: str           # 'cells' or '%'
-
-    def __repr__(self) -> str:
-        return f"{self.value:g}{self.unit}"
-
-
+# Rel (a coordinate relative to something known only when composing: 50%, 3cells) is
+# defined in layout_handler, so snapshots of layouts unpickle without this module
 _REL_RE = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(cells?|%)\s*$")
 
 
@@ -84,7 +77,7 @@ def parse_coord(value: Any) -> float | Rel:
 
 
 _COORD_SCHEMA = {"anyOf": [{"type": "number"},
-                           {"type": "string", "pattern": r"^-?[0-9.]+\s*(mm|cm|in|pt|cells?|%)?$"}],
+                           {"type": "string", "pattern": r"^\s*-?(\d+(\.\d+)?|\.\d+)\s*(mm|cm|in|pt|cells?|%)?\s*$"}],
                  "description": "mm number, a length with unit (mm, cm, in, pt), N% of the area, or Ncells of a grid"}
 Coord = Annotated[Any, BeforeValidator(parse_coord), WithJsonSchema(_COORD_SCHEMA)]
 
@@ -147,6 +140,9 @@ class _Element(Strict):
     y: Coord = 0.0
     z: int = 0
     grid: str | None = Field(None, description="the grid whose cells the `cells` unit counts")
+    # (not in the repr, which the footer's sheet id is made from: the flag prints nothing)
+    overlap: bool = Field(False, repr=False, description="this element overlaps others on purpose "
+                          "(the layout lint lets its text touch other elements and others touch it)")
 
 
 class _Stroked(_Element):
@@ -316,7 +312,8 @@ Element = Annotated[
     Union[tuple(Annotated[model, Tag(name)] for name, model in ELEMENT_MODELS.items())],
     Discriminator(element_tag, custom_error_type="element_type", custom_error_message="unknown element type"),
 ]
-GroupElement.model_rebuild()
+# (GroupElement refers to Element before it exists: pydantic resolves the name when it first
+# builds the deferred model, see Strict)
 
 
 class GroupDef(Strict):
@@ -363,22 +360,8 @@ class LayoutModel(Strict):
 
 MODEL = LayoutModel
 
-# -- the loaded definition ---------------------------------------------------------------
-
-
-@dataclass
-class LayoutDefinition:
-    """A validated layout: the model (extends merged, image paths absolute),
-    the cards of a deck as element mappings, and a locator for late errors."""
-    model: LayoutModel
-    source: Any
-    name: str
-    cards: list[tuple[str, dict]] = field(default_factory=list)   # (card id, elements) per card
-    where: Callable[[tuple], Problem] | None = None
-
-    @property
-    def title(self) -> str:
-        return self.model.title or self.name
+# -- the loaded definition: LayoutDefinition (in sheetgen.definitions.layout_handler, which
+# the registry names for layouts and decks, and which loads what it can without pydantic)
 
 
 # -- merged data that remembers which file each key came from -----------------------------------
@@ -575,10 +558,9 @@ def _model_at(loc: tuple, data: Any):
     for part in loc:
         model = _as_model(current, node)
         if model is not None:
-            f = model.model_fields.get(part)
-            if f is None:
+            if part not in model.model_fields:
                 return None
-            current = f.annotation
+            current = field_annotation(model, part)
         else:
             args = [a for a in typing.get_args(current) if a is not type(None)]
             origin = typing.get_origin(current)
@@ -670,22 +652,46 @@ def _problems(exc: ValidationError, data: Any, filename: str, prefix: tuple = ()
 # -- load ------------------------------------------------------------------------------------
 
 
+def merged_data(data: MarkedDict, source) -> Node:
+    """The definition's data with its extends chain merged underneath and each card's
+    elements merged onto the template: what is validated, and what locations point into."""
+    merged = _resolve_extends(data, Path(source.path).resolve(), [Path(source.path).resolve()])
+    # locations in errors name the file as the user gave it
+    _rename_file(merged, str(Path(source.path).resolve()), source.filename)
+    _merge_cards_onto_template(merged)
+    return merged
+
+
+def locator(merged: Node, filename: str) -> Callable[..., Problem]:
+    """A function (loc, message, **kw) -> Problem at loc of the merged data."""
+    def locate_problem(loc: tuple, message: str, **kw) -> Problem:
+        file, line, col = where(merged, loc, filename)
+        return Problem(message, file, line, col, path=key_path(loc) or None, **kw)
+    return locate_problem
+
+
+def _files(node: Any, found: set[str]) -> set[str]:
+    """Every file the merged data took a key from."""
+    if isinstance(node, Node):
+        found.update(f for f in node.key_files.values() if f)
+    if isinstance(node, dict):
+        for v in node.values():
+            _files(v, found)
+    elif isinstance(node, list):
+        for v in node:
+            _files(v, found)
+    return found
+
+
 def load(data: MarkedDict, source) -> LayoutDefinition:
     """Merge extends, validate, then check what pydantic cannot (names, files, counts)."""
     filename = source.filename
-    merged = _resolve_extends(data, Path(source.path).resolve(), [Path(source.path).resolve()])
-    # locations in errors name the file as the user gave it
-    _rename_file(merged, str(Path(source.path).resolve()), filename)
-    _merge_cards_onto_template(merged)
+    merged = merged_data(data, source)
     try:
         model = LayoutModel.model_validate(merged)
     except ValidationError as exc:
         raise InputError(_problems(exc, merged, filename)) from None
-
-    def locate_problem(loc: tuple, message: str, **kw) -> Problem:
-        file, line, col = where(merged, loc, filename)
-        return Problem(message, file, line, col, path=key_path(loc) or None, **kw)
-
+    locate_problem = locator(merged, filename)
     problems: list[Problem] = []
     checker = _Checker(model, merged, filename, locate_problem, problems)
     model = checker.run()
@@ -696,7 +702,8 @@ def load(data: MarkedDict, source) -> LayoutDefinition:
             unique.setdefault((p.file, p.line, p.column, p.message), p)
         raise InputError(list(unique.values()))
     name = model.name or Path(source.path).stem
-    return LayoutDefinition(model=model, source=source, name=name, cards=cards, where=locate_problem)
+    return LayoutDefinition(model=model, source=source, name=name, cards=cards, where=locate_problem,
+                            files=tuple(sorted(_files(merged, set()))))
 
 
 def _merge_cards_onto_template(data: Node) -> None:
@@ -918,12 +925,4 @@ def _coords(el) -> list:
     return values
 
 
-# -- compose -----------------------------------------------------------------------------------
-
-
-def compose(definition: LayoutDefinition, options):
-    from ..draw.layout import LayoutError, compose_layout
-    try:
-        return compose_layout(definition, options)
-    except LayoutError as exc:
-        raise InputError(definition.where(exc.loc, exc.message)) from None
+# -- compose: sheetgen.definitions.layout_handler.compose (imported above) ----------------------

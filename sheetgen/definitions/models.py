@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from ..errors import InputError, Problem, did_you_mean
@@ -15,8 +15,16 @@ from .yamlsource import MarkedDict, key_path, locate
 
 class Strict(BaseModel):
     """Base of every definition model: unknown keys are errors."""
-    # nan/inf (YAML's .nan, .inf) are never meaningful in a definition and break drawing
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, allow_inf_nan=False)
+    # nan/inf (YAML's .nan, .inf) are never meaningful in a definition and break drawing;
+    # defer_build: a model's validator is built when it is first used, not at import
+    # (a build of one layout never pays for the maps', logs' and decks' models)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, allow_inf_nan=False,
+                              defer_build=True)
+    # `sheetgen schema`: the other forms of input a mode="before" model validator turns
+    # into this model, as JSON Schemas (e.g. ({"type": "string"},) for a bare name that
+    # stands for {name: ...}); None where a model does not say, and then any value that
+    # is not a mapping is let through (mappings are still checked key by key)
+    json_schema_also: ClassVar[tuple[dict, ...] | None] = None
 
 
 # -- lengths -----------------------------------------------------------------
@@ -61,7 +69,26 @@ def parse_length(value: Any) -> float:
     raise ValueError(f"a length such as 12mm, 1.5in, 10pt or a number of mm, not {value!r}")
 
 
-Length = Annotated[float, BeforeValidator(parse_length)]
+# what parse_length accepts, as a JSON Schema pattern (ECMA-262) for `sheetgen schema`
+LENGTH_PATTERN = r"^\s*-?(\d+(\.\d+)?|\.\d+)\s*(mm|cm|in|pt)?\s*$"
+
+
+class _LengthJsonSchema:
+    """A Length in the JSON Schema: a number of mm (with the field's bounds) or a
+    string with a unit; the bounds cannot be checked on '12mm', the loader does."""
+
+    def __get_pydantic_json_schema__(self, core_schema, handler):
+        number = handler(core_schema)
+        # (a number written as text, which the generator may allow, is in the pattern too)
+        number = next((m for m in number.get("anyOf", ()) if m.get("type") == "number"), number)
+        pattern = LENGTH_PATTERN
+        if number.get("minimum", number.get("exclusiveMinimum", -1)) >= 0:
+            pattern = pattern.replace("-?", "")           # '-2mm' is out of bounds too
+        return {"anyOf": [number, {"type": "string", "pattern": pattern}],
+                "description": "a length: a number of mm or a string with a unit (12mm, 1.5cm, 0.5in, 10pt)"}
+
+
+Length = Annotated[float, BeforeValidator(parse_length), _LengthJsonSchema()]
 
 # -- colours -----------------------------------------------------------------
 NAMED_COLOURS = {
@@ -94,43 +121,130 @@ def parse_colour(value: Any) -> str | None:
                      + (f"; did you mean '{hint}'?" if hint else ""))
 
 
-Colour = Annotated[str | None, BeforeValidator(parse_colour)]
+def any_case(word: str) -> str:
+    """A regex matching word in any letter case (JSON Schema patterns have no flags)."""
+    return "".join(f"[{ch.lower()}{ch.upper()}]" if ch.isalpha() else re.escape(ch) for ch in word)
+
+
+# what parse_colour accepts (names in any case, #rgb, #rrggbb), for `sheetgen schema`;
+# the enum lets an editor offer the names
+COLOUR_JSON_SCHEMA = {
+    "anyOf": [{"enum": sorted(NAMED_COLOURS)},
+              {"type": "string", "pattern": r"^\s*(#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})|"
+               + "|".join(any_case(n) for n in sorted(NAMED_COLOURS, key=lambda n: (-len(n), n))) + r")\s*$"},
+              {"type": "null"}],
+    "description": "a colour name (black, beige, ... or none) or #rrggbb",
+}
+
+Colour = Annotated[str | None, BeforeValidator(parse_colour), WithJsonSchema(COLOUR_JSON_SCHEMA)]
 
 
 # -- validation --------------------------------------------------------------
+def _unwrap(annotation):
+    """The annotation without Annotated[...] and without None in an Optional."""
+    import typing
+    while typing.get_origin(annotation) is Annotated:
+        annotation = typing.get_args(annotation)[0]
+    args = typing.get_args(annotation)
+    if args and type(None) in args and typing.get_origin(annotation) is not dict:
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) == 1:
+            return _unwrap(rest[0])
+    return annotation
+
+
+def _is_model(annotation) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def _tagged_member(annotation, part):
+    """The member of a union that `part` names (pydantic puts a tagged union's tag, or a
+    union member's class name, in an error's loc)."""
+    import typing
+    from pydantic import Tag
+    members = typing.get_args(_unwrap(annotation))
+    for arg in members:
+        if typing.get_origin(arg) is Annotated:
+            inner, *meta = typing.get_args(arg)
+            if any(isinstance(m, Tag) and m.tag == part for m in meta):
+                return inner
+        elif _is_model(arg) and arg.__name__ == part and len(members) > 1:
+            return arg                  # a plain union names its model member by class
+    return None
+
+
+def _field_of(annotation, name):
+    """The annotation of the field called name (or aliased so) of the model, or of the
+    first model of a union having it."""
+    candidates = [annotation] if _is_model(annotation) else \
+        [m for m in _models_in(annotation)]
+    for model in candidates:
+        fields = model.model_fields
+        key = name if name in fields else next((k for k, f in fields.items() if f.alias == name), None)
+        if key is not None:
+            return field_annotation(model, key)
+    return None
+
+
+def field_annotation(model, key: str):
+    """A field's annotation with its forward references resolved (a model whose
+    validator is not built yet, see Strict's defer_build, still holds them)."""
+    import typing
+    annotation = model.model_fields[key].annotation
+    if isinstance(annotation, (str, typing.ForwardRef)):
+        try:
+            return typing.get_type_hints(model, include_extras=True).get(key, annotation)
+        except Exception:      # noqa: BLE001 - a name that does not resolve: keep what there is
+            return annotation
+    return annotation
+
+
+def _models_in(annotation) -> list:
+    import typing
+    annotation = _unwrap(annotation)
+    if _is_model(annotation):
+        return [annotation]
+    if typing.get_origin(annotation) in (dict, list, tuple, set, frozenset):
+        return []                       # a container of models is not a model
+    return [m for arg in typing.get_args(annotation) for m in _models_in(arg)]
+
+
+def _follow(model: type[BaseModel], loc: tuple) -> tuple[tuple, Any]:
+    """Follow an error's loc from model through fields, mappings, lists and unions:
+    (the loc without union tags, the annotation reached; None where it got lost)."""
+    current: Any = model
+    kept: list = []
+    for part in loc:
+        member = _tagged_member(current, part)
+        if member is not None:
+            current = member
+            continue
+        kept.append(part)
+        field = _field_of(_unwrap(current), part) if isinstance(part, str) else None
+        if field is not None:
+            current = field
+        else:
+            current = _element_type(current)        # a value of a mapping or an item of a list
+            if current is None:
+                return tuple(kept), None
+    return tuple(kept), current
+
+
 def _known_keys(model: type[BaseModel], loc: tuple) -> list[str]:
     """Field names (and aliases) of the model reached by following loc (best effort)."""
-    current: Any = model
-    for part in loc:
-        if isinstance(current, type) and issubclass(current, BaseModel):
-            fields = current.model_fields
-            field = fields.get(part) or next((f for f in fields.values() if f.alias == part), None)
-            if field is None:
-                return []
-            current = field.annotation
-        else:
-            # a dict or list (or Optional/Annotated around one): step into its values
-            current = _element_type(current)
-            if current is None:
-                return []
-    current = _inner_model(current)
-    fields = getattr(current, "model_fields", None) or {}
-    return [f.alias or name for name, f in fields.items()]
-
-
-def _inner_model(annotation):
-    import typing
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for arg in typing.get_args(annotation):
-        found = _inner_model(arg)
-        if found is not None:
-            return found
-    return None
+    _, reached = _follow(model, loc)
+    models = _models_in(reached) if reached is not None else []
+    keys: list[str] = []
+    for m in models:
+        for name, f in m.model_fields.items():
+            if (f.alias or name) not in keys:
+                keys.append(f.alias or name)
+    return keys
 
 
 def _element_type(annotation):
     import typing
+    annotation = _unwrap(annotation)
     args = [a for a in typing.get_args(annotation) if a is not type(None)]
     origin = typing.get_origin(annotation)
     if origin is dict and len(args) == 2:
@@ -150,10 +264,7 @@ def problems_from_validation(exc: ValidationError, data: Any, filename: str,
     seen = set()
     located = []
     for err in exc.errors(include_url=False):
-        loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-        # drop pydantic's union/tag markers that are not keys in the data
-        loc = tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in {"str", "int", "float", "list", "dict"})))
-        located.append((loc, err))
+        located.append((_data_loc(err), err))      # pydantic's union/tag markers are not keys in the data
     for loc, err in simplify_union_errors(located):
         full = prefix + loc
         kind = err["type"]
@@ -228,10 +339,31 @@ def describe_value(value: Any) -> str:
     return shown if len(shown) <= 40 else shown[:36] + "...'"
 
 
-def error_message(err: dict) -> str:
+def unknown_key_message(key: Any, known: list[str]) -> str:
+    """'unknown key K (expected one of ...); did you mean ...?' in one line."""
+    hint = did_you_mean(str(key), known) if known else None
+    return (f"unknown key '{key}'" + (f" (expected one of {', '.join(known)})" if known else "")
+            + (f"; did you mean '{hint}'?" if hint else ""))
+
+
+def _data_loc(err: dict) -> tuple:
+    """The keys and indexes of an error's place in the data (no union or validator markers)."""
+    loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+    return tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in {"str", "int", "float", "list", "dict"})))
+
+
+def error_message(err: dict, model: type[BaseModel] | None = None) -> str:
     """pydantic's message for one error, said the way a definition's author reads it:
-    no 'Value error,' prefix or class names, lower case, and what was given instead."""
+    no 'Value error,' prefix or class names, lower case, and what was given instead.
+    With the model that was validated, an unknown key's message names the keys allowed
+    there and the closest one."""
     kind, msg, got = err["type"], err["msg"], err.get("input")
+    if kind == "extra_forbidden":
+        loc = _data_loc(err)
+        key = loc[-1] if loc else "?"
+        if model is not None:
+            return unknown_key_message(key, _known_keys(model, loc[:-1]))
+        return unknown_key_message(key, [])
     if kind == "invalid_key" or (kind == "string_type" and err["loc"] and err["loc"][-1] == "[key]"):
         return f"a key must be text (a name), not {describe_value(got)}"
     if err["loc"] and err["loc"][-1] == "[key]":
@@ -247,6 +379,22 @@ def error_message(err: dict) -> str:
                   "too_short", "too_long"):
         msg += f", got {describe_value(got)}" if not isinstance(got, (dict, list)) else ""
     return msg
+
+
+def validation_messages(exc: ValidationError, model: type[BaseModel] | None = None) -> list[str]:
+    """pydantic's errors as one line each, 'key.path: message', for input that is not a
+    file (a `track step '{...}'` argument): the same words as a file's problems."""
+    located = [(_follow(model, _data_loc(err))[0] if model is not None else _data_loc(err), err)
+               for err in exc.errors(include_url=False)]
+    out: list[str] = []
+    for loc, err in simplify_union_errors(located):
+        where = key_path(loc[:-1] if err["type"] in ("extra_forbidden", "missing") else loc)
+        text = (f"missing required key '{loc[-1]}'" if err["type"] == "missing" and loc
+                else error_message(err, model))
+        line = f"{where}: {text}" if where else text
+        if line not in out:
+            out.append(line)
+    return out
 
 
 def validate_model(model: type[BaseModel], data: Any, filename: str, context: dict | None = None):

@@ -5,34 +5,53 @@
     title: sheetgen default print pack
     sheets: [graph-20x28, hex-sheet, room-cards]
 
-Each entry is a built-in name or a path relative to the pack file.
+Each entry is a built-in name or a path relative to the pack file.  A pack loaded
+before comes back from its snapshot (sheetgen.definitions.snapshot) without pydantic;
+the model (PackModel, MODEL) is built only when a pack is validated.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from functools import lru_cache
+from typing import Any
 
-from pydantic import Field
-
-from ..errors import InputError, SheetgenError
-from .models import Strict, validate_model
+from ..errors import SheetgenError
 from .registry import Source
 
-
-class PackModel(Strict):
-    sheetgen: Literal[1]
-    kind: Literal["pack"]
-    title: str = "sheetgen print pack"
-    name: str = Field("sheetgen-pack", description="base name of the output files")
-    sheets: list[Annotated[str, Field(min_length=1)]] = Field(min_length=1, description="built-in names or paths relative to this file")
+KIND = "pack"
 
 
-MODEL = PackModel
+@lru_cache(maxsize=1)
+def pack_model() -> type:
+    """The model of a pack file (made on first use: it needs pydantic)."""
+    from typing import Annotated, Literal
+
+    from pydantic import Field
+
+    from .models import Strict
+
+    class PackModel(Strict):
+        sheetgen: Literal[1]
+        kind: Literal["pack"]
+        title: str = "sheetgen print pack"
+        name: str = Field("sheetgen-pack", description="base name of the output files")
+        sheets: list[Annotated[str, Field(min_length=1)]] = Field(
+            min_length=1, description="built-in names or paths relative to this file")
+
+    PackModel.__module__ = __name__
+    PackModel.__qualname__ = "PackModel"
+    return PackModel
+
+
+def __getattr__(name: str):
+    if name in ("PackModel", "MODEL"):
+        return pack_model()
+    raise AttributeError(name)
 
 
 @dataclass
 class Pack:
-    model: PackModel
+    model: Any                  # a PackModel, or its snapshot's Plain stand-in
     source: Source
 
     def members(self) -> list[str]:
@@ -44,7 +63,14 @@ class Pack:
 
 
 def load(data, source: Source) -> Pack:
-    return Pack(validate_model(PackModel, data, source.filename), source)
+    from . import snapshot
+    kept = snapshot.recall(KIND, source.path)
+    if kept is not None:
+        return Pack(kept, source)
+    from .models import validate_model
+    model = validate_model(pack_model(), data, source.filename)
+    snapshot.remember(KIND, source.path, snapshot.plain(model))
+    return Pack(model, source)
 
 
 def lint(pack: Pack):

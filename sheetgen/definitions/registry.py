@@ -27,8 +27,8 @@ from ..errors import InputError, Problem, did_you_mean
 
 # the kinds of the core: (kind, None) -> handler module
 CORE_HANDLERS: dict[tuple[str, str | None], str] = {
-    ("layout", None): "sheetgen.definitions.layout",
-    ("deck", None): "sheetgen.definitions.layout",
+    ("layout", None): "sheetgen.definitions.layout_handler",    # (the format: sheetgen.definitions.layout)
+    ("deck", None): "sheetgen.definitions.layout_handler",
     ("pack", None): "sheetgen.definitions.pack",
 }
 # the games that ship with sheetgen (module names: a plugin list, not imports)

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, replace
 
 from .furniture import finish_page, sheet_id
-from .model import (Document, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text, rotate,
+from .model import (Document, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text, allow_overlap, rotate,
                     translate, compose as compose_transforms)
 from .options import PAPER_SIZES, BuildOptions
 from .patterns import is_grey, pattern_for_colour, pattern_items, rect_points
@@ -227,7 +227,7 @@ def draw_elements(elements: dict, frame: Frame) -> list[Item]:
         f = frame.child(name)
         item = DRAWERS[el.type](el, f, f"{frame.id_prefix}{name}")
         if item is not None:
-            out.append(item)
+            out.append(allow_overlap(item) if getattr(el, "overlap", False) else item)
     return out
 
 

@@ -182,6 +182,23 @@ def compose(m1, m2):
             a1 * e2 + c1 * f2 + e1, b1 * e2 + d1 * f2 + f1)
 
 
+# The cls token that says an item, or every item of a group, overlaps other elements on
+# purpose (sheetgen.draw.lint lets it; a layout element's `overlap: true` sets it).
+OVERLAP_OK = "overlap-ok"
+
+
+def has_token(cls: str | None, token: str) -> bool:
+    return bool(cls) and token in cls.split()
+
+
+def allow_overlap(item: Item) -> Item:
+    """The item marked as overlapping other elements on purpose."""
+    from dataclasses import replace
+    if has_token(item.cls, OVERLAP_OK):
+        return item
+    return replace(item, cls=f"{item.cls} {OVERLAP_OK}" if item.cls else OVERLAP_OK)
+
+
 def walk(items, transform=None) -> Iterator[tuple[Item, tuple | None]]:
     """Every non-group item with the accumulated transform (None = identity)."""
     for item in items:

@@ -58,6 +58,25 @@ def hatch_segments(points: list[Point], spacing: float = 1.5, angle: float = 45.
     return segments
 
 
+def clip_to_box(x0: float, y0: float, dx: float, dy: float, box: tuple[float, float, float, float],
+                lo: float = -math.inf, hi: float = math.inf) -> tuple[float, float] | None:
+    """The range t0..t1 (within lo..hi) of the points (x0 + t*dx, y0 + t*dy) that lie in
+    box (x_min, y_min, x_max, y_max), or None when none does (Liang-Barsky clipping)."""
+    for p, q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
+        if abs(p) < 1e-12:
+            if q < 0:
+                return None         # parallel to this edge and outside it
+            continue
+        t = q / p
+        if p < 0:
+            lo = max(lo, t)
+        else:
+            hi = min(hi, t)
+        if lo > hi:
+            return None
+    return lo, hi
+
+
 def inside(point: Point, points: list[Point]) -> bool:
     """Even-odd point-in-polygon test."""
     x, y = point

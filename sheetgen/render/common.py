@@ -84,9 +84,8 @@ FALLBACK_FONT = {"serif": "sans", "serif-bold": "sans-bold", "serif-italic": "sa
 
 @lru_cache(maxsize=None)
 def _charset(font: str) -> frozenset[int]:
-    from reportlab.pdfbase.ttfonts import TTFontFile
-    from ..fonts import font_path
-    return frozenset(TTFontFile(str(font_path(font))).charToGlyph)
+    from ..fonts import glyph_codes
+    return glyph_codes(font)
 
 
 @lru_cache(maxsize=4096)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..draw.model import PT_PER_MM, Circle, Group, Image, Line, Path, Polygon, Rect, Text
 from ..errors import InputError, Problem
-from ..fonts import font_path
+from ..fonts import pdf_font
 from .common import check_image, dash_of, grey_image_png, rgb, text_runs
 
 KAPPA = 0.5522847498307936          # Bezier handle length for a quarter circle
@@ -28,9 +28,8 @@ def _font_name(key: str) -> str:
     name = _registered.get(key)
     if name is None:
         from reportlab.pdfbase import pdfmetrics
-        from reportlab.pdfbase.ttfonts import TTFont
         name = "sheetgen-" + key
-        pdfmetrics.registerFont(TTFont(name, str(font_path(key))))
+        pdfmetrics.registerFont(pdf_font(key, name))       # the parsed face comes from the user cache
         _registered[key] = name
     return name
 

@@ -1,0 +1,46 @@
+"""A cache of values that are costly to rebuild, in the user's cache folder
+(sheetgen.paths.user_cache_dir), one pickle file per entry.
+
+An entry is named by what it was built from (a hash of the input's bytes and the
+versions that shape it), so a changed input simply misses.  A missing, unreadable,
+truncated or otherwise corrupt entry is ignored and rebuilt; a cache folder that
+cannot be written only means the next run rebuilds too.  Entries are written
+atomically (sheetgen.atomic), so two processes never see half of one.
+"""
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+from typing import Any, Callable
+
+FORMAT = 1          # bump when what is stored changes shape
+
+
+def entry_path(kind: str, key: str) -> Path:
+    from .paths import user_cache_dir
+    return user_cache_dir() / f"{kind}-{key}-v{FORMAT}.pickle"
+
+
+def cached(kind: str, key: str, build: Callable[[], Any], check: Callable[[Any], bool] | None = None) -> Any:
+    """The value stored under (kind, key), or build() stored there now.
+    check(value) may reject a stored value that unpickled but is not what was built."""
+    path = entry_path(kind, key)
+    try:
+        value = pickle.loads(path.read_bytes())
+        if check is None or check(value):
+            return value
+    except Exception:           # noqa: BLE001 - missing or corrupt: any failure means rebuild
+        pass
+    value = build()
+    store(path, value)
+    return value
+
+
+def store(path: Path, value: Any) -> None:
+    """Write value to the cache entry at path (quietly nothing where the folder cannot be written)."""
+    from .atomic import write_bytes
+    from .errors import SheetgenError
+    try:
+        write_bytes(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    except (SheetgenError, OSError, pickle.PicklingError):
+        pass                    # a read-only or full cache folder: rebuilt next time
