@@ -111,9 +111,6 @@ def test_without_the_model_an_unknown_key_is_still_named():
     assert error_message(err, _Elem) == "unknown key 'colr' (expected one of size, colour); did you mean 'colour'?"
 
 
-@pytest.mark.xfail(strict=True, reason="needs sheetgen/games/foury/formats/playlog.py step_action to say its "
-                   "ValidationError with sheetgen.definitions.models.validation_messages(exc, Step) "
-                   "(applied after the games' reshape)")
 def test_track_step_names_an_unknown_key(tmp_path):
     from click.testing import CliRunner
 

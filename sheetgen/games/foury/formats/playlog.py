@@ -416,11 +416,8 @@ def step_action(step: dict | str):
     try:
         model = Step.model_validate(step)
     except ValidationError as exc:
-        msgs = []
-        for err in exc.errors(include_url=False):
-            where = ".".join(str(p) for p in err["loc"])
-            msgs.append((f"{where}: " if where else "") + err["msg"].removeprefix("Value error, "))
-        raise ValueError("; ".join(msgs)) from None
+        from sheetgen.definitions.models import validation_messages
+        raise ValueError("; ".join(validation_messages(exc, Step))) from None
     action = notation.parse(model.model_dump(exclude_none=True))
     if isinstance(action, list):
         if len(action) != 1:
