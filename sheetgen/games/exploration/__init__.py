@@ -10,6 +10,7 @@
     tables.py     the game's data: d66 room, d6 entrance and 2d6 contents tables
     mapmode.py    map mode (`sheetgen explore`): Explorer;  generate.py: fresh d66 tables
     formats.py    the pydantic models (tables, sheets, the play log) and table loading
+    handlers.py   the tables' and sheets' handler: load, lint (formats), compose (sheets)
     playlog.py    the play-log handler: load (formats + notation), check (rules + judge), dump_log
     sheets.py     composers: graph sheet, table pages, drawn maps
     sim.py, report.py   `sheetgen simulate --ruleset exploration`
@@ -21,8 +22,8 @@ GAME = Game(
     name="exploration",
     title="Dungeon Exploration",
     rules_text="004",
-    kinds={"table": "sheetgen.games.exploration.formats",
-           "sheet": "sheetgen.games.exploration.formats",
+    kinds={"table": "sheetgen.games.exploration.handlers",
+           "sheet": "sheetgen.games.exploration.handlers",
            "playlog": "sheetgen.games.exploration.playlog"},
     simulator="sheetgen.games.exploration.sim",
     readings="sheetgen.games.exploration.readings:ExplorationReading",

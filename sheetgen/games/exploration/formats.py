@@ -451,7 +451,7 @@ def map_mode_tables(rooms: str = "builtin", contents: str = "builtin") -> tuple[
     return rooms_t.rooms, load_table(BUILTIN_ENTRANCES).rooms, contents_t.contents
 
 
-# -- lint / compose -------------------------------------------------------------------
+# -- lint -------------------------------------------------------------------
 def lint(defn) -> list[Finding]:
     out: list[Finding] = []
     if isinstance(defn, Table) and defn.rooms is not None and defn.model.table == "d66":
@@ -470,21 +470,6 @@ def lint(defn) -> list[Finding]:
                 out.append(Finding(defn.source.problem(("rows",), f"no row gives a result of category {cat}"),
                                    "warning"))
     return out
-
-
-def compose(defn, options):
-    from . import sheets as draw
-    if isinstance(defn, Sheet):
-        if defn.model.sheet == "graph":
-            return draw.graph_document(defn.width, defn.height, options, title=defn.model.title,
-                                       paper=options.paper or defn.model.paper)
-        return draw.tables_document(defn.rooms, defn.entrances, defn.contents, options,
-                                    title=defn.model.title, paper=options.paper or defn.model.paper,
-                                    name=defn.source.path.stem)
-    return draw.tables_document(defn if defn.model.table == "d66" else None,
-                                defn if defn.model.table == "entrance" else None,
-                                defn if defn.model.table == "contents" else None, options,
-                                title=defn.title, paper=options.paper or "a4", name=defn.source.path.stem)
 
 
 # -- writing ------------------------------------------------------------------------

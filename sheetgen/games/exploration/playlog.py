@@ -87,17 +87,13 @@ class MarkedLines:
     def own(self, path) -> int | None:
         """The line of the value at path only if that very key is written (locate falls back to
         the enclosing mapping, which would blame the wrong line)."""
-        node = self.data
-        for part in path:
-            if isinstance(node, MarkedDict) and part in node:
-                node = node[part]
-            elif isinstance(node, MarkedList) and isinstance(part, int) and 0 <= part < len(node):
-                node = node[part]
-            else:
-                return None
-        return self.value(path)
+        return self.value(path) if self._node(path) is not _ABSENT else None
 
     def items(self, path) -> list | None:
+        node = self._node(path)
+        return [m[0] for m in node.item_marks] if isinstance(node, MarkedList) else None
+
+    def _node(self, path):
         node = self.data
         for part in path:
             if isinstance(node, MarkedDict) and part in node:
@@ -105,8 +101,11 @@ class MarkedLines:
             elif isinstance(node, MarkedList) and isinstance(part, int) and 0 <= part < len(node):
                 node = node[part]
             else:
-                return None
-        return [m[0] for m in node.item_marks] if isinstance(node, MarkedList) else None
+                return _ABSENT
+        return node
+
+
+_ABSENT = object()
 
 
 # -- load ----------------------------------------------------------------------------

@@ -668,16 +668,17 @@ class ExplorationRules(Rules):
             return
         fits, kept_out, (flag_hint, free_hint), stray = self._accepted(st, room, entry, specs, entry_edges)
         if fits:
-            room.exits = (fits, kept_out, frozenset(entry_edges), specs)
+            room.exits = (fits, kept_out, frozenset(entry_edges), specs, None)
             return
         label = f"{self._label(a)} ({entry.name}, a {entry.kind})"
         how = _describe_transform(a.transform) if a.transform is not None else "in any orientation"
         if stray:
-            # the squares are the shape, but no exit of it is the door it was opened through
-            out.append(Violation(w.get("cells") or w.get("line"), f"room {a.id} has no exit of {label} {how} on the "
-                                 f"door it was opened through{where}: turn it so one of its exits is that door",
-                                 rule="shape.door"))
-            room.exits = (stray, [], frozenset(entry_edges), specs)
+            # the squares are the shape, but no exit of it is the door it was opened through:
+            # reported with its doors at the end (unless another transform explains both)
+            room.exits = (stray, [], frozenset(entry_edges), specs,
+                          Violation(w.get("cells") or w.get("line"), f"room {a.id} has no exit of {label} {how} on "
+                                    f"the door it was opened through{where}: turn it so one of its exits is that "
+                                    "door", rule="shape.door"))
             return
         # the offending key, judged by what else the squares are: a real cut (something in the
         # way) with truncated: false -> the flag; a cut marked truncated with nothing in the way
@@ -852,7 +853,7 @@ class ExplorationRules(Rules):
         When the doors fit the squares under another transform, that one mistake is reported
         at the transform instead.  (Not so for another table entry: small shapes share
         squares and doors by chance, and a misplaced door is the likelier slip.)"""
-        fits, kept_out, entry_edges, specs = room.exits
+        fits, kept_out, entry_edges, specs, stray = room.exits
         a = room.place
         entry = room.entry
         best = self._door_problems(st, room, doors, fits, entry_edges)
@@ -868,6 +869,8 @@ class ExplorationRules(Rules):
                 if wider:
                     st.readings.uses(R.STRETCH_TWO_LINES)
         if not best:
+            if stray is not None:
+                out.append(stray)
             return
         if a.transform is not None:
             s = a.transform.stretch
@@ -879,7 +882,11 @@ class ExplorationRules(Rules):
                                              f"{self._label(a)} ({entry.name}) has its exits "
                                              f"{_describe_transform(a.transform)}; they fit it with rotate: {r}, "
                                              f"mirror: {str(m).lower()}, stretch: {stretch_by}", rule="shape.match"))
+                        if stray is not None and not any(self._meets(f, entry_edges) for f in fits2):
+                            out.append(stray)     # (turned that way, an exit is the door: one slip)
                         return
+        if stray is not None:
+            out.append(stray)
         for line, message, rule in best:
             out.append(Violation(line, message, rule=rule))
 
