@@ -9,8 +9,8 @@ from hypothesis import given, settings, strategies as st
 from sheetgen.definitions.registry import load_file
 from sheetgen.errors import SheetgenError
 from sheetgen.games.exploration import notation
-from sheetgen.games.exploration.actions import (Contents, DoorMark, End, Escalation, Place, Retrace, Time, Transform,
-                                                Unreadable)
+from sheetgen.games.exploration.actions import (Contents, DoorMark, End, Escalation, Place, Retrace, RetraceRoll,
+                                                Time, Transform, Unreadable)
 from sheetgen.games.exploration.formats import builtin_tables
 from sheetgen.games.exploration.mapmode import actions_of, explore
 from sheetgen.games.exploration.playlog import dump_log
@@ -45,7 +45,8 @@ escalations = st.builds(Escalation, st.integers(0, 7), st.none() | st.integers(0
                         st.none() | st.booleans())
 contents = st.one_of(st.just(Contents()),
                      st.builds(Contents, st.integers(1, 13), st.none() | words, st.none() | escalations))
-retraces = st.builds(Retrace, st.none() | rooms_ids, st.integers(0, 7), st.none() | st.booleans())
+retrace_rolls = st.builds(RetraceRoll, st.none() | rooms_ids, st.integers(0, 7), st.none() | st.booleans())
+retraces = st.lists(retrace_rolls, min_size=1, max_size=4).map(lambda rolls: Retrace(tuple(rolls)))
 times = st.builds(Time, st.integers(0, 400))
 ends = st.builds(End, st.none() | st.sampled_from(["final-boss", "retreat", "no-doors", "stopped"]),
                  st.none() | st.integers(0, 50), st.none() | st.integers(0, 500), st.none() | st.integers(0, 9))
@@ -63,11 +64,11 @@ def logs(draw):
     retrace rolls kept beside the rooms, the end."""
     out = []
     for place in draw(st.lists(places(), min_size=1, max_size=5)):
-        out += [Retrace(r.room, r.roll, r.wandering, place.id) for r in draw(st.lists(retraces, max_size=2))]
+        out += [Retrace(r.rolls, place.id) for r in draw(st.lists(retraces, max_size=1))]
         out.append(place)
         out.append(draw(contents))
         out += draw(st.lists(times, max_size=1))
-    out += draw(st.lists(retraces, max_size=2))
+    out += draw(st.lists(retraces, max_size=1))
     out.append(draw(ends))
     return out
 
@@ -83,7 +84,7 @@ def test_written_forms_read_the_same_way_as_their_variants():
             "kind": " Corridor ", "cells": [[10, 26], "10, 25"], "doors": [{"at": "10,24:north", "state": "Dead End"}],
             "contents": 7, "retrace": 4, "time": "20 min"}
     actions = notation.parse_room(room, 1)
-    assert actions == [Retrace(None, 4, None, 2),
+    assert actions == [Retrace((RetraceRoll(None, 4),), 2),
                        Place(2, "d66", 35, ((10, 26), (10, 25)), None, Transform(-90, True, 0), "corridor", None, None,
                              (DoorMark((10, 24, "N"), "dead-end"),)),
                        Contents(7), Time(20)]

@@ -8,7 +8,8 @@ import pytest
 
 from sheetgen.games.base import Illegal, Outcome, Violation
 from sheetgen.games.dice import RandomDice
-from sheetgen.games.exploration.actions import Contents, DoorMark, End, Place, Retrace, Time, Transform, Unreadable
+from sheetgen.games.exploration.actions import (Contents, DoorMark, End, Place, Retrace, RetraceRoll, Time, Transform,
+                                                Unreadable)
 from sheetgen.games.exploration.formats import builtin_tables
 from sheetgen.games.exploration.mapmode import Explorer, actions_of, explore
 from sheetgen.games.exploration.rules import ExplorationRules, Sheet, entrance_origin, fitting
@@ -109,10 +110,13 @@ def test_door_states_are_judged_at_the_end_on_the_finished_sheet():
 
 def test_retrace_and_time_and_end():
     state = opened()
-    assert RULES.step(state, Retrace(1, 4, False, 2)).legal
-    assert [v.rule for v in RULES.step(state, Retrace(1, 1, False, 2)).violations] == ["retrace.wandering"]
-    assert [v.rule for v in RULES.step(state, Retrace(5, 3, None, 2)).violations] == ["retrace.room"]
-    assert [v.rule for v in RULES.step(state, Retrace(1, 7, None, 2)).violations] == ["roll.range"]
+    def walk(*rolls):
+        return RULES.step(state, Retrace(tuple(RetraceRoll(*r) for r in rolls), 2))
+    assert walk((1, 4, False), (1, 2)).legal
+    assert [v.rule for v in walk((1, 1, False)).violations] == ["retrace.wandering"]
+    assert [v.rule for v in walk((5, 3)).violations] == ["retrace.room"]
+    assert [v.rule for v in walk((1, 7), (1, 1, True)).violations] == ["roll.range"]
+    assert [v.rule for v in RULES.step(state, Retrace((RetraceRoll(9, 3),))).violations] == ["retrace.room"]
     porch = replace(entrance(), doors=())
     state = RULES.apply(RULES.apply(RULES.new_game(), porch), Contents(7, "empty"))
     assert [v.rule for v in RULES.step(RULES.step(state, Time(20)).state, End()).violations] == ["time"]

@@ -1,7 +1,7 @@
 """The actions of Dungeon Exploration: what a play log (or map mode) says happened, as typed values.
 
-A log's room entry is, in the order of play, the retrace rolls made walking back to the
-door (Retrace), the room drawn beyond it (Place: the roll, the transform, the squares, the
+A log's room entry is, in the order of play, the walk back to the door with its d6 per
+room (Retrace), the room drawn beyond it (Place: the roll, the transform, the squares, the
 doors), its 2d6 contents (Contents) and the time written after it (Time); a log ends with
 End (its reason, room count and total time), also when it writes no end key.
 
@@ -73,14 +73,20 @@ class Escalation:
 
 
 @dataclass(slots=True)
-class Retrace:
-    """A d6 for a room moved back through (1: wandering monsters).  toward is the room whose
-    door the party walks back to open (None: a retrace listed beside the rooms)."""
+class RetraceRoll:
+    """The d6 for one room moved back through (1: wandering monsters)."""
     room: int | None
     roll: Any
     wandering: bool | None = None
-    toward: int | None = None
     where: dict = _where()                # line
+
+
+@dataclass(slots=True)
+class Retrace:
+    """Walking back through explored rooms, a d6 for each (RetraceRoll).  toward is the room whose
+    door the party walks back to open (None: retrace rolls listed beside the rooms)."""
+    rolls: tuple = ()
+    toward: int | None = None
 
 
 @dataclass(slots=True)

@@ -3,13 +3,13 @@ lint from formats.py, compose through sheets.py (which never sees the formats; t
 passes it what it draws).  Play logs have their own handler, playlog.py."""
 from __future__ import annotations
 
-from . import sheets as draw
 from .formats import MODEL, MODELS, Sheet, lint, load
 
 __all__ = ["MODEL", "MODELS", "load", "lint", "compose"]
 
 
 def compose(defn, options):
+    from . import sheets as draw            # (the drawing is imported only to build)
     if isinstance(defn, Sheet):
         if defn.model.sheet == "graph":
             return draw.graph_document(defn.width, defn.height, options, title=defn.model.title,

@@ -18,7 +18,7 @@ from collections import deque
 from operator import itemgetter
 
 from .actions import (D66, ENTRANCE, EXPLORED, SECRET, UNEXPLORED, Action, Contents, DoorMark, End, Escalation,
-                      Place, Retrace, Time, Transform)
+                      Place, Retrace, RetraceRoll, Time, Transform)
 from .rules import MINUTES_PER_ROOM, Sheet, cuts, entrance_origin, exit_door, fitting, is_wandering
 from .shapes import DELTA, OPPOSITE
 from .tables import BOSS_ROLL, ContentsTable, RoomEntry, RoomTable, Variant
@@ -331,8 +331,9 @@ def actions_of(ex: Explorer) -> list[Action]:
     out: list[Action] = []
     add = out.append
     for r in ex.rooms:
-        for rid, roll in r.retrace:
-            add(Retrace(rid, roll, True if is_wandering(roll) else None, r.id))
+        if r.retrace:
+            add(Retrace(tuple([RetraceRoll(rid, roll, True if is_wandering(roll) else None) for rid, roll in r.retrace]),
+                        r.id))
         doors = tuple([DoorMark((d.x, d.y, d.side), d.state, d.to, d.secret and d.state != SECRET) for d in r.doors])
         if r.die == ENTRANCE:
             add(Place(r.id, ENTRANCE, r.roll, tuple(r.cells), r.parent, None, r.kind, r.entry.name, None, doors))

@@ -2,7 +2,7 @@
 
 The one place where the log's written forms are read and written, both ways:
 
-    log_actions(doc, lines) -> [Retrace.., Place, Contents, Time, ..., Retrace.., End]
+    log_actions(doc, lines) -> [Retrace, Place, Contents, Time, ..., Retrace, End]
     log_dict(actions)       -> {"rooms": [...], "retrace": [...], "end": {...}}
     parse(kind, value)      /  serialize(action)        one action and its written value
 
@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from typing import Iterable, Mapping
 
-from .actions import (D66, ENTRANCE, Action, Contents, DoorMark, End, Escalation, Place, Retrace, Time,
-                      Transform, Unreadable)
+from .actions import (D66, ENTRANCE, Action, Contents, DoorMark, End, Escalation, Place, Retrace, RetraceRoll,
+                      Time, Transform, Unreadable)
 from .shapes import SIDES
 
 SIDE_NAMES = {"NORTH": "N", "EAST": "E", "SOUTH": "S", "WEST": "W"}
@@ -73,14 +73,6 @@ def parse_edge(text) -> tuple[int, int, str] | Unreadable:
     if isinstance(c, Unreadable) or side not in SIDES:
         return Unreadable(str(text))
     return c[0], c[1], side
-
-
-def cell_text(c) -> str:
-    return c.text if isinstance(c, Unreadable) else f"{c[0]},{c[1]}"
-
-
-def edge_text(d) -> str:
-    return d.text if isinstance(d, Unreadable) else f"{d[0]},{d[1]}:{d[2]}"
 
 
 def d66(value):
@@ -218,7 +210,8 @@ def serialize_place(a: Place) -> dict:
 
 
 def serialize_door(d: DoorMark) -> dict:
-    out: dict = {"at": edge_text(d.at), "state": d.state}
+    at = d.at
+    out: dict = {"at": at.text if at.__class__ is Unreadable else "%d,%d:%s" % at, "state": d.state}
     if d.to is not None:
         out["to"] = d.to
     if d.secret:
@@ -263,27 +256,43 @@ def serialize_contents(a: Contents):
     return out
 
 
-def parse_retrace(item, toward: int | None = None, line: int | None = None) -> Retrace | None:
-    """{room: 2, roll: 4, wandering: false} or a bare roll (4) -> Retrace; None for anything else
+def parse_retrace_roll(item, toward: int | None = None, line: int | None = None) -> RetraceRoll | None:
+    """{room: 2, roll: 4, wandering: false} or a bare roll (4) -> RetraceRoll; None for anything else
     (a list kept beside the rooms may be someone else's extension)."""
     if isinstance(item, int) and not isinstance(item, bool):
-        return Retrace(None, item, None, toward, {"line": line})
+        return RetraceRoll(None, item, None, {"line": line})
     if isinstance(item, Mapping) and (toward is not None or isinstance(item.get("roll"), int)):
         room, wandering = item.get("room"), item.get("wandering")
         if toward is None:          # beside the rooms: only what reads as a retrace is one
             room = room if isinstance(room, int) else None
             wandering = wandering if isinstance(wandering, bool) else None
-        return Retrace(room, item.get("roll"), wandering, toward, {"line": line})
+        return RetraceRoll(room, item.get("roll"), wandering, {"line": line})
     return None
 
 
-def serialize_retrace(a: Retrace) -> dict:
-    out: dict = {}
-    if a.room is not None:
-        out["room"] = a.room
-    out["roll"] = a.roll
-    if a.wandering is not None:
-        out["wandering"] = a.wandering
+def parse_retrace(value, toward: int | None = None, lines=NO_LINES, base: tuple = ()) -> Retrace | None:
+    """retrace: a list of rolls (or one roll, or one mapping) -> Retrace; None when there is none.
+    base: the path of the retrace key (for the lines of its rolls)."""
+    items = value if isinstance(value, list) else [] if value is None else [value]
+    rolls = []
+    for j, item in enumerate(items):
+        line = lines.value(base + (j,)) if isinstance(value, list) else lines.key(base)
+        found = parse_retrace_roll(item, toward, line)
+        if found is not None:
+            rolls.append(found)
+    return Retrace(tuple(rolls), toward) if rolls else None
+
+
+def serialize_retrace(a: Retrace) -> list:
+    out = []
+    for r in a.rolls:
+        item: dict = {}
+        if r.room is not None:
+            item["room"] = r.room
+        item["roll"] = r.roll
+        if r.wandering is not None:
+            item["wandering"] = r.wandering
+        out.append(item)
     return out
 
 
@@ -342,11 +351,9 @@ def parse_room(room: Mapping, index: int = 0, lines=NO_LINES) -> list[Action]:
     place = parse_place(room, index, lines, base)
     line = place.where.get("line")
     out: list[Action] = []
-    retrace = room.get("retrace")
-    items = retrace if isinstance(retrace, list) else [] if retrace is None else [retrace]
-    for j, item in enumerate(items):
-        at = lines.value(base + ("retrace", j)) if isinstance(retrace, list) else lines.key(base + ("retrace",))
-        out.append(parse_retrace(item, place.id, at))
+    retrace = parse_retrace(room.get("retrace"), place.id, lines, base + ("retrace",))
+    if retrace is not None:
+        out.append(retrace)
     out.append(place)
     out.append(parse_contents(room.get("contents"), lines, base, line))
     key = "time" if room.get("time") is not None else "minutes"
@@ -368,10 +375,9 @@ def log_actions(doc: Mapping, lines=NO_LINES) -> list[Action]:
         out += parse_room(room, i, lines)
     retrace = doc.get("retrace")
     if isinstance(retrace, list):
-        for j, item in enumerate(retrace):
-            found = parse_retrace(item, None, lines.value(("retrace", j)))
-            if found is not None:
-                out.append(found)
+        found = parse_retrace(retrace, None, lines, ("retrace",))
+        if found is not None:
+            out.append(found)
     total, total_line = None, None
     for key in ("minutes", "time"):
         if total is None and minutes(doc.get(key)) is not None:
@@ -400,7 +406,7 @@ def log_dict(actions: Iterable[Action]) -> dict:
         elif isinstance(a, Time):
             room["time"] = a.minutes
         elif isinstance(a, Retrace):
-            (pending if a.toward is not None else beside).append(serialize_retrace(a))
+            (pending if a.toward is not None else beside).extend(serialize_retrace(a))
         elif isinstance(a, End):
             end = serialize_end(a)
     out: dict = {"rooms": rooms}

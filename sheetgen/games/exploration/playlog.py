@@ -205,7 +205,11 @@ def check(defn: PlayLog) -> Judgement:
 
 # -- write ------------------------------------------------------------------------------
 def _s(text) -> str:
-    return json.dumps(str(text), ensure_ascii=False)
+    """text as a YAML (JSON) double-quoted string."""
+    text = str(text)
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'                  # (what json.dumps gives for it, quicker)
+    return json.dumps(text, ensure_ascii=False)
 
 
 def _flow(value) -> str:
@@ -227,11 +231,7 @@ def _room_text(room: dict) -> str:
     out = [f"  - id: {room['id']}\n"]
     if "from" in room:
         out.append(f"    from: {room['from']}\n")
-    roll = room["roll"]
-    if isinstance(roll, dict):
-        out.append("    roll: {" + ", ".join([f"{k}: {v}" for k, v in roll.items()]) + "}\n")
-    else:
-        out.append(f"    roll: {_flow(roll)}\n")
+    out.append(f"    roll: {_flow(room['roll'])}\n")
     t = get("transform")
     if t is not None:
         out.append(f"    transform: {{rotate: {t['rotate']}, mirror: {'true' if t['mirror'] else 'false'}, "
@@ -257,7 +257,11 @@ def _room_text(room: dict) -> str:
         out.append("    doors: [" + ", ".join(shown) + "]\n")
     c = get("contents")
     if c is not None:
-        out.append(f"    contents: {_flow(c)}\n")
+        if c.__class__ is dict and "escalation" not in c:
+            out.append(f"    contents: {{roll: {c['roll']}, result: {c['result']}}}\n" if "result" in c
+                       else f"    contents: {{roll: {c['roll']}}}\n")
+        else:
+            out.append(f"    contents: {_flow(c)}\n")
     if "retrace" in room:
         out.append(f"    retrace: {_flow(room['retrace'])}\n")
     if "time" in room:

@@ -63,7 +63,7 @@ from ..dice import D66_VALUES, is_d66
 from .actions import (D66, DEAD_END_STATES, DOOR_STATES, ENTRANCE, EXPLORED, SECRET, UNEXPLORED, Action, Contents,
                       DoorMark, End, Escalation, Place, Retrace, Time, Transform, Unreadable)
 from .readings import ExplorationReading as R, candidates
-from .shapes import DELTA, OPPOSITE, SIDES, components
+from .shapes import DELTA, OPPOSITE, SIDES
 from .tables import BOSS_ROLL, CONTENTS_ROLLS, ContentsTable, RoomEntry, RoomTable
 
 MINUTES_PER_ROOM = 10
@@ -104,24 +104,11 @@ class Sheet:
             return self.owner[(y - 1) * self.width + x - 1]
         return self.outside.get(c, 0)
 
-    def claim(self, c, number: int) -> None:
-        x, y = c
-        if 1 <= x <= self.width and 1 <= y <= self.height:
-            self.owner[(y - 1) * self.width + x - 1] = number
-        else:
-            self.outside[c] = number
-
     def claim_all(self, cells, number: int) -> None:
         """Squares on the sheet for a room (map mode's rooms never leave it)."""
         w, owner = self.width, self.owner
         for x, y in cells:
             owner[(y - 1) * w + x - 1] = number
-
-    def free_squares(self, cells, tx: int, ty: int) -> set:
-        """The squares of cells moved by (tx, ty) that are on the sheet and free."""
-        w, h, owner = self.width, self.height, self.owner
-        return {(X, Y) for X, Y in ((x + tx, y + ty) for x, y in cells)
-                if 1 <= X <= w and 1 <= Y <= h and not owner[(Y - 1) * w + X - 1]}
 
     def fits(self, cells, tx: int, ty: int) -> bool:
         """Whether cells moved by (tx, ty) are all on the sheet and free: where a room may go."""
@@ -173,10 +160,15 @@ def fitting(sheet: Sheet, variants, fx: int, fy: int, side: str, order=None) -> 
 def cuts(sheet: Sheet, variants, fx: int, fy: int, side: str) -> Iterator[tuple]:
     """No room for the room: (variant, tx, ty, squares) of each truncation, the free part of the
     placed shape that is joined to the door square (a dead end)."""
+    w, h, owner = sheet.width, sheet.height, sheet.owner
+    door = (fy - 1) * w + fx - 1
     for v in variants:
         for ex, ey, _ in v.by_side[side]:
             tx, ty = fx - ex, fy - ey
-            yield v, tx, ty, _component(sheet.free_squares(v.cells, tx, ty), (fx, fy))
+            # the free squares as indexes of the sheet's list (flood-filled without making squares)
+            free = {(Y - 1) * w + X - 1 for X, Y in ((x + tx, y + ty) for x, y in v.cells)
+                    if 1 <= X <= w and 1 <= Y <= h and not owner[(Y - 1) * w + X - 1]}
+            yield v, tx, ty, {(i % w + 1, i // w + 1) for i in _joined_to(free, door, w)}
 
 
 def exit_door(sheet: Sheet, x: int, y: int, side: str, secret: bool) -> tuple[str, int] | None:
@@ -206,6 +198,23 @@ def _component(cells: set, start) -> set:
         for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
             if n in cells and n not in group:
                 group.add(n)
+                stack.append(n)
+    return group
+
+
+def _joined_to(free: set, start: int, w: int) -> list:
+    """The indexes of free joined to start by sides (free: indexes of a sheet w squares wide; used up)."""
+    if start not in free:
+        return []
+    free.discard(start)
+    group = [start]
+    stack = [start]
+    while stack:
+        i = stack.pop()
+        for n in (i + 1 if (i + 1) % w else -1, i - 1 if i % w else -1, i + w, i - w):
+            if n in free:
+                free.discard(n)
+                group.append(n)
                 stack.append(n)
     return group
 
@@ -336,21 +345,22 @@ class ExplorationRules(Rules):
 
     def step(self, state: State, action: Action) -> Outcome:
         out: list[Violation] = []
-        if isinstance(action, Place):
-            state = self._place(state, action, out)
-        elif isinstance(action, Contents):
-            state = self._contents_step(state, action, out)
-        elif isinstance(action, Retrace):
+        kind = action.__class__
+        if kind is Retrace:
             self._retrace(state, action, out)
-        elif isinstance(action, Time):
+        elif kind is Place:
+            state = self._place(state, action, out)
+        elif kind is Contents:
+            state = self._contents_step(state, action, out)
+        elif kind is Time:
             if state.generated:
                 state = state.copy()
                 state.times = state.times + ((state.generated - 1, state.last_id, action),)
-        elif isinstance(action, End):
+        elif kind is End:
             state = self._end_step(state, action, out)
         else:
             raise TypeError(f"not an exploration action: {action!r}")
-        return Outcome(state, tuple(out))
+        return Outcome(state, tuple(out)) if out else Outcome(state)
 
     # -- reporting ------------------------------------------------------------------------------
     @staticmethod
@@ -385,8 +395,11 @@ class ExplorationRules(Rules):
                                        f"{st.by_id[a.id].place.where.get('line')})", rule="room.id"))
             st.current, st.contents_due = None, False
             return st
-        cells, overlapping, off = self._squares(st, a, out)
+        cells, overlapping, off, corner = self._squares(st, a, out)
         room = Drawn(a.id, a, index, len(st.rooms) + 1, cells, overlapping=overlapping, irregular=overlapping or off)
+        if cells:
+            mx, my = corner
+            room._shape = (mx, my, frozenset([(x - mx, y - my) for x, y in cells]))
         st.rooms = st.rooms + (room,)
         st.by_id[a.id] = room
         st.current, st.contents_due = room, True
@@ -404,14 +417,15 @@ class ExplorationRules(Rules):
             self._joined(st, room, entry, out)
         return st
 
-    def _squares(self, st: State, a: Place, out: list) -> tuple[set, bool, bool]:
-        """The room's squares (those that parse), whether one is another room's already, and
-        whether one is off the sheet."""
+    def _squares(self, st: State, a: Place, out: list) -> tuple[set, bool, bool, tuple]:
+        """The room's squares (those that parse), whether one is another room's already,
+        whether one is off the sheet, and the least x and y."""
         sheet = st.sheet
         W, H, owner = sheet.width, sheet.height, sheet.owner
         w = a.where
         mine: set = set()
         overlapping = off = False
+        mx = my = None
         number = len(st.rooms) + 1
         if not a.cells:
             out.append(Violation(w.get("cells") or w.get("line"), f"room {a.id} has no squares", rule="cell.format"))
@@ -423,6 +437,10 @@ class ExplorationRules(Rules):
                                      rule="cell.format"))
                 continue
             x, y = c
+            if mx is None or x < mx:
+                mx = x
+            if my is None or y < my:
+                my = y
             on = 1 <= x <= W and 1 <= y <= H
             if not on:
                 off = True
@@ -445,7 +463,7 @@ class ExplorationRules(Rules):
             else:
                 sheet.outside[c] = number
             mine.add(c)
-        return mine, overlapping, off
+        return mine, overlapping, off, (mx, my)
 
     def _named(self, st: State, room: Drawn, written, out: list | None = None) -> list:
         """The doors as written, each named from the room's own square: the same edge named from
@@ -592,7 +610,7 @@ class ExplorationRules(Rules):
         if full:
             return [(c, tx, ty, False) for c, tx, ty in full], "", ""
         cut_ok, flag_hint, free_hint = [], "", ""
-        if len(components(room.cells)) == 1:
+        if len(_component(room.cells, next(iter(room.cells)))) == len(room.cells):     # in one piece
             for cand, tx, ty, missing in partial:
                 ok, why = self._truncation_ok(st, room, missing)
                 if ok:
@@ -1121,22 +1139,23 @@ class ExplorationRules(Rules):
 
     # -- retracing -------------------------------------------------------------------------------
     def _retrace(self, st: State, a: Retrace, out: list) -> None:
-        line = a.where.get("line")
-        if a.toward is not None:
-            if a.toward in st.by_id:
-                return                      # a room whose id is taken is not checked further
-            if a.room is not None and a.room not in st.by_id:
-                out.append(Violation(line, f"retracing goes back through room {a.room}, which was not generated "
-                                           f"before room {a.toward}", rule="retrace.room"))
-        elif a.room is not None and a.room not in st.by_id:
-            out.append(Violation(line, f"retracing goes back through room {a.room}, which is not in the log",
-                                 rule="retrace.room"))
-        roll = a.roll
-        if roll is None or not 1 <= roll <= 6:
-            out.append(Violation(line, f"retrace roll {roll} is not a d6 result (1-6)", rule="roll.range"))
-        elif a.wandering is not None and a.wandering != is_wandering(roll):
-            out.append(Violation(line, f"a retrace roll of {roll} {'brings' if roll == 1 else 'does not bring'} "
-                                       "wandering monsters (they come on a 1)", rule="retrace.wandering"))
+        if a.toward is not None and a.toward in st.by_id:
+            return                          # a room whose id is taken is not checked further
+        for r in a.rolls:
+            line = r.where.get("line")
+            if a.toward is not None:
+                if r.room is not None and r.room not in st.by_id:
+                    out.append(Violation(line, f"retracing goes back through room {r.room}, which was not generated "
+                                               f"before room {a.toward}", rule="retrace.room"))
+            elif r.room is not None and r.room not in st.by_id:
+                out.append(Violation(line, f"retracing goes back through room {r.room}, which is not in the log",
+                                     rule="retrace.room"))
+            roll = r.roll
+            if roll is None or not 1 <= roll <= 6:
+                out.append(Violation(line, f"retrace roll {roll} is not a d6 result (1-6)", rule="roll.range"))
+            elif r.wandering is not None and r.wandering != is_wandering(roll):
+                out.append(Violation(line, f"a retrace roll of {roll} {'brings' if roll == 1 else 'does not bring'} "
+                                           "wandering monsters (they come on a 1)", rule="retrace.wandering"))
 
     # -- the end ---------------------------------------------------------------------------------
     def _end_step(self, st: State, a: End, out: list) -> State:
