@@ -23,8 +23,8 @@ def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     from sheetgen.games.exploration.formats import builtin_tables
     from sheetgen.games.exploration.playlog import dump_log
-    from sheetgen.games.exploration.rules import check_log, log_from_explorer
-    from sheetgen.games.exploration.mapmode import explore
+    from sheetgen.games.exploration.rules import check
+    from sheetgen.games.exploration.mapmode import actions_of, explore
 
     rooms, entrances, contents = builtin_tables()
     policies = ("first", "random", "deepest")
@@ -45,7 +45,7 @@ def main(argv: list[str]) -> int:
           f"(1,000 in {TARGET_SECONDS:.0f} s)", flush=True)
 
     t0 = time.perf_counter()
-    bad = sum(1 for ex in games if check_log(log_from_explorer(ex), rooms, entrances, contents))
+    bad = sum(1 for ex in games if check(actions_of(ex), rooms, entrances, contents, ex.width, ex.height).violations)
     elapsed = time.perf_counter() - t0
     print(f"exploration check: {maps} map logs checked in {elapsed:.2f} s ({n_rooms / elapsed:,.0f} rooms/s), "
           f"{bad} with violations (expected 0)", flush=True)

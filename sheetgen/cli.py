@@ -21,8 +21,6 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "check": ("sheetgen.commands.check", "check", "Replay a play log against the rules and list violations."),
     "track": ("sheetgen.commands.track", "track", "Record a game live in a journal, step by step."),
     "roll": ("sheetgen.commands.roll", "roll", "Roll dice: d6, 2d6, d66, NdM."),
-    "table": ("sheetgen.commands.table", "table", "Generate fresh d66 room tables."),
-    "explore": ("sheetgen.commands.explore", "explore", "Map mode: generate a dungeon on a graph sheet."),
     "simulate": ("sheetgen.commands.simulate", "simulate", "Play a map thousands of times and report how it plays."),
 }
 

@@ -18,7 +18,7 @@ ILLEGAL = sorted((DATA / "illegal").glob("*.yaml"))
 
 def violations(path):
     loaded = load_file(path)
-    return loaded.handler.check(loaded.definition)
+    return loaded.handler.check(loaded.definition).violations
 
 
 def marked(path):

@@ -10,8 +10,8 @@ from sheetgen.cli import main
 from sheetgen.games.exploration.formats import builtin_tables
 from sheetgen.games.dice import RandomDice
 from sheetgen.games.exploration import shapes as sh
-from sheetgen.games.exploration.rules import check_log, log_from_explorer
-from sheetgen.games.exploration.mapmode import Explorer, explore
+from sheetgen.games.exploration.rules import check
+from sheetgen.games.exploration.mapmode import Explorer, actions_of, explore
 from sheetgen.games.exploration.tables import RoomEntry, RoomTable
 
 TABLES = builtin_tables()
@@ -67,7 +67,7 @@ def test_map_mode_never_overlaps_or_leaves_the_sheet_and_passes_check_500_seeds(
                 bx, by = d.beyond
                 assert 1 <= bx <= 20 and 1 <= by <= 28      # doors off the edge became dead ends
         assert ex.ended in ("final-boss", "no-doors")
-        broken = check_log(log_from_explorer(ex), rooms, entrances, contents)
+        broken = check(actions_of(ex), rooms, entrances, contents, ex.width, ex.height).violations
         assert not broken, (seed, broken[:3])
 
 
@@ -115,7 +115,7 @@ def test_truncated_as_a_dead_end_when_nothing_fits():
     for r in ex.rooms[1:]:
         if r.truncated:
             assert r.doors == [] and r.result is not None       # a dead end that still rolls contents
-    assert not check_log(log_from_explorer(ex), table, entrances, contents)
+    assert not check(actions_of(ex), table, entrances, contents, ex.width, ex.height).violations
 
 
 def test_doors_into_existing_rooms_are_explored():

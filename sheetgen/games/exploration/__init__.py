@@ -1,21 +1,33 @@
 """Dungeon Exploration (rules text: shared/seeds/004): a 20x28 graph sheet filled room by room.
 
-    rules.py      the play-log checker: rooms, doors, contents, retracing, time
+    rules.py      the engine: ExplorationRules.step(state, action) -> Outcome; the sheet
+                  (Sheet) and the placement rules map mode shares; the checker is its replay
+    actions.py    the typed actions: Place, Contents, Retrace, Time, End
+    notation.py   play-log room dicts <-> actions, both ways (the one place)
+    readings.py   ExplorationReading (the rules' alternative readings) and the shape
+                  candidates a logged transform may stand for
     shapes.py     room shapes (ASCII pictures), rotations, mirrors, stretches
-    tables.py     d66 room, entrance and contents tables;  readings.py: the shape readings
-    mapmode.py    map mode (`sheetgen explore`);  generate.py: fresh d66 tables
-    formats.py    the YAML formats: tables and sheets;  playlog.py: the play-log format
+    tables.py     the game's data: d66 room, d6 entrance and 2d6 contents tables
+    mapmode.py    map mode (`sheetgen explore`): Explorer;  generate.py: fresh d66 tables
+    formats.py    the pydantic models (tables, sheets, the play log) and table loading
+    handlers.py   the tables' and sheets' handler: load, lint (formats), compose (sheets)
+    playlog.py    the play-log handler: load (formats + notation), check (rules + judge), dump_log
     sheets.py     composers: graph sheet, table pages, drawn maps
     sim.py, report.py   `sheetgen simulate --ruleset exploration`
+    cli.py        the game's commands: `sheetgen explore`, `sheetgen table`
 """
-from ..base import Game
+from ..base import Command, Game
 
 GAME = Game(
     name="exploration",
     title="Dungeon Exploration",
     rules_text="004",
-    kinds={"table": "sheetgen.games.exploration.formats",
-           "sheet": "sheetgen.games.exploration.formats",
+    kinds={"table": "sheetgen.games.exploration.handlers",
+           "sheet": "sheetgen.games.exploration.handlers",
            "playlog": "sheetgen.games.exploration.playlog"},
     simulator="sheetgen.games.exploration.sim",
+    readings="sheetgen.games.exploration.readings:ExplorationReading",
+    commands=(Command("table", "sheetgen.games.exploration.cli", "table", "Generate fresh d66 room tables."),
+              Command("explore", "sheetgen.games.exploration.cli", "explore",
+                      "Map mode: generate a dungeon on a graph sheet.")),
 )

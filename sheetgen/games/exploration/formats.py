@@ -1,5 +1,6 @@
-"""Dungeon exploration definitions: d66 room tables, d6 entrance tables, 2d6 contents
-tables (kind: table) and the printable exploration sheets (kind: sheet).
+"""Dungeon exploration formats: d66 room tables, d6 entrance tables, 2d6 contents tables
+(kind: table), the printable exploration sheets (kind: sheet) and the play log (kind:
+playlog, read by playlog.py): their pydantic models, and the loading of tables and sheets.
 
 A room table entry is an ASCII picture ('#' floor, '.' nothing, '+' door, 'S' secret
 door) with a kind (corridor: everywhere 1 wide; room: 2+ wide).  Problems inside a
@@ -12,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Union
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from sheetgen.errors import InputError, Problem, did_you_mean
 from ..dice import D66_VALUES
@@ -81,8 +82,104 @@ class ExplorationSheet(Strict):
     contents: str = BUILTIN_CONTENTS
 
 
+# -- the play log (the issue's fixed format plus optional keys; see playlog.py) ---------------
+class Open(BaseModel):
+    """Log models accept extension keys (typos are caught separately, see playlog._typos)."""
+    model_config = ConfigDict(extra="allow", frozen=True, populate_by_name=True)
+
+
+Num = Union[int, str]               # a number, or a string such as "35" or "20 min" (read leniently)
+
+
+class LogDoorModel(Open):
+    at: str
+    state: str = Field(description="unexplored, explored or secret (dead-end for a door off the edge)")
+    to: int | None = None
+    secret: bool = False
+
+
+class LogRollModel(Open):
+    entrance: int | None = None
+    d6: int | None = Field(None, description="the same as entrance")
+    d66: Union[int, str, list[int], None] = Field(None, description='tens then units: 35, or [3, 5], or "3-5"')
+
+
+class LogTransformModel(Open):
+    rotate: Num = 0
+    mirror: Union[bool, str] = False
+    stretch: int = 0
+
+
+class LogEscalationModel(Open):
+    roll: int
+    modifier: int | None = None
+    total: int | None = None
+    final: bool | None = None
+
+
+class LogContentsModel(Open):
+    roll: int
+    result: Union[str, int, None] = None
+    escalation: Union[LogEscalationModel, int, None] = None
+
+
+class LogRetraceModel(Open):
+    room: int | None = None
+    roll: int
+    wandering: bool | None = None
+
+
+class LogRoomModel(Open):
+    id: int
+    from_: int | None = Field(None, alias="from")
+    roll: Union[LogRollModel, int]
+    transform: LogTransformModel | None = None
+    kind: str | None = None
+    name: str | None = None
+    cells: list[Union[str, list[int]]]
+    truncated: bool | None = None
+    doors: list[LogDoorModel] | None = []
+    contents: Union[LogContentsModel, int, None] = None
+    retrace: Union[list[Union[LogRetraceModel, int]], LogRetraceModel, int, None] = []
+    time: Num | None = None
+    minutes: Num | None = None
+
+
+class LogEndModel(Open):
+    reason: str | None = None
+    rooms: int | None = None
+    minutes: Num | None = None
+    time: Num | None = None
+    wandering: int | None = None
+
+
+class SheetSizeModel(Open):
+    width: int
+    height: int
+
+
+class ExplorationLog(Open):
+    """An exploration play log: the map as drawn, room by room."""
+    sheetgen: Literal[1]
+    kind: Literal["playlog"]
+    ruleset: Literal["exploration"]
+    sheet: Union[str, SheetSizeModel] = "20x28"
+    table: str = "builtin"
+    entrance_table: str = "builtin"
+    contents_table: str = "builtin"
+    seed: int | None = None
+    policy: str | None = None
+    title: str | None = None
+    readings: list[str] | None = Field(None, description="the readings of the rules the log follows "
+                                                         "(e.g. [plain-escalation]); the checker finds them if left out")
+    rooms: list[LogRoomModel]
+    time: Num | None = None
+    minutes: Num | None = None
+    end: Union[LogEndModel, str, None] = None
+
+
 MODEL = ExplorationTable                      # `sheetgen schema`: tables; sheets use ExplorationSheet
-MODELS = {"table": ExplorationTable, "sheet": ExplorationSheet}
+MODELS = {"table": ExplorationTable, "sheet": ExplorationSheet}     # (logs: playlog.MODEL)
 
 
 @dataclass
@@ -342,7 +439,19 @@ def builtin_tables() -> tuple[RoomTable, RoomTable, ContentsTable]:
             load_table(BUILTIN_CONTENTS).contents)
 
 
-# -- lint / compose -------------------------------------------------------------------
+def map_mode_tables(rooms: str = "builtin", contents: str = "builtin") -> tuple[RoomTable, RoomTable, ContentsTable]:
+    """The tables `sheetgen explore --table ROOMS --contents CONTENTS` rolls on ('builtin' or a
+    path each; the entrance table is the built-in one); InputError for a table of another kind."""
+    rooms_t = load_table(BUILTIN_ROOMS if rooms in ("builtin", "default") else rooms)
+    if rooms_t.model.table != "d66":
+        raise InputError(Problem(f"--table {rooms} is a {rooms_t.model.table} table, not a d66 table"))
+    contents_t = load_table(BUILTIN_CONTENTS if contents in ("builtin", "default") else contents)
+    if contents_t.model.table != "contents":
+        raise InputError(Problem(f"--contents {contents} is a {contents_t.model.table} table, not a contents table"))
+    return rooms_t.rooms, load_table(BUILTIN_ENTRANCES).rooms, contents_t.contents
+
+
+# -- lint -------------------------------------------------------------------
 def lint(defn) -> list[Finding]:
     out: list[Finding] = []
     if isinstance(defn, Table) and defn.rooms is not None and defn.model.table == "d66":
@@ -361,21 +470,6 @@ def lint(defn) -> list[Finding]:
                 out.append(Finding(defn.source.problem(("rows",), f"no row gives a result of category {cat}"),
                                    "warning"))
     return out
-
-
-def compose(defn, options):
-    from . import sheets as draw
-    if isinstance(defn, Sheet):
-        if defn.model.sheet == "graph":
-            return draw.graph_document(defn.width, defn.height, options, title=defn.model.title,
-                                       paper=options.paper or defn.model.paper)
-        return draw.tables_document(defn.rooms, defn.entrances, defn.contents, options,
-                                    title=defn.model.title, paper=options.paper or defn.model.paper,
-                                    name=defn.source.path.stem)
-    return draw.tables_document(defn if defn.model.table == "d66" else None,
-                                defn if defn.model.table == "entrance" else None,
-                                defn if defn.model.table == "contents" else None, options,
-                                title=defn.title, paper=options.paper or "a4", name=defn.source.path.stem)
 
 
 # -- writing ------------------------------------------------------------------------

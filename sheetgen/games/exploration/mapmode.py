@@ -1,8 +1,11 @@
 """Map mode: build a dungeon on a graph sheet one room at a time, as the rules say.
 
-The sheet is W x H squares, x 1..W left to right, y 1..H top to bottom.  Occupied
-squares live in one flat list indexed by square (room id or 0), so a placement
-costs the squares of the shape, however full the sheet is.
+The placement rules are the engine's (rules.py): the sheet (rules.Sheet: one flat list
+of squares, so a placement costs the squares of the shape however full the sheet is),
+the entrance at the bottom centre (entrance_origin), the placements of a rolled shape
+at a door (fitting) and the truncations when none fits (cuts), what each exit becomes
+(exit_door); map mode only chooses among them (its policy) and keeps the doors' states
+as play changes them.  actions_of() gives the game as the actions its log writes.
 
 Dice come from a dice object (RandomDice or a player's prompts); choices that are
 not rolls (which orientation to try first, the random policy) come from a separate
@@ -12,14 +15,16 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from operator import itemgetter
 
+from .actions import (D66, ENTRANCE, EXPLORED, SECRET, UNEXPLORED, Action, Contents, DoorMark, End, Escalation,
+                      Place, Retrace, RetraceRoll, Time, Transform)
+from .rules import MINUTES_PER_ROOM, Sheet, cuts, entrance_origin, exit_door, fitting, is_wandering
 from .shapes import DELTA, OPPOSITE
 from .tables import BOSS_ROLL, ContentsTable, RoomEntry, RoomTable, Variant
 
 POLICIES = ("first", "random", "deepest")
-MINUTES_PER_ROOM = 10
-UNEXPLORED, EXPLORED, SECRET = "unexplored", "explored", "secret"
-DOOR_STATES = (UNEXPLORED, EXPLORED, SECRET)
+_ROW_BY_ROW = itemgetter(1, 0)
 
 
 class Door:
@@ -86,28 +91,22 @@ class Explorer:
         self.max_rooms = max_rooms
         self.choices = choices or random.Random(0)
         self.choose_door = choose_door      # optional callback(explorer, doors) -> (room, door)
-        self.owner = [0] * (width * height)
+        self.sheet = Sheet(width, height)   # squares hold room ids (map mode numbers rooms 1, 2, 3 ...)
+        self.fits = self.sheet.fits
+        self.occupant = self.sheet.occupant
+        self.on_sheet = self.sheet.on_sheet
         self.rooms: list[Room] = []
         self.waiting: dict[int, list[tuple[Room, Door]]] = {}   # square -> unexplored doors facing it
         self.here = 0                       # the room the party is in
         self.links: dict[int, set[int]] = {}   # rooms joined by explored doors
         self.bosses = 0
         self.ended: str | None = None
+        self.open_doors = 0                 # unexplored doors on the sheet (the dungeon ends at none)
 
-    # -- squares -----------------------------------------------------------
-    def on_sheet(self, x: int, y: int) -> bool:
-        return 1 <= x <= self.width and 1 <= y <= self.height
-
-    def occupant(self, x: int, y: int) -> int:
-        return self.owner[(y - 1) * self.width + x - 1] if self.on_sheet(x, y) else -1
-
-    def fits(self, cells, tx: int, ty: int) -> bool:
-        w, h, owner = self.width, self.height, self.owner
-        for x, y in cells:
-            X, Y = x + tx, y + ty
-            if X < 1 or Y < 1 or X > w or Y > h or owner[(Y - 1) * w + X - 1]:
-                return False
-        return True
+    @property
+    def owner(self) -> list:
+        """The sheet's squares, row by row: the room id on each (0 free)."""
+        return self.sheet.owner
 
     # -- the game ----------------------------------------------------------
     def start(self) -> Room:
@@ -117,8 +116,7 @@ class Explorer:
         v = entry.variants(0)[0]
         w = max(x for x, _ in v.cells) + 1
         h = max(y for _, y in v.cells) + 1
-        tx = (self.width - w) // 2 + 1
-        ty = self.height - h + 1
+        tx, ty = entrance_origin(self.sheet, w, h)
         self._settle(room, v, tx, ty, None, truncated=False, cells=None)
         self.here = room.id
         return room
@@ -156,7 +154,7 @@ class Explorer:
             self.ended = "final-boss"
         elif self.max_rooms is not None and len(self.rooms) >= self.max_rooms:
             self.ended = "rooms"
-        elif not any(d.state == UNEXPLORED for r in self.rooms for d in r.doors):
+        elif not self.open_doors:
             self.ended = "no-doors"
         return self.ended is None
 
@@ -177,6 +175,7 @@ class Explorer:
         new.parent = room.id
         new.depth = room.depth + 1
         door.state, door.to = EXPLORED, new.id
+        self.open_doors -= 1
         self._link(room.id, new.id)
         self._unwait(fx, fy, room, door)
         placed = self._place(entry, fx, fy, side)
@@ -230,14 +229,10 @@ class Explorer:
             order = list(range(len(variants)))
             self.choices.shuffle(order)
             best, best_open = None, -1
-            for i in order:
-                v = variants[i]
-                for ex, ey, _ in v.by_side[side]:
-                    tx, ty = fx - ex, fy - ey
-                    if self.fits(v.cells, tx, ty):
-                        n = self._open_exits(v, tx, ty)
-                        if n > best_open:
-                            best, best_open = (v, tx, ty), n
+            for v, tx, ty in fitting(self.sheet, variants, fx, fy, side, order):
+                n = self._open_exits(v, tx, ty)
+                if n > best_open:
+                    best, best_open = (v, tx, ty), n
             if best is not None:
                 return best
         return None
@@ -253,14 +248,9 @@ class Explorer:
     def _truncate(self, entry: RoomEntry, fx: int, fy: int, side: str):
         """No room for the room: the largest part that fits, joined to the door, as a dead end."""
         best = None
-        for v in entry.variants(0):
-            for ex, ey, _ in v.by_side[side]:
-                tx, ty = fx - ex, fy - ey
-                free = {(x + tx, y + ty) for x, y in v.cells}
-                free = {c for c in free if self.occupant(*c) == 0}
-                part = _component(free, (fx, fy))
-                if best is None or len(part) > len(best[3]):
-                    best = (v, tx, ty, part)
+        for v, tx, ty, part in cuts(self.sheet, entry.variants(0), fx, fy, side):
+            if best is None or len(part) > len(best[3]):
+                best = (v, tx, ty, part)
         return best
 
     def _settle(self, room: Room, v: Variant, tx: int, ty: int, entry, truncated: bool, cells):
@@ -268,32 +258,31 @@ class Explorer:
         room.truncated = truncated
         if cells is None:
             cells = [(x + tx, y + ty) for x, y in v.cells]
-        room.cells = sorted(cells, key=lambda c: (c[1], c[0]))     # row by row, as a player reads them
-        for x, y in room.cells:
-            self.owner[(y - 1) * self.width + x - 1] = room.id
+        room.cells = sorted(cells, key=_ROW_BY_ROW)     # row by row, as a player reads them
+        self.sheet.claim_all(room.cells, room.id)
         self.rooms.append(room)
         for x, y in room.cells:             # doors of other rooms that now open into this one
             for other, door in self.waiting.pop((x, y), ()):
                 if door.state == UNEXPLORED:
                     door.state, door.to = EXPLORED, room.id
+                    self.open_doors -= 1
                     self._link(other.id, room.id)
         if not truncated:                   # a truncated room is a dead end: no more exits
             for ex, ey, s in v.exits:
                 X, Y = ex + tx, ey + ty
                 if entry is not None and (X, Y, s) == entry:
                     continue
-                door = Door(X, Y, s)
-                bx, by = door.beyond
-                occ = self.occupant(bx, by)
-                if occ < 0:
+                secret = (ex, ey, s) in v.secret
+                found = exit_door(self.sheet, X, Y, s, secret)
+                if found is None:
                     continue                # a door leading off the edge is a dead end
-                if (ex, ey, s) in v.secret:
-                    door.state, door.secret = SECRET, True
-                if occ > 0:
-                    door.state, door.to = EXPLORED, occ
+                state, occ = found
+                door = Door(X, Y, s, state, occ or None, secret)
+                if occ:
                     self._link(room.id, occ)
-                elif door.state == UNEXPLORED:
-                    self.waiting.setdefault((bx, by), []).append((room, door))
+                elif state == UNEXPLORED:
+                    self.open_doors += 1
+                    self.waiting.setdefault(door.beyond, []).append((room, door))
                 room.doors.append(door)
         self._contents(room)
         room.minutes = MINUTES_PER_ROOM * len(self.rooms)
@@ -311,10 +300,9 @@ class Explorer:
             esc = self.dice.d6("boss escalation")
             mod = self.contents.escalation.modifier(self.bosses)
             room.escalation = (esc, mod, esc + mod)
+            if self.contents.escalation.is_final(esc, self.bosses):
+                result = self.contents.final_result()
             self.bosses += 1
-            if esc + mod >= self.contents.escalation.final_at:
-                from .tables import Result
-                result = self.contents.results.get("final-boss") or Result("final-boss", "boss", "The Final Boss")
         room.result = result
         if result.category == "empty":      # search the empty room: secret doors come to light
             for d in room.doors:
@@ -322,6 +310,7 @@ class Explorer:
                     d.state = UNEXPLORED
                     bx, by = d.beyond
                     if self.occupant(bx, by) == 0:
+                        self.open_doors += 1
                         self.waiting.setdefault((bx, by), []).append((room, d))
                     else:
                         d.state, d.to = EXPLORED, self.occupant(bx, by)
@@ -333,21 +322,32 @@ class Explorer:
         return MINUTES_PER_ROOM * len(self.rooms)
 
     def wandering(self) -> int:
-        return sum(1 for r in self.rooms for _, roll in r.retrace if roll == 1)
+        return sum(1 for r in self.rooms for _, roll in r.retrace if is_wandering(roll))
 
 
-def _component(cells: set, start) -> set:
-    if start not in cells:
-        return set()
-    group = {start}
-    stack = [start]
-    while stack:
-        x, y = stack.pop()
-        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            if n in cells and n not in group:
-                group.add(n)
-                stack.append(n)
-    return group
+def actions_of(ex: Explorer) -> list[Action]:
+    """A map-mode game as the actions its play log writes (doors as they are now, at its end)."""
+    final_at = ex.contents.escalation.final_at
+    out: list[Action] = []
+    add = out.append
+    for r in ex.rooms:
+        if r.retrace:
+            add(Retrace(tuple([RetraceRoll(rid, roll, True if is_wandering(roll) else None) for rid, roll in r.retrace]),
+                        r.id))
+        doors = tuple([DoorMark((d.x, d.y, d.side), d.state, d.to, d.secret and d.state != SECRET) for d in r.doors])
+        if r.die == ENTRANCE:
+            add(Place(r.id, ENTRANCE, r.roll, tuple(r.cells), r.parent, None, r.kind, r.entry.name, None, doors))
+        else:
+            add(Place(r.id, D66, r.roll, tuple(r.cells), r.parent, Transform(r.rotate, r.mirror, r.stretch),
+                      r.kind, r.entry.name, r.truncated, doors))
+        esc = None
+        if r.escalation:
+            roll, mod, total = r.escalation
+            esc = Escalation(roll, mod, total, total >= final_at)
+        add(Contents(r.contents_roll, r.result.id, esc))
+        add(Time(r.minutes))
+    add(End(ex.ended or "stopped", len(ex.rooms), ex.minutes, ex.wandering()))
+    return out
 
 
 def explore(rooms: RoomTable, entrances: RoomTable, contents: ContentsTable, seed: int = 1,

@@ -1,16 +1,21 @@
-"""Every drawing a logged transform can stand for, as the checker reads it.
+"""The readings of the exploration rules, and every drawing a logged transform can stand for.
 
-Map mode applies one exact transform (shapes.transform); a hand-written log may mean
-any of several, and the rules and the issue do not say which, so the checker accepts
-all of these readings rather than flag a legal sheet:
+ExplorationReading: where the rules text allows two readings, the alternative to the one
+sheetgen plays by (map mode follows none of them); a log may name the ones it follows
+(`readings: [plain-escalation]`), else the checker finds them (base.judge).
+
+candidates(): map mode applies one exact transform (shapes.transform); a hand-written
+log's transform may mean any of several.  These are notations of one drawing, always
+accepted (the rules allow every orientation, so a log cannot be wrong by them):
 
   rotate   clockwise or counter-clockwise (so 90 and 270 are the same claim; any
            multiple of 90 is taken mod 360, -90 too);
   mirror   left-right or top-bottom, before or after the turn (with mirror, 0 and
            180 are one claim, and 90 and 270 another);
   stretch  n = 1 or 2 more squares: one line of squares (row or column, anywhere in
-           the shape) repeated n times, or two lines once each (stretch 2 may be one
-           square longer and one wider); a door on a repeated line may sit on any copy.
+           the shape) repeated n times; a door on a repeated line may sit on any copy.
+           Two lines once each (stretch 2 one square longer and one wider) is the
+           reading stretch-two-lines (two_lines=True).
 
 A candidate is the shape's squares plus its exits as groups: each table exit becomes
 a set of the places it may be drawn (one place unless a stretch repeated its line).
@@ -20,7 +25,27 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..base import Reading
 from .shapes import MIRROR_SIDE, ROTATE_CW, Shape
+
+
+class ExplorationReading(Reading):
+    """Alternative readings of the Dungeon Exploration rules (shared/seeds/004)."""
+    # "a 11 on the Room Contents Table that turns up 6+ on the boss escalation roll": the plain
+    # d6 6+, without the contents table's +1 for every earlier boss (its house rule)
+    PLAIN_ESCALATION = "plain-escalation"
+    # "stretch it by 1-2 squares to fit": a stretch of 2 spread over two lines, one square each
+    STRETCH_TWO_LINES = "stretch-two-lines"
+    # "When you open an unexplored door: Roll d66 ... the room's shape and exits": the door
+    # opened may meet any square of the new room, not one of its exits (all its exits are then
+    # further doors)
+    DOOR_ANYWHERE = "door-anywhere"
+    # "It still counts as a room and still rolls for content" / "Corridor - any space only 1
+    # square wide": a truncated room rolls in the column of what its squares now are
+    CUT_KIND = "cut-kind"
+    # "When you open an unexplored door: ... 2. Roll 2d6 on the Room Contents Table": the
+    # entrance is not opened through a door, so it may have no contents roll
+    ENTRANCE_NO_CONTENTS = "entrance-no-contents"
 
 Cand = tuple        # (cells frozenset, groups tuple of frozenset of (x, y, side), secret frozenset of group index)
 
@@ -70,13 +95,13 @@ def _lines(cells) -> list[tuple[str, int]]:
     return [("y", i) for i in range(h)] + [("x", i) for i in range(w)]
 
 
-def _stretched(shape: Shape, n: int) -> list[Cand]:
+def _stretched(shape: Shape, n: int, two_lines: bool) -> list[Cand]:
     base = _base(shape)
     if n == 0:
         return [base]
     lines = _lines(shape.cells)
     out = [_stretch_line(base, a, i, n) for a, i in lines]
-    if n == 2:                          # two different lines, once each
+    if n == 2 and two_lines:            # two different lines, once each (after every one-line form)
         for k, (a1, i1) in enumerate(lines):
             one = _stretch_line(base, a1, i1, 1)
             for a2, i2 in lines[k + 1:]:
@@ -121,11 +146,13 @@ def orientation_readings(rotate: int | None, mirrored: bool | None) -> list[tupl
 
 
 @lru_cache(maxsize=4096)
-def candidates(shape: Shape, rotate: int | None, mirrored: bool | None, stretch: int) -> tuple[Cand, ...]:
-    """Every candidate for a stated transform (rotate None: any orientation), duplicates removed."""
+def candidates(shape: Shape, rotate: int | None, mirrored: bool | None, stretch: int,
+               two_lines: bool = True) -> tuple[Cand, ...]:
+    """Every candidate for a stated transform (rotate None: any orientation), duplicates removed;
+    two_lines False leaves out the stretch-two-lines forms (they come last, so the rest is a prefix)."""
     seen = set()
     out = []
-    for cand in _stretched(shape, stretch):
+    for cand in _stretched(shape, stretch, two_lines):
         for r, m in orientation_readings(rotate, mirrored):
             c = _orient(cand, r, m)
             key = (c[0], c[1])

@@ -1,18 +1,22 @@
-"""Check an exploration play log (a finished or half-played map) against the rules.
+"""The rules of Dungeon Exploration (rules text: shared/seeds/004) as one engine.
 
-Input is plain data (LogRoom, LogDoor with the YAML line of each key) built by the
-playlog layer or straight from a map-mode Explorer; output is a list of Broken
-(line, message, rule).  Every check the issue names: squares on the sheet, no
-shared squares, each room joined to the room it came from through a door, its
-squares its table shape under the stated transform (or a truncation of it), rolls in
-range, contents as the table says for that roll and kind, door states consistent,
-plus the entrance at bottom centre, time, retracing rolls and the Final Boss ending.
+    rules = ExplorationRules(rooms, entrances, contents)       # the three tables (tables.py)
+    state = rules.new_game(20, 28, readings)
+    outcome = rules.step(state, action)      # Place, Contents, Retrace, Time, End (actions.py)
+    rules.replay(actions, 20, 28, readings) -> (violations, readings consulted)   # the checker
+    check(actions, rooms, entrances, contents, 20, 28) -> Judgement    # judged (base.judge)
+    rules.placements(state, roll, door); rules.legal_actions(state)
 
-Lines: a slip two written lines may hold is reported at both (a roll or transform blamed
-for a shape, and the squares; a block-style contents roll and result).
+The state is the sheet so far: its squares (Sheet, shared with map mode), the rooms drawn on
+it in the order of play with their doors, the boss results, the time written.  A log writes
+each door in the state it has when the log ends, so door states and the exits a room must
+list are judged by End, on the finished sheet; everything else when the room is placed.
+Violations name the log's line of the key that holds the slip (actions carry `where`); a
+slip two written lines may hold is reported at both (a roll or transform blamed for a
+shape, and the squares; a block-style contents roll and result).
 
-Rulings (where the rules or the issue leave room, the checker accepts every reading a
-careful player could take, rather than flag a legal sheet):
+Rulings (where the rules leave room, the checker accepts what a careful player could write;
+the readings of the rules themselves are ExplorationReading members, see readings.py):
   * Doors: "10,27:N" is the N side of square 10,27 (the next room's square is 10,26);
     the same edge named from outside ("10,26:S" in room 1's list) is the same door.
     explored = leads to the room whose square is beyond (to: must say which); unexplored
@@ -21,144 +25,202 @@ careful player could take, rather than flag a legal sheet):
     players write) only for a door off the paper edge, into a room, or of a truncated room.
   * Joined: some door of an earlier room (or the room's own door to an earlier room)
     sits on the edge between them; a wrong state or to: on that door is reported at the
-    door, not again as "not joined".  The new room usually meets the door with one of its
-    exits, but a player may draw the door onto any square of it (then all its exits are
-    listed doors).  Every exit of the shape leading onto a free square must be listed
-    (exits off the edge, into other rooms and secret ones need not be), unless the room
-    has no doors list at all: then touching an earlier room without a doors list joins it.
-  * Transform (see readings.py): rotate either direction, mirror either axis before or
-    after the turn, stretch 1-2 = one line repeated or two lines once each, doors on a
-    repeated line on any copy; no transform written = any of them.
+    door, not again as "not joined".  The new room meets that door with one of its exits
+    (reading door-anywhere: with any square; all its exits are then listed doors).  Every
+    exit of the shape leading onto a free square must be listed (exits off the edge, into
+    other rooms and secret ones need not be), unless the room has no doors list at all:
+    then touching an earlier room without a doors list joins it.
+  * Transform (readings.candidates): rotate either direction, mirror either axis before or
+    after the turn, stretch 1-2 = one line repeated (any line; reading stretch-two-lines:
+    or two lines once each), doors on a repeated line on any copy; no transform = any.
   * Truncation: cells a connected part of the placed shape, meeting the door with an
     exit.  The paper edge stops a room whether or not it says truncated; "no room for the
     room" needs truncated: true (or no flag) and an earlier room in the way.  A truncated
     room is a dead end: its doors are optional (a lost exit may be drawn where the paper
-    edge stops it, not explored), it still rolls contents, and it may read
-    the contents column of what its squares now are (a cut-down room may be 1 wide).
+    edge stops it, not explored), it still rolls contents (reading cut-kind: in the column
+    of what its squares now are, as a cut-down room may be 1 wide).
   * Contents: 2d6 in the column of the room's kind; the result may be written as the
     table's id, title or text, the rules' category (monsters, traps ...), with a note after
-    it, or left out ("..."); the entrance may have no contents roll (the rules roll on
-    opening a door).  Boss escalation: a modifier of 0 (the rules: d6 6+) or the table's
-    house rule (+1 per earlier boss) is accepted; final must agree with the one used.
+    it, or left out ("..."); every room rolls, the entrance too (reading entrance-no-contents:
+    the rules roll on opening a door, so the entrance may have none).  Boss escalation: the
+    contents table's rule (+1 per earlier boss, the built-in house rule; reading
+    plain-escalation: also the rules' plain d6 6+); final must agree with the one used.
   * Ending: nothing may follow the Final Boss (reported once, at the next room); a log
     may stop anywhere (retreat, death, a half-played map); 'no doors'/'map full' is
     wrong while an unexplored door faces a free square.
   * Time, 10 minutes a room: per room as the total after it, before it, 10 each, or a
-    tally of 10-minute turns (1, 2, 3 ...; the first written time says which); a slip carried on is reported once; a total must be
-    10 x rooms.  Room ids need only be unique: the list order is the order of play.
+    tally of 10-minute turns (1, 2, 3 ...; the first written time says which); a slip
+    carried on is reported once; a total must be 10 x rooms.  Room ids need only be
+    unique: the list order is the order of play.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Iterable, Iterator
 
-from ..dice import is_d66
-from .mapmode import DOOR_STATES, EXPLORED, MINUTES_PER_ROOM, SECRET, UNEXPLORED
-from .readings import candidates
-from .shapes import DELTA, OPPOSITE, SIDES, components
-from .tables import BOSS_ROLL, ContentsTable, RoomEntry, RoomTable
+from ..base import Judgement, Outcome, ReadingsInUse, Rules, Violation, judge
+from ..dice import D66_VALUES, is_d66
+from .actions import (D66, DEAD_END_STATES, DOOR_STATES, ENTRANCE, EXPLORED, SECRET, UNEXPLORED, Action, Contents,
+                      DoorMark, End, Escalation, Place, Retrace, Time, Transform, Unreadable)
+from .readings import ExplorationReading as R, candidates
+from .shapes import DELTA, OPPOSITE, SIDES
+from .tables import BOSS_ROLL, CONTENTS_ROLLS, ContentsTable, RoomEntry, RoomTable
 
-
+MINUTES_PER_ROOM = 10
 PLACEHOLDERS = ("", "...", "\u2026", "?", "-", "tbd", "todo")
-DEAD_END_STATES = ("dead-end", "dead end", "deadend", "dead_end")
 FINAL_REASONS = ("final-boss", "final boss", "finalboss", "boss", "final")
 FULL_REASONS = ("no-doors", "no doors", "map-full", "map full", "full", "out of room", "no room", "map out of room")
+ORIENTATIONS = ((0, False), (90, False), (180, False), (0, True), (90, True))   # hints: one of each drawing
 
 
-def _norm_reason(reason) -> str | None:
-    text = " ".join(str(reason or "").strip().lower().replace("_", " ").split())
-    if text in FINAL_REASONS or text.replace("-", " ") in FINAL_REASONS:
-        return "final-boss"
-    if text in FULL_REASONS or text.replace("-", " ") in FULL_REASONS:
-        return "map-full"
-    return text or None
+# -- the sheet ----------------------------------------------------------------------------------
+class Sheet:
+    """The squares of a W x H graph sheet and the room on each: one flat list (0 free, else the
+    room's number in the order of play), so a placement costs the squares of the shape however
+    full the sheet is.  Squares a log draws off the sheet are kept aside (outside)."""
+    __slots__ = ("width", "height", "owner", "outside")
+
+    def __init__(self, width: int, height: int, owner: list | None = None, outside: dict | None = None):
+        self.width, self.height = width, height
+        self.owner = owner if owner is not None else [0] * (width * height)
+        self.outside = outside if outside is not None else {}
+
+    def copy(self) -> "Sheet":
+        return Sheet(self.width, self.height, self.owner.copy(), dict(self.outside) if self.outside else None)
+
+    def on_sheet(self, x: int, y: int) -> bool:
+        return 1 <= x <= self.width and 1 <= y <= self.height
+
+    def occupant(self, x: int, y: int) -> int:
+        """-1 off the sheet, 0 a free square, else the number of the room on it."""
+        if 1 <= x <= self.width and 1 <= y <= self.height:
+            return self.owner[(y - 1) * self.width + x - 1]
+        return -1
+
+    def holder(self, c) -> int:
+        """The number of the room that has square c (0: none), on the sheet or off it."""
+        x, y = c
+        if 1 <= x <= self.width and 1 <= y <= self.height:
+            return self.owner[(y - 1) * self.width + x - 1]
+        return self.outside.get(c, 0)
+
+    def claim_all(self, cells, number: int) -> None:
+        """Squares on the sheet for a room (map mode's rooms never leave it)."""
+        w, owner = self.width, self.owner
+        for x, y in cells:
+            owner[(y - 1) * w + x - 1] = number
+
+    def fits(self, cells, tx: int, ty: int) -> bool:
+        """Whether cells moved by (tx, ty) are all on the sheet and free: where a room may go."""
+        w, h, owner = self.width, self.height, self.owner
+        for x, y in cells:
+            X, Y = x + tx, y + ty
+            if X < 1 or Y < 1 or X > w or Y > h or owner[(Y - 1) * w + X - 1]:
+                return False
+        return True
 
 
-@dataclass
-class Broken:
-    line: int | None
-    message: str
-    rule: str
+def beyond(d) -> tuple[int, int]:
+    """The square on the other side of door d (x, y, side)."""
+    dx, dy = DELTA[d[2]]
+    return d[0] + dx, d[1] + dy
 
 
-@dataclass
-class LogDoor:
-    at: str
-    state: str
-    to: int | None = None
-    secret: bool = False
-    line: int | None = None
-    state_line: int | None = None        # block style: the state: and to: keys' own lines
-    to_line: int | None = None
+def centre_columns(width: int) -> set:
+    return {width // 2, width // 2 + 1} if width % 2 == 0 else {(width + 1) // 2}
 
 
-@dataclass
-class LogRoom:
-    id: int
-    line: int | None = None
-    die: str | None = None               # 'entrance' | 'd66' | None (missing / both)
-    roll: int | None = None
-    roll_line: int | None = None
-    kind: str | None = None
-    kind_line: int | None = None
-    transform: tuple | None = None       # (rotate, mirror, stretch)
-    transform_line: int | None = None
-    cells: list = field(default_factory=list)          # "x,y" strings
-    cell_lines: list = field(default_factory=list)
-    cells_line: int | None = None
-    truncated: bool | None = None        # None: not written down
-    truncated_line: int | None = None
-    doors: list = field(default_factory=list)          # LogDoor
-    doors_line: int | None = None
-    contents_roll: int | None = None
-    contents_result: str | None = None
-    contents_line: int | None = None
-    escalation: dict | None = None       # roll, modifier, total, final
-    parent: int | None = None            # 'from', when the log says it
-    retrace: list = field(default_factory=list)        # (room, roll, wandering, line)
-    time: int | None = None
-    time_line: int | None = None
-    doors_listed: bool = True            # False: no doors key at all (the player kept no door list)
-    # lines of the keys inside roll/transform/contents when written as block mappings
-    rotate_line: int | None = None
-    mirror_line: int | None = None
-    stretch_line: int | None = None
-    contents_roll_line: int | None = None
-    result_line: int | None = None
-    escalation_line: int | None = None
+def entrance_origin(sheet: Sheet, w: int, h: int) -> tuple[int, int]:
+    """Where a w x h entrance goes: its lowest row on the bottom row, centred (the rules'
+    bottom-centre; at_bottom_centre holds for it)."""
+    return (sheet.width - w) // 2 + 1, sheet.height - h + 1
 
 
-@dataclass
-class Log:
-    width: int = 20
-    height: int = 28
-    rooms: list = field(default_factory=list)
-    minutes: int | None = None
-    minutes_line: int | None = None
-    end_reason: str | None = None
-    end_rooms: int | None = None
-    end_line: int | None = None
-    retrace: list = field(default_factory=list)        # a top-level list: (room, roll, wandering, line)
+def at_bottom_centre(sheet: Sheet, cells) -> bool:
+    xs = [x for x, _ in cells]
+    return max(y for _, y in cells) == sheet.height and any(min(xs) <= c <= max(xs)
+                                                             for c in centre_columns(sheet.width))
 
 
-def parse_cell(text) -> tuple[int, int] | None:
-    try:
-        x, y = (int(p) for p in str(text).replace(" ", "").split(","))
-    except ValueError:
+def fitting(sheet: Sheet, variants, fx: int, fy: int, side: str, order=None) -> Iterator[tuple]:
+    """(variant, tx, ty) of every placement of a rolled shape through the door onto square fx, fy
+    (entered from `side`): an exit of the shape meets the door and every square is on the sheet
+    and free.  order: the variants' indexes to try, in that order (default: as listed)."""
+    fits, w, h = sheet.fits, sheet.width, sheet.height
+    for i in (order if order is not None else range(len(variants))):
+        v = variants[i]
+        vw, vh = v.size
+        for ex, ey, _ in v.by_side[side]:
+            tx, ty = fx - ex, fy - ey
+            # (the shape's box off the sheet: it cannot fit, whatever is on the sheet)
+            if tx >= 1 and ty >= 1 and tx + vw <= w + 1 and ty + vh <= h + 1 and fits(v.cells, tx, ty):
+                yield v, tx, ty
+
+
+def cuts(sheet: Sheet, variants, fx: int, fy: int, side: str) -> Iterator[tuple]:
+    """No room for the room: (variant, tx, ty, squares) of each truncation, the free part of the
+    placed shape that is joined to the door square (a dead end)."""
+    w, h, owner = sheet.width, sheet.height, sheet.owner
+    door = (fy - 1) * w + fx - 1
+    for v in variants:
+        for ex, ey, _ in v.by_side[side]:
+            tx, ty = fx - ex, fy - ey
+            # the free squares as indexes of the sheet's list (flood-filled without making squares)
+            free = {(Y - 1) * w + X - 1 for X, Y in ((x + tx, y + ty) for x, y in v.cells)
+                    if 1 <= X <= w and 1 <= Y <= h and not owner[(Y - 1) * w + X - 1]}
+            yield v, tx, ty, {(i % w + 1, i // w + 1) for i in _joined_to(free, door, w)}
+
+
+def exit_door(sheet: Sheet, x: int, y: int, side: str, secret: bool) -> tuple[str, int] | None:
+    """What an exit of a placed room is on the sheet: None off the edge (a dead end), else
+    (state, number of the room beyond or 0): explored into a room, secret, or unexplored."""
+    dx, dy = DELTA[side]
+    occ = sheet.occupant(x + dx, y + dy)
+    if occ < 0:
         return None
-    return x, y
+    if occ > 0:
+        return EXPLORED, occ
+    return (SECRET if secret else UNEXPLORED), 0
 
 
-def parse_door(text) -> tuple[int, int, str] | None:
-    try:
-        cell, side = str(text).replace(" ", "").split(":")
-    except ValueError:
-        return None
-    c = parse_cell(cell)
-    side = side.upper()
-    side = {"NORTH": "N", "EAST": "E", "SOUTH": "S", "WEST": "W"}.get(side, side)
-    if c is None or side not in SIDES:
-        return None
-    return c[0], c[1], side
+def is_wandering(roll: int) -> bool:
+    """Retracing: a d6 of 1 brings wandering monsters."""
+    return roll == 1
+
+
+def _component(cells: set, start) -> set:
+    if start not in cells:
+        return set()
+    group = {start}
+    stack = [start]
+    while stack:
+        x, y = stack.pop()
+        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if n in cells and n not in group:
+                group.add(n)
+                stack.append(n)
+    return group
+
+
+def _joined_to(free: set, start: int, w: int) -> list:
+    """The indexes of free joined to start by sides (free: indexes of a sheet w squares wide; used up)."""
+    if start not in free:
+        return []
+    free.discard(start)
+    group = [start]
+    stack = [start]
+    while stack:
+        i = stack.pop()
+        for n in (i + 1 if (i + 1) % w else -1, i - 1 if i % w else -1, i + w, i - w):
+            if n in free:
+                free.discard(n)
+                group.append(n)
+                stack.append(n)
+    return group
+
+
+def _wide(cells) -> bool:
+    return any((x + 1, y) in cells and (x, y + 1) in cells and (x + 1, y + 1) in cells for x, y in cells)
 
 
 def _cell(c) -> str:
@@ -169,274 +231,365 @@ def _door(d) -> str:
     return f"{d[0]},{d[1]}:{d[2]}"
 
 
-def _beyond(d) -> tuple[int, int]:
-    dx, dy = DELTA[d[2]]
-    return d[0] + dx, d[1] + dy
-
-
-def _describe_transform(t) -> str:
-    rot, mir, st = t
-    parts = [f"rotated {rot}"] if rot else []
-    if mir:
+def _describe_transform(t: Transform) -> str:
+    parts = [f"rotated {t.rotate}"] if t.rotate else []
+    if t.mirror:
         parts.append("mirrored")
-    if st:
-        parts.append(f"stretched by {st}")
+    if t.stretch:
+        parts.append(f"stretched by {t.stretch}")
     return ", ".join(parts) or "as drawn"
 
 
-class Checker:
-    def __init__(self, log: Log, rooms: RoomTable, entrances: RoomTable, contents: ContentsTable):
-        self.log = log
+def norm_reason(reason) -> str | None:
+    """An end reason as written -> 'final-boss', 'map-full' or the words written."""
+    text = " ".join(str(reason or "").strip().lower().replace("_", " ").split())
+    if text in FINAL_REASONS or text.replace("-", " ") in FINAL_REASONS:
+        return "final-boss"
+    if text in FULL_REASONS or text.replace("-", " ") in FULL_REASONS:
+        return "map-full"
+    return text or None
+
+
+# -- the state ---------------------------------------------------------------------------------
+@dataclass(slots=True)
+class Drawn:
+    """A room on the sheet: its Place, where it is in the order of play, and what its later
+    checks need.  Never changed once in a state (states share them)."""
+    id: int
+    place: Place
+    index: int                            # its place among the rooms of the log (0: the entrance)
+    number: int                           # 1-based among the rooms on the sheet: what its squares hold
+    cells: set                            # its squares that parse
+    written: tuple = ()                   # ((edge, DoorMark), ...): its readable doors as written
+    doors: tuple = ()                     # the same, each named from its own square, once
+    outside_named: bool = False           # a door named from the far side of its edge (re-read later)
+    entry: RoomEntry | None = None
+    kinds: tuple = ()                     # the contents columns it reads
+    cut_kinds: tuple = ()                 # and under the cut-kind reading
+    overlapping: bool = False
+    irregular: bool = False               # some squares off the sheet or another room's
+    exits: tuple | None = None            # (placements, kept out by the readings in use, entry edges, specs)
+    _shape: tuple | None = None
+
+    def shape(self) -> tuple:
+        """(min x, min y, the squares moved so that those are 0): what table shapes are matched to."""
+        if self._shape is None:
+            cells = self.cells
+            mx = min(x for x, _ in cells)
+            my = min(y for _, y in cells)
+            self._shape = (mx, my, frozenset([(x - mx, y - my) for x, y in cells]))
+        return self._shape
+
+
+class State:
+    """The sheet so far.  A step returns a new state (copy): states share what they do not
+    change (the sheet's list and the rooms table are copied when a room is placed)."""
+    __slots__ = ("sheet", "readings", "rooms", "by_id", "generated", "last_id", "current", "contents_due",
+                 "times", "bosses", "final_at", "maybe_final", "after_final", "ended")
+
+    def __init__(self, sheet: Sheet, readings: ReadingsInUse | None = None):
+        self.sheet = sheet
+        self.readings = readings if readings is not None else ReadingsInUse()
+        self.rooms: tuple = ()                # Drawn, in the order of play
+        self.by_id: dict = {}
+        self.generated = 0                    # rooms generated (a room whose id is taken counts too)
+        self.last_id: int | None = None
+        self.current: Drawn | None = None     # the room just placed (None: none, or its id was taken)
+        self.contents_due = False
+        self.times: tuple = ()                # (log index, room id, Time)
+        self.bosses = 0
+        self.final_at: int | None = None      # the room of the Final Boss
+        self.maybe_final: int | None = None   # an 11 whose escalation the log leaves open
+        self.after_final = False              # a room after the Final Boss was reported
+        self.ended: End | None = None
+
+    def copy(self) -> "State":
+        new = State.__new__(State)
+        new.sheet, new.readings, new.rooms, new.by_id = self.sheet, self.readings, self.rooms, self.by_id
+        new.generated, new.last_id, new.current, new.contents_due = (self.generated, self.last_id, self.current,
+                                                                    self.contents_due)
+        new.times, new.bosses, new.final_at, new.maybe_final = self.times, self.bosses, self.final_at, self.maybe_final
+        new.after_final, new.ended = self.after_final, self.ended
+        return new
+
+
+# -- the engine -----------------------------------------------------------------------------------
+class ExplorationRules(Rules):
+    """The rules with the tables a log names: step(state, action) -> Outcome."""
+    game = "exploration"
+
+    def __init__(self, rooms: RoomTable, entrances: RoomTable, contents: ContentsTable):
         self.table = rooms
         self.entrances = entrances
         self.contents = contents
-        self.out: list[Broken] = []
-        self.owner: dict[tuple[int, int], int] = {}
-        self.cells: dict[int, set] = {}           # room id -> its squares (those that parse)
-        self.by_id: dict[int, LogRoom] = {}
-        self.doors: dict[int, list] = {}          # room id -> [(parsed door, LogDoor)]
-        self.overlapping: set = set()             # rooms with a square another room already has
 
-    def broken(self, line, message, rule):
-        self.out.append(Broken(line, message, rule))
+    def new_game(self, width: int = 20, height: int = 28, readings: Iterable = ()) -> State:
+        chosen = readings if isinstance(readings, ReadingsInUse) else ReadingsInUse(readings)
+        return State(Sheet(width, height), chosen)
 
-    def broken_at(self, lines, message, rule):
-        """One slip that more than one written line may hold (a block-style mapping puts the roll,
-        result and escalation on lines of their own): reported at each of them."""
+    # -- the checker ---------------------------------------------------------------------------
+    def replay(self, actions: Iterable[Action], width: int = 20, height: int = 28,
+               readings: Iterable = ()) -> tuple[list[Violation], set]:
+        """Every action of a log through step -> (violations by line, readings consulted)."""
+        state = self.new_game(width, height, readings)
+        found: list[Violation] = []
+        for action in actions:
+            outcome = self.step(state, action)
+            found += outcome.violations
+            state = outcome.state
+        if state.ended is None:
+            outcome = self.step(state, End())
+            found += outcome.violations
+        found.sort(key=lambda v: (v.line is None, v.line or 0))
+        return found, state.readings.consulted
+
+    def step(self, state: State, action: Action) -> Outcome:
+        out: list[Violation] = []
+        kind = action.__class__
+        if kind is Retrace:
+            self._retrace(state, action, out)
+        elif kind is Place:
+            state = self._place(state, action, out)
+        elif kind is Contents:
+            state = self._contents_step(state, action, out)
+        elif kind is Time:
+            if state.generated:
+                state = state.copy()
+                state.times = state.times + ((state.generated - 1, state.last_id, action),)
+        elif kind is End:
+            state = self._end_step(state, action, out)
+        else:
+            raise TypeError(f"not an exploration action: {action!r}")
+        return Outcome(state, tuple(out)) if out else Outcome(state)
+
+    # -- reporting ------------------------------------------------------------------------------
+    @staticmethod
+    def _at(out: list, lines, message: str, rule: str) -> None:
+        """One slip that more than one written line may hold: reported at each of them."""
         seen = []
         for line in lines:
             if line is not None and line not in seen:
                 seen.append(line)
         for line in seen or [None]:
-            self.broken(line, message, rule)
+            out.append(Violation(line, message, rule=rule))
 
-    def on_sheet(self, c) -> bool:
-        return 1 <= c[0] <= self.log.width and 1 <= c[1] <= self.log.height
+    def _door_broken(self, out, door: DoorMark, message: str, rule: str) -> None:
+        """A door's slip at its line, and (block style) at the line of the key it is about."""
+        w = door.where
+        own = {"door.state": w.get("state"), "door.to": w.get("to") or w.get("state")}.get(rule)
+        self._at(out, [w.get("line"), own], message, rule)
 
-    # -- the whole log -------------------------------------------------------------------
-    def run(self) -> list[Broken]:
-        log = self.log
-        for i, room in enumerate(log.rooms):
-            if room.id in self.by_id:
-                self.broken(room.line, f"room id {room.id} is used twice (first at line "
-                                       f"{self.by_id[room.id].line})", "room.id")
-                continue
-            self.by_id[room.id] = room
-            self._squares(room)
-        # the list order is the order of play (ids need only be unique)
-        self.order = {r.id: i for i, r in enumerate(log.rooms) if self.by_id.get(r.id) is r}
-        for room in log.rooms:
-            if self.by_id.get(room.id) is room:
-                self._doors_of(room)
-        bosses = 0
-        final_at = None
-        maybe_final = None
-        after_final = False
-        for i, room in enumerate(log.rooms):
-            if self.by_id.get(room.id) is not room:
-                continue
-            if final_at is not None and not after_final:
-                after_final = True          # reported once, at the first room that follows it
-                self.broken(room.line, f"the dungeon ended with the Final Boss in room {final_at}; "
-                                       f"room {room.id} (and any after it) cannot come after it", "end.final-boss")
-            entry = self._roll(room, i)
-            kinds = self._kind(room, entry)
-            if i == 0:
-                self._entrance(room, entry)
-            else:
-                self._joined(room, entry)
-            self._door_states(room)
-            final, boss = self._contents(room, kinds, bosses)
-            bosses += boss
-            if final is True and final_at is None:
-                final_at = room.id
-            if final is None and boss:
-                maybe_final = room.id     # an 11 whose escalation the log leaves open
-            self._retrace(room, i)
-        self._retrace_top()
-        self._time()
-        self._end(final_at, maybe_final)
-        self.out.sort(key=lambda b: (b.line is None, b.line or 0))
-        return self.out
+    # -- a room placed ------------------------------------------------------------------------------
+    def _place(self, st: State, a: Place, out: list) -> State:
+        if st.contents_due:
+            st = self._contents_step(st, Contents(where={"line": st.current.place.where.get("line")}), out)
+        st = st.copy()
+        st.sheet = st.sheet.copy()
+        st.by_id = dict(st.by_id)
+        index = st.generated
+        st.generated += 1
+        st.last_id = a.id
+        line = a.where.get("line")
+        if a.id in st.by_id:
+            out.append(Violation(line, f"room id {a.id} is used twice (first at line "
+                                       f"{st.by_id[a.id].place.where.get('line')})", rule="room.id"))
+            st.current, st.contents_due = None, False
+            return st
+        cells, overlapping, off, corner = self._squares(st, a, out)
+        room = Drawn(a.id, a, index, len(st.rooms) + 1, cells, overlapping=overlapping, irregular=overlapping or off)
+        if cells:
+            mx, my = corner
+            room._shape = (mx, my, frozenset([(x - mx, y - my) for x, y in cells]))
+        st.rooms = st.rooms + (room,)
+        st.by_id[a.id] = room
+        st.current, st.contents_due = room, True
+        self._doors_of(st, room, out)
+        if st.final_at is not None and not st.after_final:
+            st.after_final = True          # reported once, at the first room that follows it
+            out.append(Violation(line, f"the dungeon ended with the Final Boss in room {st.final_at}; "
+                                       f"room {a.id} (and any after it) cannot come after it", rule="end.final-boss"))
+        entry = self._roll(a, index, out)
+        room.entry = entry
+        room.kinds, room.cut_kinds = self._kind(st, room, entry, out)
+        if index == 0:
+            self._entrance(st, room, entry, out)
+        else:
+            self._joined(st, room, entry, out)
+        return st
 
-    def _time(self):
-        """10 minutes per room or corridor.  A room's time may be written as the total after it
-        (10, 20, 30 ...), the total before it (0, 10, 20 ...) or what it took (10 each): the
-        reading most of the log follows is the one held to."""
-        log = self.log
-        rooms = [(i, r) for i, r in enumerate(log.rooms) if r.time is not None]
-        if rooms:
-            readings = (("after", lambda i: MINUTES_PER_ROOM * (i + 1)), ("before", lambda i: MINUTES_PER_ROOM * i),
-                        ("each", lambda i: MINUTES_PER_ROOM), ("turns", lambda i: i + 1))
-            # the first time written down says which reading the log uses (a later slip carried
-            # on must not outvote it); if it fits none, the reading most rooms follow
-            i0, r0 = rooms[0]
-            fitting = [rd for rd in readings if rd[1](i0) == r0.time] or list(readings)
-            name, want = max(fitting, key=lambda rd: sum(1 for i, r in rooms if r.time == rd[1](i)))
-            before = {i: r.time for i, r in enumerate(log.rooms)}
-            for i, room in rooms:
-                # a slip carried on (every later time 10 behind) is reported once, where it starts
-                step = 1 if name == "turns" else MINUTES_PER_ROOM
-                carried = name != "each" and before.get(i - 1) is not None and room.time == before[i - 1] + step
-                if room.time != want(i) and not carried:
-                    what = {"after": "after", "before": "before", "each": "for", "turns": "after"}[name]
-                    unit = "10-minute turns" if name == "turns" else "minutes"
-                    self.broken(room.time_line, f"time {what} room {room.id} is {want(i)} {unit} "
-                                                f"({MINUTES_PER_ROOM} minutes per room or corridor generated), "
-                                                f"not {room.time}", "time")
-        n = len(log.rooms)
-        if log.minutes is not None and log.minutes != MINUTES_PER_ROOM * n:
-            self.broken(log.minutes_line, f"{n} rooms take {MINUTES_PER_ROOM * n} minutes "
-                                          f"({MINUTES_PER_ROOM} each), not {log.minutes}", "time")
-
-    def _end(self, final_at, maybe_final):
-        log = self.log
-        if log.end_rooms is not None and log.end_rooms != len(log.rooms):
-            self.broken(log.end_line, f"the log holds {len(log.rooms)} rooms, not {log.end_rooms}", "end.rooms")
-        reason = _norm_reason(log.end_reason)
-        last = log.rooms[-1].id if log.rooms else None
-        if reason == "final-boss" and final_at is None and (maybe_final is None or maybe_final != last):
-            self.broken(log.end_line, "the dungeon did not end on the Final Boss: no 11 turned up 6+ on the "
-                                      "escalation roll", "end.reason")
-        elif reason == "map-full":
-            left = [(room, d) for room in log.rooms if self.by_id.get(room.id) is room
-                    for d, door in self.doors.get(room.id, ()) if door.state == UNEXPLORED
-                    and self.on_sheet(_beyond(d)) and _beyond(d) not in self.owner]
-            if left:
-                room, d = left[0]
-                self.broken(log.end_line, f"the dungeon cannot have run out of doors or room: door {_door(d)} "
-                                          f"of room {room.id} is still unexplored, with free squares beyond",
-                            "end.reason")
-
-    # -- squares ---------------------------------------------------------------------
-    def _squares(self, room: LogRoom):
+    def _squares(self, st: State, a: Place, out: list) -> tuple[set, bool, bool, tuple]:
+        """The room's squares (those that parse), whether one is another room's already,
+        whether one is off the sheet, and the least x and y."""
+        sheet = st.sheet
+        W, H, owner = sheet.width, sheet.height, sheet.owner
+        w = a.where
         mine: set = set()
-        self.cells[room.id] = mine
-        if not room.cells:
-            self.broken(room.cells_line or room.line, f"room {room.id} has no squares", "cell.format")
-        for k, text in enumerate(room.cells):
-            line = room.cell_lines[k] if k < len(room.cell_lines) else room.cells_line
-            c = parse_cell(text)
-            if c is None:
-                self.broken(line, f"'{text}' is not a square: write x,y such as \"10,28\"", "cell.format")
+        overlapping = off = False
+        mx = my = None
+        number = len(st.rooms) + 1
+        if not a.cells:
+            out.append(Violation(w.get("cells") or w.get("line"), f"room {a.id} has no squares", rule="cell.format"))
+        cell_lines = w.get("cell_lines") or ()
+        for k, c in enumerate(a.cells):
+            if c.__class__ is Unreadable:
+                line = cell_lines[k] if k < len(cell_lines) else w.get("cells")
+                out.append(Violation(line, f"'{c.text}' is not a square: write x,y such as \"10,28\"",
+                                     rule="cell.format"))
                 continue
-            if not self.on_sheet(c):
-                self.broken(line, f"square {_cell(c)} of room {room.id} is off the {self.log.width}x"
-                                  f"{self.log.height} sheet (x 1-{self.log.width}, y 1-{self.log.height})",
-                            "cell.on-sheet")
+            x, y = c
+            if mx is None or x < mx:
+                mx = x
+            if my is None or y < my:
+                my = y
+            on = 1 <= x <= W and 1 <= y <= H
+            if not on:
+                off = True
+                line = cell_lines[k] if k < len(cell_lines) else w.get("cells")
+                out.append(Violation(line, f"square {_cell(c)} of room {a.id} is off the {W}x{H} sheet "
+                                           f"(x 1-{W}, y 1-{H})", rule="cell.on-sheet"))
             if c in mine:
-                self.broken(line, f"square {_cell(c)} is listed twice in room {room.id}", "cell.overlap")
+                line = cell_lines[k] if k < len(cell_lines) else w.get("cells")
+                out.append(Violation(line, f"square {_cell(c)} is listed twice in room {a.id}", rule="cell.overlap"))
                 continue
-            other = self.owner.get(c)
-            if other is not None:
-                self.overlapping.add(room.id)
-                self.broken(line, f"square {_cell(c)} of room {room.id} is already part of room {other}: "
-                                  "rooms never share a square", "cell.overlap")
+            other = owner[(y - 1) * W + x - 1] if on else sheet.outside.get(c, 0)
+            if other:
+                overlapping = True
+                line = cell_lines[k] if k < len(cell_lines) else w.get("cells")
+                out.append(Violation(line, f"square {_cell(c)} of room {a.id} is already part of room "
+                                           f"{st.rooms[other - 1].id}: rooms never share a square",
+                                     rule="cell.overlap"))
+            elif on:
+                owner[(y - 1) * W + x - 1] = number
             else:
-                self.owner[c] = room.id
+                sheet.outside[c] = number
             mine.add(c)
+        return mine, overlapping, off, (mx, my)
 
-    def _doors_of(self, room: LogRoom):
-        mine = self.cells.get(room.id, set())
+    def _named(self, st: State, room: Drawn, written, out: list | None = None) -> list:
+        """The doors as written, each named from the room's own square: the same edge named from
+        outside ("10,26:S" for "10,27:N") when that square is the room it leads to (or free, for a
+        door not yet opened); a door listed twice is kept once (and reported, with out)."""
+        mine = room.cells
         parsed = []
         seen = set()
-        for door in room.doors:
-            d = parse_door(door.at)
-            if d is None:
-                self.broken(door.line, f"'{door.at}' is not a door: write x,y:SIDE such as \"10,27:N\" "
-                                       "(SIDE one of N, E, S, W)", "door.format")
-                continue
-            outside = self.owner.get((d[0], d[1]))
-            if (d[0], d[1]) not in mine and _beyond(d) in mine and \
-                    (outside == door.to if door.to is not None else outside is None):
-                # the same edge named from the square outside it ("10,26:S" for "10,27:N"),
-                # when that square is the room it leads to (or free, for a door not yet opened)
-                b = _beyond(d)
-                d = (b[0], b[1], OPPOSITE[d[2]])
+        for d, door in written:
+            if (d[0], d[1]) not in mine and beyond(d) in mine:
+                n = st.sheet.holder((d[0], d[1]))
+                outside = st.rooms[n - 1].id if n else None
+                if outside == door.to if door.to is not None else outside is None:
+                    b = beyond(d)
+                    d = (b[0], b[1], OPPOSITE[d[2]])
             if d in seen:
-                self.broken(door.line, f"door {_door(d)} is listed twice in room {room.id}", "door.format")
+                if out is not None:
+                    out.append(Violation(door.where.get("line"), f"door {_door(d)} is listed twice in room {room.id}",
+                                         rule="door.format"))
                 continue
             seen.add(d)
             parsed.append((d, door))
-        self.doors[room.id] = parsed
+        return parsed
 
-    # -- rolls and the table ------------------------------------------------------------
-    def _roll(self, room: LogRoom, index: int) -> RoomEntry | None:
-        if room.die is None:
-            self.broken(room.roll_line or room.line, f"room {room.id} needs one roll: {{entrance: N}} for the "
-                                                     "first room, {d66: NN} for every other", "roll.kind")
+    def _doors_of(self, st: State, room: Drawn, out: list) -> None:
+        written = []
+        for door in room.place.doors:
+            if isinstance(door.at, Unreadable):
+                out.append(Violation(door.where.get("line"), f"'{door.at.text}' is not a door: write x,y:SIDE such "
+                                     "as \"10,27:N\" (SIDE one of N, E, S, W)", rule="door.format"))
+                continue
+            written.append((door.at, door))
+        room.written = tuple(written)
+        room.outside_named = any((d[0], d[1]) not in room.cells and beyond(d) in room.cells for d, _ in written)
+        room.doors = tuple(self._named(st, room, written, out))
+
+    def _doors_now(self, st: State, room: Drawn) -> tuple:
+        """A room's doors as the sheet so far names them (a door named from outside may turn
+        into the room's own when the room beyond it is drawn)."""
+        return tuple(self._named(st, room, room.written)) if room.outside_named else room.doors
+
+    # -- rolls and the table ------------------------------------------------------------------------
+    def _roll(self, a: Place, index: int, out: list) -> RoomEntry | None:
+        w = a.where
+        if a.die is None:
+            out.append(Violation(w.get("roll") or w.get("line"), f"room {a.id} needs one roll: {{entrance: N}} for "
+                                 "the first room, {d66: NN} for every other", rule="roll.kind"))
             return None
-        if index == 0 and room.die != "entrance":
-            self.broken(room.roll_line, "the first room is the entrance: roll d6 on the entrance table "
-                                        "(roll: {entrance: N})", "roll.kind")
-        if index > 0 and room.die == "entrance":
-            self.broken(room.roll_line, f"only the first room is an entrance; room {room.id} rolls d66 "
-                                        "(roll: {d66: NN})", "roll.kind")
-        if room.die == "entrance":
-            if room.roll is None or not 1 <= room.roll <= 6:
-                self.broken(room.roll_line, f"entrance roll {room.roll} is not a d6 result (1-6)", "roll.range")
+        if index == 0 and a.die != ENTRANCE:
+            out.append(Violation(w.get("roll"), "the first room is the entrance: roll d6 on the entrance table "
+                                                "(roll: {entrance: N})", rule="roll.kind"))
+        if index > 0 and a.die == ENTRANCE:
+            out.append(Violation(w.get("roll"), f"only the first room is an entrance; room {a.id} rolls d66 "
+                                                "(roll: {d66: NN})", rule="roll.kind"))
+        if a.die == ENTRANCE:
+            if a.roll is None or not 1 <= a.roll <= 6:
+                out.append(Violation(w.get("roll"), f"entrance roll {a.roll} is not a d6 result (1-6)",
+                                     rule="roll.range"))
                 return None
-            return self.entrances.entries.get(room.roll)
-        if not is_d66(room.roll):
-            what = room.roll if isinstance(room.roll, int) else repr(room.roll)
-            self.broken(room.roll_line, f"d66 roll {what} is out of range: tens die then units die, "
-                                        "each 1-6 (11-16, 21-26, ... 61-66)", "roll.range")
+            return self.entrances.entries.get(a.roll)
+        if not is_d66(a.roll):
+            what = a.roll if isinstance(a.roll, int) else repr(a.roll)
+            out.append(Violation(w.get("roll"), f"d66 roll {what} is out of range: tens die then units die, "
+                                                "each 1-6 (11-16, 21-26, ... 61-66)", rule="roll.range"))
             return None
-        return self.table.entries.get(room.roll)
+        return self.table.entries.get(a.roll)
 
-    def _kind(self, room: LogRoom, entry: RoomEntry | None) -> tuple:
-        """The contents columns this room may read: its stated kind (else the table's), and for a
-        truncated room also what its squares are now (a cut-down room may be 1 wide)."""
-        actual = "room" if _wide(self.cells.get(room.id, ())) else "corridor"
-        if room.kind is not None and room.kind not in ("corridor", "room"):
-            self.broken(room.kind_line, f"kind '{room.kind}' is neither corridor nor room", "room.kind")
-            return (entry.kind,) if entry else ("corridor", "room")
+    def _kind(self, st: State, room: Drawn, entry: RoomEntry | None, out: list) -> tuple[tuple, tuple]:
+        """The contents columns this room reads (and more under the cut-kind reading): its stated
+        kind, else the table's; a truncated room may read what its squares now are."""
+        a = room.place
+        cells = room.cells
+        actual = "room" if _wide(cells) else "corridor"
+        if a.kind is not None and a.kind not in ("corridor", "room"):
+            out.append(Violation(a.where.get("kind"), f"kind '{a.kind}' is neither corridor nor room",
+                                 rule="room.kind"))
+            return ((entry.kind,) if entry else ("corridor", "room")), ()
         if entry is None:
-            return (room.kind,) if room.kind else ("corridor", "room")
-        cut = room.truncated is not False and len(self.cells.get(room.id, ())) < len(entry.shape.cells)
-        if room.kind is not None and room.kind != entry.kind and not (cut and room.kind == actual):
-            self.broken(room.kind_line, f"{self._label(room)} ({entry.name}) is a {entry.kind}, "
-                                        f"not a {room.kind}", "room.kind")
-            return (entry.kind, room.kind)      # the contents may follow either: reported once
-        if room.kind is not None:
-            return (room.kind,)
-        return (entry.kind, actual) if cut and actual != entry.kind else (entry.kind,)
+            return ((a.kind,) if a.kind else ("corridor", "room")), ()
+        cut = a.truncated is not False and len(cells) < len(entry.shape.cells)
+        if a.kind is not None and a.kind != entry.kind:
+            if cut and a.kind == actual and st.readings.uses(R.CUT_KIND):
+                return (a.kind,), ()
+            out.append(Violation(a.where.get("kind"), f"{self._label(a)} ({entry.name}) is a {entry.kind}, "
+                                                      f"not a {a.kind}", rule="room.kind"))
+            return (entry.kind, a.kind), ()      # the contents may follow either: reported once
+        if a.kind is not None:
+            return (a.kind,), ()
+        if cut and actual != entry.kind:
+            return (entry.kind,), (actual,)
+        return (entry.kind,), ()
 
-    def _label(self, room: LogRoom) -> str:
-        return f"entrance {room.roll}" if room.die == "entrance" else f"d66 {room.roll}"
+    @staticmethod
+    def _label(a: Place) -> str:
+        return f"entrance {a.roll}" if a.die == ENTRANCE else f"d66 {a.roll}"
 
-    # -- shapes ----------------------------------------------------------------------
-    def _specs(self, room: LogRoom):
+    # -- shapes ---------------------------------------------------------------------------------------
+    def _specs(self, a: Place, out: list):
         """(rotate, mirror, stretch) claims to try, cheapest first; [] when the transform is unusable."""
-        if room.transform is None:          # not written down: any orientation, any stretch
+        if a.transform is None:             # not written down: any orientation, any stretch
             # (the entrance goes on an empty sheet: nothing to stretch it for)
-            return [(None, None, 0)] if room.die == "entrance" else \
-                [(None, None, 0), (None, None, 1), (None, None, 2)]
-        rot, mir, st = room.transform
+            return [(None, None, 0)] if a.die == ENTRANCE else [(None, None, 0), (None, None, 1), (None, None, 2)]
+        t, w = a.transform, a.where
         bad = False
-        if not isinstance(rot, int) or rot % 90:
-            self.broken(room.rotate_line or room.transform_line, f"rotate {rot} is not a quarter turn (0, 90, 180 or 270)",
-                        "transform.value")
+        if not isinstance(t.rotate, int) or t.rotate % 90:
+            out.append(Violation(w.get("rotate") or w.get("transform"),
+                                 f"rotate {t.rotate} is not a quarter turn (0, 90, 180 or 270)", rule="transform.value"))
             bad = True
-        if st not in (0, 1, 2):
-            self.broken(room.stretch_line or room.transform_line, f"stretch {st} is not allowed: stretch a shape by 0, 1 or 2 "
-                                             "squares", "transform.value")
+        if t.stretch not in (0, 1, 2):
+            out.append(Violation(w.get("stretch") or w.get("transform"), f"stretch {t.stretch} is not allowed: "
+                                 "stretch a shape by 0, 1 or 2 squares", rule="transform.value"))
             bad = True
-        return [] if bad else [(rot % 360, bool(mir), st)]
+        return [] if bad else [(t.rotate % 360, bool(t.mirror), t.stretch)]
 
-    def _placements(self, room: LogRoom, entry: RoomEntry, specs, entry_edges: set):
-        """Full placements [(cand, tx, ty)] and partial ones [(cand, tx, ty, missing squares)]."""
-        cells = self.cells[room.id]
-        mx = min(x for x, _ in cells)
-        my = min(y for _, y in cells)
-        norm = frozenset((x - mx, y - my) for x, y in cells)
-        full = [(cand, mx, my) for spec in specs for cand in candidates(entry.shape, *spec) if cand[0] == norm]
-        if full or room.die == "entrance":
+    def _placements(self, st: State, room: Drawn, entry: RoomEntry, specs, entry_edges, two_lines: bool):
+        """Whole placements [(cand, tx, ty)] and cut ones [(cand, tx, ty, missing squares)]."""
+        cells = room.cells
+        mx, my, norm = room.shape()
+        full = [(cand, mx, my) for spec in specs for cand in candidates(entry.shape, *spec, two_lines=two_lines)
+                if cand[0] == norm]
+        if full or room.place.die == ENTRANCE:
             return full, []                 # the entrance is drawn whole at the bottom centre
         partial = []
         anchor = min(cells, key=lambda c: (c[1], c[0]))
         for spec in specs:
-            for cand in candidates(entry.shape, *spec):
+            for cand in candidates(entry.shape, *spec, two_lines=two_lines):
                 if len(cand[0]) <= len(cells):
                     continue
                 if entry_edges:
@@ -451,15 +604,15 @@ class Checker:
                         partial.append((cand, tx, ty, placed - cells))
         return full, partial
 
-    def _fits(self, room: LogRoom, entry: RoomEntry, specs, entry_edges: set):
+    def _fits(self, st: State, room: Drawn, entry: RoomEntry, specs, entry_edges, two_lines: bool = True):
         """Placements the squares are (whole, or a legal cut) -> ([(cand, tx, ty, cut)], hints)."""
-        full, partial = self._placements(room, entry, specs, entry_edges)
+        full, partial = self._placements(st, room, entry, specs, entry_edges, two_lines)
         if full:
             return [(c, tx, ty, False) for c, tx, ty in full], "", ""
         cut_ok, flag_hint, free_hint = [], "", ""
-        if len(components(self.cells[room.id])) == 1:
+        if len(_component(room.cells, next(iter(room.cells)))) == len(room.cells):     # in one piece
             for cand, tx, ty, missing in partial:
-                ok, why = self._truncation_ok(room, missing)
+                ok, why = self._truncation_ok(st, room, missing)
                 if ok:
                     cut_ok.append((cand, tx, ty, True))
                 elif "mark the room truncated" in why:
@@ -468,16 +621,16 @@ class Checker:
                     free_hint = free_hint or why
         return cut_ok, flag_hint, free_hint
 
-    def _truncation_ok(self, room: LogRoom, missing) -> tuple[bool, str]:
+    def _truncation_ok(self, st: State, room: Drawn, missing) -> tuple[bool, str]:
         """Whether the left-out squares make a legal cut: the paper edge stops a room (flag or not);
         'no room for the room' needs the truncated flag (or none written) and something in the way."""
-        off = [c for c in missing if not self.on_sheet(c)]
-        mine = self.order[room.id]
-        blocked = [c for c in missing if c in self.owner and self.order.get(self.owner[c], mine) < mine]
+        sheet = st.sheet
+        off = [c for c in missing if not sheet.on_sheet(*c)]
+        blocked = [c for c in missing if 0 < sheet.holder(c) < room.number]
         if len(off) == len(missing):
             return True, ""
         if off or blocked:
-            if room.truncated is False:
+            if room.place.truncated is False:
                 return False, "; they are only part of it: mark the room truncated: true (a dead end)"
             return True, ""
         free = ", ".join(_cell(c) for c in sorted(missing, key=lambda c: (c[1], c[0]))[:4])
@@ -485,141 +638,309 @@ class Checker:
                        "free and on the sheet): a room is truncated only when it would overlap earlier "
                        "rooms or cross the paper edge")
 
-    def _shape(self, room: LogRoom, entry: RoomEntry | None, entry_edges: set, where: str):
-        cells = self.cells[room.id]
-        if entry is None or not cells or room.id in self.overlapping:
+    @staticmethod
+    def _meets(fit, entry_edges) -> bool:
+        """Whether a placement has an exit on the door the room was entered by."""
+        (cells, groups, _), tx, ty, _cut = fit
+        return any((x + tx, y + ty, s) in entry_edges for g in groups for x, y, s in g)
+
+    def _accepted(self, st: State, room: Drawn, entry: RoomEntry, specs, entry_edges):
+        """The placements the squares are under the readings in use -> (fits, kept out, hints,
+        stray).  kept out: whole placements with no exit on the door (door-anywhere accepts
+        them; the exits check at the end may need them); stray: the same when they are all
+        there is (the squares are the shape, but turned so that no exit is the door).
+
+        A reading not in use that would accept the squares is recorded as consulted, so that
+        judge tries it (readings in use are applied here from the start)."""
+        chosen = st.readings.chosen
+        two = R.STRETCH_TWO_LINES in chosen
+        anywhere = R.DOOR_ANYWHERE in chosen
+        fits, flag_hint, free_hint = self._fits(st, room, entry, specs, entry_edges, two)
+        if not fits and not two and any(s[2] == 2 for s in specs):
+            wider = self._fits(st, room, entry, specs, entry_edges, True)[0]
+            if wider:
+                st.readings.uses(R.STRETCH_TWO_LINES)
+                if entry_edges and not anywhere and not wider[0][3] and \
+                        not any(self._meets(f, entry_edges) for f in wider):
+                    st.readings.uses(R.DOOR_ANYWHERE)
+        kept_out: list = []
+        stray: list = []
+        if entry_edges and fits and not fits[0][3] and not anywhere:
+            meeting = [f for f in fits if self._meets(f, entry_edges)]
+            if len(meeting) < len(fits):
+                if meeting:
+                    kept_out, fits = [f for f in fits if f not in meeting], meeting
+                else:
+                    st.readings.uses(R.DOOR_ANYWHERE)
+                    stray, fits = fits, []
+        return fits, kept_out, (flag_hint, free_hint), stray
+
+    def _shape(self, st: State, room: Drawn, entry: RoomEntry | None, entry_edges: set, where: str, out: list):
+        a = room.place
+        w = a.where
+        cells = room.cells
+        if entry is None or not cells or room.overlapping:
             return                          # squares shared with another room: reported there
-        specs = self._specs(room)
+        specs = self._specs(a, out)
         if not specs:
             return
-        fits, flag_hint, free_hint = self._fits(room, entry, specs, entry_edges)
+        fits, kept_out, (flag_hint, free_hint), stray = self._accepted(st, room, entry, specs, entry_edges)
         if fits:
-            self._exits(room, entry, fits, entry_edges)
+            room.exits = (fits, kept_out, frozenset(entry_edges), specs, None)
             return
-        label = f"{self._label(room)} ({entry.name}, a {entry.kind})"
-        how = _describe_transform(room.transform) if room.transform is not None else "in any orientation"
+        label = f"{self._label(a)} ({entry.name}, a {entry.kind})"
+        how = _describe_transform(a.transform) if a.transform is not None else "in any orientation"
+        if stray:
+            # the squares are the shape, but no exit of it is the door it was opened through:
+            # reported with its doors at the end (unless another transform explains both)
+            room.exits = (stray, [], frozenset(entry_edges), specs,
+                          Violation(w.get("cells") or w.get("line"), f"room {a.id} has no exit of {label} {how} on "
+                                    f"the door it was opened through{where}: turn it so one of its exits is that "
+                                    "door", rule="shape.door"))
+            return
         # the offending key, judged by what else the squares are: a real cut (something in the
         # way) with truncated: false -> the flag; a cut marked truncated with nothing in the way
         # -> the flag; the shape turned another way -> the transform; another entry's shape with
         # these doors -> the roll; else the squares themselves
-        line, hint = room.cells_line, ""
-        if flag_hint and room.truncated is False:
-            line, hint = room.truncated_line or line, flag_hint
-        elif free_hint and room.truncated is True:
-            line, hint = room.truncated_line or line, free_hint
-        if not hint and room.transform is not None:
+        line, hint = w.get("cells"), ""
+        if flag_hint and a.truncated is False:
+            line, hint = w.get("truncated") or line, flag_hint
+        elif free_hint and a.truncated is True:
+            line, hint = w.get("truncated") or line, free_hint
+        if not hint and a.transform is not None:
             other = self._other_transform(room, entry)
             if other is not None:
-                hint, line = f"; they match it {other[0]}", room.transform_line
-                sub = {"rotate": room.rotate_line, "mirror": room.mirror_line, "stretch": room.stretch_line}
+                hint, line = f"; they match it {other[0]}", w.get("transform")
+                sub = {"rotate": w.get("rotate"), "mirror": w.get("mirror"), "stretch": w.get("stretch")}
                 if sub[other[1]] and sub[other[1]] != line:
                     # block style: the key that differs has a line of its own
-                    self.broken(sub[other[1]], f"the squares of room {room.id} are not the shape of {label} "
-                                               f"{how}{where}{hint}", "shape.match")
+                    out.append(Violation(sub[other[1]], f"the squares of room {a.id} are not the shape of {label} "
+                                                        f"{how}{where}{hint}", rule="shape.match"))
         if not hint:
-            other = self._other_entry(room, entry_edges)
+            other = self._other_entry(st, room, entry_edges)
             if other is not None:
-                hint, line = f"; they are the shape of {other}", room.roll_line
+                hint, line = f"; they are the shape of {other}", w.get("roll")
         if not hint:
             hint = flag_hint or free_hint
-        self.broken(line or room.line, f"the squares of room {room.id} are not the shape of {label} {how}"
-                                       f"{where}{hint}", "shape.match")
-        if line in (room.transform_line, room.roll_line) and room.cells_line and line != room.cells_line:
+        out.append(Violation(line or w.get("line"), f"the squares of room {a.id} are not the shape of {label} {how}"
+                                                    f"{where}{hint}", rule="shape.match"))
+        if line in (w.get("transform"), w.get("roll")) and w.get("cells") and line != w.get("cells"):
             # the roll or transform is the likelier slip, but the squares may be the one made
-            self.broken(room.cells_line, f"the squares of room {room.id} do not make {label} "
-                                         f"{how} (see line {line})", "shape.match")
+            out.append(Violation(w.get("cells"), f"the squares of room {a.id} do not make {label} "
+                                                 f"{how} (see line {line})", rule="shape.match"))
 
-    def _other_transform(self, room: LogRoom, entry: RoomEntry) -> tuple | None:
+    def _other_transform(self, room: Drawn, entry: RoomEntry) -> tuple | None:
         """(what the squares fit, the key that differs: rotate | mirror | stretch) or None;
         the stated stretch is tried first, so a turned shape blames the turn."""
-        cells = self.cells[room.id]
-        mx = min(x for x, _ in cells)
-        my = min(y for _, y in cells)
-        norm = frozenset((x - mx, y - my) for x, y in cells)
-        rot, mirrored, stretch = room.transform
-        stretch = stretch if stretch in (0, 1, 2) else 0
+        mx, my, norm = room.shape()
+        t = room.place.transform
+        stretch = t.stretch if t.stretch in (0, 1, 2) else 0
         for st in dict.fromkeys((stretch, 0, 1, 2)):
-            for r, m in ((0, False), (90, False), (180, False), (0, True), (90, True)):
+            for r, m in ORIENTATIONS:
                 for cand in candidates(entry.shape, r, m, st):
                     if cand[0] == norm:
-                        key = "stretch" if st != stretch else "mirror" if m != bool(mirrored) else "rotate"
+                        key = "stretch" if st != stretch else "mirror" if m != bool(t.mirror) else "rotate"
                         return f"with rotate: {r}, mirror: {str(m).lower()}, stretch: {st}", key
         return None
 
-    def _other_entry(self, room: LogRoom, entry_edges: set) -> str | None:
+    def _other_entry(self, st: State, room: Drawn, entry_edges: set) -> str | None:
         """Another table entry whose shape the squares are and whose exits fit the listed doors."""
-        cells = self.cells[room.id]
-        mx = min(x for x, _ in cells)
-        my = min(y for _, y in cells)
-        norm = frozenset((x - mx, y - my) for x, y in cells)
-        table = self.entrances if room.die == "entrance" else self.table
-        listed = {d for d, _ in self.doors.get(room.id, ()) if (d[0], d[1]) in cells} - entry_edges
-        st = room.transform[2] if room.transform and room.transform[2] in (0, 1, 2) else 0
+        a = room.place
+        cells = room.cells
+        mx, my, norm = room.shape()
+        table = self.entrances if a.die == ENTRANCE else self.table
+        listed = {d for d, _ in self._doors_now(st, room) if (d[0], d[1]) in cells} - entry_edges
+        s = a.transform.stretch if a.transform and a.transform.stretch in (0, 1, 2) else 0
         for key, entry in table.entries.items():
-            if key == room.roll:
+            if key == a.roll:
                 continue
-            for cand in candidates(entry.shape, None, None, st):
+            for cand in candidates(entry.shape, None, None, s):
                 if cand[0] != norm:
                     continue
-                places = {(x + mx, y + my, s) for g in cand[1] for x, y, s in g}
+                places = {(x + mx, y + my, side) for g in cand[1] for x, y, side in g}
                 if listed <= places:
-                    return f"{'entrance' if room.die == 'entrance' else 'd66'} {key} ({entry.name})"
+                    return f"{'entrance' if a.die == ENTRANCE else 'd66'} {key} ({entry.name})"
         return None
 
-    def _exits(self, room: LogRoom, entry: RoomEntry, placements, entry_edges: set):
+    def _entrance(self, st: State, room: Drawn, entry: RoomEntry | None, out: list):
+        cells = room.cells
+        if not cells:
+            return
+        if not at_bottom_centre(st.sheet, cells):
+            W, H = st.sheet.width, st.sheet.height
+            out.append(Violation(room.place.where.get("cells") or room.place.where.get("line"),
+                                 f"the entrance goes at the bottom centre of the sheet: its lowest row on row {H} "
+                                 f"and covering column {' or '.join(map(str, sorted(centre_columns(W))))}",
+                                 rule="entrance.place"))
+        self._shape(st, room, entry, set(), "", out)
+
+    def _joined(self, st: State, room: Drawn, entry: RoomEntry | None, out: list):
+        a = room.place
+        cells = room.cells
+        mine = room.index
+        parent_id = a.parent
+        earlier = st.rooms[:-1]
+        if parent_id is not None:
+            touching = [o for o in (st.by_id.get(parent_id),) if o is not None and o is not room]
+        else:
+            # only a room that touches this one has a door onto it
+            near = self._neighbours(st, room)
+            touching = [o for o in earlier if near is None or o.number in near or o.irregular]
+        # the door it was opened from: an explored door of an earlier room leading onto its squares
+        edges: dict = {}
+        joining = []
+        for other in touching:
+            theirs = other.cells
+            for d, door in self._doors_now(st, other):
+                # any door of the earlier room onto these squares joins them; a wrong state or
+                # to: on it is that door's own violation, reported at its line
+                if (d[0], d[1]) in theirs and beyond(d) in cells:
+                    b = beyond(d)
+                    edges[(b[0], b[1], OPPOSITE[d[2]])] = (other.id, d)
+                    joining.append((other.id, d, door))
+        opened = any(door.state == EXPLORED or (door.state == SECRET and door.to is not None)
+                     for _, _, door in joining)
+        # or the room lists its own side of the door it came in by
+        for d, door in room.doors:
+            to = st.by_id.get(door.to) if door.to is not None else None
+            if door.state in (EXPLORED, SECRET) and to is not None and to.index < mine \
+                    and beyond(d) in to.cells and (parent_id is None or to.id == parent_id):
+                b = beyond(d)
+                edges.setdefault(d, (to.id, (b[0], b[1], OPPOSITE[d[2]])))
+                opened = True
+        if joining and not opened:
+            for oid, d, door in joining:     # (an unexplored one is reported with the door states)
+                if door.state == SECRET or door.state in DEAD_END_STATES:
+                    self._door_broken(out, door, f"room {a.id} was opened through door {_door(d)} of room {oid}, "
+                                                 f"so that door is explored (to: {a.id}), not {door.state}",
+                                      "door.state")
+        if not edges:
+            # an earlier room that keeps no doors list: touching it is the join (its door is not
+            # written down, so there is nothing to check it against)
+            for other in earlier:
+                if other.place.doors_listed or (parent_id is not None and other.id != parent_id):
+                    continue
+                theirs = other.cells
+                for x, y in cells:
+                    for side in SIDES:
+                        dx, dy = DELTA[side]
+                        if (x + dx, y + dy) in theirs:
+                            edges[(x, y, side)] = (other.id, (x + dx, y + dy, OPPOSITE[side]))
+        if not edges:
+            w = a.where
+            came = f" from room {parent_id}" if parent_id is not None else ""
+            out.append(Violation(w.get("line"), f"room {a.id} is not joined{came} through a door: an earlier room "
+                                 f"needs a door with state explored and to: {a.id} on an edge of its squares",
+                                 rule="room.joined"))
+            named = [(o.id, d) for o in earlier for d, door in self._doors_now(st, o)
+                     if door.to == a.id and (d[0], d[1]) in o.cells]
+            if named and w.get("cells") and w.get("cells") != w.get("line"):
+                # a door names this room, so the squares are drawn away from it
+                oid, d = named[0]
+                out.append(Violation(w.get("cells"), f"the squares of room {a.id} are not beyond door {_door(d)} "
+                                                     f"of room {oid}, which leads to it", rule="room.joined"))
+            return
+        parent, d = next(iter(edges.values()))
+        self._shape(st, room, entry, set(edges), f", entered through door {_door(d)} of room {parent}", out)
+
+    @staticmethod
+    def _neighbours(st: State, room: Drawn) -> set | None:
+        """The numbers of the rooms whose squares touch this room's (None: cannot tell from the
+        sheet alone, for a room with squares off it)."""
+        if room.irregular:
+            return None
+        sheet = st.sheet
+        w, h, owner = sheet.width, sheet.height, sheet.owner
+        near = set()
+        for x, y in room.cells:
+            i = (y - 1) * w + x - 1
+            if x > 1:
+                near.add(owner[i - 1])
+            if x < w:
+                near.add(owner[i + 1])
+            if y > 1:
+                near.add(owner[i - w])
+            if y < h:
+                near.add(owner[i + w])
+        return near
+
+    # -- exits and doors, on the finished sheet ------------------------------------------------------
+    def _exits(self, st: State, room: Drawn, doors, out: list):
         """The listed doors against the shape's exits, for the placement that fits them best.
 
         When the doors fit the squares under another transform, that one mistake is reported
         at the transform instead.  (Not so for another table entry: small shapes share
         squares and doors by chance, and a misplaced door is the likelier slip.)"""
-        best = self._door_problems(room, placements, entry_edges)
+        fits, kept_out, entry_edges, specs, stray = room.exits
+        a = room.place
+        entry = room.entry
+        best = self._door_problems(st, room, doors, fits, entry_edges)
+        if best and (kept_out or (R.STRETCH_TWO_LINES not in st.readings.chosen
+                                  and any(s[2] == 2 for s in specs))):
+            # placements only readings not in use accept (an exit off the door: door-anywhere;
+            # two lines stretched: stretch-two-lines) may fit the doors better: consulted then
+            wider = [f for f in self._fits(st, room, entry, specs, entry_edges, True)[0]
+                     if f not in fits and f not in kept_out] if R.STRETCH_TWO_LINES not in st.readings.chosen else []
+            if len(self._door_problems(st, room, doors, fits + kept_out + wider, entry_edges)) < len(best):
+                if kept_out or any(not self._meets(f, entry_edges) for f in wider):
+                    st.readings.uses(R.DOOR_ANYWHERE)
+                if wider:
+                    st.readings.uses(R.STRETCH_TWO_LINES)
         if not best:
+            if stray is not None:
+                out.append(stray)
             return
-        if room.transform is not None:
-            st = room.transform[2]
-            for stretch_by in dict.fromkeys((st, 0, 1, 2)):
-                for r, m in ((0, False), (90, False), (180, False), (0, True), (90, True)):
-                    fits = self._fits(room, entry, [(r, m, stretch_by)], entry_edges)[0]
-                    if fits and not self._door_problems(room, fits, entry_edges):
-                        self.broken(room.transform_line, f"the doors of room {room.id} are not where "
-                                    f"{self._label(room)} ({entry.name}) has its exits "
-                                    f"{_describe_transform(room.transform)}; they fit it with rotate: {r}, "
-                                    f"mirror: {str(m).lower()}, stretch: {stretch_by}", "shape.match")
+        if a.transform is not None:
+            s = a.transform.stretch
+            for stretch_by in dict.fromkeys((s, 0, 1, 2)):
+                for r, m in ORIENTATIONS:
+                    fits2 = self._fits(st, room, entry, [(r, m, stretch_by)], entry_edges)[0]
+                    if fits2 and not self._door_problems(st, room, doors, fits2, entry_edges):
+                        out.append(Violation(a.where.get("transform"), f"the doors of room {a.id} are not where "
+                                             f"{self._label(a)} ({entry.name}) has its exits "
+                                             f"{_describe_transform(a.transform)}; they fit it with rotate: {r}, "
+                                             f"mirror: {str(m).lower()}, stretch: {stretch_by}", rule="shape.match"))
+                        if stray is not None and not any(self._meets(f, entry_edges) for f in fits2):
+                            out.append(stray)     # (turned that way, an exit is the door: one slip)
                         return
+        if stray is not None:
+            out.append(stray)
         for line, message, rule in best:
-            self.broken(line, message, rule)
+            out.append(Violation(line, message, rule=rule))
 
-    def _door_problems(self, room: LogRoom, placements, entry_edges: set) -> list:
-        cells = self.cells[room.id]
-        listed = {d for d, _ in self.doors.get(room.id, ())}
+    def _door_problems(self, st: State, room: Drawn, doors, placements, entry_edges) -> list:
+        sheet = st.sheet
+        a = room.place
+        cells = room.cells
+        listed = {d for d, _ in doors}
         best = None
         for (shape_cells, groups, secret), tx, ty, cut in placements:
             placed = [frozenset((x + tx, y + ty, s) for x, y, s in g) for g in groups]
             places = set().union(*placed) if placed else set()
             problems = []
-            for d, door in self.doors.get(room.id, ()):
+            for d, door in doors:
                 if d in entry_edges or (d[0], d[1]) not in cells:
                     continue
-                if d not in places and not (cut and door.state != EXPLORED and not self.on_sheet(_beyond(d))):
+                if d not in places and not (cut and door.state != EXPLORED and not sheet.on_sheet(*beyond(d))):
                     # (a room the paper edge cut off may show its lost exit where it stops: a dead end)
-                    problems.append((door.line, f"door {_door(d)} is not an exit of {self._label(room)} as placed",
-                                     "door.exit"))
+                    problems.append((door.where.get("line"), f"door {_door(d)} is not an exit of {self._label(a)} "
+                                                             "as placed", "door.exit"))
             # a truncated room is a dead end: its doors are optional; so are they all in a log
             # that keeps no doors list for the room
-            if not (cut and room.truncated) and room.doors_listed:
+            if not (cut and a.truncated) and a.doors_listed:
                 for i, g in enumerate(placed):
                     if i in secret or g & listed or g & entry_edges:
                         continue
                     if not any((x, y) in cells for x, y, _ in g):
                         continue
-                    beyond = [_beyond(p) for p in g]
-                    if not any(self.on_sheet(b) for b in beyond):
+                    over = [beyond(p) for p in g]
+                    if not any(sheet.on_sheet(*b) for b in over):
                         continue                 # a door off the edge is a dead end
-                    if any(self.owner.get(b, room.id) != room.id for b in beyond):
+                    if any(sheet.holder(b) not in (0, room.number) for b in over):
                         continue                 # it would open onto another room's squares
                     e = min(g)
-                    problems.append((room.doors_line or room.line,
-                                     f"room {room.id} is missing the door at {_door(e)} (an exit of its "
+                    problems.append((a.where.get("doors") or a.where.get("line"),
+                                     f"room {a.id} is missing the door at {_door(e)} (an exit of its "
                                      "shape): list it as unexplored, explored or secret", "door.missing"))
             if best is None or len(problems) < len(best):
                 best = problems
@@ -627,275 +948,358 @@ class Checker:
                 break
         return best or []
 
-    def _entrance(self, room: LogRoom, entry: RoomEntry | None):
-        cells = self.cells[room.id]
-        if not cells:
-            return
-        W, H = self.log.width, self.log.height
-        xs = [x for x, _ in cells]
-        centre = {W // 2, W // 2 + 1} if W % 2 == 0 else {(W + 1) // 2}
-        if max(y for _, y in cells) != H or not any(min(xs) <= c <= max(xs) for c in centre):
-            self.broken(room.cells_line or room.line,
-                        f"the entrance goes at the bottom centre of the sheet: its lowest row on row {H} "
-                        f"and covering column {' or '.join(map(str, sorted(centre)))}", "entrance.place")
-        self._shape(room, entry, set(), "")
-
-    def _joined(self, room: LogRoom, entry: RoomEntry | None):
-        cells = self.cells[room.id]
-        mine = self.order[room.id]
-        # the door it was opened from: an explored door of an earlier room leading onto its squares
-        edges = {}
-        joining = []
-        for other in self.log.rooms:
-            if self.by_id.get(other.id) is not other or other is room or self.order[other.id] >= mine:
-                continue
-            if room.parent is not None and other.id != room.parent:
-                continue
-            mine_there = self.cells.get(other.id, ())
-            for d, door in self.doors.get(other.id, ()):
-                # any door of the earlier room onto these squares joins them; a wrong state or
-                # to: on it is that door's own violation, reported at its line
-                if (d[0], d[1]) in mine_there and _beyond(d) in cells:
-                    b = _beyond(d)
-                    edges[(b[0], b[1], OPPOSITE[d[2]])] = (other.id, d)
-                    joining.append((other.id, d, door))
-        opened = any(door.state == EXPLORED or (door.state == SECRET and door.to is not None)
-                     for _, _, door in joining)
-        # or the room lists its own side of the door it came in by
-        for d, door in self.doors.get(room.id, ()):
-            to = self.by_id.get(door.to) if door.to is not None else None
-            if door.state in (EXPLORED, SECRET) and to is not None and self.order[to.id] < mine \
-                    and _beyond(d) in self.cells.get(to.id, ()) and (room.parent is None or to.id == room.parent):
-                b = _beyond(d)
-                edges.setdefault(d, (to.id, (b[0], b[1], OPPOSITE[d[2]])))
-                opened = True
-        if joining and not opened:
-            for oid, d, door in joining:     # (an unexplored one is reported with the door states)
-                if door.state == SECRET or door.state in DEAD_END_STATES:
-                    self._door_broken(door, f"room {room.id} was opened through door {_door(d)} of room {oid}, "
-                                           f"so that door is explored (to: {room.id}), not {door.state}",
-                                "door.state")
-        if not edges:
-            # an earlier room that keeps no doors list: touching it is the join (its door is not
-            # written down, so there is nothing to check it against)
-            for other in self.log.rooms:
-                if other.doors_listed or self.by_id.get(other.id) is not other \
-                        or self.order[other.id] >= mine or (room.parent is not None and other.id != room.parent):
-                    continue
-                theirs = self.cells.get(other.id, ())
-                for x, y in cells:
-                    for side in SIDES:
-                        dx, dy = DELTA[side]
-                        if (x + dx, y + dy) in theirs:
-                            edges[(x, y, side)] = (other.id, (x + dx, y + dy, OPPOSITE[side]))
-        if not edges:
-            came = f" from room {room.parent}" if room.parent is not None else ""
-            self.broken(room.line, f"room {room.id} is not joined{came} through a door: an earlier room needs "
-                                   f"a door with state explored and to: {room.id} on an edge of its squares",
-                        "room.joined")
-            named = [(o.id, d) for o in self.log.rooms if self.order.get(o.id, mine) < mine
-                     for d, door in self.doors.get(o.id, ())
-                     if door.to == room.id and (d[0], d[1]) in self.cells.get(o.id, ())]
-            if named and room.cells_line and room.cells_line != room.line:
-                # a door names this room, so the squares are drawn away from it
-                oid, d = named[0]
-                self.broken(room.cells_line, f"the squares of room {room.id} are not beyond door {_door(d)} "
-                                             f"of room {oid}, which leads to it", "room.joined")
-            return
-        parent, d = next(iter(edges.values()))
-        self._shape(room, entry, set(edges), f", entered through door {_door(d)} of room {parent}")
-
-    # -- doors -------------------------------------------------------------------------
-    def _door_broken(self, door: LogDoor, message: str, rule: str):
-        """A door's slip at its line, and (block style) at the line of the key it is about."""
-        own = {"door.state": door.state_line, "door.to": door.to_line or door.state_line}.get(rule)
-        self.broken_at([door.line, own], message, rule)
-
-    def _door_states(self, room: LogRoom):
-        cells = self.cells[room.id]
-        for d, door in self.doors.get(room.id, ()):
+    def _door_states(self, st: State, room: Drawn, doors, out: list):
+        sheet = st.sheet
+        cells = room.cells
+        for d, door in doors:
             if (d[0], d[1]) not in cells:
-                self._door_broken(door, f"door {_door(d)} is not on a square of room {room.id}", "door.at")
+                self._door_broken(out, door, f"door {_door(d)} is not on a square of room {room.id}", "door.at")
                 continue
-            b = _beyond(d)
+            b = beyond(d)
             if b in cells:
-                self._door_broken(door, f"door {_door(d)} is inside room {room.id}, not on its outline", "door.at")
+                self._door_broken(out, door, f"door {_door(d)} is inside room {room.id}, not on its outline", "door.at")
                 continue
             state = door.state
+            holder = sheet.holder(b)
             if state in DEAD_END_STATES:
                 # the paper edge (or the room in the way) made it a dead end
-                if self.on_sheet(b) and b not in self.owner and room.truncated is not True:
-                    self._door_broken(door, f"door {_door(d)} is not a dead end: the square beyond it, {_cell(b)}, "
-                                           "is free and on the sheet (unexplored, explored or secret)",
-                                "door.state")
+                if sheet.on_sheet(*b) and not holder and room.place.truncated is not True:
+                    self._door_broken(out, door, f"door {_door(d)} is not a dead end: the square beyond it, "
+                                                 f"{_cell(b)}, is free and on the sheet (unexplored, explored or "
+                                                 "secret)", "door.state")
                 continue
             if state not in DOOR_STATES:
                 from difflib import get_close_matches
                 hint = get_close_matches(str(state), DOOR_STATES, n=1)
-                self._door_broken(door, f"door state '{state}' is not one of unexplored, explored, secret"
-                                       + (f"; did you mean '{hint[0]}'?" if hint else ""), "door.state")
+                self._door_broken(out, door, f"door state '{state}' is not one of unexplored, explored, secret"
+                                             + (f"; did you mean '{hint[0]}'?" if hint else ""), "door.state")
                 continue
-            beyond = self.owner.get(b)
+            there = st.rooms[holder - 1].id if holder else None
             if state == EXPLORED or (state == SECRET and door.to is not None):
                 what = "explored" if state == EXPLORED else "secret"
                 if door.to is None:
-                    self._door_broken(door, f"explored door {_door(d)} must say which room it leads to (to: N)"
-                                + (f": the square beyond it, {_cell(b)}, is empty" if beyond is None else ""),
-                                "door.to")
-                elif door.to not in self.by_id:
-                    self._door_broken(door, f"door {_door(d)} leads to room {door.to}, which is not in the log",
-                                "door.to")
+                    self._door_broken(out, door, f"explored door {_door(d)} must say which room it leads to (to: N)"
+                                      + (f": the square beyond it, {_cell(b)}, is empty" if there is None else ""),
+                                      "door.to")
+                elif door.to not in st.by_id:
+                    self._door_broken(out, door, f"door {_door(d)} leads to room {door.to}, which is not in the log",
+                                      "door.to")
                 elif door.to == room.id:
-                    self._door_broken(door, f"door {_door(d)} of room {room.id} cannot lead to itself", "door.to")
-                elif not self.on_sheet(b):
-                    self._door_broken(door, f"door {_door(d)} leads off the edge of the sheet: it is a dead end, "
-                                           f"not a way into room {door.to}", "door.to")
-                elif beyond != door.to:
-                    where = f"part of room {beyond}" if beyond is not None else "empty"
-                    self._door_broken(door, f"{what} door {_door(d)} leads to square {_cell(b)}, which is {where}, "
-                                           f"not room {door.to}", "door.to")
+                    self._door_broken(out, door, f"door {_door(d)} of room {room.id} cannot lead to itself", "door.to")
+                elif not sheet.on_sheet(*b):
+                    self._door_broken(out, door, f"door {_door(d)} leads off the edge of the sheet: it is a dead "
+                                                 f"end, not a way into room {door.to}", "door.to")
+                elif there != door.to:
+                    where = f"part of room {there}" if there is not None else "empty"
+                    self._door_broken(out, door, f"{what} door {_door(d)} leads to square {_cell(b)}, which is "
+                                                 f"{where}, not room {door.to}", "door.to")
             elif door.to is not None:
-                self._door_broken(door, f"an unexplored door leads to no room yet: make door {_door(d)} "
-                                       f"explored or drop to: {door.to}", "door.state")
-            elif state == UNEXPLORED and beyond is not None:
-                self._door_broken(door, f"door {_door(d)} opens into room {beyond}, so it is explored "
-                                       f"(to: {beyond}), not unexplored", "door.state")
+                self._door_broken(out, door, f"an unexplored door leads to no room yet: make door {_door(d)} "
+                                             f"explored or drop to: {door.to}", "door.state")
+            elif state == UNEXPLORED and there is not None:
+                self._door_broken(out, door, f"door {_door(d)} opens into room {there}, so it is explored "
+                                             f"(to: {there}), not unexplored", "door.state")
 
-    # -- contents -------------------------------------------------------------------------
-    def _escalation(self, room: LogRoom, line, bosses: int):
-        line = room.escalation_line or line
-        """The boss escalation as logged -> final True/False, or None when both readings hold.
+    # -- contents ----------------------------------------------------------------------------------
+    def _contents_step(self, st: State, a: Contents, out: list) -> State:
+        room = st.current
+        if room is None or not st.contents_due:
+            return st                       # a room whose id was taken is not checked further
+        st = st.copy()
+        st.contents_due = False
+        final, boss = self._contents(st, room, a, out)
+        st.bosses += boss
+        if final is True and st.final_at is None:
+            st.final_at = room.id
+        if final is None and boss:
+            st.maybe_final = room.id      # an 11 whose escalation the log leaves open
+        return st
 
-        The rules say a d6 of 6+ is the Final Boss; the table's documented house rule adds
-        per_prior for every earlier boss.  A log may follow either: a modifier of 0 or the
-        house rule's is accepted, and 'final' must agree with the modifier it used."""
-        esc = room.escalation
-        rules = self.contents.escalation
-        e_roll = esc.get("roll")
-        if e_roll is None or not 1 <= e_roll <= 6:
-            self.broken(line, f"boss escalation roll {e_roll} is not a d6 result (1-6)", "roll.range")
-            return None
-        house = rules.modifier(bosses)
-        mods = sorted({0, house})
-        if esc.get("modifier") is not None:
-            if esc["modifier"] not in mods:
-                self.broken(line, f"the escalation modifier is +{house} ({rules.per_prior} for each of the "
-                                  f"{bosses} earlier boss result{'s' if bosses != 1 else ''}, the table's house "
-                                  f"rule) or +0 (the plain rule), not {esc['modifier']:+d}", "contents.escalation")
-                return None
-            mods = [esc["modifier"]]
-        if esc.get("total") is not None:
-            fits = [m for m in mods if e_roll + m == esc["total"]]
-            if not fits:
-                self.broken(line, f"escalation total is {' or '.join(str(e_roll + m) for m in mods)} "
-                                  f"({e_roll} + {' or '.join(map(str, mods))}), not {esc['total']}",
-                            "contents.escalation")
-                return None
-            mods = fits
-        finals = {e_roll + m >= rules.final_at for m in mods}
-        if esc.get("final") is not None:
-            if esc["final"] not in finals:
-                total = e_roll + mods[0]
-                self.broken(line, f"escalation total {total} {'is' if total >= rules.final_at else 'is not'} "
-                                  f"the Final Boss ({rules.final_at}+)", "contents.escalation")
-                return None
-            return esc["final"]
-        return finals.pop() if len(finals) == 1 else None
-
-    def _dice_final(self, room: LogRoom, bosses: int) -> bool | None:
-        """Whether the escalation d6 makes the Final Boss under both readings (None if they differ)."""
-        e_roll = room.escalation.get("roll")
-        if not isinstance(e_roll, int) or not 1 <= e_roll <= 6:
-            return None
-        rules = self.contents.escalation
-        finals = {e_roll + m >= rules.final_at for m in {0, rules.modifier(bosses)}}
-        return finals.pop() if len(finals) == 1 else None
-
-    def _contents(self, room: LogRoom, kinds: tuple, bosses: int) -> tuple[bool | None, int]:
+    def _contents(self, st: State, room: Drawn, a: Contents, out: list) -> tuple[bool | None, int]:
         """Check the 2d6 contents -> (Final Boss: True/False/None when unknown, 1 if a boss result)."""
-        line = room.contents_line or room.line
-        roll = room.contents_roll
-        if roll is None and self.order[room.id] == 0:
+        w = a.where
+        line = w.get("contents") or w.get("line")
+        roll = a.roll
+        if roll is None and room.index == 0 and st.readings.uses(R.ENTRANCE_NO_CONTENTS):
             return False, 0     # the rules roll contents when a door is opened; the entrance may have none
         if roll is None:
-            self.broken(line, f"room {room.id} has no contents roll: every room and corridor rolls 2d6, "
-                              "a truncated one too (contents: {roll: N, result: ...})", "contents.missing")
+            out.append(Violation(line, f"room {room.id} has no contents roll: every room and corridor rolls 2d6, "
+                                       "a truncated one too (contents: {roll: N, result: ...})", rule="contents.missing"))
             return False, 0
         if not isinstance(roll, int) or not 2 <= roll <= 12:
-            self.broken(room.contents_roll_line or line, f"contents roll {roll} is not a 2d6 result (2-12)", "roll.range")
+            out.append(Violation(w.get("roll") or line, f"contents roll {roll} is not a 2d6 result (2-12)",
+                                 rule="roll.range"))
             return False, 0
+        kinds = room.kinds
         expected = [self.contents.result(roll, k) for k in kinds]
         is_boss = roll == BOSS_ROLL and any(e.category == "boss" for e in expected)
         final = None
-        if room.escalation is not None and not is_boss:
-            self.broken(room.escalation_line or line, f"only 11 (the boss) rolls the escalation die, not {roll}", "contents.escalation")
-        elif room.escalation is not None:
-            before = len(self.out)
-            final = self._escalation(room, line, bosses)
-            if len(self.out) > before:      # the escalation itself is wrong: what the die says counts
-                return self._dice_final(room, bosses), 1
-        result = room.contents_result
+        if a.escalation is not None and not is_boss:
+            out.append(Violation(w.get("escalation") or line, f"only 11 (the boss) rolls the escalation die, not {roll}",
+                                 rule="contents.escalation"))
+        elif a.escalation is not None:
+            mods = self._escalation_mods(st, a, line)
+            before = len(out)
+            final = self._escalation(st, a, line, mods, out)
+            if len(out) > before:      # the escalation itself is wrong: what the die says counts
+                return self._dice_final(a.escalation, mods), 1
+        result = a.result
         if result is None or str(result).strip() in PLACEHOLDERS:
             pass            # only the roll was written down (the issue's example writes "...")
-        elif not any(self.contents.matches(roll, k, result, final) for k in kinds):
+        elif not any(self.contents.matches(roll, k, result, final) for k in kinds) and not (
+                room.cut_kinds and any(self.contents.matches(roll, k, result, final) for k in room.cut_kinds)
+                and st.readings.uses(R.CUT_KIND)):
             e = expected[0]
             want = ("final-boss" if final else e.id) if is_boss and final is not None else e.id
             # the roll or the result is the slip; for an 11, the result or the escalation die
-            lines = ([room.result_line or line, room.escalation_line] if is_boss and room.escalation
-                     else [room.contents_roll_line or line, room.result_line])
-            self.broken_at(lines, f"2d6 {roll} in the {kinds[0]} column is '{want}' ({e.label}), "
-                                  f"not '{result}'", "contents.result")
+            lines = ([w.get("result") or line, w.get("escalation")] if is_boss and a.escalation
+                     else [w.get("roll") or line, w.get("result")])
+            self._at(out, lines, f"2d6 {roll} in the {kinds[0]} column is '{want}' ({e.label}), "
+                                 f"not '{result}'", "contents.result")
         if not is_boss:
             return False, 0
         if final is None and result is not None and str(result).strip() not in PLACEHOLDERS:
             final = self.contents.matches(roll, kinds[0], result, True)
         return final, 1
 
-    def _retrace_top(self):
-        """A retrace list kept beside the rooms (not inside one): its rooms must exist."""
-        for rid, roll, wandering, line in self.log.retrace:
-            if rid is not None and rid not in self.by_id:
-                self.broken(line, f"retracing goes back through room {rid}, which is not in the log",
-                            "retrace.room")
-            self._retrace_roll(roll, wandering, line)
+    def _escalation_mods(self, st: State, a: Contents, line) -> list:
+        """The escalation modifiers the readings in use allow: the contents table's (+per_prior
+        for each earlier boss); with plain-escalation also +0.  The reading is consulted only
+        where it changes what this 11 makes (its slips, or whether it is the Final Boss)."""
+        house = self.contents.escalation.modifier(st.bosses)
+        both = sorted({0, house})
+        if house == 0 or R.PLAIN_ESCALATION in st.readings.chosen:
+            return both
 
-    def _retrace_roll(self, roll, wandering, line):
-        if roll is None or not 1 <= roll <= 6:
-            self.broken(line, f"retrace roll {roll} is not a d6 result (1-6)", "roll.range")
-        elif wandering is not None and wandering != (roll == 1):
-            self.broken(line, f"a retrace roll of {roll} {'brings' if roll == 1 else 'does not bring'} "
-                              "wandering monsters (they come on a 1)", "retrace.wandering")
+        def verdict(mods):
+            found: list = []
+            final = self._escalation(st, a, line, mods, found)
+            return [v.message for v in found], self._dice_final(a.escalation, mods) if found else final
+        if verdict([house]) == verdict(both) or not st.readings.uses(R.PLAIN_ESCALATION):
+            return [house]
+        return both
 
-    def _retrace(self, room: LogRoom, index: int):
-        for rid, roll, wandering, line in room.retrace:
-            if rid is not None and (rid not in self.by_id or self.order[rid] >= index):
-                self.broken(line, f"retracing goes back through room {rid}, which was not generated before "
-                                  f"room {room.id}", "retrace.room")
-            self._retrace_roll(roll, wandering, line)
+    def _escalation(self, st: State, a: Contents, line, mods: list, out: list):
+        """The boss escalation as logged -> final True/False, or None when both readings hold.
+
+        mods: the modifiers the readings in use allow (the contents table's +per_prior for each
+        earlier boss, its house rule; with plain-escalation also the rules' plain +0).  'final'
+        must agree with the modifier used.  A value no reading allows is reported naming both."""
+        line = a.where.get("escalation") or line
+        esc: Escalation = a.escalation
+        rules = self.contents.escalation
+        e_roll = esc.roll
+        if e_roll is None or not 1 <= e_roll <= 6:
+            out.append(Violation(line, f"boss escalation roll {e_roll} is not a d6 result (1-6)", rule="roll.range"))
+            return None
+        house = rules.modifier(st.bosses)
+        both = sorted({0, house})           # what either reading allows
+        other_reading = False               # a modifier only a reading not in use allows
+        if esc.modifier is not None:
+            if esc.modifier not in mods:
+                out.append(Violation(line, f"the escalation modifier is +{house} ({rules.per_prior} for each of the "
+                                           f"{st.bosses} earlier boss result{'s' if st.bosses != 1 else ''}, the "
+                                           f"table's house rule) or +0 (the plain rule), not {esc.modifier:+d}",
+                                     rule="contents.escalation"))
+                if esc.modifier not in both:
+                    return None
+                # the log follows the other reading: its total is a slip of its own under this one
+                other_reading = True
+            else:
+                mods = both = [esc.modifier]
+        if esc.total is not None:
+            fits = [m for m in mods if e_roll + m == esc.total]
+            if not fits:
+                shown = mods if any(e_roll + m == esc.total for m in both) else both
+                out.append(Violation(line, f"escalation total is {' or '.join(str(e_roll + m) for m in shown)} "
+                                           f"({e_roll} + {' or '.join(map(str, shown))}), not {esc.total}",
+                                     rule="contents.escalation"))
+                return None
+            mods, both = fits, [m for m in both if e_roll + m == esc.total]
+        if other_reading:
+            return None
+        finals = {e_roll + m >= rules.final_at for m in mods}
+        if esc.final is not None:
+            if esc.final not in finals:
+                shown = mods if esc.final in {e_roll + m >= rules.final_at for m in both} else both
+                total = e_roll + shown[0]
+                out.append(Violation(line, f"escalation total {total} {'is' if total >= rules.final_at else 'is not'} "
+                                           f"the Final Boss ({rules.final_at}+)", rule="contents.escalation"))
+                return None
+            return esc.final
+        return finals.pop() if len(finals) == 1 else None
+
+    def _dice_final(self, esc: Escalation, mods: list) -> bool | None:
+        """Whether the escalation d6 makes the Final Boss under the readings in use (None if they differ)."""
+        e_roll = esc.roll
+        if not isinstance(e_roll, int) or not 1 <= e_roll <= 6:
+            return None
+        finals = {e_roll + m >= self.contents.escalation.final_at for m in mods}
+        return finals.pop() if len(finals) == 1 else None
+
+    # -- retracing -------------------------------------------------------------------------------
+    def _retrace(self, st: State, a: Retrace, out: list) -> None:
+        if a.toward is not None and a.toward in st.by_id:
+            return                          # a room whose id is taken is not checked further
+        for r in a.rolls:
+            line = r.where.get("line")
+            if a.toward is not None:
+                if r.room is not None and r.room not in st.by_id:
+                    out.append(Violation(line, f"retracing goes back through room {r.room}, which was not generated "
+                                               f"before room {a.toward}", rule="retrace.room"))
+            elif r.room is not None and r.room not in st.by_id:
+                out.append(Violation(line, f"retracing goes back through room {r.room}, which is not in the log",
+                                     rule="retrace.room"))
+            roll = r.roll
+            if roll is None or not 1 <= roll <= 6:
+                out.append(Violation(line, f"retrace roll {roll} is not a d6 result (1-6)", rule="roll.range"))
+            elif r.wandering is not None and r.wandering != is_wandering(roll):
+                out.append(Violation(line, f"a retrace roll of {roll} {'brings' if roll == 1 else 'does not bring'} "
+                                           "wandering monsters (they come on a 1)", rule="retrace.wandering"))
+
+    # -- the end ---------------------------------------------------------------------------------
+    def _end_step(self, st: State, a: End, out: list) -> State:
+        if st.contents_due:
+            st = self._contents_step(st, Contents(where={"line": st.current.place.where.get("line")}), out)
+        st = st.copy()
+        st.ended = a
+        for room in st.rooms:
+            doors = self._doors_now(st, room)
+            if room.exits is not None:
+                self._exits(st, room, doors, out)
+            self._door_states(st, room, doors, out)
+        self._time(st, a, out)
+        self._ending(st, a, out)
+        return st
+
+    def _time(self, st: State, a: End, out: list) -> None:
+        """10 minutes per room or corridor.  A room's time may be written as the total after it
+        (10, 20, 30 ...), the total before it (0, 10, 20 ...), what it took (10 each) or a tally of
+        10-minute turns: notations of one clock; the one most of the log follows is held to."""
+        times = st.times
+        if times:
+            forms = (("after", lambda i: MINUTES_PER_ROOM * (i + 1)), ("before", lambda i: MINUTES_PER_ROOM * i),
+                     ("each", lambda i: MINUTES_PER_ROOM), ("turns", lambda i: i + 1))
+            # the first time written down says which form the log uses (a later slip carried
+            # on must not outvote it); if it fits none, the form most rooms follow
+            i0, _, t0 = times[0]
+            fitting = [f for f in forms if f[1](i0) == t0.minutes] or list(forms)
+            name, want = max(fitting, key=lambda f: sum(1 for i, _, t in times if t.minutes == f[1](i)))
+            before = {i: t.minutes for i, _, t in times}
+            for i, rid, t in times:
+                # a slip carried on (every later time 10 behind) is reported once, where it starts
+                step = 1 if name == "turns" else MINUTES_PER_ROOM
+                carried = name != "each" and before.get(i - 1) is not None and t.minutes == before[i - 1] + step
+                if t.minutes != want(i) and not carried:
+                    what = {"after": "after", "before": "before", "each": "for", "turns": "after"}[name]
+                    unit = "10-minute turns" if name == "turns" else "minutes"
+                    out.append(Violation(t.where.get("line"), f"time {what} room {rid} is {want(i)} {unit} "
+                                         f"({MINUTES_PER_ROOM} minutes per room or corridor generated), "
+                                         f"not {t.minutes}", rule="time"))
+        n = st.generated
+        if a.minutes is not None and a.minutes != MINUTES_PER_ROOM * n:
+            out.append(Violation(a.where.get("minutes"), f"{n} rooms take {MINUTES_PER_ROOM * n} minutes "
+                                                         f"({MINUTES_PER_ROOM} each), not {a.minutes}", rule="time"))
+
+    def _ending(self, st: State, a: End, out: list) -> None:
+        line = a.where.get("line")
+        if a.rooms is not None and a.rooms != st.generated:
+            out.append(Violation(line, f"the log holds {st.generated} rooms, not {a.rooms}", rule="end.rooms"))
+        reason = norm_reason(a.reason)
+        if reason == "final-boss" and st.final_at is None and (st.maybe_final is None or st.maybe_final != st.last_id):
+            out.append(Violation(line, "the dungeon did not end on the Final Boss: no 11 turned up 6+ on the "
+                                       "escalation roll", rule="end.reason"))
+        elif reason == "map-full":
+            sheet = st.sheet
+            left = [(room, d) for room in st.rooms for d, door in self._doors_now(st, room)
+                    if door.state == UNEXPLORED and sheet.on_sheet(*beyond(d)) and not sheet.holder(beyond(d))]
+            if left:
+                room, d = left[0]
+                out.append(Violation(line, f"the dungeon cannot have run out of doors or room: door {_door(d)} "
+                                           f"of room {room.id} is still unexplored, with free squares beyond",
+                                     rule="end.reason"))
+
+    # -- what may be done ----------------------------------------------------------------------------
+    def placements(self, state: State, roll: int, room_id: int, door) -> list[Place]:
+        """The placements of the d66 shape `roll` through `door` (x, y, side) of room room_id: every
+        orientation whose exit meets the door, stretched 0, 1 or 2 squares (map mode's line; the
+        least stretch where one fits), else the truncations; each a Place with its doors as the
+        sheet shows them now (a log writes them as they are when it ends)."""
+        entry = self.table.entries[roll]
+        side = OPPOSITE[door[2]]
+        fx, fy = beyond(door)
+        new_id = max((r.id for r in state.rooms), default=0) + 1
+        out = []
+        for stretch_by in (0, 1, 2):
+            for v, tx, ty in fitting(state.sheet, entry.variants(stretch_by), fx, fy, side):
+                out.append(self._as_place(state, new_id, room_id, D66, roll, entry, v, tx, ty, (fx, fy, side)))
+            if out:
+                return out
+        for v, tx, ty, part in cuts(state.sheet, entry.variants(0), fx, fy, side):
+            if part:
+                out.append(self._as_place(state, new_id, room_id, D66, roll, entry, v, tx, ty, (fx, fy, side), part))
+        return out
+
+    def _as_place(self, state: State, new_id, parent, die, roll, entry: RoomEntry, v, tx, ty, entered,
+                  part=None) -> Place:
+        """A placement as the Place a log writes: its squares row by row, its doors (none for a
+        truncated room, a dead end; none off the edge) as the sheet shows them now."""
+        cells = sorted(part if part is not None else [(x + tx, y + ty) for x, y in v.cells],
+                       key=lambda c: (c[1], c[0]))
+        doors = []
+        if part is None:
+            for ex, ey, s in v.exits:
+                X, Y = ex + tx, ey + ty
+                if (X, Y, s) == entered:
+                    continue
+                found = exit_door(state.sheet, X, Y, s, (ex, ey, s) in v.secret)
+                if found is not None:
+                    door_state, n = found
+                    doors.append(DoorMark((X, Y, s), door_state, state.rooms[n - 1].id if n else None,
+                                          door_state == SECRET))
+        if die == ENTRANCE:
+            return Place(new_id, die, roll, tuple(cells), None, None, entry.kind, None, None, tuple(doors))
+        return Place(new_id, die, roll, tuple(cells), parent, Transform(v.rotate, v.mirror, v.stretch),
+                     entry.kind, None, part is not None, tuple(doors))
+
+    def legal_actions(self, state: State) -> Iterator[Action]:
+        """What may follow: on an empty sheet the six entrances (bottom centre); after a room its
+        contents rolls (2-12, and the escalation d6 on an 11); else, for every unexplored door
+        with a free square beyond and every d66 roll, the placements of that shape at that door."""
+        if not state.rooms:
+            for roll in range(1, 7):
+                entry = self.entrances.entries[roll]
+                v = entry.variants(0)[0]
+                w = max(x for x, _ in v.cells) + 1
+                h = max(y for _, y in v.cells) + 1
+                tx, ty = entrance_origin(state.sheet, w, h)
+                yield self._as_place(state, 1, None, ENTRANCE, roll, entry, v, tx, ty, None)
+            return
+        if state.contents_due:
+            room = state.current
+            for roll in CONTENTS_ROLLS:
+                result = self.contents.result(roll, room.kinds[0])
+                if roll == BOSS_ROLL and result.category == "boss":
+                    house = self.contents.escalation.modifier(state.bosses)
+                    for d6 in range(1, 7):
+                        final = self.contents.escalation.is_final(d6, state.bosses)
+                        shown = self.contents.final_result() if final else result
+                        yield Contents(roll, shown.id, Escalation(d6, house, d6 + house, final))
+                else:
+                    yield Contents(roll, result.id)
+            return
+        for room in state.rooms:
+            for d, door in self._doors_now(state, room):
+                if door.state != UNEXPLORED or state.sheet.occupant(*beyond(d)) != 0:
+                    continue
+                for roll in D66_VALUES:
+                    yield from self.placements(state, roll, room.id, d)
 
 
-def _wide(cells) -> bool:
-    return any((x + 1, y) in cells and (x, y + 1) in cells and (x + 1, y + 1) in cells for x, y in cells)
-
-
-def check_log(log: Log, rooms: RoomTable, entrances: RoomTable, contents: ContentsTable) -> list[Broken]:
-    return Checker(log, rooms, entrances, contents).run()
-
-
-def log_from_explorer(ex) -> Log:
-    """The log of a map-mode game as checker input (no YAML; used by tests and the bench)."""
-    log = Log(ex.width, ex.height, [], ex.minutes)
-    for r in ex.rooms:
-        lr = LogRoom(r.id, die=r.die, roll=r.roll, kind=r.kind,
-                     transform=None if r.die == "entrance" else (r.rotate, r.mirror, r.stretch),
-                     cells=[f"{x},{y}" for x, y in r.cells], truncated=r.truncated,
-                     doors=[LogDoor(d.at, d.state, d.to, d.secret) for d in r.doors],
-                     contents_roll=r.contents_roll, contents_result=r.result.id if r.result else None,
-                     parent=r.parent, retrace=[(rid, roll, roll == 1, None) for rid, roll in r.retrace],
-                     time=r.minutes)
-        if r.escalation:
-            roll, mod, total = r.escalation
-            lr.escalation = {"roll": roll, "modifier": mod, "total": total,
-                             "final": total >= ex.contents.escalation.final_at}
-        log.rooms.append(lr)
-    return log
+def check(actions: Iterable[Action], rooms: RoomTable, entrances: RoomTable, contents: ContentsTable,
+          width: int = 20, height: int = 28, declared: Iterable | None = None) -> Judgement:
+    """A log's actions judged by the rules: by the readings it declares, else by the default
+    readings and, if it breaks a rule, those its replay consulted (base.judge)."""
+    rules = ExplorationRules(rooms, entrances, contents)
+    actions = list(actions)
+    return judge(lambda chosen: rules.replay(actions, width, height, chosen), declared)

@@ -1,8 +1,10 @@
-"""The three tables map mode rolls on, as plain data (built by the definitions layer).
+"""The game's data, once: the three tables a dungeon is rolled on (read by the rules, map
+mode, the sheets and the simulator alike; formats.py loads them from the YAML files under
+layouts/exploration/).
 
-RoomTable: d66 (11-16 .. 61-66) -> room shape; EntranceTable: d6 -> shape;
+RoomTable: d66 (11-16 .. 61-66) -> room shape (a d6 entrance table: the same, keyed 1-6);
 ContentsTable: 2d6 (2-12) -> a result for corridors and one for rooms, with the
-boss escalation house rule for 11.
+boss escalation rule for 11 (the built-in table's house rule: +1 per earlier boss).
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ class Variant:
     exits: tuple                     # of (x, y, side)
     secret: frozenset
     by_side: dict                    # side -> exits on that side
+    size: tuple = (0, 0)             # width, height in squares
 
 
 class RoomEntry:
@@ -61,7 +64,7 @@ class RoomEntry:
                 for e in s.exits:
                     by_side[e[2]].append(e)
                 found.append(Variant(rot, mir, stretch_by, tuple(sorted(s.cells)), s.exits, s.secret,
-                                     {k: tuple(v) for k, v in by_side.items()}))
+                                     {k: tuple(v) for k, v in by_side.items()}, (s.width, s.height)))
             self._variants[stretch_by] = found
         return found
 
@@ -113,10 +116,15 @@ class ContentsTable:
     results: dict[str, Result]
     escalation: Escalation = field(default_factory=Escalation)
     title: str = ""
+    _names: dict = field(default_factory=dict, repr=False, compare=False)   # result id -> the names it goes by
 
     def result(self, roll: int, kind: str) -> Result:
         corridor, room = self.rows[roll]
         return self.results[corridor if kind == "corridor" else room]
+
+    def final_result(self) -> Result:
+        """The Final Boss (the table's final-boss result, else the rules' own)."""
+        return self.results.get(FINAL_BOSS) or Result(FINAL_BOSS, BOSS, "The Final Boss")
 
     def matches(self, roll: int, kind: str, text: str, final: bool | None = None) -> bool:
         """Whether a written result names the table's result for roll and kind."""
@@ -124,19 +132,35 @@ class ContentsTable:
             return False
         expected = self.result(roll, kind)
         got = _norm(text)
-        names = {_norm(expected.id), _norm(expected.label), _norm(expected.text)} | _category_names(expected.category)
+        names, own = self._names_of(expected)
         if expected.category == "boss":
-            final_names = {_norm(FINAL_BOSS), "finalboss", "final boss", "the final boss"}
-            fin = self.results.get(FINAL_BOSS)
-            if fin is not None:
-                final_names |= {_norm(fin.label), _norm(fin.text)}
+            final_names = self._final_names()
             if final is True:
                 return got in final_names
             if final is False:
                 return got in names or got == _norm(BOSS)
             return got in names or got == _norm(BOSS) or got in final_names
         # a note after the result ("Pit trap: Bo fell, 2 wounds") still names it
-        return got in names or any(_names_in(n, got) for n in (_norm(expected.id), _norm(expected.label)))
+        return got in names or any(_names_in(n, got) for n in own)
+
+    def _names_of(self, result: Result) -> tuple[set, tuple]:
+        """The names a result may be written as (its id, label, text, category), and its own two."""
+        found = self._names.get(result.id)
+        if found is None:
+            own = (_norm(result.id), _norm(result.label))
+            found = ({own[0], own[1], _norm(result.text)} | _category_names(result.category), own)
+            self._names[result.id] = found
+        return found
+
+    def _final_names(self) -> set:
+        found = self._names.get(None)
+        if found is None:
+            found = {_norm(FINAL_BOSS), "finalboss", "final boss", "the final boss"}
+            fin = self.results.get(FINAL_BOSS)
+            if fin is not None:
+                found |= {_norm(fin.label), _norm(fin.text)}
+            self._names[None] = found
+        return found
 
 
 _CATEGORY_NAMES = {

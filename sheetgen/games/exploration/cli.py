@@ -1,6 +1,10 @@
+"""The Dungeon Exploration commands: `sheetgen explore` (map mode) and `sheetgen table` (fresh
+d66 tables).  Thin Click commands over the game's library (formats, mapmode, playlog,
+sheets, generate); only the prompts of an interactive game live here.  Like every
+command module, it imports only click until a command runs."""
 import click
 
-from ._common import clean_errors
+from sheetgen.commands._common import clean_errors
 
 
 @click.command()
@@ -45,12 +49,12 @@ def explore(seed, table_name, contents_name, size, max_rooms, policy, outdir, fo
     import sys
     from pathlib import Path
 
-    from ..atomic import write_text
-    from sheetgen.games.exploration.formats import (BUILTIN_CONTENTS, BUILTIN_ENTRANCES, BUILTIN_ROOMS, load_table, parse_size)
-    from ..errors import InputError, Problem
-    from sheetgen.games.exploration.playlog import dump_log
+    from sheetgen.atomic import write_text
+    from sheetgen.errors import InputError, Problem
     from sheetgen.games.dice import RandomDice
-    from sheetgen.games.exploration.mapmode import Explorer
+    from .formats import map_mode_tables, parse_size
+    from .mapmode import Explorer
+    from .playlog import dump_log
 
     dims = parse_size(size)
     if dims is None:
@@ -60,17 +64,11 @@ def explore(seed, table_name, contents_name, size, max_rooms, policy, outdir, fo
     if bad:
         raise InputError(Problem(f"unknown format '{bad[0]}'", expected="pdf, svg, png or none"))
     is_builtin = table_name in ("builtin", "default")
-    rooms_t = load_table(BUILTIN_ROOMS if is_builtin else table_name)
-    if rooms_t.model.table != "d66":
-        raise InputError(Problem(f"--table {table_name} is a {rooms_t.model.table} table, not a d66 table"))
-    contents_t = load_table(BUILTIN_CONTENTS if contents_name in ("builtin", "default") else contents_name)
-    if contents_t.model.table != "contents":
-        raise InputError(Problem(f"--contents {contents_name} is a {contents_t.model.table} table, not a contents table"))
-    entrances_t = load_table(BUILTIN_ENTRANCES)
+    rooms, entrances, contents = map_mode_tables(table_name, contents_name)
 
     rng = random.Random(seed)
     dice = PromptDice(rng) if interactive else RandomDice(rng)
-    ex = Explorer(rooms_t.rooms, entrances_t.rooms, contents_t.contents, dice, dims[0], dims[1], policy, max_rooms,
+    ex = Explorer(rooms, entrances, contents, dice, dims[0], dims[1], policy, max_rooms,
                   random.Random(seed * 7919 + 1), choose_door=_ask_door if interactive else None)
     try:
         while ex.step():
@@ -88,9 +86,9 @@ def explore(seed, table_name, contents_name, size, max_rooms, policy, outdir, fo
     write_text(log_path, dump_log(ex, seed=seed, policy=policy, table=table_ref))
     written = [log_path]
     if fmts:
-        from sheetgen.games.exploration.sheets import map_document
-        from ..draw.options import BuildOptions
-        from ..render import render_document
+        from sheetgen.draw.options import BuildOptions
+        from sheetgen.render import render_document
+        from .sheets import map_document
         options = BuildOptions(paper=paper, dpi=dpi, seed=seed, grayscale=grayscale)
         doc = map_document(ex, options, paper=paper, name=name)
         written += render_document(doc, out, formats=fmts, dpi=dpi, grayscale=grayscale)
@@ -98,6 +96,34 @@ def explore(seed, table_name, contents_name, size, max_rooms, policy, outdir, fo
     for path in written:
         click.echo(str(path))
     sys.exit(0)
+
+
+@click.command()
+@click.argument("kind", type=click.Choice(["d66"]))
+@click.option("--seed", type=int, default=1, show_default=True, help="The same seed gives the same table.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the YAML to this file (default: print it).")
+@clean_errors
+def table(kind, seed, output):
+    """Generate a fresh d66 room table as YAML: a varied, valid mix of corridors, small
+    and large rooms and dead ends with 1-4 exits, reproducible from --seed.
+
+    \b
+    Examples:
+      sheetgen table d66 --seed 12 -o my-rooms.yaml
+      sheetgen explore --table my-rooms.yaml --seed 3
+    """
+    from .formats import table_yaml
+    from .generate import generate_d66
+    entries = generate_d66(seed)
+    text = table_yaml(entries, f"Generated room shapes (d66, seed {seed})",
+                      notes=f"Made by `sheetgen table d66 --seed {seed}`. '#' floor, '+' door, 'S' secret door.")
+    if output:
+        from sheetgen.atomic import write_text
+        write_text(output, text)
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(text, nl=False)
 
 
 class _Stop(Exception):
