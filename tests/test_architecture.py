@@ -1,46 +1,225 @@
-"""Dependencies point one way: rules are pure; draw knows nothing of render or the CLI."""
+"""Dependencies point one way: a full table of the edges allowed between sheetgen's parts.
+
+Every module of sheetgen belongs to a part (a core package, the shared game layer, or a
+role inside one game); every import found anywhere in a module (top level or inside a
+function) must be an edge of the table, or the test fails naming it.  A new module whose
+part cannot be told from its path fails too: give it a place in PART_OF / GAME_ROLES.
+
+The rules, in words:
+- The core (definitions, draw, render, tracker, commands, cli, ...) never imports a game:
+  games are found through the registry (definitions/registry.py) by name.
+- The shared game layer (games/base.py, dice.py, grid.py) is pure: the standard library
+  and sheetgen.errors only.
+- Inside a game: the pure part (rules, actions, notation, tables, ...) imports only the
+  standard library, the shared game layer and itself; formats add pydantic and the
+  definitions core and the game's sheets (a format's handler composes its pages); sheets
+  add the drawing core but never the formats (one way); tracker, sim and cli may use the
+  whole game and the core.
+- One game never imports another.
+"""
 import ast
+import sys
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parent.parent / "sheetgen"
+GAMES = ("foury", "exploration", "navigation", "shuffle")
 
-FORBIDDEN = {
-    "rules": ("sheetgen.render", "sheetgen.commands", "sheetgen.cli", "sheetgen.draw", "sheetgen.definitions",
-              "sheetgen.tracker", "sheetgen.playlog", "click", "reportlab", "svgwrite", "PIL", "sqlite3"),
-    "draw": ("sheetgen.render", "sheetgen.commands", "sheetgen.cli", "click", "svgwrite", "reportlab"),
-    "render": ("sheetgen.commands", "sheetgen.cli", "sheetgen.rules", "sheetgen.definitions", "click"),
-    "definitions": ("sheetgen.render", "sheetgen.commands", "sheetgen.cli", "click"),
+# core parts: module (dotted, below sheetgen) -> part
+PART_OF = {
+    "__init__": "meta", "__main__": "cli", "cli": "cli",
+    "errors": "errors", "paths": "paths", "atomic": "atomic", "stats": "stats", "fonts": "fonts",
+    "calibration": "calibration", "build": "build", "usercache": "usercache",
+    "definitions": "definitions", "draw": "draw", "render": "render", "tracker": "tracker",
+    "commands": "commands", "scan": "scan", "web": "web",
+    "games.__init__": "games.shared", "games.base": "games.shared", "games.dice": "games.shared",
+    "games.grid": "games.shared",
+}
+
+# the roles inside a game package, by module name (first component below the game)
+GAME_ROLES = {
+    "__init__": "declaration",
+    "rules": "pure", "actions": "pure", "notation": "pure", "tables": "pure", "board": "pure",
+    "heroes": "pure", "shapes": "pure", "readings": "pure", "generate": "pure", "mapmode": "pure",
+    "randomplay": "pure", "campaigns": "pure",
+    "formats": "formats", "playlog": "formats", "lint": "formats", "handlers": "formats",
+    "sheets": "sheets",
+    "tracker": "tracker", "sim": "sim", "report": "sim", "cli": "cli", "scan": "scan", "web": "web",
+}
+
+# part -> parts it may import (itself always allowed)
+ALLOWED = {
+    "meta": set(),
+    "errors": set(),
+    "paths": set(),
+    "stats": set(),
+    "atomic": {"errors"},
+    "usercache": {"errors", "paths", "atomic"},
+    "fonts": {"errors", "paths", "usercache"},
+    "draw": {"errors", "fonts", "paths"},
+    "render": {"errors", "fonts", "paths", "atomic", "draw"},
+    "calibration": {"errors", "paths", "atomic", "draw"},
+    "definitions": {"errors", "paths", "fonts", "atomic", "usercache", "draw", "games.shared"},
+    "build": {"errors", "paths", "definitions", "draw", "render"},
+    "tracker": {"errors", "paths", "atomic", "games.shared"},
+    "scan": {"errors", "paths", "atomic", "definitions", "draw", "render", "build", "games.shared"},
+    "commands": {"meta", "errors", "paths", "atomic", "stats", "fonts", "calibration", "build", "definitions",
+                 "draw", "render", "tracker", "scan", "web", "games.shared"},
+    "web": {"errors", "paths", "atomic", "definitions", "draw", "render", "build", "tracker", "games.shared"},
+    "cli": {"meta", "definitions", "commands", "errors"},
+    "games.shared": {"errors"},
+}
+# inside a game: role -> roles of the same game it may import, and core parts
+GAME_ALLOWED = {
+    "declaration": ({"declaration"}, {"games.shared"}),
+    "pure": ({"pure"}, {"games.shared"}),
+    "formats": ({"declaration", "pure", "formats", "sheets"}, {"errors", "paths", "definitions", "games.shared"}),
+    "sheets": ({"declaration", "pure", "sheets"}, {"errors", "paths", "fonts", "draw", "games.shared"}),
+    "tracker": ({"declaration", "pure", "formats", "sheets", "tracker"},
+                {"errors", "paths", "atomic", "definitions", "draw", "render", "tracker", "games.shared"}),
+    "sim": ({"declaration", "pure", "formats", "sheets", "sim"},
+            {"errors", "paths", "atomic", "stats", "fonts", "definitions", "draw", "render", "games.shared"}),
+    "scan": ({"declaration", "pure", "formats", "sheets", "scan"},
+             {"errors", "paths", "definitions", "draw", "scan", "games.shared"}),
+    "web": ({"declaration", "pure", "formats", "sheets", "tracker", "web"},
+            {"errors", "paths", "definitions", "draw", "web", "games.shared"}),
+    "cli": ({"declaration", "pure", "formats", "sheets", "tracker", "sim", "cli"},
+            {"errors", "paths", "atomic", "definitions", "draw", "render", "commands", "build", "games.shared"}),
+}
+# third-party libraries each part may use (the standard library is always allowed)
+THIRD_PARTY = {
+    "cli": {"click"}, "commands": {"click", "yaml"}, "calibration": set(), "build": set(),
+    "definitions": {"yaml", "pydantic", "pydantic_core", "PIL", "ruamel"},
+    "fonts": {"PIL", "reportlab"}, "draw": {"PIL", "segno"}, "render": {"reportlab", "svgwrite", "PIL"},
+    "tracker": set(), "scan": {"numpy", "cv2", "PIL", "segno"},
+    "web": {"starlette", "uvicorn", "segno", "click"},
+    "game:formats": {"pydantic", "pydantic_core", "yaml", "ruamel"}, "game:sheets": {"segno"},
+    "game:tracker": {"yaml"}, "game:sim": {"yaml"}, "game:cli": {"click", "yaml"},
+    "game:scan": {"numpy", "cv2"}, "game:web": set(),
 }
 
 
-def _imports(path: Path, package: str) -> set[str]:
+def part_of(module: str) -> str:
+    """'sheetgen.games.foury.sheets.map' -> 'foury:sheets'; 'sheetgen.draw.model' -> 'draw'."""
+    parts = module.split(".")[1:] or ["__init__"]
+    if parts[0] == "games" and len(parts) > 1 and parts[1] not in ("base", "dice", "grid", "__init__"):
+        game = parts[1]
+        role = GAME_ROLES.get(parts[2] if len(parts) > 2 else "__init__")
+        assert role, f"{module}: which role is '{parts[2]}'? add it to GAME_ROLES"
+        return f"{game}:{role}"
+    for length in (2, 1):
+        key = ".".join(parts[:length])
+        if key in PART_OF:
+            return PART_OF[key]
+    raise AssertionError(f"{module}: which part of sheetgen is this? add it to PART_OF")
+
+
+def modules():
+    for path in sorted(PKG.rglob("*.py")):
+        rel = path.relative_to(PKG.parent).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            name, package = ".".join(parts), ".".join(parts[:-1])
+        else:
+            name, package = ".".join(parts), ".".join(parts[:-1])
+        yield path, name, package
+
+
+def imports(path: Path, package: str):
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names.update(a.name for a in node.names)
+            for a in node.names:
+                yield a.name, node.lineno
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                parts = package.split(".")
-                base = ".".join(parts[: len(parts) - node.level + 1])
-                names.add(f"{base}.{node.module}" if node.module else base)
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+                if node.module is None or target.count(".") < 2:
+                    # `from . import x` / `from .. import rules`: each name may be a module
+                    for a in node.names:
+                        yield f"{target}.{a.name}", node.lineno
+                    continue
+                yield target, node.lineno
             elif node.module:
-                names.add(node.module)
-    return names
+                if node.module in ("sheetgen", "sheetgen.games") or node.module.startswith("sheetgen.games."):
+                    for a in node.names:
+                        yield f"{node.module}.{a.name}", node.lineno
+                else:
+                    yield node.module, node.lineno
 
 
-def test_dependencies_point_one_way():
+def _resolve_module(name: str) -> str:
+    """The longest prefix of name that is a sheetgen module or package."""
+    parts = name.split(".")
+    for n in range(len(parts), 0, -1):
+        candidate = PKG.parent.joinpath(*parts[:n])
+        if candidate.with_suffix(".py").is_file() or (candidate / "__init__.py").is_file():
+            return ".".join(parts[:n])
+    return name
+
+
+def allowed(src: str, dst: str) -> bool:
+    if src == dst:
+        return True
+    src_game, _, src_role = src.partition(":") if ":" in src else (None, "", src)
+    dst_game, _, dst_role = dst.partition(":") if ":" in dst else (None, "", dst)
+    if ":" not in src:
+        return ":" not in dst and dst in ALLOWED[src]
+    roles, core = GAME_ALLOWED[src_role]
+    if ":" in dst:
+        return src_game == dst_game and dst_role in roles
+    return dst in core
+
+
+def third_party_part(part: str) -> str:
+    return "game:" + part.split(":")[1] if ":" in part else part
+
+
+def test_every_import_is_an_allowed_edge():
     bad = []
-    for area, forbidden in FORBIDDEN.items():
-        for path in (PKG / area).rglob("*.py"):
-            rel = path.relative_to(PKG.parent).with_suffix("")
-            package = ".".join(rel.parts[:-1]) if path.name != "__init__.py" else ".".join(rel.parts[:-1])
-            for name in _imports(path, package):
-                if any(name == f or name.startswith(f + ".") for f in forbidden):
-                    bad.append(f"{path.relative_to(PKG.parent)} imports {name}")
-    assert not bad, "\n".join(bad)
+    for path, name, package in modules():
+        src = part_of(name)
+        for target, line in imports(path, package):
+            top = target.split(".")[0]
+            where = f"{path.relative_to(PKG.parent)}:{line}"
+            if top == "sheetgen":
+                dst = part_of(_resolve_module(target))
+                if not allowed(src, dst):
+                    bad.append(f"{where}: {src} may not import {dst} ({target})")
+            elif top not in sys.stdlib_module_names and top != "__future__":
+                if top not in THIRD_PARTY.get(third_party_part(src), set()):
+                    bad.append(f"{where}: {src} may not use the library {top}")
+    assert not bad, "edges not in the table:\n" + "\n".join(bad)
+
+
+def test_every_module_has_a_part():
+    for _, name, _ in modules():
+        part_of(name)           # raises for a module nobody placed
 
 
 def test_svgwrite_only_in_svg_backend():
-    users = [p for p in PKG.rglob("*.py") if "svgwrite" in _imports(p, "x")]
+    users = [p for p, _, pkg in modules() if any(t.split(".")[0] == "svgwrite" for t, _ in imports(p, pkg))]
     assert all(p.parent.name == "render" for p in users), users
+
+
+def test_the_table_knows_the_four_games():
+    found = sorted(p.name for p in (PKG / "games").iterdir() if (p / "__init__.py").is_file())
+    assert found == sorted(GAMES)
+
+
+def test_the_table_itself_is_one_way():
+    """No two core parts may import each other (the table would allow a cycle)."""
+    cycles = [(a, b) for a, deps in ALLOWED.items() for b in deps if a in ALLOWED.get(b, set()) and a != b]
+    assert not cycles, cycles
+
+
+def test_the_table_forbids_what_the_design_forbids():
+    forbidden = [("draw", "definitions"), ("definitions", "foury:formats"), ("commands", "exploration:cli"),
+                 ("render", "games.shared"), ("foury:pure", "foury:formats"), ("foury:pure", "draw"),
+                 ("foury:sheets", "foury:formats"), ("foury:sheets", "exploration:sheets"),
+                 ("navigation:pure", "shuffle:pure"), ("games.shared", "definitions"), ("tracker", "foury:tracker")]
+    assert [edge for edge in forbidden if allowed(*edge)] == []
+    assert allowed("foury:formats", "foury:sheets") and allowed("foury:tracker", "tracker")
+    assert part_of("sheetgen.games.foury.sheets.map") == "foury:sheets"
+    assert part_of("sheetgen.games.base") == "games.shared" and part_of("sheetgen.draw.model") == "draw"
