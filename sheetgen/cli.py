@@ -42,8 +42,13 @@ class LazyGroup(click.Group):
         """Click's main, with every error a clean message and its exit code (an
         unexpected one exits 3), and SIGTERM/SIGHUP a clean exit that removes
         half-written output (part files) and rolls back an open journal transaction."""
+        import sys
+
         from .commands._common import exit_for, set_debug
-        set_debug(False)
+        given = kwargs.get("args", args[0] if args else None)
+        given = list(sys.argv[1:] if given is None else given)
+        # --debug as given before the command: known even if finding the command fails
+        set_debug("--debug" in given[:next((i for i, a in enumerate(given) if not a.startswith("-")), len(given))])
         restore = _terminate_cleanly()
         try:
             return super().main(*args, **kwargs)
@@ -76,9 +81,6 @@ def _terminate_cleanly():
     """SIGTERM and SIGHUP (where nobody else handles them) raise SystemExit, so that
     cleanup runs; returns the function that puts the old handlers back."""
     import signal
-    import threading
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
     previous = {}
 
     def terminate(signum, frame):
@@ -87,7 +89,10 @@ def _terminate_cleanly():
     for name in ("SIGTERM", "SIGHUP"):
         sig = getattr(signal, name, None)
         if sig is not None and signal.getsignal(sig) is signal.SIG_DFL:
-            previous[sig] = signal.signal(sig, terminate)
+            try:
+                previous[sig] = signal.signal(sig, terminate)
+            except ValueError:          # not the main thread: signals are not ours to take
+                break
 
     def restore():
         for sig, handler in previous.items():

@@ -144,16 +144,37 @@ def _element_type(annotation):
     return None
 
 
+_MARKERS = {"str", "int", "float", "list", "dict"}
+
+
+def _data_loc(loc: tuple, data: Any) -> tuple:
+    """pydantic's loc without its union/tag markers ('function-after[...]', 'str', ...):
+    a part that is a key of the data at that point stays, even one written like a marker
+    (a key `wa[lls`, or `str`)."""
+    out = []
+    node = data
+    for p in loc:
+        if isinstance(node, dict) and p in node:
+            out.append(p)
+            node = node[p]
+        elif isinstance(node, list) and isinstance(p, int) and 0 <= p < len(node):
+            out.append(p)
+            node = node[p]
+        elif isinstance(p, str) and (p.startswith("function-") or "[" in p or p in _MARKERS):
+            continue
+        else:
+            out.append(p)
+            node = None
+    return tuple(out)
+
+
 def problems_from_validation(exc: ValidationError, data: Any, filename: str,
                              model: type[BaseModel] | None = None, prefix: tuple = ()) -> list[Problem]:
     problems: list[Problem] = []
     seen = set()
     located = []
     for err in exc.errors(include_url=False):
-        loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-        # drop pydantic's union/tag markers that are not keys in the data
-        loc = tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in {"str", "int", "float", "list", "dict"})))
-        located.append((loc, err))
+        located.append((_data_loc(err["loc"], data), err))
     for loc, err in simplify_union_errors(located):
         full = prefix + loc
         kind = err["type"]

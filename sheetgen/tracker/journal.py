@@ -126,10 +126,11 @@ class Journal:
             # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per action
             db = sqlite3.connect(str(self.path), isolation_level=None, timeout=self.timeout)
             self._check_intact(db)
+            missing = self._missing_tables(db)          # (refuses another program's database untouched)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
-            if self._missing_tables(db):
+            if missing:
                 db.executescript(SCHEMA)
             return db
         except sqlite3.Error as exc:
@@ -138,6 +139,10 @@ class Journal:
             if exists and _code(exc) == _READONLY:      # an immutable file, a read-only mount
                 return self._connect_readonly()
             raise self._error(exc) from None
+        except JournalError:
+            if db is not None:
+                db.close()
+            raise
 
     def _connect_readonly(self) -> sqlite3.Connection:
         """Open for reading only (status, export, games, render still work)."""
@@ -168,7 +173,7 @@ class Journal:
         """PRAGMA quick_check before anything is read: a damaged journal is refused whole."""
         rows = db.execute("PRAGMA quick_check").fetchall()
         if [r[0] for r in rows] != ["ok"]:
-            detail = "; ".join(str(r[0]) for r in rows[:3]) + (f"; ... ({len(rows)} problems)" if len(rows) > 3 else "")
+            detail = _lines(rows) + (f"; ... ({len(rows)} problems)" if len(rows) > 3 else "")
             raise self._damaged(f"PRAGMA quick_check: {detail}")
 
     def _missing_tables(self, db: sqlite3.Connection) -> list[str]:
@@ -199,8 +204,10 @@ class Journal:
                                 f"{self.timeout:g} s; wait for it to finish (or stop it) and try again")
         if code == _READONLY:
             return self._readonly_error()
-        if code in (_CORRUPT, _NOTADB):
-            return self._damaged(f"{exc}; {self._integrity()}")
+        if code == _NOTADB:
+            return self._damaged("it is not an SQLite database")
+        if code == _CORRUPT:
+            return self._damaged(f"{exc}{self._integrity()}")
         if code == _CANTOPEN:
             return JournalError(f"{where}: cannot open the journal (no permission, or its folder cannot be "
                                 "written); check the permissions or give --journal another file")
@@ -211,15 +218,16 @@ class Journal:
         return JournalError(f"{where}: the journal cannot be used ({exc})")
 
     def _integrity(self) -> str:
+        """'; PRAGMA integrity_check: ...' when SQLite can say more about the damage, else ''."""
         try:
             db = sqlite3.connect(Path(os.path.abspath(self.path)).as_uri() + "?mode=ro", uri=True)
             try:
                 rows = db.execute("PRAGMA integrity_check(3)").fetchall()
             finally:
                 db.close()
-            return "PRAGMA integrity_check: " + "; ".join(str(r[0]) for r in rows)
-        except sqlite3.Error as exc:
-            return f"PRAGMA integrity_check cannot run: {exc}"
+        except sqlite3.Error:
+            return ""
+        return "; PRAGMA integrity_check: " + _lines(rows)
 
     @contextlib.contextmanager
     def _sql(self):
@@ -356,6 +364,11 @@ class Journal:
     def integrity(self) -> str:
         with self._sql() as db:
             return db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def _lines(rows) -> str:
+    """The first three rows of a PRAGMA's answer on one line."""
+    return "; ".join(" ".join(str(r[0]).replace("*** in database main ***", "").split()) for r in rows[:3])
 
 
 def _code(exc: BaseException | None) -> int | None:
