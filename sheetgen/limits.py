@@ -24,7 +24,7 @@ MAX_VALUES = 200_000                 # values once anchors and aliases are expan
 MAX_TEXT_EXPANDED = 4_000_000        # characters of text once anchors and aliases are expanded
 
 # -- drawing (checked where layouts are validated) --------------------------------------------
-MAX_HEX_CELLS = 5_000                # hexes in one grid (each is drawn; squares are drawn as lines)
+MAX_HEX_CELLS = 4_000                # hexes in one grid, 50 x 80 (each is drawn; squares are drawn as lines)
 MAX_HEX_CELLS_DOCUMENT = 20_000      # hexes in a whole layout or deck: every card, every `use`
 MAX_TEXT_CHARS = 20_000              # characters in one text or table (a full A4 page at 6 pt: ~18,000)
 MAX_TEXT_CHARS_DOCUMENT = 200_000    # characters in a whole layout or deck

@@ -156,13 +156,13 @@ def test_a_hex_grid_past_the_limit_is_refused_at_its_line(tmp_path):
     path = write(tmp_path, "hex.yaml", HEAD + "elements:\n  g: {type: grid, shape: hex, columns: 1000, rows: 1000,"
                                              " cell: 1mm}\n")
     result = run("build", path, "-o", tmp_path / "out", code=2)
-    assert "hex.yaml:5:6: elements.g: 1000 x 1000 = 1,000,000 hexes; a hex grid holds at most 5,000" \
+    assert "hex.yaml:5:6: elements.g: 1000 x 1000 = 1,000,000 hexes; a hex grid holds at most 4,000" \
         in result.output
     assert not (tmp_path / "out").exists()
     # a square grid of the same size is drawn as lines: allowed
     square = write(tmp_path, "sq.yaml", HEAD + "elements:\n  g: {type: grid, columns: 1000, rows: 1000, cell: 0.2mm}\n")
     assert run("validate", square).exit_code == 0
-    at_limit = write(tmp_path, "hex50.yaml", HEAD + "elements:\n  g: {type: grid, shape: hex, columns: 50, rows: 100,"
+    at_limit = write(tmp_path, "hex50.yaml", HEAD + "elements:\n  g: {type: grid, shape: hex, columns: 50, rows: 80,"
                                                   " cell: 2mm}\n")
     assert run("validate", at_limit).exit_code == 0
 

@@ -95,8 +95,9 @@ def fuzz(inputs: int, seed: int, crashes: Path | None) -> dict:
 # -- 2. refused (and just allowed) inputs ------------------------------------------------------------
 
 
-def measure(args: list[str], cwd: Path, timeout: float = 120.0) -> tuple[int, float, float, str]:
-    """(exit code, wall seconds, peak memory MB, last stderr line) of `sheetgen ARGS` in its own process."""
+def measure(args: list[str], cwd: Path, timeout: float = 120.0) -> tuple[int, float, float, float, str]:
+    """(exit code, wall seconds, CPU seconds, peak memory MB, first stderr line) of `sheetgen ARGS`
+    in its own process (CPU time as well as wall time: a busy machine stretches the wall time)."""
     err = cwd / "stderr.txt"
     with open(err, "w") as stderr:
         started = time.perf_counter()
@@ -115,7 +116,8 @@ def measure(args: list[str], cwd: Path, timeout: float = 120.0) -> tuple[int, fl
         wall = time.perf_counter() - started
     code = os.waitstatus_to_exitcode(status)
     lines = err.read_text(errors="replace").strip().splitlines()
-    return code, wall, usage.ru_maxrss / 1024, (lines[0] if lines else "")[:150]
+    cpu = usage.ru_utime + usage.ru_stime
+    return code, wall, cpu, usage.ru_maxrss / 1024, (lines[0] if lines else "")[:150]
 
 
 def _hostile(tmp: Path) -> list[tuple[str, list[str]]]:
@@ -179,7 +181,7 @@ def _hostile(tmp: Path) -> list[tuple[str, list[str]]]:
 
 def _allowed(tmp: Path) -> list[tuple[str, list[str]]]:
     head = "sheetgen: 1\nkind: layout\ntitle: t\n"
-    (tmp / "hex-limit.yaml").write_text(head + "elements:\n  g: {type: grid, shape: hex, columns: 50, rows: 100,"
+    (tmp / "hex-limit.yaml").write_text(head + "elements:\n  g: {type: grid, shape: hex, columns: 50, rows: 80,"
                                                " cell: 2mm, labels: true}\n")
     words = " ".join(["word"] * 4_000)[:20_000]
     (tmp / "text-limit.yaml").write_text(head + f"elements:\n  t: {{type: text, text: '{words}', width: 180mm,"
@@ -187,13 +189,18 @@ def _allowed(tmp: Path) -> list[tuple[str, list[str]]]:
     (tmp / "deck-limit.yaml").write_text("sheetgen: 1\nkind: deck\ntitle: t\ncard: {width: 63mm, height: 88mm}\n"
                                          "count: 200\ntemplate:\n  g: {type: grid, shape: hex, columns: 10,"
                                          " rows: 10, cell: 5mm}\n")
-    big_log = max(TESTS.glob("data/**/*.yaml"), key=lambda p: p.stat().st_size)
+    # the largest play log sheetgen itself writes: map mode on the largest sheet, to the end
+    subprocess.run([sys.executable, "-m", "sheetgen", "explore", "--seed", "17", "--sheet", "60x80", "--rooms",
+                    "10000", "--policy", "deepest", "--format", "none", "-o", str(tmp / "explored")], env=ENV,
+                   capture_output=True, check=True)
+    [big_log] = (tmp / "explored").glob("*.yaml")
     return [
-        ("a 50x100 hex grid with labels (build, 3 formats)", ["build", "hex-limit.yaml", "-o", "out"]),
+        ("the graph-20x28 built-in, for comparison (build)", ["build", "graph-20x28", "-o", "out"]),
+        ("a 50x80 hex grid with labels (build, 3 formats)", ["build", "hex-limit.yaml", "-o", "out"]),
         ("a 20,000-character text (build, 3 formats)", ["build", "text-limit.yaml", "-o", "out"]),
         ("200 cards of 100 hexes (20,000 hexes; build, PDF)", ["build", "deck-limit.yaml", "-o", "out",
                                                               "--format", "pdf"]),
-        (f"check the largest test log ({big_log.name})", ["check", str(big_log)]),
+        (f"check a 60x80 map-mode log ({big_log.stat().st_size // 1024} KB)", ["check", str(big_log)]),
     ]
 
 
@@ -222,41 +229,44 @@ def _steps_in(journal: Path) -> list[str]:
         db.close()
 
 
-def kill_tracks(kills: int, rng: random.Random) -> tuple[int, int]:
-    """SIGKILL a loop of `track step`/`track undo` at a random moment: every acknowledged step
-    ('recorded step N' printed) is in the journal, which is intact."""
-    survived = 0
+def kill_tracks(kills: int, rng: random.Random) -> tuple[int, int, int]:
+    """SIGKILL a process recording a whole legal game step by step (tests/data's
+    legal-full-game.yaml) at a random moment: the journal is intact and holds exactly the
+    first N steps of the game, N the steps acknowledged ('recorded step' printed) or one
+    more (killed between the commit and the print), never half a step."""
+    import json
+
+    import yaml
+    log = yaml.safe_load((TESTS / "data" / "foury_logs" / "legal-full-game.yaml").read_text(encoding="utf-8"))
+    game = []
+    for rnd in log["rounds"]:
+        game.append({"entry": rnd["entry"]})
+        game += rnd["steps"]
+    script = ("import json, sys\nfrom click.testing import CliRunner\nfrom sheetgen.cli import main\n"
+              "for step in json.loads(sys.argv[2]):\n"
+              "    r = CliRunner().invoke(main, ['track', 'step', json.dumps(step), '--journal', sys.argv[1]])\n"
+              "    assert r.exit_code == 0, r.output\n"
+              "    print('ACK', flush=True)\n")
+    survived = landed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        journal = Path(tmp) / "journal.sqlite"
-        subprocess.run([sys.executable, "-m", "sheetgen", "track", "new", "--map", str(HALL), "--traits", TRAITS,
-                        "--journal", str(journal)], env=ENV, capture_output=True, check=True)
-        script = ("import sys\nfrom click.testing import CliRunner\nfrom sheetgen.cli import main\n"
-                  "j = sys.argv[1]\nfor step in ['{entry: C1:N}', '{move: C1, roll: 2}'] * 1000:\n"
-                  "    r = CliRunner().invoke(main, ['track', 'step', step, '--journal', j])\n"
-                  "    if r.exit_code == 0: print('ACK', flush=True)\n"
-                  "    r = CliRunner().invoke(main, ['track', 'undo', '--journal', j])\n"
-                  "    if r.exit_code == 0: print('UNDO', flush=True)\n")
-        for _ in range(kills):
-            before = len(_steps_in(journal))
-            proc = subprocess.Popen([sys.executable, "-c", script, str(journal)], env=ENV, stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, text=True)
-            time.sleep(rng.uniform(0.5, 2.5))
+        for k in range(kills):
+            journal = Path(tmp) / f"journal-{k}.sqlite"
+            subprocess.run([sys.executable, "-m", "sheetgen", "track", "new", "--map", "ancient-story", "--traits",
+                            TRAITS, "--journal", str(journal)], env=ENV, capture_output=True, check=True)
+            proc = subprocess.Popen([sys.executable, "-c", script, str(journal), json.dumps(game)], env=ENV,
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            time.sleep(rng.uniform(0.5, 4.0))
             proc.send_signal(signal.SIGKILL)
             out, _ = proc.communicate()
-            acked = out.count("ACK") - out.count("UNDO")
+            acked = out.count("ACK")
+            landed += acked < len(game)             # killed before the game was all recorded
             try:
-                now = len(_steps_in(journal))
+                recorded = [json.loads(s) for s in _steps_in(journal)]
             except (AssertionError, sqlite3.DatabaseError):
                 continue
-            # each step is taken back before the next: the journal holds the acknowledged
-            # steps less the acknowledged undos, give or take the one killed between the two
-            if now - before in (acked, acked + 1):
+            if len(recorded) in (acked, acked + 1) and recorded == game[:len(recorded)]:
                 survived += 1
-            # back to the start for the next round
-            while len(_steps_in(journal)) > before:
-                subprocess.run([sys.executable, "-m", "sheetgen", "track", "undo", "--journal", str(journal)],
-                               env=ENV, capture_output=True)
-    return kills, survived
+    return kills, survived, landed
 
 
 def _digests(folder: Path) -> dict[str, str]:
@@ -264,11 +274,11 @@ def _digests(folder: Path) -> dict[str, str]:
             if p.is_file() and not p.name.endswith(".part")}
 
 
-def kill_builds(kills: int, rng: random.Random) -> tuple[int, int, int]:
+def kill_builds(kills: int, rng: random.Random) -> tuple[int, int, int, int]:
     """SIGKILL or SIGTERM the default pack's build at a random moment, into a folder holding
     a complete earlier build: each file is then the old or the new complete version, and the
     next build leaves no part file.  Returns (kills, survived, sets left mixed)."""
-    survived = mixed = 0
+    survived = mixed = landed = 0
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         old, new, out = tmp / "old", tmp / "new", tmp / "out"
@@ -288,7 +298,7 @@ def kill_builds(kills: int, rng: random.Random) -> tuple[int, int, int]:
                                     env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             time.sleep(rng.uniform(0.3, 6.0))
             proc.send_signal(signal.SIGKILL if k % 2 == 0 else signal.SIGTERM)
-            proc.wait()
+            landed += proc.wait() != 0                 # killed before the build finished
             now = _digests(out)
             whole = set(now) == set(old_d) and all(now[n] in (old_d[n], new_d.get(n)) for n in now)
             if whole and any(now[n] != old_d[n] for n in now) and any(now[n] == old_d[n] for n in now):
@@ -298,7 +308,7 @@ def kill_builds(kills: int, rng: random.Random) -> tuple[int, int, int]:
             parts = [p for p in out.iterdir() if p.name.endswith(".part")]
             if whole and not parts:
                 survived += 1
-    return kills, survived, mixed
+    return kills, survived, mixed, landed
 
 
 def main(argv: list[str]) -> int:
@@ -318,21 +328,26 @@ def main(argv: list[str]) -> int:
             print(f"  {count:5} x {kind}")
     if args.only in (None, "refused"):
         r = refused()
-        print("refused inputs (exit code, wall s, peak MB, first line):")
-        for label, code, wall, mb, line in r["refused"]:
-            print(f"  {label:42} exit {code}  {wall:5.2f} s  {mb:6.0f} MB  {line}")
+        print("refused inputs (exit code, wall s, CPU s, peak MB, first line):")
+        for label, code, wall, cpu, mb, line in r["refused"]:
+            print(f"  {label:42} exit {code}  {wall:5.2f} s  {cpu:5.2f} s  {mb:6.0f} MB  {line}")
         worst_t = max(r["refused"], key=lambda row: row[2])
-        worst_m = max(r["refused"], key=lambda row: row[3])
-        print(f"worst refused input: {worst_t[2]:.2f} s ({worst_t[0]}), {worst_m[3]:.0f} MB ({worst_m[0]})")
-        print("allowed inputs at the limits:")
-        for label, code, wall, mb, line in r["allowed"]:
-            print(f"  {label:50} exit {code}  {wall:5.2f} s  {mb:6.0f} MB")
+        worst_c = max(r["refused"], key=lambda row: row[3])
+        worst_m = max(r["refused"], key=lambda row: row[4])
+        print(f"worst refused input: {worst_t[2]:.2f} s wall ({worst_t[0]}), {worst_c[3]:.2f} s CPU ({worst_c[0]}), "
+              f"{worst_m[4]:.0f} MB ({worst_m[0]}); refused: {sum(row[1] == 2 for row in r['refused'])} of "
+              f"{len(r['refused'])} with exit 2")
+        print("allowed inputs at the limits (exit code, wall s, CPU s, peak MB):")
+        for label, code, wall, cpu, mb, line in r["allowed"]:
+            print(f"  {label:50} exit {code}  {wall:5.2f} s  {cpu:5.2f} s  {mb:6.0f} MB")
     if args.only in (None, "kills"):
-        k, s = kill_tracks(args.kills, rng)
-        print(f"track killed (SIGKILL) mid-action: {s} of {k} survived with every acknowledged step, journal intact")
-        k, s, m = kill_builds(args.kills, rng)
-        print(f"build killed (SIGKILL/SIGTERM) mid-build: {s} of {k} left every file whole (old or new) and no "
-              f"part file after the next build; {m} left a mix of old and new files")
+        k, s, landed = kill_tracks(args.kills, rng)
+        print(f"track killed (SIGKILL) while recording a game ({landed} of {k} before its end): {s} of {k} left an "
+              "intact journal holding every acknowledged step, no half step")
+        k, s, m, landed = kill_builds(args.kills, rng)
+        print(f"build of the default pack killed (SIGKILL, SIGTERM by turns; {landed} of {k} before it finished): "
+              f"{s} of {k} left every file whole (old or new) and no part file after the next build; "
+              f"{m} left a mix of old and new files")
     return 0
 
 
