@@ -1,7 +1,7 @@
 """Every bound sheetgen puts on its input, in one place (README's "Limits" lists them).
 
 Each limit is far beyond what a real sheet or play log reaches (the largest shipped
-definition is about 4 KB, the largest grid 26 x 26 cells), and low enough that an
+definition is about 4 KB, the largest grid 20 x 28 cells), and low enough that an
 input at the limit is read, checked and drawn in well under two seconds and 200 MB;
 past it, the input is refused before the expensive work with an error that names
 the limit.  Also here: the guard on file names (the system's 255 bytes a name,
@@ -24,7 +24,7 @@ MAX_VALUES = 200_000                 # values once anchors and aliases are expan
 MAX_TEXT_EXPANDED = 4_000_000        # characters of text once anchors and aliases are expanded
 
 # -- drawing (checked where layouts are validated) --------------------------------------------
-MAX_HEX_CELLS = 4_000                # hexes in one grid, 50 x 80 (each is drawn; squares are drawn as lines)
+MAX_HEX_CELLS = 3_000                # hexes in one grid, 50 x 60 (each is drawn; squares are drawn as lines)
 MAX_HEX_CELLS_DOCUMENT = 20_000      # hexes in a whole layout or deck: every card, every `use`
 MAX_TEXT_CHARS = 20_000              # characters in one text or table (a full A4 page at 6 pt: ~18,000)
 MAX_TEXT_CHARS_DOCUMENT = 200_000    # characters in a whole layout or deck

@@ -156,13 +156,13 @@ def test_a_hex_grid_past_the_limit_is_refused_at_its_line(tmp_path):
     path = write(tmp_path, "hex.yaml", HEAD + "elements:\n  g: {type: grid, shape: hex, columns: 1000, rows: 1000,"
                                              " cell: 1mm}\n")
     result = run("build", path, "-o", tmp_path / "out", code=2)
-    assert "hex.yaml:5:6: elements.g: 1000 x 1000 = 1,000,000 hexes; a hex grid holds at most 4,000" \
+    assert "hex.yaml:5:6: elements.g: 1000 x 1000 = 1,000,000 hexes; a hex grid holds at most 3,000" \
         in result.output
     assert not (tmp_path / "out").exists()
     # a square grid of the same size is drawn as lines: allowed
     square = write(tmp_path, "sq.yaml", HEAD + "elements:\n  g: {type: grid, columns: 1000, rows: 1000, cell: 0.2mm}\n")
     assert run("validate", square).exit_code == 0
-    at_limit = write(tmp_path, "hex50.yaml", HEAD + "elements:\n  g: {type: grid, shape: hex, columns: 50, rows: 80,"
+    at_limit = write(tmp_path, "hex50.yaml", HEAD + "elements:\n  g: {type: grid, shape: hex, columns: 50, rows: 60,"
                                                   " cell: 2mm}\n")
     assert run("validate", at_limit).exit_code == 0
 
@@ -283,3 +283,19 @@ def test_merge_keys_with_overrides_work(tmp_path):
 def test_merge_keys_keep_the_duplicate_rule(tmp_path, body, expected):
     result = run("validate", write(tmp_path, "m.yaml", HEAD + "elements:\n" + body), code=2)
     assert re.search(expected, result.output), result.output
+
+
+def test_readme_states_the_limits_the_code_enforces():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Limits"):text.index("## Measured performance")]
+    for value, shown in [(limits.MAX_FILE_BYTES, limits.kib(limits.MAX_FILE_BYTES)),
+                         (limits.MAX_ARGUMENT_BYTES, limits.kib(limits.MAX_ARGUMENT_BYTES)),
+                         (limits.MAX_NODES, f"{limits.MAX_NODES:,}"), (limits.MAX_VALUES, f"{limits.MAX_VALUES:,} values"),
+                         (limits.MAX_TEXT_EXPANDED, f"{limits.MAX_TEXT_EXPANDED:,} characters"),
+                         (limits.MAX_DEPTH, f"{limits.MAX_DEPTH} levels"),
+                         (limits.MAX_HEX_CELLS, f"{limits.MAX_HEX_CELLS:,} (50 x 60); {limits.MAX_HEX_CELLS_DOCUMENT:,}"),
+                         (limits.MAX_TEXT_CHARS, f"{limits.MAX_TEXT_CHARS:,} (a full A4 page"),
+                         (limits.MAX_TEXT_CHARS_DOCUMENT, f"; {limits.MAX_TEXT_CHARS_DOCUMENT:,} |"),
+                         (limits.MAX_NAME_BYTES, f"{limits.MAX_NAME_BYTES} bytes; {limits.MAX_PATH_BYTES:,} bytes")]:
+        assert shown in section, (value, shown)
+    assert limits.MAX_HEX_CELLS == 50 * 60

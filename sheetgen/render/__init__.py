@@ -15,7 +15,7 @@ import contextlib
 import re
 from pathlib import Path
 
-from ..atomic import Staging, remove_stale_parts, why
+from ..atomic import Staging, why
 from ..errors import InputError, Problem
 from ..limits import check_name, shown
 from .common import page_file_name, safe_name
@@ -83,10 +83,10 @@ def render_documents(docs, outdir, formats=FORMATS, dpi: int = 150, grayscale: b
         check_dpi(dpi)
     outdir = Path(outdir)
     _make_outdir(outdir)
-    remove_stale_parts(outdir)
     written: list[Path] = []
     try:
-        # every file is a part until all rendered; then all are renamed, or none
+        # every file is a part until all rendered; then all are renamed, or none (the
+        # staging also removes the parts a killed build left in outdir)
         with Staging() as staging:
             for doc in docs:
                 written += _render_into(staging, doc, outdir, formats, dpi, grayscale)
