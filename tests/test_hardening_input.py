@@ -299,3 +299,37 @@ def test_readme_states_the_limits_the_code_enforces():
                          (limits.MAX_NAME_BYTES, f"{limits.MAX_NAME_BYTES} bytes; {limits.MAX_PATH_BYTES:,} bytes")]:
         assert shown in section, (value, shown)
     assert limits.MAX_HEX_CELLS == 50 * 60
+
+
+def test_libyaml_and_pyyaml_read_every_shipped_file_alike():
+    """The fast path (libyaml's parser) gives the data and the marks PyYAML gives, for every
+    definition and play log shipped or tested, and errors in PyYAML's words."""
+    import yaml
+
+    from sheetgen.definitions import yamlsource
+    if yamlsource._CLoader is None:
+        pytest.fail("PyYAML here has no libyaml: the fast path cannot be compared")
+
+    def marked(node):
+        if isinstance(node, yamlsource.MarkedDict):
+            return (node.mark, node.key_marks, node.value_marks, {k: marked(v) for k, v in node.items()})
+        if isinstance(node, yamlsource.MarkedList):
+            return (node.mark, node.item_marks, [marked(v) for v in node])
+        return repr(node)
+    files = sorted((ROOT / "layouts").rglob("*.yaml")) + [
+        p for p in sorted((TESTS / "data").rglob("*.yaml"))[::3] if "robustness" not in p.parts]
+    assert len(files) > 200
+    for path in files:
+        text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
+        try:
+            fast = marked(yaml.load(text, Loader=yamlsource._CLoader))
+        except yaml.YAMLError:
+            continue                            # the malformed ones: worded by PyYAML (below)
+        assert fast == marked(yaml.load(text, Loader=yamlsource._Loader)), path
+    for text, words in [("a: {b: 1, c\n", "expected ',' or '}', but got '<stream end>'"),
+                        ("a: b: c\n", "mapping values are not allowed here"),
+                        ("- a\nb: 1\n", "expected <block end>, but found '?'"),
+                        ("a: *nope\n", "found undefined alias 'nope'"),
+                        ("a: `x\n", "found character '`' that cannot start any token")]:
+        with pytest.raises(Exception, match=re.escape(words)):
+            parse_yaml(text)

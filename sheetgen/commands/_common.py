@@ -35,12 +35,12 @@ def clean_errors(fn):
 
 def exit_for(exc: BaseException):
     """Print exc the way a user should see it and exit with its code (never returns)."""
-    from ..errors import EXIT_BUG, InputError, Problem, SheetgenError
+    from ..errors import EXIT_BUG, SheetgenError
     if isinstance(exc, KeyboardInterrupt):
         click.echo("interrupted", err=True)
         sys.exit(130)
     if isinstance(exc, OSError) and exc.errno in _SYSTEM_REFUSALS:
-        exc = _as_input_error(exc, InputError, Problem)
+        exc = _as_input_error(exc)
     if isinstance(exc, SheetgenError):
         for problem in exc.problems:
             click.echo(f"error: {problem.format()}", err=True)
@@ -58,7 +58,9 @@ def exit_for(exc: BaseException):
     sys.exit(EXIT_BUG)
 
 
-def _as_input_error(exc: OSError, InputError, Problem):
+def _as_input_error(exc: OSError):
+    """The system's refusal of a file as unusable input (exit 2), naming the file."""
+    from ..errors import InputError, Problem
     from ..limits import name_problem, shown
     name = str(exc.filename) if exc.filename is not None else None
     if exc.errno == errno.ENAMETOOLONG:

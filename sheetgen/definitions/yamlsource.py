@@ -8,9 +8,9 @@ Every input is bounded before and while it is parsed (sheetgen.limits): a file
 must be a regular file (a device, FIFO or socket is refused by name, never
 opened for reading) of at most MAX_FILE_BYTES; YAML typed on the command line
 has its own byte limit; nesting deeper than MAX_DEPTH (which would exhaust
-Python's stack further on), more than MAX_VALUES values or MAX_TEXT_EXPANDED
-characters once anchors and aliases are expanded (a 'billion laughs' file)
-are refused.  Duplicate keys are errors, and so is text holding characters no
+Python's stack further on), more than MAX_NODES values written, and more than
+MAX_VALUES values or MAX_TEXT_EXPANDED characters once anchors and aliases are
+expanded (a 'billion laughs' file) are refused, each before the data is built.  Duplicate keys are errors, and so is text holding characters no
 output format can carry (NUL and other control characters, lone surrogates).
 Merge keys (`<<: *base`, `<<: [*a, *b]`) work: the mapping's own keys override
 merged ones; the same key given twice in the mapping, or by two merged
