@@ -13,6 +13,7 @@ from .definitions.registry import Loaded, load
 from .draw.model import Document
 from .draw.options import BuildOptions
 from .errors import InputError, Problem
+from .limits import shown
 
 DEFAULT_PACK = "default-pack"
 FORMATS = ("pdf", "svg", "png")
@@ -96,7 +97,7 @@ def compose_pack(loaded: Loaded, options: BuildOptions,
             doc = compose_loaded(members[member], options)
         except InputError as exc:
             # say which line of the pack named the sheet that failed
-            raise InputError([pack.source.problem(("sheets", i), f"sheet '{member}' cannot be built:")]
+            raise InputError([pack.source.problem(("sheets", i), f"sheet '{shown(member)}' cannot be built:")]
                              + exc.problems) from None
         stem = Path(member).stem
         for page in doc.pages:
