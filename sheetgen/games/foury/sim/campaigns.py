@@ -620,7 +620,7 @@ class CampaignGame:
         if isinstance(action, A.Move) and action.roll is None and s.roll_due(action.to):
             action = A.Move(action.to, self.d6())
         elif isinstance(action, A.Collect) and action.item == "die":
-            action = die_item(self.d6())
+            action = die_item(s.board, self.d6())
         return self.try_do(action)
 
     def fight(self) -> bool:

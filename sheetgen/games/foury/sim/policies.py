@@ -19,7 +19,6 @@ from __future__ import annotations
 from .. import actions as A
 from ..board import ENEMIES, wall_key
 from ..heroes import TRAITS
-from ..tables import DIE_TABLE
 from .navigate import Navigator
 
 KEEPSAKES = ("chest", "cornucopia", "yellow potion", "purple potion")
@@ -29,9 +28,9 @@ STEAL_ORDER = ("clovers", "shovels", "chests", "weapon", "shields", "cornucopias
 GIVE_UP_AFTER = 60       # actions spent seeking a requirement before heading for the Oracle anyway
 
 
-def die_item(roll: int) -> A.Collect:
-    """The die item collected with its roll, and what the printed die table gives for it."""
-    return A.Collect("die", roll=roll, gain=DIE_TABLE[roll].gain)
+def die_item(board, roll: int) -> A.Collect:
+    """The die item collected with its roll, and what the map's printed die table gives for it."""
+    return A.Collect("die", roll=roll, gain=board.die_table[roll].gain)
 
 
 def foe_strength(state, foe: str) -> int:

@@ -134,7 +134,7 @@ class Game:
                 if s.roll_due(action.to):
                     action = A.Move(action.to, self.d6())
             elif isinstance(action, A.Collect) and action.item == "die":
-                self.do(die_item(self.d6()))
+                self.do(die_item(s.board, self.d6()))
                 continue
             elif isinstance(action, A.Flee):
                 self.do(action)
