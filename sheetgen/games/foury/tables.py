@@ -88,7 +88,7 @@ def die_face(face: int, effect: str) -> DieFace:
             texts.append(f"{words[0]} {n} {DIE_RESOURCES[key][n != 1]}")
         else:
             raise ValueError(f"unknown die-table effect '{part.strip()}' (monster, gain N RESOURCE, "
-                             "lose N RESOURCE or nothing; join with +)")
+                             "lose N RESOURCE or nothing; gains and losses join with +; `sheetgen list die-effects`)")
     return DieFace(face, ", ".join(texts), monster=monster, gain=tuple(gain))
 
 

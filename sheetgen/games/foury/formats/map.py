@@ -250,8 +250,8 @@ def load(data, source: Source) -> FouryMap:
     problems: list[Problem] = []
     builder = _Builder(model, source, problems, quiet=bad)
     board = builder.build()
-    if shape or problems:
-        raise InputError(shape + problems)
+    if shape or problems:               # in the file's order, as a designer reads it
+        raise InputError(sorted(shape + problems, key=lambda p: (p.line is None, p.line or 0, p.column or 0)))
     return FouryMap(model, source, board, builder.cell_marks, builder.wall_names)
 
 
@@ -670,8 +670,7 @@ class _Builder:
             try:
                 table[face] = die_face(face, text)
             except ValueError as exc:
-                self.err(("die_table", face), str(exc), expected="monster, gain N RESOURCE, lose N RESOURCE or "
-                         "nothing (`sheetgen list die-effects`)")
+                self.err(("die_table", face), str(exc))
         return table if set(table) == {1, 2, 3, 4, 5, 6} else DIE_TABLE
 
 
