@@ -603,9 +603,9 @@ class _Builder:
                 iloc = loc if isinstance(value, str) else loc + (j,)
                 name = " ".join(str(raw).lower().split())
                 if name not in fb.ITEMS:
-                    self.err(iloc, f"unknown item '{raw}'", suggestion=did_you_mean(name, fb.ITEMS),
-                             expected=None if did_you_mean(name, fb.ITEMS) else "an item such as "
-                             "statue, chest, potion, lever, stairs, cornucopia or an enemy")
+                    hint = did_you_mean(name, fb.ITEMS)
+                    self.err(iloc, f"unknown item '{raw}'", suggestion=hint,
+                             expected=None if hint else "one of " + ", ".join(fb.ITEMS))
                     continue
                 good.append(name)
             if c is None:
