@@ -112,7 +112,8 @@ def test_a_zone_cut_off_by_rock_is_one_error_naming_the_rock_and_its_entries():
            "D4, E4; its entries C5:S, A5:W cannot reach it either" in out
     assert "not playable as designed (1 problem)" in out
     # a zone without entries cut off by rock is an error too (it was a warning about its cells)
-    no_arrows = _copy_with(DATA / "lint-zone-cut-off.yaml", [("C5:S, A5:W, ", ""), ("    requirement: {levers: 2}\n", "")])
+    no_arrows = _copy_with(DATA / "lint-zone-cut-off.yaml",
+                           [("C5:S, A5:W, ", ""), ("    requirement: {levers: 2}\n", "")])
     code, out = _validate(no_arrows)
     assert code == 1 and "zone C (The Castle Cliff) cannot reach the Oracle's room C3: blocked by rock at A4" in out
     assert "unreachable from every entry" not in out

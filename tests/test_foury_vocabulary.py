@@ -53,7 +53,8 @@ def test_the_names_are_what_the_loader_reads():
 
 
 def test_readme_tables_are_the_lists():
-    spec = importlib.util.spec_from_file_location("vocabulary_tables", ROOT / "tests" / "tools" / "vocabulary_tables.py")
+    spec = importlib.util.spec_from_file_location("vocabulary_tables",
+                                                  ROOT / "tests" / "tools" / "vocabulary_tables.py")
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     text = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -78,7 +78,8 @@ def die_face(face: int, effect: str) -> DieFace:
         elif words == ["nothing"]:
             texts.append("nothing happens")
         elif words and words[0] in ("gain", "lose"):
-            count, name = (words[1], " ".join(words[2:])) if len(words) > 2 and words[1].isdigit() else ("1", " ".join(words[1:]))
+            counted = len(words) > 2 and words[1].isdigit()        # 'gain shield' is 'gain 1 shield'
+            count, name = (words[1], " ".join(words[2:])) if counted else ("1", " ".join(words[1:]))
             key = DIE_RESOURCE_WORDS.get(name)
             if key is None or int(count) < 1:
                 raise ValueError(f"'{part.strip()}': {words[0]} takes a count and a resource "

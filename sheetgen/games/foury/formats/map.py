@@ -117,8 +117,8 @@ EVENT_SCHEMA = _listed(
     "^" + _EVENT_PART + r"(\+" + _EVENT_PART + ")*$",
     "monster [ENEMY], collapse SIDES (front, behind, left, right), collapse origin, flood origin, chest, extra step "
     "or find ITEM; join several with +")
-_DIE_PART = (r"\s*(" + any_case("nothing") + "|(" + any_case("gain") + "|" + any_case("lose") + r")(\s+0*[1-9][0-9]*)?\s+"
-             + _one_of(DIE_RESOURCE_WORDS) + r")\s*")
+_DIE_PART = (r"\s*(" + any_case("nothing") + "|(" + any_case("gain") + "|" + any_case("lose")
+             + r")(\s+0*[1-9][0-9]*)?\s+" + _one_of(DIE_RESOURCE_WORDS) + r")\s*")
 DIE_EFFECT_SCHEMA = _listed(
     ["monster", "nothing", *(f"{verb} 1 {word}" for verb in ("gain", "lose")
                              for word in ("heart", "shield", "weapon", "clover", "shovel", "chest", "cornucopia"))],
@@ -753,7 +753,7 @@ def lint(fmap: FouryMap) -> list[Finding]:
     if camp.needs_centre and not centre:
         at(("cells",), "the map has no centre room (O)")
     if len(centre) > 1:
-        at_cell(centre[1], f"the map has {len(centre)} centre rooms (O) at {_names(centre)}: {_room(camp)} is one "
+        at_cell(centre[1], f"the map has {len(centre)} centre rooms (O) at {_names(centre)}: {room_of(camp)} is one "
                 "cell; keep one O and make the others zone cells or rock")
 
     # where play starts: the entries, or the start triangle
@@ -768,7 +768,7 @@ def lint(fmap: FouryMap) -> list[Finding]:
         joined = b.reachable_from(centre)           # passages go both ways: what reaches the centre
         open_cells = {c for c, sym in b.cells.items() if sym != fb.ROCK}
         if joined == set(centre) and open_cells - joined:
-            at_cell(centre[0], f"{_room(camp)} {_names(centre)} is closed in: no entry and no cell can reach it, "
+            at_cell(centre[0], f"{room_of(camp)} {_names(centre)} is closed in: no entry and no cell can reach it, "
                     f"{_blockers(fmap, set(centre))}")
             said |= open_cells
         else:
@@ -780,7 +780,7 @@ def lint(fmap: FouryMap) -> list[Finding]:
             for region, letters in cut.items():
                 arrows = [f"{fb.cell_name(c)}:{side}" for c, side in b.entries if c in region]
                 zones = ", ".join(f"{x} ({b.zones[x].name})" for x in letters)
-                at(("zones", letters[0]), f"zone{'s' if len(letters) > 1 else ''} {zones} cannot reach {_room(camp)} "
+                at(("zones", letters[0]), f"zone{'s' if len(letters) > 1 else ''} {zones} cannot reach {room_of(camp)} "
                    f"{_names(centre)}: {_blockers(fmap, set(region))}"
                    + (f"; {'its entries' if len(arrows) > 1 else 'its entry'} {', '.join(arrows)} cannot reach it "
                       "either" if arrows else ""))
@@ -875,9 +875,9 @@ def lint(fmap: FouryMap) -> list[Finding]:
         extra = [n for n in b.items_at(c) if n != camp.centre_icon] if b.is_centre(c) else []
         if extra:
             what = " and ".join(extra) if len(extra) < 3 else ", ".join(extra[:-1]) + " and " + extra[-1]
-            at(("items", key), f"{what} printed in {_room(camp)} {fb.cell_name(c)}: the room is entered without a "
-               f"roll and the sheet prints {_room(camp, owner=False)} there; put {'it' if len(extra) == 1 else 'them'} "
-               "in a zone cell", severity="warning")
+            at(("items", key), f"{what} printed in {room_of(camp)} {fb.cell_name(c)}: the room is entered without a "
+               f"roll and the sheet prints {room_of(camp, owner=False)} there; put "
+               f"{'it' if len(extra) == 1 else 'them'} in a zone cell", severity="warning")
     if m.die_table is not None and not m.blank and not any("die" in names for names in b.items.values()):
         at(("die_table",), "the map prints no die item: its die table is never rolled", severity="warning")
 
@@ -992,7 +992,7 @@ def _blockers(fmap: FouryMap, region: set) -> str:
     return "blocked by " + " and ".join(parts) if parts else "closed in by the map edge"
 
 
-def _room(camp, owner: bool = True) -> str:
+def room_of(camp, owner: bool = True) -> str:
     """'the Oracle's room' (or 'the Oracle' with owner=False), 'Santa's room', 'the Kraken's room'."""
     name = _in_sentence(camp.centre) if camp.centre.startswith("The ") else camp.centre
     return f"{name}'s room" if owner else name
