@@ -39,7 +39,7 @@ GAME = Game(
     simulator="sheetgen.games.foury.sim.api",
     readings="sheetgen.games.foury.rules:FouryReading",
     commands=(Command("new", "sheetgen.games.foury.cli", "new",
-                      "Write a new definition to start from: `new map NAME` (a commented, playable map)."),),
+                      "Write a map to start from: `new map NAME`."),),
     vocabularies={word: f"sheetgen.games.foury.vocabulary:{attr}" for word, attr in (
         ("items", "items"), ("events", "events"), ("enemies", "enemies"), ("campaigns", "campaigns"),
         ("requirements", "requirements"), ("die-effects", "die_effects"), ("sides", "sides"))},

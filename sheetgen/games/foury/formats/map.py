@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, PositiveInt, ValidationError, WithJsonSchema
+from pydantic import Field, PositiveInt, ValidationError, WithJsonSchema, model_serializer
 
 from sheetgen.errors import InputError, Problem, did_you_mean
 from .. import board as fb
@@ -200,6 +200,15 @@ class MapModel(Strict):
         None, description="the die item's table, faces 1-6, printed beside the map and applied by the checker "
                           "and the simulator (default: ours, `sheetgen list die-effects`)",
         json_schema_extra=_FACES)
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler):
+        # a map without its own die table dumps as before the key existed: the sheet id printed in
+        # the footer (a hash of the dump) of every existing map stays the same
+        out = handler(self)
+        if self.die_table is None and isinstance(out, dict):
+            out.pop("die_table", None)
+        return out
 
 
 MODEL = MapModel
