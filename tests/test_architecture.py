@@ -41,6 +41,7 @@ GAME_ROLES = {
     "rules": "pure", "actions": "pure", "notation": "pure", "tables": "pure", "board": "pure",
     "heroes": "pure", "shapes": "pure", "readings": "pure", "generate": "pure", "mapmode": "pure",
     "randomplay": "pure", "campaigns": "pure",
+    "vocabulary": "pure",           # a game's words with their meanings (`sheetgen list items`): data, no I/O
     "formats": "formats", "playlog": "formats", "lint": "formats", "handlers": "formats",
     "sheets": "sheets",
     "tracker": "tracker", "sim": "sim", "report": "sim", "cli": "cli", "scan": "scan", "web": "web",

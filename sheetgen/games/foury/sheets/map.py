@@ -438,7 +438,7 @@ def draw_legend(fmap, x, y, w, h, grayscale) -> list:
             out.append(_t(x, cy + 3, "DIE TABLE", 7.5, "condensed-bold"))
             out.append(_t(x + w, cy + 3, "ours, editable", 6.0, "condensed", "end", GREY))
             cy += 4.5
-            for face in DIE_TABLE.values():
+            for face in b.die_table.values():
                 out.append(_t(x, cy + 2.6, f"{face.face}", 6.8, "condensed-bold"))
                 out.append(_t(x + 3.0, cy + 2.6, face.text, 6.8, "condensed"))
                 cy += 3.1
