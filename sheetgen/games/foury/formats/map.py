@@ -31,6 +31,7 @@ Extensions (all optional; the defaults keep the core meaning):
     blank: true               # a map to customise: the player draws the icons, so the lint
                               # does not ask the printed items to meet the requirements
     description: "..."        # a line of flavour text for the sheet
+    coloured: false           # zones printed white (letters and zone borders), to colour in by hand
     zones:
       A:
         colour: '#7fb069'     # override the zone's fill colour
@@ -103,6 +104,8 @@ class MapModel(Strict):
     max_enemies: PositiveInt | None = None
     safe_zone: str | None = None
     blank: bool = False
+    coloured: bool = Field(True, description="false: the zones print without colour fills (white, with their "
+                                             "letters and borders between zones), a map to colour in by hand")
 
 
 MODEL = MapModel

@@ -233,9 +233,9 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
         items.append(_text(hx + hw - dw / 2, cy + 4.0, diff, 7.0, "condensed-bold", "middle", fill="#ffffff"))
         cy += 6.0
         lines = wrap("Specific action: " + hero.action, "condensed", SMALL_PT, w)
-        for i, ln in enumerate(lines[:3]):
+        for i, ln in enumerate(lines):       # every line: the rest of the sheet moves down (never cut short)
             items.append(_text(x, cy + 2.8 + i * 3.0, ln, SMALL_PT, "condensed", id=f"{P}hero-action" if i == 0 else None))
-        cy += 3.0 * max(1, min(3, len(lines))) + 1.2
+        cy += 3.0 * max(1, len(lines)) + 1.2
     else:
         who = f"{spec.player}: " if spec.player else "Name: "
         items.append(_text(hx, cy + 3.4, who, LABEL_PT, "condensed-bold"))

@@ -16,10 +16,10 @@ from ..rules import rules_for
 from ..tables import DIE_TABLE, REQUIREMENT_COUNT, SLAUGHTER
 from .character import CharacterSpec, Hero, ZoneInfo, character_sheet
 from sheetgen.draw.furniture import CORNER_ZONE, finish_page, sheet_id
-from sheetgen.draw.icons import ICON_NAMES, LABELS, icon, slug
+from sheetgen.draw.icons import FOURY_ICONS, LABELS, icon, slug
 from .enemies import BASE_FOES, FOES, enemy_reference, reference_height
 from .pictograms import event_pictogram
-from sheetgen.draw.model import Circle, Document, Group, Line, Page, Path, Polygon, Rect, Style, Text
+from sheetgen.draw.model import Circle, Document, Group, Line, Page, Path, Polygon, Rect, Style, Text, allow_overlap
 from sheetgen.draw.options import PAPER_SIZES, BuildOptions
 
 INK = "#1a1a1a"
@@ -48,7 +48,14 @@ def page_size(options: BuildOptions, default: str = "a4", landscape: bool = True
     return (max(w, h), min(w, h)) if landscape else (min(w, h), max(w, h))
 
 
+def coloured(fmap) -> bool:
+    """Does the map print its zones in colour (`coloured: false`: white, to colour in by hand)?"""
+    return fmap is None or bool(getattr(fmap.model, "coloured", True))
+
+
 def zone_colour(letter: str, fmap=None) -> str:
+    if not coloured(fmap):
+        return "#ffffff"
     if fmap is not None:
         zone = fmap.model.zones.get(letter)
         if zone is not None and getattr(zone, "colour", None):
@@ -191,7 +198,9 @@ def draw_map(fmap, geo: MapGeometry, grayscale: bool, blank_grid: bool = False) 
             items.append(Rect(x, y, s, s, Style(stroke=GRID, stroke_width=0.25, fill=fill),
                               id=f"cell-{name}", cls=f"cell zone-{sym}"))
             if grayscale:
-                items += hatch(x + 0.4, y + 0.4, s - 0.8, s - 0.8, zone_pattern(sym))
+                # the zone's pattern is the cell's background: the letter's white tab covers it on purpose
+                items.append(allow_overlap(Group(tuple(hatch(x + 0.4, y + 0.4, s - 0.8, s - 0.8, zone_pattern(sym))),
+                                                 cls="hatch")))
             if b is not None and b.is_flooded(c):
                 items += _water(x, y, s, colour, f"item-{name}-flooded")
             # the zone letter in the corner (always in grayscale; in colour too, for colour-blind players)
@@ -262,10 +271,32 @@ def draw_map(fmap, geo: MapGeometry, grayscale: bool, blank_grid: bool = False) 
             n = fb.neighbour(c, side)
             if b.on_board(n) and b.is_rock(n):
                 items.append(Line(*geo.side_line(c, side), wall_st, cls="wall rock-edge"))
+    if not coloured(fmap) and not grayscale:
+        items += _zone_borders(geo, b)
     items += _border(geo, list(b.entries))
     for c, side in b.entries:
-        items.append(_entry_arrow(geo, c, side, zone_colour(b.zone_of(c) or "A", fmap), b.zone_of(c), colour))
+        items.append(_entry_arrow(geo, c, side, zone_colour(b.zone_of(c) or "A", fmap), b.zone_of(c),
+                                  colour and coloured(fmap)))
     return items
+
+
+ZONE_BORDER = Style(stroke="#6b6b6b", stroke_width=0.6, dash=(1.6, 0.9))
+
+
+def _zone_borders(geo: MapGeometry, b) -> list:
+    """Dashed lines between cells of two zones (or a zone and the centre): the regions of a map
+    printed without colour, where no wall stands already."""
+    out = []
+    for c, sym in sorted(b.cells.items()):
+        if sym == fb.ROCK:
+            continue
+        for side in ("E", "S"):
+            n = fb.neighbour(c, side)
+            other = b.cells.get(n)
+            if other is None or other == fb.ROCK or other == sym or fb.wall_key(c, side) in b.walls:
+                continue
+            out.append(Line(*geo.side_line(c, side), ZONE_BORDER, cls="zone-border"))
+    return out
 
 
 def _water(x, y, s, colour, id):
@@ -388,7 +419,11 @@ def _zone_block(fmap, zone, x, y, w, per_row, size, grayscale):
     sw = 5.0
     out.append(Rect(x, y, sw, sw, Style(stroke=INK, stroke_width=0.3, fill="#ffffff" if grayscale else fill)))
     if grayscale:
-        out += hatch(x + 0.3, y + 0.3, sw - 0.6, sw - 0.6, zone_pattern(zone.letter), pitch=1.4)
+        # the pattern is the swatch's background; the letter gets a white knockout over it
+        out.append(allow_overlap(Group(tuple(hatch(x + 0.3, y + 0.3, sw - 0.6, sw - 0.6, zone_pattern(zone.letter),
+                                                   pitch=1.4)), cls="hatch")))
+        lw = text_width(zone.letter, "sans-bold", 9.0)
+        out.append(Rect(x + sw / 2 - lw / 2 - 0.3, y + 0.9, lw + 0.6, 3.3, Style(stroke=None, fill="#ffffff")))
     out.append(_t(x + sw / 2, y + 3.8, zone.letter, 9.0, "sans-bold", "middle"))
     name = zone.name
     fs = 8.0
@@ -429,11 +464,14 @@ LEGEND_WIDTHS = (40.0, 42.0, 44.0, 46.0, 48.0, 52.0, 56.0)     # mm: the narrowe
 
 
 def map_foes(fmap) -> list[str]:
-    """The foes a player meets on this map (printed, named by an event, the centre's), in
-    the enemy reference's order; 'monster' for an event's unnamed monster."""
+    """The foes a player meets on this map (printed, named by an event, the centre's; on a
+    blank map every base-game foe, for its designer), in the enemy reference's order;
+    'monster' for an event's unnamed monster."""
     b = fmap.board
     met = set()
-    if not getattr(fmap.model, "blank", False):
+    if getattr(fmap.model, "blank", False):
+        met |= set(BASE_FOES)               # the designer draws them: all the base game's foes
+    else:
         met |= {n for names in b.items.values() for n in names}
     for zone in b.zones.values():
         for events in zone.events.values():
@@ -644,7 +682,9 @@ def compose_map(fmap, options: BuildOptions, hero: Hero | None = None) -> Docume
             fs = 7.5
             while text_width(line, "serif-italic", fs) > MARGIN + left_w - gx and fs > 6.0:
                 fs -= 0.25
-            lines = wrap(line, "serif-italic", fs, MARGIN + left_w - gx)[:2]
+            # every line (a description too long for two runs into the column letters: the layout
+            # lint names it, nothing is cut off silently)
+            lines = wrap(line, "serif-italic", fs, MARGIN + left_w - gx)
             page.add(Group(tuple(_t(gx, MARGIN + 12.8 + i * 3.2, ln, fs, "serif-italic", fill=GREY)
                                  for i, ln in enumerate(lines)), id="map-description"))
 
@@ -818,7 +858,7 @@ def icon_page(options: BuildOptions, title: str, size: float = 14.0, small: floa
     x0 = (W - cols * tile_w) / 2
     y0 = MARGIN + 16
     cut = Style(stroke="#b0b0b0", stroke_width=0.2, dash=(1.2, 1.0))
-    for i, n in enumerate(ICON_NAMES):
+    for i, n in enumerate(FOURY_ICONS):
         r, c = divmod(i, cols)
         x, y = x0 + c * tile_w, y0 + r * tile_h
         page.add(Rect(x, y, tile_w, tile_h, cut))
@@ -828,17 +868,18 @@ def icon_page(options: BuildOptions, title: str, size: float = 14.0, small: floa
         while text_width(label, "condensed", fs) > tile_w - 1.5 and fs > 6.0:
             fs -= 0.2
         page.add(_t(x + tile_w / 2, y + tile_h - 2.0, label, fs, "condensed", "middle", cls="icon-label"))
-    rows_used = (len(ICON_NAMES) + cols - 1) // cols
+    rows_used = (len(FOURY_ICONS) + cols - 1) // cols
     y = y0 + rows_used * tile_h + 6
     page.add(_t(MARGIN, y, f"SMALL ({small:g} mm)", 8, "condensed-bold"))
     y += 2
     small_tile = small + 2.0
     per = int((W - 2 * MARGIN) // small_tile)
-    for i, n in enumerate(ICON_NAMES):
+    for i, n in enumerate(FOURY_ICONS):
         r, c = divmod(i, per)
-        page.add(icon(n, MARGIN + c * small_tile + 1, y + r * small_tile + 1, small, colour=not gray,
-                      id=f"icon-small-{slug(n)}"))
-    y += ((len(ICON_NAMES) + per - 1) // per) * small_tile + 6
+        tx, ty = MARGIN + c * small_tile, y + r * small_tile
+        page.add(Rect(tx, ty, small_tile, small_tile, cut, cls="cut-guide"))      # cut guides, as the big tiles
+        page.add(icon(n, tx + 1, ty + 1, small, colour=not gray, id=f"icon-small-{slug(n)}"))
+    y += ((len(FOURY_ICONS) + per - 1) // per) * small_tile + 6
     page.add(_t(MARGIN, y, "EVENT PICTOGRAMS (the move enters from below; bars collapse)", 8, "condensed-bold"))
     y += 2
     events = ("monster", "chest", "extra step", "collapse front", "collapse behind", "collapse left",
@@ -872,6 +913,6 @@ def icon_page(options: BuildOptions, title: str, size: float = 14.0, small: floa
             tx, ty = x0 + c * tile, y + r * tile
             page.add(Rect(tx, ty, tile, tile, cut))
             page.add(icon(spares[k % len(spares)], tx + 1.5, ty + 1.5, tile - 3.0, colour=not gray))
-    sid = sheet_id("foury-icons", ICON_NAMES, size, small, options.paper, gray)
+    sid = sheet_id("foury-icons", FOURY_ICONS, size, small, options.paper, gray)
     finish_page(page, options, sid, footer=f"Dungeon Foury · {title}")
     return Document([page], title=f"Dungeon Foury: {title}", name="foury-icons", subject="Dungeon Foury icons")
