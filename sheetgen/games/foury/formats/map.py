@@ -811,6 +811,12 @@ def options_taken(fmap: FouryMap) -> set[str]:
     return {"hero", "columns", "rows"} if fmap.model.blank else {"hero"}
 
 
+def element_key(fmap: FouryMap, element_id: str) -> tuple | None:
+    """The key of the map file a drawn element comes from (the layout lint's warnings name it)."""
+    from ..sheets.map import element_key as key
+    return key(element_id)
+
+
 def compose(fmap: FouryMap, options):
     """Pages for the map (drawn by sheetgen.games.foury.sheets.map); `columns`/`rows` resize a blank map."""
     columns, rows = options.option("columns"), options.option("rows")

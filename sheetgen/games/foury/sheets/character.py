@@ -370,7 +370,7 @@ def _requirements(items, x, cy, w, spec, colour, ink, P):
         fs = LABEL_PT
         while text_width(name, "condensed-bold", fs) > 29 and fs > 6.4:
             fs -= 0.2
-        items.append(_text(x + BOX + 1.2, cy + 2.6, name, fs, "condensed-bold"))
+        items.append(_text(x + BOX + 1.2, cy + 2.6, name, fs, "condensed-bold", id=f"{P}req-name-{z.letter}"))
         if z.requirement_kind:
             icon_name, phrase = REQUIREMENT_TEXT[z.requirement_kind]
             n = z.requirement_count

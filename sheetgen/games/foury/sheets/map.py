@@ -663,7 +663,7 @@ def compose_map(fmap, options: BuildOptions, hero: Hero | None = None) -> Docume
     camp = rules_for(getattr(m, "campaign", "ancient")).campaign
 
     # title (clear of the top-left corner)
-    tx = CORNER_ZONE
+    tx = CORNER_ZONE + 0.5
     page.add(_t(tx, MARGIN + 8.0, "DUNGEON FOURY", 24, "serif-bold", id="game-title"))
     gx = tx + text_width("DUNGEON FOURY", "serif-bold", 24) + 5
     if blank:
@@ -727,7 +727,7 @@ def compose_map(fmap, options: BuildOptions, hero: Hero | None = None) -> Docume
     spec = spec_for_map(fmap, hero)
     sx = cut_x + MARGIN
     page.add(Group(tuple(character_sheet(sx, MARGIN, SHEET_W, bottom - MARGIN, spec, gray,
-                                         clear=(0.0, max(0.0, sx + SHEET_W - (W - CORNER_ZONE))))),
+                                         clear=(0.0, max(0.0, sx + SHEET_W - (W - CORNER_ZONE) + 0.5)))),
                    id="character-sheet", cls="character-sheet"))
     sid = sheet_id("foury-map", m.model_dump() if hasattr(m, "model_dump") else repr(m), columns, rows,
                    options.paper, gray, hero_name)
@@ -738,6 +738,25 @@ def compose_map(fmap, options: BuildOptions, hero: Hero | None = None) -> Docume
         name += f"-{columns}x{rows}"
     return Document([page], title=f"Dungeon Foury: {m.title}", name=name or "foury-map",
                     subject="Dungeon Foury map and character sheet")
+
+
+def element_key(element_id: str | None) -> tuple | None:
+    """The map file's key an element of the map page comes from (for the layout lint's
+    warnings): map-title -> title, zone-A-name -> zones.A.name, item-C4-... -> items.C4."""
+    import re
+    if not element_id:
+        return None
+    fixed = {"map-title": ("title",), "sheet-subtitle": ("title",), "map-description": ("description",)}
+    if element_id in fixed:
+        return fixed[element_id]
+    for pattern, key in ((r"zone-([A-Z])-name$", lambda m: ("zones", m[1], "name")),
+                         (r"(?:p\d+-)?req-name-([A-Z])$", lambda m: ("zones", m[1], "name")),
+                         (r"event-([A-Z])-(\d)$", lambda m: ("zones", m[1], "events", int(m[2]))),
+                         (r"item-([A-Z]\d+)-", lambda m: ("items", m[1]))):
+        found = re.match(pattern, element_id)
+        if found:
+            return key(found)
+    return None
 
 
 # -- sheets without a map ---------------------------------------------------------------------
@@ -763,7 +782,7 @@ def character_pages(specs: list[CharacterSpec], options: BuildOptions, title: st
         sw = min(SHEET_W, (inner - (slots - 1) * SHEET_GAP) / slots)
     else:
         sw = min(SHEET_W, (inner - slots * SHEET_GAP - SIDE_MIN) / slots)
-    clear = max(0.0, CORNER_ZONE - MARGIN)
+    clear = max(0.0, CORNER_ZONE - MARGIN + 0.5)
     columns = _side_columns(side_text, len(chunks)) if side_text is not None else []
     for pi, chunk in enumerate(chunks):
         page = Page(W, H, name=f"{name}-{pi + 1}" if len(chunks) > 1 else name)
