@@ -175,12 +175,13 @@ def _label_cell(items, x, y, label, icon_name, colour, width=LABEL_W, size=BOX):
     room = width - size - 1.2
     font = "condensed-bold"
     if text_width(label, font, LABEL_PT) <= room or " " not in label:
-        items.append(_text(x + size + 1.0, y + size / 2 + LABEL_PT * 0.127, label, LABEL_PT, font))
+        items.append(_text(x + size + 1.0, y + size / 2 + LABEL_PT * 0.127, label, LABEL_PT, font, cls="label"))
         return
     lines = wrap(label, font, TWO_LINE_PT, room)[:2]
     mid = y + size / 2
     for i, ln in enumerate(lines):
-        items.append(_text(x + size + 1.0, mid + 0.95 + (i - (len(lines) - 1) / 2) * 2.6, ln, TWO_LINE_PT, font))
+        items.append(_text(x + size + 1.0, mid + 0.95 + (i - (len(lines) - 1) / 2) * 2.6, ln, TWO_LINE_PT, font,
+                           cls="label"))
 
 
 def _round_markers(items, x, y, labels, id_prefix, size=BOX):
@@ -569,7 +570,7 @@ def _summary(items, x, cy, w, bottom, spec, colour):
         r, c = i % rows, i // rows
         ex, ey = x + c * (col_w + ELEMENT_GAP), cy + r * pitch
         items.append(icon(name, ex, ey, size, colour=colour))
-        items.append(_text(ex + size + 0.8, ey + size / 2 + fs * 0.13, effect, fs, "condensed"))
+        items.append(_text(ex + size + 0.8, ey + size / 2 + fs * 0.13, effect, fs, "condensed", cls="element"))
     cy += rows * pitch
     if camp.motivation and cy + 14 < bottom:
         cy += 1.5

@@ -140,10 +140,12 @@ class MapGeometry:
                 "W": (x, y, x, y + s), "E": (x + s, y, x + s, y + s)}[side]
 
 
-def _letter_corner(letter_pt: float) -> float:
-    """How far (mm) from a cell's top-left corner the zone letter's white tab reaches, with clearance."""
+def _letter_corner(letter_pt: float, letters: str = "ABCD") -> float:
+    """How far (mm) from a cell's top-left corner the zone letter's white tab reaches (the widest
+    of the map's letters), with clearance."""
     from sheetgen.draw.lint import CLEARANCE
-    return 0.5 + max(text_width("W", "sans-bold", letter_pt) + 1.0, letter_pt * 0.42) + CLEARANCE
+    widest = max(text_width(ch, "sans-bold", letter_pt) for ch in letters or "A")
+    return 0.5 + max(widest + 1.0, letter_pt * 0.42) + CLEARANCE
 
 
 def item_slots(count: int, s: float, corner: float) -> list[tuple[float, float, float]]:
@@ -206,7 +208,8 @@ def draw_map(fmap, geo: MapGeometry, grayscale: bool, blank_grid: bool = False) 
             # the zone letter in the corner (always in grayscale; in colour too, for colour-blind players)
             items.append(Rect(x + 0.5, y + 0.5, text_width(sym, "sans-bold", letter_pt) + 1.0, letter_pt * 0.42,
                               Style(stroke=None, fill="#ffffff", opacity=0.85)))
-            items.append(_t(x + 1.0, y + 0.6 + letter_pt * 0.36, sym, letter_pt, "sans-bold", cls="zone-letter"))
+            items.append(_t(x + 1.0, y + 0.6 + letter_pt * 0.36, sym, letter_pt, "sans-bold", id=f"letter-{name}",
+                            cls="zone-letter"))
     if b is None:
         return items + _border(geo, [])
     # the centre room: one icon over all its cells
@@ -226,7 +229,7 @@ def draw_map(fmap, geo: MapGeometry, grayscale: bool, blank_grid: bool = False) 
         if min(max(xs) - min(xs), max(ys) - min(ys)) >= 1 and text_width(label, "condensed-bold", 6.5) < w - 1.0:
             items.append(_t(x0 + w / 2, y0 + h - 0.9, label, 6.5, "condensed-bold", "middle"))
     # items: beside the zone letter in the top-left corner, never under it
-    corner = _letter_corner(letter_pt)
+    corner = _letter_corner(letter_pt, "".join(sorted(b.zones)))
     for c, names in sorted(b.items.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         names = [n for n in names if n != "flooded" or not b.is_flooded(c)]
         if not names:
@@ -359,10 +362,11 @@ def coordinates(geo: MapGeometry, gap: float) -> list:
     out = []
     for xx in range(geo.columns):
         cx = geo.x + (xx + 0.5) * geo.cell
-        out.append(_t(cx, geo.y - gap, ascii_uppercase[xx], fs, "sans-bold", "middle", GREY, cls="coord"))
+        out.append(_t(cx, geo.y - gap, ascii_uppercase[xx], fs, "sans-bold", "middle", GREY,
+                      id=f"column-{ascii_uppercase[xx]}", cls="coord"))
     for yy in range(geo.rows):
         cy = geo.y + (yy + 0.5) * geo.cell + fs * 0.13
-        out.append(_t(geo.x - gap, cy, str(yy + 1), fs, "sans-bold", "end", GREY, cls="coord"))
+        out.append(_t(geo.x - gap, cy, str(yy + 1), fs, "sans-bold", "end", GREY, id=f"row-{yy + 1}", cls="coord"))
     return out
 
 
@@ -742,7 +746,8 @@ def compose_map(fmap, options: BuildOptions, hero: Hero | None = None) -> Docume
 
 def element_key(element_id: str | None) -> tuple | None:
     """The map file's key an element of the map page comes from (for the layout lint's
-    warnings): map-title -> title, zone-A-name -> zones.A.name, item-C4-... -> items.C4."""
+    warnings): map-title -> title, zone-A-name -> zones.A.name, item-C4-... -> items.C4 (and the
+    zone letter of C4, which only an item there can run into)."""
     import re
     if not element_id:
         return None
@@ -752,7 +757,8 @@ def element_key(element_id: str | None) -> tuple | None:
     for pattern, key in ((r"zone-([A-Z])-name$", lambda m: ("zones", m[1], "name")),
                          (r"(?:p\d+-)?req-name-([A-Z])$", lambda m: ("zones", m[1], "name")),
                          (r"event-([A-Z])-(\d)$", lambda m: ("zones", m[1], "events", int(m[2]))),
-                         (r"item-([A-Z]\d+)-", lambda m: ("items", m[1]))):
+                         (r"item-([A-Z]\d+)-", lambda m: ("items", m[1])),
+                         (r"letter-([A-Z]\d+)$", lambda m: ("items", m[1]))):
         found = re.match(pattern, element_id)
         if found:
             return key(found)
