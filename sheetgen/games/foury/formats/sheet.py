@@ -247,11 +247,16 @@ def _heroes_column(sheet: FourySheet):
         blocks.append((f"{h.name} · {h.difficulty.upper()}",
                        f"{h.epithet}.\nStarts with {t['hearts']} life, {t['shields']} shield, {t['weapon']} weapon, "
                        f"{t['clovers']} clover, {t['shovels']} shovel.\nAction: {h.action}"))
-    return blocks + list(HEROES_PAGE_TWO)
+    return blocks + list(HEROES_AFTER)
 
 
-# the second page's column (the first lists the heroes): what a hero meets and how a game ends
-HEROES_PAGE_TWO = (
+# after the heroes, what ends a hero's game; the second page's column: what a hero meets
+# and the market between rounds
+HEROES_AFTER = (
+    ("Insert coin", "Dead? Do a good deed for someone and tick INSERT COIN: the five traits start again and "
+     "the round is played again from an unused arrow."),
+    ("Final score (optional)", "After the fourth round: every life point, clover, weapon, shield and shovel "
+     "left, 4 for each chest, and every monster defeated."),
     ("@page", ""),
     ("@enemies all", "Enemies\nEach rolls d6 + its strength against your d6 (+ your weapon); monsters grow "
      "stronger each round (+0 in the first, +3 in the fourth). The Yeti and the Grinch are Santa's; the "
@@ -259,10 +264,6 @@ HEROES_PAGE_TWO = (
     ("The market", "After each round, spend chests on any resources: a chest is worth the round just played "
      "(x1 after the first, x4 after the fourth). Or trade resources for others, one for one. Elydion may "
      "trade at the next round's value once per round."),
-    ("Insert coin", "Dead? Do a good deed for someone and tick INSERT COIN: the five traits start again and "
-     "the round is played again from an unused arrow."),
-    ("Final score (optional)", "After the fourth round: every life point, clover, weapon, shield and shovel "
-     "left, 4 for each chest, and every monster defeated."),
 )
 
 
