@@ -12,7 +12,7 @@ from sheetgen.games.foury.board import parse_cell
 
 DATA = Path(__file__).parent / "data" / "foury_maps"
 TEST_HALL = DATA / "test-hall.yaml"
-BUILTIN_MAPS = ["ancient-story", "slaughter", "santa", "strength", "kraken", "foury-blank"]
+BUILTIN_MAPS = ["ancient-story", "slaughter", "santa", "strength", "kraken", "foury-blank", "foury-blank-plain"]
 
 
 def _validate(*args):

@@ -37,6 +37,7 @@ Extensions (all optional; the defaults keep the core meaning):
                               # checker and the simulator (default: ours, tables.DIE_TABLE);
                               # six faces, each `monster`, `gain N RESOURCE`, `lose N RESOURCE`
                               # or `nothing` (gains and losses join with +)
+    coloured: false           # zones printed white (letters and zone borders), to colour in by hand
     zones:
       A:
         colour: '#7fb069'     # override the zone's fill colour
@@ -196,6 +197,8 @@ class MapModel(Strict):
     safe_zone: ZoneLetter | None = Field(None, description="santa: the zone letter of the XMas Safe Zone")
     blank: bool = Field(False, description="a map to customise: the player draws the icons, so the lint does not "
                                            "ask the printed items to meet the requirements")
+    coloured: bool = Field(True, description="false: the zones print without colour fills (white, with their "
+                                             "letters and borders between zones), a map to colour in by hand")
     die_table: dict[int, DieEffect] | None = Field(
         None, description="the die item's table, faces 1-6, printed beside the map and applied by the checker "
                           "and the simulator (default: ours, `sheetgen list die-effects`)",
@@ -1090,6 +1093,12 @@ def resize_blank(fmap: FouryMap, columns: int, rows: int) -> FouryMap:
 def options_taken(fmap: FouryMap) -> set[str]:
     """The build options this map's sheet reads: --hero always, --columns/--rows on a blank map."""
     return {"hero", "columns", "rows"} if fmap.model.blank else {"hero"}
+
+
+def element_key(fmap: FouryMap, element_id: str) -> tuple | None:
+    """The key of the map file a drawn element comes from (the layout lint's warnings name it)."""
+    from ..sheets.map import element_key as key
+    return key(element_id)
 
 
 def compose(fmap: FouryMap, options):

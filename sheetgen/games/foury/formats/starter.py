@@ -74,7 +74,7 @@ def _fresh(columns: int, rows: int) -> dict:
             "zones": [{"letter": l, "name": n, "requirement": (k, c), "events": dict(enumerate(e, 1)), "colour": None}
                       for l, n, k, c, e in ZONES],
             "entries": entries, "walls": [wall], "items": dict(sorted(items.items(), key=_reading_order)),
-            "die_table": dict(DIE_TABLE_EFFECTS), "hero_extras": True, "blank": False, "start": None,
+            "die_table": dict(DIE_TABLE_EFFECTS), "hero_extras": True, "blank": False, "coloured": True, "start": None,
             "turns": None, "flooded": [], "max_enemies": None, "safe_zone": None}
 
 
@@ -97,6 +97,7 @@ def _values_of(fmap: FouryMap) -> dict:
             # ours, written out where the map rolls it; a comment to uncomment where nothing does
             "die_table_shown": m.die_table is not None or any("die" in names for names in b.items.values()),
             "hero_extras": m.hero_extras if m.hero_extras is not None else b.hero_extras, "blank": m.blank,
+            "coloured": m.coloured,
             "start": m.start, "turns": m.turns, "flooded": list(m.flooded), "max_enemies": m.max_enemies,
             "safe_zone": m.safe_zone}
 
@@ -192,6 +193,8 @@ def _text(title: str, v: dict) -> str:
                "the character sheet (default true; campaign strength has none)")
     L += _line(f"blank: {_scalar(v['blank'])}", "true | false: true for a map the player draws the icons on "
                "(the lint then asks no printed item to meet the requirements)")
+    L += _line(f"coloured: {_scalar(v['coloured'])}", "true | false: false prints the zones without colour fills "
+               "(white, letters and zone borders), a map to colour in by hand")
     L += _note("the campaign keys: uncomment the ones your campaign uses")
     campaign_keys = (
         ("start", _scalar(v["start"]) if v["start"] else fb.cell_name((columns // 2, rows // 2)),
