@@ -93,7 +93,7 @@ THIRD_PARTY = {
     "definitions": {"yaml", "pydantic", "pydantic_core", "PIL", "ruamel"},
     "fonts": {"PIL", "reportlab"}, "draw": {"PIL", "segno"}, "render": {"reportlab", "svgwrite", "PIL"},
     "tracker": set(), "scan": {"numpy", "cv2", "PIL", "segno"},
-    "web": {"starlette", "uvicorn", "segno", "click"},
+    "web": {"starlette", "uvicorn", "jinja2", "ruamel", "segno", "click"},
     "game:formats": {"pydantic", "pydantic_core", "yaml", "ruamel"}, "game:sheets": {"segno"},
     "game:tracker": {"yaml"}, "game:sim": {"yaml"}, "game:cli": {"click", "yaml"},
     "game:scan": {"numpy", "cv2"}, "game:web": set(),
