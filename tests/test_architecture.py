@@ -45,6 +45,7 @@ GAME_ROLES = {
     "formats": "formats", "playlog": "formats", "lint": "formats", "handlers": "formats",
     "sheets": "sheets",
     "tracker": "tracker", "sim": "sim", "report": "sim", "cli": "cli", "scan": "scan", "web": "web",
+    "design": "design",
 }
 
 # part -> parts it may import (itself always allowed)
@@ -84,6 +85,8 @@ GAME_ALLOWED = {
              {"errors", "limits", "paths", "definitions", "draw", "scan", "games.shared"}),
     "web": ({"declaration", "pure", "formats", "sheets", "tracker", "web"},
             {"errors", "limits", "paths", "definitions", "draw", "web", "games.shared"}),
+    "design": ({"declaration", "pure", "formats", "sheets", "sim", "design"},
+               {"errors", "limits", "paths", "atomic", "definitions", "draw", "render", "games.shared"}),
     "cli": ({"declaration", "pure", "formats", "sheets", "tracker", "sim", "cli"},
             {"errors", "limits", "paths", "atomic", "definitions", "draw", "render", "commands", "build", "games.shared"}),
 }
@@ -96,7 +99,7 @@ THIRD_PARTY = {
     "web": {"starlette", "uvicorn", "jinja2", "ruamel", "segno", "click"},
     "game:formats": {"pydantic", "pydantic_core", "yaml", "ruamel"}, "game:sheets": {"segno"},
     "game:tracker": {"yaml"}, "game:sim": {"yaml"}, "game:cli": {"click", "yaml"},
-    "game:scan": {"numpy", "cv2"}, "game:web": set(),
+    "game:scan": {"numpy", "cv2"}, "game:web": set(), "game:design": {"ruamel", "yaml"},
 }
 
 
