@@ -115,7 +115,9 @@ class Monster(Strict):
     wounds: Wounds = Wounds()
     loot: int = Field(default=0, ge=0)
     power: str = ""
-    effect: Effect | None = None                         # what the power does (else read from power:)
+    # what the power does, for the checker (else read from power:); not printed, so not part of
+    # the sheet's identity (excluded from the dump the sheet id is made of)
+    effect: Effect | None = Field(default=None, exclude=True)
     area: list[list[int]] | None = None                  # minimap offsets [dx, dy]; default the 4 neighbours
     room_paths: list[Dir] = Field(default_factory=lambda: list(_DIRS))   # the room side, once slain
     copies: int = Field(default=1, ge=1, le=20)
@@ -188,7 +190,7 @@ class Boss(Strict):
     name: str | None = None
     paths: list[Dir] = Field(min_length=1)
     flip_power: str = ""
-    flip_effect: Effect | None = None    # what the flip power does to every hero (else read from flip_power:)
+    flip_effect: Effect | None = Field(default=None, exclude=True)   # the flip power on every hero (as effect:)
     attack: int = 0
     hp: int = 0
 
