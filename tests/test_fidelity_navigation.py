@@ -7,26 +7,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from fidelity_helpers import logs, marks, reported
 from sheetgen.cli import main
 from sheetgen.games.navigation import notation
 from sheetgen.games.navigation.actions import PlaceToken, Resolve
 
 HERE = Path(__file__).parent / "data" / "navigation" / "fidelity"
-LEGAL, ILLEGAL = logs(HERE, "legal"), logs(HERE, "illegal")
 
 
-@pytest.mark.parametrize("path", LEGAL, ids=lambda p: p.name)
-def test_legal_log_checks_clean(path):
-    counted, echoes, messages = reported(path)
-    assert not counted and not echoes, messages
-
-
-@pytest.mark.parametrize("path", ILLEGAL, ids=lambda p: p.name)
-def test_illegal_log_reports_exactly_its_marked_violations(path):
-    counted, echoes, messages = reported(path)
-    assert counted == marks(path, "VIOLATION"), messages
-    assert echoes == marks(path, "CONSEQUENCE"), messages
 
 
 def test_an_ambiguous_bare_resolve_stops_the_check_asking_which():
