@@ -93,7 +93,8 @@ def icon_svgs() -> dict[str, str]:
 def _scalable(svg: str) -> str:
     """An SVG without its size in mm (the page's CSS sizes it; the viewBox keeps the shape)."""
     svg = re.sub(r'^(<\?xml[^>]*>\s*)', "", svg)
-    return re.sub(r'(<svg\b[^>]*?)\s+width="[^"]*"\s+height="[^"]*"', r"\1", svg, count=1)
+    head, _, body = svg.partition(">")
+    return re.sub(r'\s(width|height)="[^"]*"', "", head) + ">" + body
 
 
 # -- the draft ------------------------------------------------------------------------------------
