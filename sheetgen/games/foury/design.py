@@ -74,6 +74,7 @@ def palette() -> dict:
             "campaigns": [{"name": n, "meaning": m} for n, m in vocabulary.campaigns()],
             "requirements": [{"name": n, "meaning": m} for n, m in vocabulary.requirements()],
             "die_effects": [{"name": n, "meaning": m} for n, m in vocabulary.die_effects()],
+            "die_defaults": {str(k): v for k, v in DIE_TABLE_EFFECTS.items()},
             "options": OPTIONS}
 
 
@@ -249,6 +250,7 @@ class Draft:
         items = self.doc.get("items") if isinstance(self.doc.get("items"), dict) else {}
         return {
             "file": self.path.name, "columns": self.columns, "rows": self.rows,
+            "geometry": {"cell": DRAW_CELL, "margin": DRAW_MARGIN},
             "svg": self.svg(checked), "loads": checked.loads, "errors": checked.errors,
             "warnings": sum(f.severity == "warning" for f in checked.findings),
             "findings": [f.public() for f in checked.findings],
@@ -516,7 +518,8 @@ class Draft:
                  cancelled=None) -> dict:
         """A quick simulation of the draft (and of the saved file, on the same seeds, to compare):
         the win rate with its 95% interval, each requirement's rate, the visits per cell."""
-        return playtest(self, games, progress, compare, seed, cancelled)
+        return playtest(self.path, self.text(), self.saved_text if compare else None, games, progress, seed,
+                        cancelled)
 
 
 def _flow(node):
@@ -728,30 +731,32 @@ def map_svg(fmap, columns: int, rows: int) -> str:
 
 
 # -- playing ----------------------------------------------------------------------------------------------
-def playtest(draft: Draft, games: int, progress=None, compare: bool = True, seed: int = 1, cancelled=None) -> dict:
-    """See Draft.playtest.  progress(done, total) is called between chunks of games; cancelled()
-    true stops early (the result then says so)."""
+def playtest(path: Path, text: str, saved_text: str | None = None, games: int = 2000, progress=None, seed: int = 1,
+             cancelled=None) -> dict:
+    """A quick simulation of the map text (the draft) and, when given and different, of the saved
+    text on the same seeds (the comparison); run on snapshots, so the draft may change meanwhile.
+    progress(done, total) is called between chunks of games; cancelled() true stops early."""
     from .sim import report as R
     from .sim.batch import SimSpec, make_hero
     from .sim.navigate import Navigator
     from .sim.runner import play_game, simulated
     from .sim.stats import Stats
     games = _count(games, "games", 10, 20000)
-    runs = [("draft", draft.text())]
-    if compare and draft.saved_text is not None and draft.saved_text != draft.text():
-        runs.append(("saved", draft.saved_text))
+    runs = [("draft", text)]
+    if saved_text is not None and saved_text != text:
+        runs.append(("saved", saved_text))
     prepared = []
-    for label, text in runs:
-        checked = draft.check(text)
+    for label, source_text in runs:
+        checked = check_text(path, source_text)
         if not checked.loads or checked.errors:
             if label == "saved":
                 continue            # the saved version does not play: nothing to compare with
             raise InputError(Problem(f"the map has {checked.errors} error{'s' if checked.errors != 1 else ''}: "
-                                     "fix them to playtest it", str(draft.path)))
+                                     "fix them to playtest it", str(path)))
         board = checked.fmap.board
         if not simulated(board):
             raise InputError(Problem(f"the '{board.campaign}' campaign is not simulated yet (simulate plays the "
-                                     "four-round game)", str(draft.path), path="campaign"))
+                                     "four-round game)", str(path), path="campaign"))
         prepared.append((label, checked.fmap, make_hero(board, None), Navigator(board)))
     total, done = games * len(prepared), 0
     reports = {}
@@ -766,7 +771,7 @@ def playtest(draft: Draft, games: int, progress=None, compare: bool = True, seed
             done += min(games, start + chunk) - start
             if progress is not None:
                 progress(done, total)
-        spec = SimSpec(str(draft.path), "cautious", None, seed, False)
+        spec = SimSpec(str(path), "cautious", None, seed, False)
         reports[label] = R.report(stats, fmap, spec)
     out = {"draft": _summary(reports["draft"])}
     if "saved" in reports:
