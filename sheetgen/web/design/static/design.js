@@ -27,10 +27,20 @@
     return data;
   }
 
-  function send(op) {
+  let pending = 0;               // changes sent and not answered yet (body[data-pending]: tests wait on it)
+  function queue(work) {
+    pending += 1;
+    document.body.dataset.pending = pending;
     // one change at a time, in order (a quick drag and a click must not cross)
-    busy = busy.then(() => call("POST", "/api/op", op).then(show).catch(fail));
+    busy = busy.then(work).catch(fail).finally(() => {
+      pending -= 1;
+      document.body.dataset.pending = pending;
+    });
     return busy;
+  }
+
+  function send(op) {
+    return queue(() => call("POST", "/api/op", op).then(show));
   }
 
   function fail(error) {
@@ -101,7 +111,7 @@
       for (const [cell, heat] of Object.entries(result.draft.heat)) {
         if (!heat) continue;
         const r = rectFor(cell, "heat");
-        r.setAttribute("fill-opacity", (0.08 + 0.6 * heat).toFixed(3));
+        r.setAttribute("fill-opacity", (0.05 + 0.45 * heat).toFixed(3));
         g.appendChild(r);
       }
     }
@@ -241,7 +251,10 @@
       for (let face = 1; face <= 6; face++) {
         const ev = input({ list: "event-phrases", value: z.events[String(face)] || "", maxlength: 200,
                            key: `zone-${z.letter}-event-${face}`, "aria-label": `zone ${z.letter} event ${face}` });
-        ev.addEventListener("change", () => send({ op: "zone", letter: z.letter, events: { [face]: ev.value } }));
+        ev.addEventListener("change", () => {
+          if (!ev.value.trim()) { ev.value = z.events[String(face)] || ""; return; }     // every face has an event
+          send({ op: "zone", letter: z.letter, events: { [face]: ev.value } });
+        });
         events.appendChild(labelled(String(face), ev));
       }
       card.appendChild(events);
@@ -421,7 +434,7 @@
     $$(".mode").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.mode === next)));
     $("#paint-palette").hidden = next !== "paint";
     $("#item-palette").hidden = next !== "items";
-    say(HINTS[next]);
+    say(next === "items" ? `${$(`.item[data-item="${item}"]`).title}. ${HINTS.items}` : HINTS[next]);
   }
   $$(".mode").forEach((b) => b.addEventListener("click", () => setMode(b.dataset.mode)));
 
@@ -444,6 +457,7 @@
     if (!b) return;
     item = b.dataset.item;
     $$(".item").forEach((x) => x.setAttribute("aria-pressed", String(x === b)));
+    say(b.title + ". Click a cell to print it there.");
   });
 
   // -- tabs, save, undo --------------------------------------------------------------------------------
@@ -453,7 +467,7 @@
   }));
 
   function save() {
-    busy = busy.then(() => call("POST", "/api/save", {}).then((s) => { show(s); say(`Saved ${s.file}.`); }).catch(fail));
+    queue(() => call("POST", "/api/save", {}).then((s) => { show(s); say(`Saved ${s.file}.`); }));
   }
   $("#save").addEventListener("click", save);
   $("#undo").addEventListener("click", () => send({ op: "undo" }));
@@ -510,7 +524,8 @@
     const body = document.createElement("tbody");
     for (const [letter, r] of Object.entries(d.requirements)) {
       const tr = document.createElement("tr");
-      [`${letter} ${r.name}`, r.kind ? `${r.count} ${r.kind}` : "no round", pct(r.rate)].forEach((t) => {
+      const kind = r.kind && r.count === 1 ? r.kind.replace(/s$/, "") : r.kind;
+      [`${letter} ${r.name}`, r.kind ? `${r.count} ${kind}` : "no round", pct(r.rate)].forEach((t) => {
         const td = document.createElement("td");
         td.textContent = t;
         tr.appendChild(td);
@@ -564,6 +579,7 @@
 
   // -- start --------------------------------------------------------------------------------------------------
   setMode("paint");
+  $(`.item[data-item="${item}"]`).setAttribute("aria-pressed", "true");
   call("GET", "/api/state").then((s) => {
     if (s.zones.length) symbol = s.zones[0].letter;
     show(s);
