@@ -219,25 +219,30 @@ def design_routes(draft, designer) -> list:
         return PlainTextResponse(text, headers={"Cache-Control": "no-store"})
 
     def _document(request: Request):
-        paper = _paper(request)
-        with lock:
-            return draft.document(paper)
+        """The sheet of the draft: 400 for a paper we do not print, 409 for a map that does not build."""
+        try:
+            paper = _paper(request)
+        except InputError as exc:
+            return None, _error(exc, 400)
+        try:
+            with lock:
+                return draft.document(paper), None
+        except InputError as exc:
+            return None, _error(exc, 409)
 
     async def preview(request: Request):
         from sheetgen.render.png import png_bytes
-        try:
-            doc = _document(request)
-        except InputError as exc:
-            return _error(exc, 409)
+        doc, refused = _document(request)
+        if refused is not None:
+            return refused
         return Response(png_bytes(doc.pages[0], dpi=110), media_type="image/png",
                         headers={"Cache-Control": "no-store"})
 
     async def pdf(request: Request):
         from sheetgen.render.pdf import render_pdf
-        try:
-            doc = _document(request)
-        except InputError as exc:
-            return _error(exc, 409)
+        doc, refused = _document(request)
+        if refused is not None:
+            return refused
         name = (draft.path.stem or "map") + ".pdf"
         return Response(render_pdf(doc, None), media_type="application/pdf",
                         headers={"Content-Disposition": f'attachment; filename="{name}"',
