@@ -175,6 +175,7 @@ def test_a_map_painted_from_nothing_in_the_browser_validates_builds_and_plays(tm
     button(page, "#preview")
     wait(page, lambda: page.execute_script("const i = document.getElementById('preview-image');"
                                            "return !i.hidden && i.complete && i.naturalWidth > 500"), "the preview")
+    page.save_screenshot(str(SHOTS / "design-desktop-print.png"))
 
     # the same page on a phone
     phone = browser(360, 740)

@@ -231,3 +231,25 @@ def test_a_map_with_errors_is_not_playtested(tmp_path):
     draft = design.new_draft(tmp_path / "x.yaml", 5, 5)
     with pytest.raises(InputError, match="fix them to playtest"):
         draft.playtest(20)
+
+
+def test_a_hand_edit_meanwhile_is_never_overwritten_and_can_be_reloaded(hall):
+    draft = design.open_draft(hall)
+    draft.apply({"op": "items", "cell": "C4", "items": ["potion"]})
+    hall.write_text(hall.read_text().replace("title: Test Hall", "title: Hand Edited Hall"))
+    with pytest.raises(InputError, match="changed on disk since the workbench read it"):
+        draft.save()
+    assert "Hand Edited Hall" in hall.read_text() and "C4" not in hall.read_text()
+    draft.apply({"op": "reload"})
+    assert draft.doc["title"] == "Hand Edited Hall" and not draft.dirty
+    draft.apply({"op": "undo"})                                   # the draft is back
+    assert draft.doc["items"]["C4"] == "potion" and draft.doc["title"] == "Test Hall"
+
+
+def test_a_new_map_is_not_saved_over_a_file_made_meanwhile(tmp_path):
+    path = tmp_path / "x.yaml"
+    draft = design.new_draft(path, 5, 5)
+    path.write_text("mine\n")
+    with pytest.raises(InputError, match="changed on disk since the workbench started it"):
+        draft.save()
+    assert path.read_text() == "mine\n"

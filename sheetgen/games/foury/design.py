@@ -501,9 +501,33 @@ class Draft:
         """Write the draft to its file (atomically: a crash leaves the old file or the new one)."""
         from sheetgen.atomic import write_text
         text = self.text()
+        on_disk = self._on_disk()
+        if on_disk is not None and on_disk != self.saved_text:
+            # edited by hand (or by another program) since the workbench read it: never overwrite that
+            raise InputError(Problem(f"{self.path.name} changed on disk since the workbench "
+                                     f"{'read' if self.saved_text is not None else 'started'} it: reload it "
+                                     "(Map > Reload from the file; Undo brings your changes back) or save elsewhere",
+                                     str(self.path)))
         write_text(self.path, text)
         self.saved_text = text
         return self.path
+
+    def _on_disk(self) -> str | None:
+        from sheetgen.definitions.yamlsource import read_bounded
+        if not self.path.exists():
+            return None
+        try:
+            return read_bounded(self.path).decode("utf-8")
+        except UnicodeDecodeError:
+            return ""
+
+    def op_reload(self) -> None:
+        """The file as it is on disk now (hand edits made meanwhile); Undo goes back to the draft."""
+        text = self._on_disk()
+        if text is None:
+            raise InputError(Problem(f"{self.path.name} is not written yet", str(self.path)))
+        self._load_text(text)
+        self.saved_text = text
 
     def document(self, paper: str = "a4"):
         """The printed sheet of the draft (the drawing model), as `sheetgen build` composes it."""
@@ -591,6 +615,7 @@ OPERATIONS = {
     "zone": "change a zone: {letter: A, name, requirement: {kind, count} | null, events: {1: phrase}, colour}",
     "remove_zone": "remove a zone (its cells become rock): {letter: E}",
     "set": "set an option: {key: campaign, value: ancient} (null: the default)",
+    "reload": "read the file again as it is on disk (after a hand edit)",
     "undo": "undo the last change",
 }
 

@@ -471,6 +471,9 @@
   }
   $("#save").addEventListener("click", save);
   $("#undo").addEventListener("click", () => send({ op: "undo" }));
+  $("#reload").addEventListener("click", () => {
+    if (!state.dirty || confirm("Read the file again? Undo brings this draft back.")) send({ op: "reload" });
+  });
   document.addEventListener("keydown", (e) => {
     if ((e.ctrlKey || e.metaKey) && e.key === "s") { e.preventDefault(); save(); }
     if ((e.ctrlKey || e.metaKey) && e.key === "z" && !/INPUT|SELECT|TEXTAREA/.test(e.target.tagName)) {
