@@ -10,6 +10,12 @@ sheetgen/games/foury/design.py): this package only speaks HTTP.
     POST /api/playtest     start a playtest    GET  /api/playtest   its progress and result
     GET  /api/yaml         the draft's text    GET  /preview.png?paper=a4|letter   GET /sheet.pdf?paper=...
 
+What this package asks of a designer module (foury/design.py is the one there is):
+`open_draft(path)`, `new_draft(path, columns, rows)` -> a draft with `apply(op)`, `state()`,
+`save()`, `text()`, `document(paper)`, `path`, `saved_text`; `palette()`, `icon_svgs()`, and
+`playtest(path, text, saved_text, games, progress, cancelled=)`. A game that provides these
+gets the workbench.
+
 Every change is a POST with a JSON body (a form on another site cannot send one without the
 browser asking first), bounded in size, from this page's own origin; the shared guard checks
 the Host and, when the server is shared, the token.

@@ -305,6 +305,7 @@
     }
   });
   $("#options").addEventListener("submit", (e) => e.preventDefault());
+  $("#die-ours").addEventListener("click", () => send({ op: "set", key: "die_table", value: null }));
 
   // -- where a pointer is on the map --------------------------------------------------------------------
   function coords(cell) {
