@@ -147,6 +147,7 @@ class Draft:
             raise InputError(Problem(f"the workbench needs a usable grid, not {doc.get('grid')!r}", str(self.path),
                                      path="grid", expected="COLUMNSxROWS, 3 to 26 columns and 3 to 99 rows"))
         self.doc = doc
+        self._dumped: str | None = None         # text() of the document as it is (None: changed since)
         self.columns, self.rows = int(m.group(1)), int(m.group(2))
         self.grid = self._read_cells()
         self._text = text
@@ -164,12 +165,16 @@ class Draft:
 
     def _write_cells(self) -> None:
         sep = "" if self.compact else " "
+        self._dumped = None
         self.doc["cells"] = LiteralScalarString("\n".join(sep.join(r) for r in self.grid) + "\n")
 
     def text(self) -> str:
-        out = io.StringIO()
-        _yaml().dump(self.doc, out)
-        return out.getvalue()
+        """The document as YAML (dumped once per change: the page asks often)."""
+        if self._dumped is None:
+            out = io.StringIO()
+            _yaml().dump(self.doc, out)
+            self._dumped = out.getvalue()
+        return self._dumped
 
     @property
     def dirty(self) -> bool:
@@ -275,7 +280,9 @@ class Draft:
                                      suggestion=did_you_mean(name, list(OPERATIONS))))
         before = self.text()
         try:
+            self._dumped = None
             getattr(self, "op_" + name)(**{k: v for k, v in op.items() if k != "op"})
+            self._dumped = None
         except TypeError as exc:
             self._load_text(before)
             raise InputError(Problem(f"operation '{name}': {exc}".replace("op_" + name + "() ", ""),
