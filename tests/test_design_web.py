@@ -1,6 +1,7 @@
 """The workbench's HTTP side (sheetgen/web/design): the routes over one draft, their security
 (the shared guard, JSON POSTs from the page's own origin, a bounded body, one file only),
 save, playtest, print preview and PDF; and the `sheetgen design` command's clean errors."""
+import json
 import shutil
 import time
 from pathlib import Path
@@ -155,3 +156,35 @@ def test_the_command_refuses_a_file_that_is_not_a_map(tmp_path):
     path.write_text("sheetgen: 1\nkind: pack\ntitle: p\nitems: []\n")
     result = CliRunner().invoke(main, ["design", str(path), "--port", "0"])
     assert result.exit_code == 2 and "the workbench edits maps" in result.output, result.output
+
+
+def test_a_built_in_name_is_not_edited_in_place(tmp_path):
+    import os
+    here = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        result = CliRunner().invoke(main, ["design", "ancient-story", "--port", "0"])
+    finally:
+        os.chdir(here)
+    assert result.exit_code == 2 and "sheetgen new map my-map --from ancient-story" in result.output, result.output
+
+
+def test_the_command_serves_the_page_at_the_address_it_prints(hall):
+    import os
+    import subprocess
+    import sys
+    import urllib.request
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    server = subprocess.Popen([sys.executable, "-m", "sheetgen", "design", str(hall), "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        first = server.stdout.readline()
+        second = server.stdout.readline()
+        assert first.startswith(f"designing {hall}"), first + second
+        address = second.split()[1]
+        assert address.startswith("http://127.0.0.1:") and "token" not in address   # loopback: no token
+        state = json.loads(urllib.request.urlopen(address + "api/state", timeout=30).read())
+        assert state["file"] == "hall.yaml" and state["loads"]
+    finally:
+        server.terminate()
+        server.wait(20)

@@ -66,8 +66,12 @@ def open_workbench(path: Path, new: tuple[int, int] | None = None):
         designer = designer_for(None)
         return designer.new_draft(path, *new), designer
     if not path.is_file():
-        raise InputError(Problem("no such file (give --new WxH to start a map there)" if not path.exists()
-                                 else "not a map file", str(path), path="MAP"))
+        if path.exists():
+            raise InputError(Problem("not a map file", str(path), path="MAP"))
+        hint = "give --new WxH to start a map there"
+        if path.suffix == "" and "/" not in str(path):
+            hint += f", or copy a built-in map first: sheetgen new map my-map --from {path}"
+        raise InputError(Problem(f"no such file ({hint})", str(path), path="MAP"))
     designer = designer_for(path)
     return designer.open_draft(path), designer
 
