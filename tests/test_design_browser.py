@@ -169,6 +169,9 @@ def test_a_map_painted_from_nothing_in_the_browser_validates_builds_and_plays(tm
     wait(page, lambda: page.find_elements(By.ID, "comparison"), "the comparison with the saved file", 240)
     assert "Against the saved file" in page.find_element(By.ID, "comparison").text
     page.save_screenshot(str(SHOTS / "design-desktop-playtest.png"))
+    assert not page.find_element(By.ID, "stale").is_displayed()
+    tap(page, "cell-C2")                                          # the potion taken away again
+    assert page.find_element(By.ID, "stale").is_displayed()       # the result is of the map before
 
     # the print preview of the sheet
     button(page, '[data-tab="print"]')

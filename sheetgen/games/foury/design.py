@@ -131,6 +131,7 @@ class Draft:
         self.path = Path(path)
         self.saved_text = saved_text            # the file as on disk (None: not written yet)
         self.undo_stack: list[str] = []
+        self.revision = 0                       # counts the changes (a playtest says which one it played)
         self._load_text(text)
 
     # the document ---------------------------------------------------------------------------
@@ -263,6 +264,7 @@ class Draft:
             "items": {str(k): [str(v)] if isinstance(v, str) else [str(x) for x in v] for k, v in items.items()},
             "options": {k: _plain(self.doc.get(k)) for k in OPTIONS},
             "dirty": self.dirty, "saved": self.saved_text is not None, "undo": len(self.undo_stack),
+            "revision": self.revision,
         }
 
     # operations -------------------------------------------------------------------------------
@@ -274,6 +276,7 @@ class Draft:
         if name == "undo":
             if self.undo_stack:
                 self._load_text(self.undo_stack.pop())
+                self.revision += 1
             return
         if name not in OPERATIONS:
             raise InputError(Problem(f"unknown operation '{name}'", path="op", expected=", ".join(OPERATIONS),
@@ -292,6 +295,7 @@ class Draft:
             raise
         if self.text() != before:
             self.undo_stack = (self.undo_stack + [before])[-MAX_UNDO:]
+            self.revision += 1
 
     def op_paint(self, cells: list, symbol: str) -> None:
         """Paint cells with a zone letter (a new letter becomes a zone), O (the centre) or # (rock).

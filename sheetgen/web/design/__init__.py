@@ -213,11 +213,15 @@ def design_routes(draft, designer) -> list:
                 raise InputError(Problem(f"{games} games: the workbench plays "
                                          + ", ".join(map(str, PLAYTEST_GAMES)), path="games"))
             with lock:
-                path, text, saved = draft.path, draft.text(), draft.saved_text
+                path, text, saved, revision = draft.path, draft.text(), draft.saved_text, draft.revision
         except (InputError, ValueError, TypeError) as exc:
             return _error(exc if isinstance(exc, InputError) else InputError(Problem(str(exc))))
-        playtest.start(lambda progress, cancelled: designer.playtest(path, text, saved, games, progress,
-                                                                     cancelled=cancelled))
+
+        def run(progress, cancelled):
+            result = designer.playtest(path, text, saved, games, progress, cancelled=cancelled)
+            result["revision"] = revision          # the draft it played (the page says when it changed since)
+            return result
+        playtest.start(run)
         return JSONResponse(playtest.snapshot())
 
     async def get_playtest(request: Request):

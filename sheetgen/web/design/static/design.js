@@ -73,6 +73,8 @@
     document.title = `${state.dirty ? "• " : ""}${state.file} · sheetgen design`;
     findings();
     swatches();
+    const stale = $("#stale");
+    if (stale) stale.hidden = !result || result.revision === state.revision;
     keepFocus(zones);
     keepFocus(options);
   }
@@ -518,6 +520,12 @@
     const box = $("#playtest-result");
     box.innerHTML = "";
     const d = result.draft;
+    const stale = document.createElement("p");
+    stale.id = "stale";
+    stale.className = "message";
+    stale.textContent = "The map has changed since this playtest: playtest again to see the change.";
+    stale.hidden = result.revision === state.revision;
+    box.appendChild(stale);
     const head = document.createElement("p");
     head.className = "win";
     head.id = "win-rate";
