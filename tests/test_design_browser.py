@@ -192,3 +192,37 @@ def test_a_map_painted_from_nothing_in_the_browser_validates_builds_and_plays(tm
     button(phone, '[data-tab="zones"]')
     phone.execute_script("document.querySelector('#zones .zone').scrollIntoView()")
     phone.save_screenshot(str(SHOTS / "design-phone-zones.png"))
+
+
+def test_a_designers_map_opens_and_a_cut_off_zone_is_outlined(tmp_path, live_server, browser):
+    import shutil
+    from pathlib import Path
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = tmp_path / "story.yaml"
+    shutil.copy(Path(__file__).parent.parent / "layouts" / "foury" / "ancient-story.yaml", path)
+    before = path.read_text()
+    draft, designer = open_workbench(path)
+    url = live_server(make_design_app(draft, designer))
+    page = browser(1280, 900)
+    page.get(url)
+    settled(page)
+    assert page.find_element(By.ID, "counts").text == "valid"
+    # rock across the Temple's row 3 and its link to the centre: part of zone A is cut off
+    button(page, '.swatch[data-symbol="#"]')
+    drag(page, ["cell-A2", "cell-B2", "cell-C2", "cell-D2"])
+    drag(page, ["cell-D3", "cell-D4"])
+    texts = [li.text for li in page.find_elements(By.CSS_SELECTOR, "#findings li")]
+    assert any("zone A is not one connected region" in t for t in texts), texts
+    outlined = page.find_elements(By.CSS_SELECTOR, "#overlay rect.finding.error")
+    assert outlined, texts
+    page.save_screenshot(str(SHOTS / "design-desktop-findings.png"))
+    phone = browser(360, 740)
+    phone.get(url)
+    settled(phone)
+    phone.execute_script("document.getElementById('findings').scrollIntoView()")
+    phone.save_screenshot(str(SHOTS / "design-phone-findings.png"))
+    # undo all of it: the file's text comes back to the byte, comments and all
+    for _ in range(2):
+        button(page, "#undo")
+    button(page, "#save") if page.find_element(By.ID, "save").is_enabled() else None
+    assert path.read_text() == before

@@ -253,3 +253,29 @@ def test_a_new_map_is_not_saved_over_a_file_made_meanwhile(tmp_path):
     with pytest.raises(InputError, match="changed on disk since the workbench started it"):
         draft.save()
     assert path.read_text() == "mine\n"
+
+
+MAPS = sorted(p for p in [*(DATA.parent.parent.parent / "layouts" / "foury").glob("*.yaml"), *DATA.glob("*.yaml")]
+              if "kind: map" in p.read_text() and p.name not in ("bad-grid.yaml", "bad-many.yaml"))
+
+
+@pytest.mark.parametrize("path", MAPS, ids=lambda p: p.name)
+def test_every_map_opens_and_is_written_back_byte_for_byte(path):
+    draft = design.open_draft(path)
+    assert draft.text() == path.read_text()
+
+
+def test_a_multi_line_list_keeps_its_comments_when_edited(tmp_path):
+    path = tmp_path / "story.yaml"
+    shutil.copy(DATA.parent.parent.parent / "layouts" / "foury" / "ancient-story.yaml", path)
+    before = path.read_text()
+    draft = design.open_draft(path)
+    draft.apply({"op": "wall", "cell": "J3", "side": "S"})          # removed from the Palace line
+    draft.apply({"op": "wall", "cell": "C3", "side": "E"})          # added after the last wall
+    text = draft.text()
+    assert "  J7:W, I9:E,                         # Palace galleries\n" in text
+    assert "  A4:E, B8:S, C3:E                    # Waterways sluices\n" in text
+    changed = [(a, b) for a, b in zip(before.splitlines(), text.splitlines()) if a != b]
+    assert len(changed) == 2 and len(before.splitlines()) == len(text.splitlines())
+    draft.save()
+    assert [w for w in load_map(path).model.walls if w in ("J3:S", "C3:E")] == ["C3:E"]

@@ -149,6 +149,8 @@ class Draft:
                                      path="grid", expected="COLUMNSxROWS, 3 to 26 columns and 3 to 99 rows"))
         self.doc = doc
         self._dumped: str | None = None         # text() of the document as it is (None: changed since)
+        self._base_text = text                  # the text the document was read from: what is unchanged is
+        self._base_plain = {str(k): _plain(v) for k, v in doc.items()}    # written back from it as it was
         self.columns, self.rows = int(m.group(1)), int(m.group(2))
         self.grid = self._read_cells()
         self._text = text
@@ -170,11 +172,21 @@ class Draft:
         self.doc["cells"] = LiteralScalarString("\n".join(sep.join(r) for r in self.grid) + "\n")
 
     def text(self) -> str:
-        """The document as YAML (dumped once per change: the page asks often)."""
+        """The document as YAML (made once per change: the page asks often).  Each top-level key
+        whose value did not change is written back exactly as read; a changed list of entries or
+        walls is edited in its own text (the comments inside a multi-line list stay); any other
+        changed key is ruamel's round-trip dump of it."""
         if self._dumped is None:
             out = io.StringIO()
             _yaml().dump(self.doc, out)
-            self._dumped = out.getvalue()
+            dumped = out.getvalue()
+            spliced = _splice(self._base_text, self._base_plain, dumped, self.doc)
+            # the spliced text must say exactly what the document says, else the plain dump is written
+            try:
+                same = spliced == dumped or _plain(_yaml().load(spliced)) == _plain(_yaml().load(dumped))
+            except YAMLError:
+                same = False
+            self._dumped = spliced if same else dumped
         return self._dumped
 
     @property
@@ -555,6 +567,116 @@ class Draft:
         the win rate with its 95% interval, each requirement's rate, the visits per cell."""
         return playtest(self.path, self.text(), self.saved_text if compare else None, games, progress, seed,
                         cancelled)
+
+
+KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*:(\s|$)")
+
+
+def _segments(text: str, keys) -> tuple[list[str], dict[str, tuple[list[str], list[str]]], list[str]]:
+    """A YAML text cut at its top-level keys: (lines before the first key, key -> (the comment
+    lines before it, its own lines), the comment lines after the last)."""
+    head: list[str] = []
+    segments: dict[str, tuple[list[str], list[str]]] = {}
+    pending: list[str] = []
+    body: list[str] | None = None
+    for line in text.splitlines(keepends=True):
+        m = KEY_LINE.match(line)
+        if m and m.group(1) in keys and m.group(1) not in segments:
+            body = [line]
+            segments[m.group(1)] = (pending, body)
+            pending = []
+        elif body is None:
+            head.append(line)
+        elif not line.strip() or line.startswith("#"):
+            pending.append(line)            # a comment at the margin: the next key's, unless more follows
+        else:
+            body.extend(pending)
+            pending = []
+            body.append(line)
+    return head, segments, pending
+
+
+def _splice(base: str, base_plain: dict, dumped: str, doc) -> str:
+    """The dumped document with every unchanged top-level key (and the comments before it) as
+    the base text wrote it; see Draft.text."""
+    keys = {str(k) for k in doc} | set(base_plain)
+    head, old, tail = _segments(base, keys)
+    dump_head, new, _ = _segments(dumped, keys)
+    if not old or set(new) != {str(k) for k in doc}:
+        return dumped
+    out = list(head)
+    for key, value in doc.items():
+        key = str(key)
+        if key not in old:
+            out += new[key][0] + new[key][1]
+            continue
+        pre, body = old[key]
+        if base_plain.get(key) != _plain(value):
+            body = (_edited_flow_list(key, body, base_plain.get(key), _plain(value)) if isinstance(value, list)
+                    else None) or new[key][1]
+            if body and not body[-1].endswith("\n"):
+                body[-1] += "\n"
+        out += pre + body
+    text = "".join(out + tail)
+    return text if text.endswith("\n") or not text else text + "\n"
+
+
+def _edited_flow_list(key: str, body: list[str], old, new) -> list[str] | None:
+    """A one-line or multi-line flow list (`walls: [B3:E, C2:S]`, comments between its lines)
+    edited in place: entries removed, new ones added after the last; None when the change is
+    not that or the list is not written that way (the caller dumps it)."""
+    if not isinstance(old, list) or not all(isinstance(x, str) for x in old + new):
+        return None
+    kept = [x for x in old if x in new]
+    added = new[len(kept):]
+    if kept + added != new or len(set(old)) != len(old):
+        return None
+    gone = [x for x in old if x not in new]
+    lines = list(body)
+    code_of = lambda line: line.split("#", 1)[0]            # noqa: E731 - the names hold no '#'
+    for item in gone:
+        token = re.compile(r"(?<![\w:])" + re.escape(item) + r"(?![\w:])")
+        for i, line in enumerate(lines):
+            code, comment = code_of(line), line[len(code_of(line)):]
+            if not token.search(code if i else code.split(":", 1)[1]):
+                continue
+            prefix = "" if i else code.split(":", 1)[0] + ":"
+            rest = code[len(prefix):]
+            fixed, n = re.subn(token.pattern + r"\s*,\s?", "", rest, count=1)
+            if not n:
+                fixed, n = re.subn(r",\s*" + token.pattern, "", rest, count=1)
+            if not n:
+                fixed = token.sub("", rest, count=1)
+            if comment:
+                fixed = fixed.ljust(len(rest))      # the comment stays in its column
+            lines[i] = prefix + fixed + comment
+            break
+        else:
+            return None
+    if added:
+        last = kept[-1] if kept else None
+        where = None
+        for i, line in enumerate(lines):
+            code = code_of(line)
+            if last is not None:
+                for m in re.finditer(r"(?<![\w:])" + re.escape(last) + r"(?![\w:])", code if i else code.split(":", 1)[1]):
+                    where = (i, m.end() + (0 if i else len(code.split(":", 1)[0]) + 1))
+            elif "[" in code:
+                where = (i, code.index("[") + 1)
+                break
+        if where is None:
+            return None
+        i, at = where
+        joined = ", ".join(added)
+        insert = ", " + joined if last is not None else joined
+        code, hash_, comment = lines[i][at:].partition("#")
+        if hash_:                               # keep a comment's column where the spaces before it allow
+            stripped = code.rstrip(" ")
+            spaces = len(code) - len(stripped)
+            code = stripped + " " * (spaces - (min(len(insert), spaces - 1) if spaces > 1 else 0))
+        after = code + hash_ + comment
+        lines[i] = lines[i][:at] + insert + after
+    return lines
 
 
 def _flow(node):
