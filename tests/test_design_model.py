@@ -123,6 +123,9 @@ def test_painting_rock_or_the_centre_takes_what_cannot_stay(hall):
     draft = design.open_draft(hall)
     draft.apply({"op": "paint", "cells": ["C1", "B1"], "symbol": "#"})
     assert "C1:N" not in list(draft.doc["entries"]) and "B1" not in draft.doc["items"]
+    draft.apply({"op": "paint", "cells": ["C3"], "symbol": "#"})                 # beside the wall B3:E
+    assert list(draft.doc["walls"]) == []
+    draft.apply({"op": "undo"})
     draft.apply({"op": "paint", "cells": ["E3"], "symbol": "O"})
     assert "E3:E" not in list(draft.doc["entries"])
     state = draft.state()

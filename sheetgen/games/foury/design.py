@@ -311,8 +311,8 @@ class Draft:
 
     def op_paint(self, cells: list, symbol: str) -> None:
         """Paint cells with a zone letter (a new letter becomes a zone), O (the centre) or # (rock).
-        Rock takes the cell's items, entries and start with it (rock holds nothing); the centre
-        its entries (it has none)."""
+        Rock takes the cell's items, entries, walls and start with it (rock holds nothing and is
+        solid); the centre its entries (it has none)."""
         symbol = str(symbol).strip().upper()
         if symbol not in (fb.ROCK, fb.CENTRE) and not re.fullmatch(r"[A-NP-Z]", symbol):
             raise InputError(Problem(f"cannot paint with '{symbol}'", path="symbol",
@@ -336,6 +336,15 @@ class Draft:
                     if str(entries[i]).split(":")[0].strip().upper() in names:
                         del entries[i]
         if symbol == fb.ROCK:
+            walls = self.doc.get("walls")
+            if isinstance(walls, list):          # rock is solid: a wall beside it changes nothing
+                for i in reversed(range(len(walls))):
+                    try:
+                        c, side = fb.parse_cell_side(str(walls[i]))
+                    except ValueError:
+                        continue
+                    if fb.cell_name(c) in names or fb.cell_name(fb.neighbour(c, side)) in names:
+                        del walls[i]
             items = self.doc.get("items")
             if isinstance(items, dict):
                 for key in [k for k in items if str(k).strip().upper() in names]:
