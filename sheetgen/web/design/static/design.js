@@ -70,6 +70,7 @@
       ? `${state.errors} error${state.errors === 1 ? "" : "s"}, ${state.warnings} warning${state.warnings === 1 ? "" : "s"}`
       : "valid";
     counts.className = "counts " + (state.errors ? "bad" : state.warnings ? "warn" : "good");
+    $("#finding-count").textContent = state.findings.length ? `(${state.findings.length})` : "";
     document.title = `${state.dirty ? "• " : ""}${state.file} · sheetgen design`;
     findings();
     swatches();
