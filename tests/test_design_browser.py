@@ -4,7 +4,9 @@ preview; screenshots at a phone's width and a desktop's (output/screenshots/, to
 import time
 
 from click.testing import CliRunner
+from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
@@ -52,10 +54,12 @@ def tap(page, element_id: str) -> None:
     settled(page)
 
 
-def drag(page, ids: list[str]) -> None:
-    """Press on the first element, move over the others, release: one paint stroke."""
+def drag(page, ids: list[str], touch: bool = False) -> None:
+    """Press on the first element, move over the others, release: one paint stroke (a finger's
+    with touch)."""
     points = [point_of(page, i) for i in ids]
-    actions = ActionBuilder(page)
+    actions = ActionBuilder(page, mouse=PointerInput(interaction.POINTER_TOUCH, "finger")) if touch \
+        else ActionBuilder(page)
     actions.pointer_action.move_to_location(int(points[0][0]), int(points[0][1])).pointer_down()
     for x, y in points[1:]:
         actions.pointer_action.move_to_location(int(x), int(y))
@@ -219,10 +223,18 @@ def test_a_designers_map_opens_and_a_cut_off_zone_is_outlined(tmp_path, live_ser
     phone = browser(360, 740)
     phone.get(url)
     settled(phone)
+    # a finger's stroke on the phone paints too
+    button(phone, '.swatch[data-symbol="#"]')
+    drag(phone, ["cell-H6", "cell-I6", "cell-J6"], touch=True)
+    assert [phone.find_element(By.ID, f"cell-{c}").get_attribute("class") for c in ("H6", "I6", "J6")] == \
+        ["cell rock"] * 3
     phone.execute_script("document.getElementById('findings').scrollIntoView()")
     phone.save_screenshot(str(SHOTS / "design-phone-findings.png"))
+    button(phone, "#undo")
     # undo all of it: the file's text comes back to the byte, comments and all
+    page.refresh()                                  # the other window's stroke and undo are the server's
+    settled(page)
     for _ in range(2):
         button(page, "#undo")
-    button(page, "#save") if page.find_element(By.ID, "save").is_enabled() else None
+    assert page.find_element(By.ID, "save").get_attribute("disabled") == "true"      # nothing to save
     assert path.read_text() == before

@@ -11,6 +11,9 @@ edited by operations, checked after each one, drawn as the printed sheet draws i
 
 The file is edited with ruamel.yaml's round trip: the designer's comments, key order and flow
 or block styles stay where they are; a key the file lacks is put where the format lists it.
+A top-level key whose value did not change is written back exactly as it was read (ruamel
+loses comments inside a multi-line flow list: such a list of walls or entries is edited in
+its own text instead), so an untouched file is written back byte for byte.
 Every check is the one `sheetgen validate` makes (formats/map.py: load, then lint); the
 palette is the vocabulary `sheetgen list` prints (vocabulary.py).
 """
@@ -101,6 +104,7 @@ def _scalable(svg: str) -> str:
 # -- the draft ------------------------------------------------------------------------------------
 @dataclass
 class Finding:
+    """A lint finding or format error as the page shows it, with the cells and edges it names."""
     severity: str               # error | warning
     message: str
     where: str                  # FILE:LINE:COLUMN key.path, as validate prints it
