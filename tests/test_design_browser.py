@@ -220,6 +220,12 @@ def test_a_designers_map_opens_and_a_cut_off_zone_is_outlined(tmp_path, live_ser
     outlined = page.find_elements(By.CSS_SELECTOR, "#overlay rect.finding.error")
     assert outlined, texts
     page.save_screenshot(str(SHOTS / "design-desktop-findings.png"))
+    button(page, '[data-tab="options"]')
+    assert page.find_element(By.CSS_SELECTOR, '#options [name="campaign"]').get_attribute("value") == "ancient"
+    assert "Oracle" in page.find_element(By.ID, "campaign-meaning").text
+    page.save_screenshot(str(SHOTS / "design-desktop-options.png"))
+    button(page, '[data-tab="zones"]')
+    page.save_screenshot(str(SHOTS / "design-desktop-zones.png"))
     phone = browser(360, 740)
     phone.get(url)
     settled(phone)
