@@ -188,3 +188,13 @@ def test_the_command_serves_the_page_at_the_address_it_prints(hall):
     finally:
         server.terminate()
         server.wait(20)
+
+
+def test_a_playtest_plays_the_hero_chosen(hall):
+    client = client_for(hall)
+    assert 'value="kael"' in client.get("/").text
+    post(client, "/api/playtest", {"games": 500, "hero": "kael"})
+    status = wait_playtest(client)
+    assert status["error"] is None and status["result"]["hero"] == "kael"
+    assert "saved" not in status["result"]                         # nothing changed: nothing to compare
+    assert post(client, "/api/playtest", {"games": 500, "hero": "conan"}).status_code == 400

@@ -78,7 +78,15 @@ def palette() -> dict:
             "requirements": [{"name": n, "meaning": m} for n, m in vocabulary.requirements()],
             "die_effects": [{"name": n, "meaning": m} for n, m in vocabulary.die_effects()],
             "die_defaults": {str(k): v for k, v in DIE_TABLE_EFFECTS.items()},
+            "heroes": heroes(),
             "options": OPTIONS}
+
+
+def heroes() -> list[dict]:
+    """The heroes a playtest may play (besides free traits), with the difficulty their sheet prints."""
+    from .formats.sheet import hero_traits
+    from .heroes import HEROES
+    return [{"name": h, "title": hero_traits(h)["name"], "difficulty": hero_traits(h)["difficulty"]} for h in HEROES]
 
 
 def icon_svgs() -> dict[str, str]:
@@ -575,11 +583,11 @@ class Draft:
         return compose(checked.fmap, BuildOptions(paper=paper))
 
     def playtest(self, games: int = 2000, progress=None, compare: bool = True, seed: int = 1,
-                 cancelled=None) -> dict:
+                 cancelled=None, hero: str | None = None) -> dict:
         """A quick simulation of the draft (and of the saved file, on the same seeds, to compare):
         the win rate with its 95% interval, each requirement's rate, the visits per cell."""
         return playtest(self.path, self.text(), self.saved_text if compare else None, games, progress, seed,
-                        cancelled)
+                        cancelled, hero)
 
 
 KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*:(\s|$)")
@@ -903,7 +911,7 @@ def map_svg(fmap, columns: int, rows: int) -> str:
 
 # -- playing ----------------------------------------------------------------------------------------------
 def playtest(path: Path, text: str, saved_text: str | None = None, games: int = 2000, progress=None, seed: int = 1,
-             cancelled=None) -> dict:
+             cancelled=None, hero: str | None = None) -> dict:
     """A quick simulation of the map text (the draft) and, when given and different, of the saved
     text on the same seeds (the comparison); run on snapshots, so the draft may change meanwhile.
     progress(done, total) is called between chunks of games; cancelled() true stops early."""
@@ -913,6 +921,9 @@ def playtest(path: Path, text: str, saved_text: str | None = None, games: int = 
     from .sim.runner import play_game, simulated
     from .sim.stats import Stats
     games = _count(games, "games", 10, 20000)
+    if hero is not None and hero not in [h["name"] for h in heroes()]:
+        raise InputError(Problem(f"unknown hero '{hero}'", path="hero", expected=", ".join(h["name"] for h in heroes()),
+                                 suggestion=did_you_mean(str(hero), [h["name"] for h in heroes()])))
     runs = [("draft", text)]
     if saved_text is not None and saved_text != text:
         runs.append(("saved", saved_text))
@@ -928,23 +939,23 @@ def playtest(path: Path, text: str, saved_text: str | None = None, games: int = 
         if not simulated(board):
             raise InputError(Problem(f"the '{board.campaign}' campaign is not simulated yet (simulate plays the "
                                      "four-round game)", str(path), path="campaign"))
-        prepared.append((label, checked.fmap, make_hero(board, None), Navigator(board)))
+        prepared.append((label, checked.fmap, make_hero(board, hero), Navigator(board)))
     total, done = games * len(prepared), 0
     reports = {}
     chunk = 50
-    for label, fmap, hero, nav in prepared:
+    for label, fmap, player, nav in prepared:
         stats = Stats()
         for start in range(0, games, chunk):
             if cancelled is not None and cancelled():
                 return {"cancelled": True}
             for i in range(start, min(games, start + chunk)):
-                stats.add(play_game(fmap.board, hero, "cautious", seed, i, False, nav=nav))
+                stats.add(play_game(fmap.board, player, "cautious", seed, i, False, nav=nav))
             done += min(games, start + chunk) - start
             if progress is not None:
                 progress(done, total)
-        spec = SimSpec(str(path), "cautious", None, seed, False)
+        spec = SimSpec(str(path), "cautious", hero, seed, False)
         reports[label] = R.report(stats, fmap, spec)
-    out = {"draft": _summary(reports["draft"])}
+    out = {"draft": _summary(reports["draft"]), "hero": reports["draft"]["hero"]}
     if "saved" in reports:
         reports["saved"]["map_ref"] = "the saved file"
         reports["draft"]["map_ref"] = "this draft"

@@ -13,7 +13,7 @@ sheetgen/games/foury/design.py): this package only speaks HTTP.
 What this package asks of a designer module (foury/design.py is the one there is):
 `open_draft(path)`, `new_draft(path, columns, rows)` -> a draft with `apply(op)`, `state()`,
 `save()`, `text()`, `document(paper)`, `path`, `saved_text`; `palette()`, `icon_svgs()`, and
-`playtest(path, text, saved_text, games, progress, cancelled=)`. A game that provides these
+`playtest(path, text, saved_text, games, progress, cancelled=, hero=)`. A game that provides these
 gets the workbench.
 
 Every change is a POST with a JSON body (a form on another site cannot send one without the
@@ -209,6 +209,10 @@ def design_routes(draft, designer) -> list:
         try:
             body = await _json_body(request)
             games = int(body.get("games", 2000)) if isinstance(body, dict) else 2000
+            hero = (body.get("hero") or None) if isinstance(body, dict) else None
+            if hero is not None and hero not in {h["name"] for h in palette["heroes"]}:
+                raise InputError(Problem(f"unknown hero {hero!r}", path="hero",
+                                         expected=", ".join(h["name"] for h in palette["heroes"])))
             if games not in PLAYTEST_GAMES:
                 raise InputError(Problem(f"{games} games: the workbench plays "
                                          + ", ".join(map(str, PLAYTEST_GAMES)), path="games"))
@@ -218,7 +222,7 @@ def design_routes(draft, designer) -> list:
             return _error(exc if isinstance(exc, InputError) else InputError(Problem(str(exc))))
 
         def run(progress, cancelled):
-            result = designer.playtest(path, text, saved, games, progress, cancelled=cancelled)
+            result = designer.playtest(path, text, saved, games, progress, cancelled=cancelled, hero=hero)
             result["revision"] = revision          # the draft it played (the page says when it changed since)
             return result
         playtest.start(run)

@@ -494,7 +494,7 @@
 
   $("#playtest").addEventListener("click", async () => {
     try {
-      await call("POST", "/api/playtest", { games: Number($("#games").value) });
+      await call("POST", "/api/playtest", { games: Number($("#games").value), hero: $("#hero").value || null });
     } catch (error) { fail(error); return; }
     $("#playtest").disabled = true;
     $("#progress").hidden = false;
@@ -530,7 +530,7 @@
     const head = document.createElement("p");
     head.className = "win";
     head.id = "win-rate";
-    head.textContent = `Win rate ${pct(d.win_rate)} (${d.wins}/${d.games}; 95% interval ${pct(d.win_rate_ci95[0])} to ${pct(d.win_rate_ci95[1])})`;
+    head.textContent = `${result.hero.startsWith("free traits") ? "Free traits" : result.hero[0].toUpperCase() + result.hero.slice(1)}: win rate ${pct(d.win_rate)} (${d.wins}/${d.games}; 95% interval ${pct(d.win_rate_ci95[0])} to ${pct(d.win_rate_ci95[1])})`;
     box.appendChild(head);
     const table = document.createElement("table");
     table.innerHTML = "<thead><tr><th>zone</th><th>requirement</th><th>met</th></tr></thead>";
