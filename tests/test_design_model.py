@@ -282,3 +282,17 @@ def test_a_multi_line_list_keeps_its_comments_when_edited(tmp_path):
     assert len(changed) == 2 and len(before.splitlines()) == len(text.splitlines())
     draft.save()
     assert [w for w in load_map(path).model.walls if w in ("J3:S", "C3:E")] == ["C3:E"]
+
+
+def test_compact_cells_stay_compact_and_a_malformed_key_is_not_overwritten(tmp_path):
+    path = tmp_path / "compact.yaml"
+    text = (DATA / "test-hall.yaml").read_text()
+    for row in HALL_ROWS:
+        text = text.replace("  " + row + "\n", "  " + row.replace(" ", "") + "\n")
+    path.write_text(text.replace("walls: [B3:E]", "walls: {B3: E}"))
+    draft = design.open_draft(path)
+    draft.apply({"op": "paint", "cells": ["A1"], "symbol": "D"})
+    assert "  DAAAA\n  DAAAB\n" in draft.text()
+    with pytest.raises(InputError, match="`walls:` in the file is not a list: fix it there first"):
+        draft.apply({"op": "wall", "cell": "C2", "side": "S"})
+    assert "walls: {B3: E}" in draft.text()

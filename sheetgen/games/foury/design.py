@@ -220,7 +220,10 @@ class Draft:
 
     def _list(self, key: str) -> CommentedSeq:
         value = self.doc.get(key)
-        if not isinstance(value, list):
+        if value is not None and not isinstance(value, list):
+            raise InputError(Problem(f"`{key}:` in the file is not a list: fix it there first", str(self.path),
+                                     path=key))
+        if value is None:
             value = _flow(CommentedSeq())
             self._put(self.doc, key, value)
         if not value:
@@ -248,7 +251,10 @@ class Draft:
 
     def _mapping(self, key: str) -> CommentedMap:
         value = self.doc.get(key)
-        if not isinstance(value, dict):
+        if value is not None and not isinstance(value, dict):
+            raise InputError(Problem(f"`{key}:` in the file is not a mapping: fix it there first", str(self.path),
+                                     path=key))
+        if value is None:
             value = CommentedMap()
             self._put(self.doc, key, value)
         return value
