@@ -296,3 +296,19 @@ def test_compact_cells_stay_compact_and_a_malformed_key_is_not_overwritten(tmp_p
     with pytest.raises(InputError, match="`walls:` in the file is not a list: fix it there first"):
         draft.apply({"op": "wall", "cell": "C2", "side": "S"})
     assert "walls: {B3: E}" in draft.text()
+
+
+def test_resizing_the_grid_adds_rock_and_takes_what_falls_off(hall):
+    draft = design.open_draft(hall)
+    draft.apply({"op": "grid", "columns": 6, "rows": 5})
+    assert draft.grid[0] == list("AAAAA#") and draft.doc["grid"] == "6x5"
+    assert "E3:E" not in list(draft.doc["entries"])          # the old border's arrow is inside now
+    assert draft.check().loads
+    draft.apply({"op": "undo"})
+    draft.apply({"op": "grid", "columns": 5, "rows": 5})      # the same size: nothing changes
+    assert draft.text() == hall.read_text()
+    draft.apply({"op": "grid", "columns": 5, "rows": 6})
+    draft.apply({"op": "grid", "columns": 5, "rows": 5})
+    assert "C5:S" not in list(draft.doc["entries"])           # gone when a sixth row came below it
+    with pytest.raises(InputError, match="out of range"):
+        draft.apply({"op": "grid", "columns": 40, "rows": 5})

@@ -474,6 +474,45 @@ class Draft:
             self.op_paint(cells, fb.ROCK)
         del self.doc["zones"][letter]
 
+    def op_grid(self, columns, rows) -> None:
+        """Another grid size: cells added at the right and bottom are rock; what stood on cells
+        cut away goes, and so do the walls on the new border and the arrows no longer on it."""
+        columns, rows = _count(columns, "columns", 5, 26), _count(rows, "rows", 5, 26)
+        self.grid = [(row + [fb.ROCK] * columns)[:columns] for row in self.grid[:rows]]
+        self.grid += [[fb.ROCK] * columns for _ in range(rows - len(self.grid))]
+        self.columns, self.rows = columns, rows
+        self.doc["grid"] = f"{columns}x{rows}"
+        self._write_cells()
+
+        def inside(c) -> bool:
+            return 0 <= c[0] < columns and 0 <= c[1] < rows
+
+        def keep(text, test) -> bool:
+            try:
+                return test(*fb.parse_cell_side(str(text)))
+            except ValueError:
+                return True                     # not ours to judge: the findings name it
+
+        for key, test in (("walls", lambda c, side: inside(c) and inside(fb.neighbour(c, side))),
+                          ("entries", lambda c, side: inside(c) and not inside(fb.neighbour(c, side)))):
+            values = self.doc.get(key)
+            if isinstance(values, list):
+                for i in reversed(range(len(values))):
+                    if not keep(values[i], test):
+                        del values[i]
+        for key in ("items",):
+            values = self.doc.get(key)
+            if isinstance(values, dict):
+                for cell in [k for k in values if not _inside_name(k, inside)]:
+                    del values[cell]
+        flooded = self.doc.get("flooded")
+        if isinstance(flooded, list):
+            for i in reversed(range(len(flooded))):
+                if not _inside_name(flooded[i], inside):
+                    del flooded[i]
+        if "start" in self.doc and not _inside_name(self.doc["start"], inside):
+            del self.doc["start"]
+
     def op_set(self, key: str, value=None) -> None:
         """Set a map option (OPTIONS); None removes an optional key (its default applies)."""
         if key not in OPTIONS:
@@ -706,6 +745,13 @@ def _edited_flow_list(key: str, body: list[str], old, new) -> list[str] | None:
     return lines
 
 
+def _inside_name(text, inside) -> bool:
+    try:
+        return inside(fb.parse_cell(str(text)))
+    except ValueError:
+        return True
+
+
 def _flow(node):
     node.fa.set_flow_style()
     return node
@@ -775,6 +821,7 @@ OPERATIONS = {
     "zone": "change a zone: {letter: A, name, requirement: {kind, count} | null, events: {1: phrase}, colour}",
     "remove_zone": "remove a zone (its cells become rock): {letter: E}",
     "set": "set an option: {key: campaign, value: ancient} (null: the default)",
+    "grid": "another grid size: {columns: 9, rows: 7} (new cells rock; what falls off goes)",
     "reload": "read the file again as it is on disk (after a hand edit)",
     "undo": "undo the last change",
 }

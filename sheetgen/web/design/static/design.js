@@ -293,12 +293,15 @@
         el.value = o[el.name] === null || o[el.name] === undefined ? (el.name === "campaign" ? "ancient" : "") : o[el.name];
       }
     }
+    if (document.activeElement !== $("#grid-columns")) $("#grid-columns").value = state.columns;
+    if (document.activeElement !== $("#grid-rows")) $("#grid-rows").value = state.rows;
     const c = PALETTE.campaigns.find((row) => row.name === (o.campaign || "ancient"));
     $("#campaign-meaning").textContent = c ? c.meaning : "";
   }
 
   $("#options").addEventListener("change", (e) => {
     const el = e.target;
+    if (!el.name) return;                   // the grid size waits for its Resize button
     if (el.name.startsWith("die-")) {
       send({ op: "set", key: "die_table", value: { [el.name.slice(4)]: el.value || PALETTE.die_defaults[el.name.slice(4)] } });
     } else if (el.type === "checkbox") {
@@ -308,6 +311,8 @@
     }
   });
   $("#options").addEventListener("submit", (e) => e.preventDefault());
+  $("#resize").addEventListener("click", () => send({ op: "grid", columns: Number($("#grid-columns").value),
+                                                      rows: Number($("#grid-rows").value) }));
   $("#die-ours").addEventListener("click", () => send({ op: "set", key: "die_table", value: null }));
 
   // -- where a pointer is on the map --------------------------------------------------------------------
