@@ -224,6 +224,13 @@ def test_a_designers_map_opens_and_a_cut_off_zone_is_outlined(tmp_path, live_ser
     assert page.find_element(By.CSS_SELECTOR, '#options [name="campaign"]').get_attribute("value") == "ancient"
     assert "Oracle" in page.find_element(By.ID, "campaign-meaning").text
     page.save_screenshot(str(SHOTS / "design-desktop-options.png"))
+    columns = page.find_element(By.ID, "grid-columns")
+    columns.send_keys(Keys.CONTROL, "a")
+    columns.send_keys("12")
+    button(page, "#resize")
+    assert page.find_element(By.ID, "cell-L1").get_attribute("class") == "cell rock"
+    button(page, "#undo")
+    assert not page.find_elements(By.ID, "cell-L1")
     button(page, '[data-tab="zones"]')
     page.save_screenshot(str(SHOTS / "design-desktop-zones.png"))
     phone = browser(360, 740)
@@ -240,7 +247,7 @@ def test_a_designers_map_opens_and_a_cut_off_zone_is_outlined(tmp_path, live_ser
     # undo all of it: the file's text comes back to the byte, comments and all
     page.refresh()                                  # the other window's stroke and undo are the server's
     settled(page)
-    for _ in range(2):
+    for _ in range(2):                              # the two strokes (the resize is undone already)
         button(page, "#undo")
     assert page.find_element(By.ID, "save").get_attribute("disabled") == "true"      # nothing to save
     assert path.read_text() == before
