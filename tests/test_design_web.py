@@ -198,3 +198,10 @@ def test_a_playtest_plays_the_hero_chosen(hall):
     assert status["error"] is None and status["result"]["hero"] == "kael"
     assert "saved" not in status["result"]                         # nothing changed: nothing to compare
     assert post(client, "/api/playtest", {"games": 500, "hero": "conan"}).status_code == 400
+
+
+def test_the_pdf_of_a_strangely_named_file_has_a_safe_name(tmp_path):
+    path = tmp_path / 'carte "du\nsud" 地図.yaml'
+    shutil.copy(DATA / "test-hall.yaml", path)
+    pdf = client_for(path).get("/sheet.pdf")
+    assert pdf.status_code == 200 and 'filename="carte-du-sud.pdf"' in pdf.headers["content-disposition"]

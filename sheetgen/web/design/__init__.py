@@ -23,6 +23,7 @@ the Host and, when the server is shared, the token.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -261,7 +262,7 @@ def design_routes(draft, designer) -> list:
         doc, refused = _document(request)
         if refused is not None:
             return refused
-        name = (draft.path.stem or "map") + ".pdf"
+        name = (re.sub(r"[^\w.-]+", "-", draft.path.stem, flags=re.ASCII).strip("-.") or "map") + ".pdf"   # a safe header value
         return Response(render_pdf(doc, None), media_type="application/pdf",
                         headers={"Content-Disposition": f'attachment; filename="{name}"',
                                  "Cache-Control": "no-store"})
