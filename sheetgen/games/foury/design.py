@@ -335,7 +335,7 @@ class Draft:
         if symbol not in (fb.ROCK, fb.CENTRE) and not re.fullmatch(r"[A-NP-Z]", symbol):
             raise InputError(Problem(f"cannot paint with '{symbol}'", path="symbol",
                                      expected="a zone letter (a capital other than O), O (the centre) or # (rock)"))
-        coords = [self._cell(c) for c in _bounded_list(cells, self.columns * self.rows, "cells")]
+        coords = {self._cell(c) for c in _bounded_list(cells, self.columns * self.rows, "cells")}
         if re.fullmatch(r"[A-Z]", symbol) and symbol != fb.CENTRE:
             zones = self._mapping("zones")
             if symbol not in zones:
@@ -361,7 +361,7 @@ class Draft:
                         c, side = fb.parse_cell_side(str(walls[i]))
                     except ValueError:
                         continue
-                    if fb.cell_name(c) in names or fb.cell_name(fb.neighbour(c, side)) in names:
+                    if c in coords or fb.neighbour(c, side) in coords:
                         del walls[i]
             items = self.doc.get("items")
             if isinstance(items, dict):
