@@ -21,6 +21,8 @@ The rest:
     tracker.py    the journal adapter of `sheetgen track` (ADAPTER)
     cli.py        the game's own commands: `sheetgen new map NAME`
     randomplay.py a random legal player (benchmarks, tests)
+    design.py     the map workbench's model (`sheetgen design`): editing operations on a map file,
+                  written back with its comments, checked, drawn and played
     sim/          `sheetgen simulate`: policies, runner (four rounds), campaigns (the campaign
                   maps' own games), results, stats, report, pages, export (play logs)
 
@@ -38,6 +40,7 @@ GAME = Game(
     tracker="sheetgen.games.foury.tracker",
     simulator="sheetgen.games.foury.sim.api",
     readings="sheetgen.games.foury.rules:FouryReading",
+    designer="sheetgen.games.foury.design",
     commands=(Command("new", "sheetgen.games.foury.cli", "new",
                       "Write a map to start from: `new map NAME`."),),
     vocabularies={word: f"sheetgen.games.foury.vocabulary:{attr}" for word, attr in (
