@@ -1,6 +1,6 @@
 import click
 
-from ._common import clean_errors
+from ._common import clean_errors, require_extra
 
 DEFAULT_PORT = 8642
 
@@ -35,6 +35,7 @@ def design(map_file, new, port, host, token):
     from pathlib import Path
 
     from ..errors import InputError, Problem
+    require_extra("web", "design")
     from ..web.design import make_design_app, open_workbench
     from ..web.server import address, bind, serve, token_for
     size = None
