@@ -64,9 +64,26 @@ class TrackState:
         self.header, self.board, self.hero, self.game, self.steps = header, board, hero, game, steps
 
 
+_MAPS: dict = {}          # (ref, file stamp) -> the loaded map: a page replays each request
+
+
 def _load_map(name: str):
+    import os
+
     from .formats.map import load_map
-    return load_map(name)
+    try:
+        st = os.stat(name)
+        stamp = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = None                          # a built-in map name
+    key = (name, stamp)
+    fmap = _MAPS.get(key)
+    if fmap is None:
+        fmap = load_map(name)
+        if len(_MAPS) > 32:
+            _MAPS.clear()
+        _MAPS[key] = fmap
+    return fmap
 
 
 def _map_ref(name: str) -> str:

@@ -1,0 +1,42 @@
+// The companion page's little JavaScript: a tap on a ringed cell records the move at once
+// (or opens the die when you roll your own), and the fight panel shows its totals as you
+// choose.  Everything also works without it (links and forms).
+(function () {
+  "use strict";
+  var body = document.body;
+  var tap = document.getElementById("tap-form");
+  document.addEventListener("click", function (ev) {
+    var a = ev.target.closest && ev.target.closest("a.target");
+    if (!a || !tap) return;
+    if (a.dataset.die && body.dataset.dice !== "auto") return;   // the die panel asks for it
+    if (!body.dataset.dice && a.dataset.die) return;
+    ev.preventDefault();
+    tap.elements.step.value = a.dataset.step;
+    tap.submit();
+  });
+  var fight = document.getElementById("fight-form");
+  if (fight) {
+    var box = document.getElementById("fight");
+    var out = document.getElementById("fight-total");
+    var value = function (name) {
+      var el = fight.querySelector('[name="' + name + '"]:checked') || fight.querySelector('input[type=hidden][name="' + name + '"]');
+      return el ? parseInt(el.value, 10) : null;
+    };
+    var update = function () {
+      var hero = value("hero"), enemy = value("enemy");
+      var clover = fight.elements.clover ? fight.elements.clover.value : "";
+      var reroll = value("clover_roll");
+      if (clover === "hero" && reroll) hero = reroll;
+      if (clover === "enemy" && reroll) enemy = reroll;
+      if (hero === null || enemy === null) { out.textContent = ""; return; }
+      var weapon = fight.elements.weapon && fight.elements.weapon.checked ? parseInt(box.dataset.weapon, 10) : 0;
+      var mine = hero + weapon, theirs = enemy + parseInt(box.dataset.strength, 10);
+      var shield = fight.elements.shield && fight.elements.shield.checked;
+      var what = mine > theirs ? "you win" : mine === theirs ? "a tie" :
+        (shield ? "a hit of " + (theirs - mine) + ", blocked by the shield" : "you lose " + (theirs - mine) + " heart(s)");
+      out.textContent = "you " + mine + " against " + theirs + ": " + what;
+    };
+    fight.addEventListener("change", update);
+    update();
+  }
+})();
