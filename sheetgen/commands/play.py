@@ -72,12 +72,8 @@ def play(map_name, hero, traits, ruleset, journal_path, port, host):
     if token:
         click.echo("the token in this address guards the game: share it only with your own phone")
         try:
-            import segno
-            qr = segno.make(url, error="m")
-            import io
-            out = io.StringIO()
-            qr.terminal(out=out, compact=True)
-            click.echo(out.getvalue())
+            from ..web.play.terminal import qr_text
+            click.echo(qr_text(url))
         except Exception as exc:  # noqa: BLE001 - the QR code is a convenience: the address is printed
             click.echo(f"(no QR code: {exc})")
     click.echo("Ctrl-C stops the server; the journal keeps every step recorded.")
