@@ -120,7 +120,7 @@ class FouryPage:
                 due = g.roll_due(a.to) if g.pos is not None or g.entry is not None else False
                 label = f"move to {cell_name(a.to)}" + (f" ({_heading(g.pos, a.to)})" if g.pos else "")
                 if r:
-                    targets.append({"id": f"go-{cell_name(a.to)}", "box": r, "step": step, "label": label,
+                    targets.append({"id": f"go-{cell_name(a.to)}", "box": _grown(r), "step": step, "label": label,
                                     "die": due})
                 actions.append({"kind": "move", "label": label + (" - roll" if due else ""), "step": step,
                                 "die": due})
@@ -158,6 +158,7 @@ class FouryPage:
         return {
             "overlay": overlay_doc,
             "crop": sheet.crop,
+            "focus": _focus(sheet.crop, rects.get(f"cell-{cell_name(g.pos)}") if g.pos is not None else None),
             "page": (page.width, page.height),
             "targets": targets,
             "actions": actions,
@@ -243,6 +244,27 @@ def _count(value) -> int:
 def _track_state(header, fmap, hero, game, steps):
     from .tracker import TrackState
     return TrackState(header, fmap.board, hero, game, list(steps))
+
+
+FOCUS_CELLS = 7.4          # cells across the phone's view around the hero: each about 12 mm on a 360 px screen
+
+
+def _focus(crop, here):
+    """The part of the map around the hero's cell a phone shows (inside crop), or None."""
+    if here is None:
+        return None
+    x, y, w, h = here
+    side = w * FOCUS_CELLS
+    cx0, cy0, cw, ch = crop
+    fx = min(max(x + w / 2 - side / 2, cx0), cx0 + cw - side)
+    fy = min(max(y + h / 2 - side / 2, cy0), cy0 + ch - side)
+    return (max(fx, cx0), max(fy, cy0), min(side, cw), min(side, ch))
+
+
+def _grown(r, by: float = 0.18):
+    """A tap box a little larger than its cell (the 9 mm a finger needs on a phone)."""
+    x, y, w, h = r
+    return (x - w * by, y - h * by, w * (1 + 2 * by), h * (1 + 2 * by))
 
 
 def _side_line(r, side):

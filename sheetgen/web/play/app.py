@@ -267,9 +267,9 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         except SheetgenError as exc:
             what, value = "refused", str(exc)
         if what == "recorded":
-            return RedirectResponse(f"/g/{gid}?told={value}#told", status_code=303)
+            return RedirectResponse(f"/g/{gid}?told={value}", status_code=303)
         if what == "die":
-            return RedirectResponse(f"/g/{gid}?do={quote(json.dumps(value, separators=(',', ':')))}#die",
+            return RedirectResponse(f"/g/{gid}?do={quote(json.dumps(value, separators=(',', ':')))}",
                                     status_code=303)
         values = await run_in_threadpool(page_values, gid, {}, value, None)
         return render("game.html", status=409, **values)

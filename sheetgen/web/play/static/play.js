@@ -14,6 +14,17 @@
     tap.elements.step.value = a.dataset.step;
     tap.submit();
   });
+  // the map: around the hero on a phone, whole on a wide screen; the button swaps them
+  var map = document.getElementById("map"), zoom = document.getElementById("zoom");
+  if (map && window.matchMedia && window.matchMedia("(min-width: 900px)").matches) {
+    map.setAttribute("viewBox", map.dataset.whole);
+    if (zoom) { var t = zoom.textContent; zoom.textContent = zoom.dataset.other; zoom.dataset.other = t; }
+  }
+  if (zoom) zoom.addEventListener("click", function () {
+    var now = map.getAttribute("viewBox");
+    map.setAttribute("viewBox", now === map.dataset.whole ? map.dataset.near : map.dataset.whole);
+    var t = zoom.textContent; zoom.textContent = zoom.dataset.other; zoom.dataset.other = t;
+  });
   var fight = document.getElementById("fight-form");
   if (fight) {
     var box = document.getElementById("fight");
