@@ -11,7 +11,7 @@ from pathlib import Path
 from sheetgen.games.base import Illegal, TrackerAdapter
 from . import notation
 from . import rules as E
-from .actions import Climb, Coin, Collect, Enter, Exit, Fight, Lever, Market, Move, Oracle, Shovel
+from .actions import Circle, Climb, Coin, Collect, Enter, Exit, Fight, Flee, Lever, Market, Move, Oracle, Shovel
 from .board import OPPOSITE, cell_name, direction, parse_cell, relative_side, wall_key
 from .heroes import HEROES, Hero, check_free_traits, free_hero, named_hero
 from .tables import REQUIREMENT_COUNT, RESOURCES, SANTA_COUNTERS
@@ -253,6 +253,12 @@ class FouryTracker(TrackerAdapter):
                               if action.spend_chests else "resources traded"))
         elif isinstance(action, Coin):
             say("INSERT COIN: you are back, once; the game goes on")
+        elif isinstance(action, Flee):
+            foe = g0.enemy_at(g0.pos) if g0.pos is not None else None
+            say(f"you flee: the {foe or 'foe'} stays in {cell_name(g0.pos)}; move on" if g0.pos else "you flee")
+        elif isinstance(action, Circle):
+            say(f"through the magic circle to {cell_name(action.to)}")
+            told.cells.append(cell_name(action.to))
         if isinstance(action, Oracle):
             if action.words:
                 say(f"write the Oracle's words on the answer lines: \"{action.words}\"")
@@ -276,6 +282,8 @@ class FouryTracker(TrackerAdapter):
             say("you are dead" + ("" if g1.coin_used else ": INSERT COIN (once) brings you back"))
         if g1.phase == E.INSIDE and g1.extra > g0.extra:
             say(f"{g1.extra} extra step(s) to take without rolling")
+        if not told.lines:
+            say(notation.describe(action))
         return told
 
     def _tell_move(self, g0, g1, action, told: Told) -> None:
