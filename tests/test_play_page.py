@@ -43,8 +43,8 @@ def act(client, step, **dice):
     return post(client, "/g/1/act", step=json.dumps(step), **{f"die.{k}": str(v) for k, v in dice.items()})
 
 
-def told(html: str) -> list[str]:
-    box = re.search(r'<div class="box told" id="told">(.*?)</div>', html, re.S)
+def told(page: str) -> list[str]:
+    box = re.search(r'<div class="box told" id="told">(.*?)</div>', page, re.S)
     return [html.unescape(re.sub(r"<[^>]+>", "", li)) for li in re.findall(r"<li>(.*?)</li>", box.group(1), re.S)] if box else []
 
 
