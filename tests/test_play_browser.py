@@ -67,10 +67,10 @@ def test_a_whole_round_by_taps(tmp_path, live_server, browser, width, height, na
                 tap(f"#die-{step['roll']}")          # the die panel: my real die's face
         elif isinstance(step, dict) and "fight" in step:
             f = step["fight"]
-            if name == "phone" and count == 2:
-                page.save_screenshot(str(SHOTS / f"play-{name}-2-fight.png"))
             tap(f"#fight-form input[name=hero][value='{f['hero']}'] + span")
             tap(f"#fight-form input[name=enemy][value='{f['enemy']}'] + span")
+            if count == 3:
+                page.save_screenshot(str(SHOTS / f"play-{name}-2-fight.png"))
             total = page.find_element(By.ID, "fight-total").text
             assert total.startswith(f"you {f['hero']} against"), total
             tap("#fight-go")

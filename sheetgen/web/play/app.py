@@ -90,7 +90,25 @@ class Store:
         self.path = resolve(journal_path)
         self.local = threading.local()
         self.sheets: dict = {}          # sheet key -> (game sheet, its SVG text)
+        self.states: dict = {}          # game id -> (header, steps, state after them): the last one seen
         self.lock = threading.Lock()
+
+    def state(self, ad, gid: int, header: dict, steps: list):
+        """The state after STEPS: the one remembered when the journal still holds exactly these
+        steps (another process may have recorded or undone since), else replayed."""
+        with self.lock:
+            hit = self.states.get(gid)
+        if hit is not None and hit[0] == header and hit[1] == steps:
+            return hit[2]
+        state = ad.replay(header, steps)
+        self.keep(gid, header, steps, state)
+        return state
+
+    def keep(self, gid: int, header: dict, steps: list, state) -> None:
+        with self.lock:
+            if len(self.states) > 256:
+                self.states.clear()
+            self.states[gid] = (header, list(steps), state)
 
     def journal(self):
         from ...tracker.journal import Journal
@@ -205,20 +223,25 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         ad = tracker_for(game.ruleset)
         auto = game.header.get("dice") == "auto"
         step = _fill(step, dice_values)
-        due = ad.dice_due(ad.replay(game.header, steps), step)
+        due = ad.dice_due(store.state(ad, gid, game.header, steps), step)
         if due and not auto:
             return "die", step
         rng = random.Random()
 
-        def check(steps, step):
-            state = ad.replay(game.header, steps)
+        def check(recorded, step):
+            # inside the write transaction: checked against exactly the steps it follows (the
+            # state remembered for them when nothing changed since, so the journal is held briefly)
+            state = store.state(ad, gid, game.header, recorded)
             step = ad.prepare(state, step, rng)
-            ad.apply(state, step)
+            after = ad.apply(state, step)
+            result.update(steps=recorded + [json.loads(json.dumps(step))], state=after)
             return step
+        result: dict = {}
         try:
             seq = journal.append(gid, step, check)
         except Illegal as exc:
             return "refused", str(exc)
+        store.keep(gid, game.header, result["steps"], result["state"])
         return "recorded", seq
 
     # -- the routes ---------------------------------------------------------------------

@@ -47,7 +47,12 @@
         (shield ? "a hit of " + (theirs - mine) + ", blocked by the shield" : "you lose " + (theirs - mine) + " heart(s)");
       out.textContent = "you " + mine + " against " + theirs + ": " + what;
     };
-    fight.addEventListener("change", update);
+    var reroll = fight.querySelector(".clover-roll");
+    var showReroll = function () {
+      if (reroll) reroll.hidden = !(fight.elements.clover && fight.elements.clover.value);
+    };
+    fight.addEventListener("change", function () { showReroll(); update(); });
+    showReroll();
     update();
   }
 })();
