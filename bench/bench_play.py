@@ -255,6 +255,12 @@ def main(argv: list[str]) -> int:
         try:
             key = form_key(base, gids[0])
             lat, errors, wall = load(base, key, gids, games)
+            # one player alone (a fresh copy of the first game): what one action costs, no queue
+            solo_gid = new_journal(journal, 1)[0]
+            solo: list = []
+            t = time.perf_counter()
+            play(base, key, solo_gid, games[0], solo, errors)
+            solo_wall = time.perf_counter() - t
         finally:
             proc.send_signal(signal.SIGINT)
             try:
@@ -262,6 +268,7 @@ def main(argv: list[str]) -> int:
             except subprocess.TimeoutExpired:
                 proc.kill()
         ours = figures(f"sheetgen play ({count} games x {actions} actions at once)", lat, wall)
+        figures("sheetgen play (one game alone)", solo, solo_wall)
         print(f"ratio p99 {ours['p99'] / plain['p99']:.2f}x, p50 {ours['p50'] / plain['p50']:.2f}x the plain "
               f"baseline; p99 target {TARGET_P99_MS:.0f} ms: {'met' if ours['p99'] < TARGET_P99_MS else 'NOT met'}")
         problems = errors + verify(journal, gids, games, folder)

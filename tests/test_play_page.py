@@ -255,3 +255,45 @@ def test_the_play_command_refuses_unusable_input_cleanly(tmp_path):
     assert res.exit_code == 2 and "--hero" in res.output
     res = runner.invoke(main, ["play", "--map", "no-such-map", "--hero", "kael", "--journal", str(tmp_path / "j.sqlite")])
     assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+def _random_steps(map_name: str, hero: str | None, seed: int, count: int):
+    from sheetgen.games.foury import notation
+    from sheetgen.games.foury.formats.map import load_map
+    from sheetgen.games.foury.heroes import free_hero, named_hero
+    from sheetgen.games.foury.randomplay import random_game
+    from sheetgen.games.foury.tracker import _hero
+    board = load_map(map_name).board
+    hero_obj = _hero({"hero": {"name": hero}} if hero else {"hero": {"traits": dict(
+        hearts=4, shields=2, weapon=2, clovers=2, shovels=2)}}, board)[0]
+    assert free_hero and named_hero
+    return [notation.serialize(a) for a in random_game(board, hero_obj, seed, max_actions=count)]
+
+
+@pytest.mark.parametrize("map_name, hero", [("ancient-story", "kael"), ("ancient-story", "melyra"),
+                                            ("ancient-story", "thalindra"), ("ancient-story", "elydion"),
+                                            ("slaughter", "kael"), ("santa", None), ("strength", "melyra"),
+                                            ("kraken", "thalindra")])
+def test_every_campaign_and_hero_plays_on_the_page(tmp_path, map_name, hero):
+    journal = tmp_path / "j.sqlite"
+    args = ["new", "--map", map_name] + (["--hero", hero] if hero else ["--traits", TRAITS])
+    assert cli(*args, journal=journal).exit_code == 0
+    client = TestClient(make_play_app(journal, form_key=KEY), base_url="http://127.0.0.1:8765")
+    steps = _random_steps(map_name, hero, 3, 60)
+    for i, step in enumerate(steps):
+        res = act(client, step)
+        assert res.status_code == 303 and res.headers["location"] == f"/g/1?told={i + 1}", (step, res.text[-500:])
+        if i % 7 == 0 or i == len(steps) - 1:
+            page = client.get(res.headers["location"])
+            assert page.status_code == 200 and told(page.text), step
+            # every action the page offers is legal now (the dice it needs given)
+            state, _ = engine(journal)
+            ad = tracker_for("foury")
+            for offered in client.get("/g/1/state.json").json()["offered"]:
+                for path, _ in ad.dice_due(state, offered):
+                    target = offered
+                    for k in path[:-1]:
+                        target = target[k]
+                    target[path[-1]] = 1
+                ad.apply(state, offered)          # raises Illegal if the page offered a refused step
+    assert engine(journal)[1] == steps

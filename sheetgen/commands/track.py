@@ -12,7 +12,8 @@ JOURNAL_HELP = ("The journal database (default: the one of the game last started
 AUTO_ROLL_HELP = "Let sheetgen roll the dice you leave out (else it asks, or refuses off a terminal)."
 # the option that gives each die a step may leave out (`track step`: write it in the step)
 DIE_OPTION = {("roll",): "--roll N", ("fight", "hero"): "--hero N", ("fight", "enemy"): "--enemy N",
-              ("fight", "clover", "roll"): "--clover-roll N"}
+              ("fight", "clover", "roll"): "--clover-roll N",
+              ("collect", "roll"): "track step '{collect: {item: die, roll: N}}'"}
 _PROMPTING = {"on": None}       # `track play` asks for dice whatever stdin is
 
 

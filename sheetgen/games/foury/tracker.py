@@ -162,6 +162,9 @@ class FouryTracker(TrackerAdapter):
                 return step
             if g.phase == E.INSIDE and g.board.on_board(to) and g.roll_due(to):
                 step["roll"] = rng.randint(1, 6)
+        c = step.get("collect")
+        if isinstance(c, dict) and c.get("item") == "die" and c.get("roll") is None and "gain" not in c:
+            step["collect"] = dict(c, roll=rng.randint(1, 6))
         if isinstance(step.get("fight"), dict):
             f = dict(step["fight"])
             for key in ("hero", "enemy"):
@@ -197,6 +200,9 @@ class FouryTracker(TrackerAdapter):
                 return []
             if g.phase == E.INSIDE and g.board.on_board(to) and g.roll_due(to):
                 out.append((("roll",), f"the d6 for entering {cell_name(to)}"))
+        c = step.get("collect")
+        if isinstance(c, dict) and c.get("item") == "die" and c.get("roll") is None and "gain" not in c:
+            out.append((("collect", "roll"), "the die item's roll (the die table)"))
         f = step.get("fight")
         if isinstance(f, dict):
             foe = (g.enemy_at(g.pos) if g.pos is not None else None) or "foe"

@@ -33,6 +33,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ...errors import InputError, SheetgenError
+from ...tracker.journal import JournalError
 from ..server import DEFAULT_HOST, make_app
 
 HERE = Path(__file__).resolve().parent
@@ -92,6 +93,7 @@ class Store:
         self.sheets: dict = {}          # sheet key -> (game sheet, its SVG text)
         self.states: dict = {}          # game id -> (header, steps, state after them): the last one seen
         self.lock = threading.Lock()
+        self.writing = threading.Lock()
 
     def state(self, ad, gid: int, header: dict, steps: list):
         """The state after STEPS: the one remembered when the journal still holds exactly these
@@ -227,21 +229,29 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         if due and not auto:
             return "die", step
         rng = random.Random()
-
-        def check(recorded, step):
-            # inside the write transaction: checked against exactly the steps it follows (the
-            # state remembered for them when nothing changed since, so the journal is held briefly)
-            state = store.state(ad, gid, game.header, recorded)
+        # checked before the journal is locked (the state remembered for these steps), then
+        # recorded in one short transaction that only confirms the journal still holds exactly
+        # the steps it was checked against (else, another program recorded meanwhile: checked
+        # again against what is there)
+        state = store.state(ad, gid, game.header, steps)
+        try:
             step = ad.prepare(state, step, rng)
             after = ad.apply(state, step)
-            result.update(steps=recorded + [json.loads(json.dumps(step))], state=after)
-            return step
-        result: dict = {}
-        try:
-            seq = journal.append(gid, step, check)
         except Illegal as exc:
             return "refused", str(exc)
-        store.keep(gid, game.header, result["steps"], result["state"])
+        checked = {"steps": steps, "after": after}
+
+        def check(recorded, step):
+            if recorded != checked["steps"]:
+                again = store.state(ad, gid, game.header, recorded)
+                checked.update(steps=recorded, after=ad.apply(again, step))
+            return step
+        try:
+            with store.writing:         # this server's own writers queue here, not in SQLite's busy loop
+                seq = journal.append(gid, step, check)
+        except Illegal as exc:
+            return "refused", str(exc)
+        store.keep(gid, game.header, checked["steps"] + [json.loads(json.dumps(step))], checked["after"])
         return "recorded", seq
 
     # -- the routes ---------------------------------------------------------------------
@@ -287,6 +297,8 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
             what, value = await run_in_threadpool(record, gid, step, dice_values)
         except _NotFound as exc:
             return PlainTextResponse(str(exc), status_code=404)
+        except JournalError as exc:     # busy, read-only, full: nothing recorded, and not a rule
+            return PlainTextResponse(f"not recorded: {exc}", status_code=503)
         except SheetgenError as exc:
             what, value = "refused", str(exc)
         if what == "recorded":
@@ -377,6 +389,8 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
                                      "position": view["position"], "phase": view["phase"],
                                      "targets": [t["id"] for t in view["targets"]],
                                      "actions": [a["label"] for a in view["actions"]],
+                                     "offered": [a["step"] for a in view["actions"] if "step" in a]
+                                     + [c["step"] for a in view["actions"] for c in a.get("choices", ())],
                                      "fight": view["fight"]})
             return PlainTextResponse("not found", status_code=404)
         try:
