@@ -9,7 +9,9 @@ from ._common import clean_errors
                    "without it the journal's current game goes on.")
 @click.option("--hero", default=None, help="The hero of the new game: kael, melyra, thalindra, elydion.")
 @click.option("--traits", default=None, help="Or 12 traits freely marked: hearts=4,shields=2,weapon=2,clovers=2,shovels=2")
-@click.option("--ruleset", default="foury", show_default=True, help="The ruleset of a new game.")
+@click.option("--ruleset", default=None,
+              help="The ruleset of a new game: foury (the default with --map) or exploration (map mode; "
+                   "--map names its d66 table, default the built-in one).")
 @click.option("--journal", "journal_path", type=click.Path(dir_okay=False), default=None,
               help="The journal (default: the one of the game last started, as `sheetgen track`).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
@@ -29,10 +31,14 @@ def play(map_name, hero, traits, ruleset, journal_path, port, host):
     Example:
       sheetgen play --map ancient-story --hero kael
       sheetgen play --host 0.0.0.0          # the current game, on a phone
+      sheetgen play --ruleset exploration   # map mode on the graph sheet
     """
     from ..errors import InputError
     from ..tracker.journal import Journal, JournalError, remember, resolve
     from ..web.server import address, bind, serve, token_for
+    if ruleset == "exploration" and not map_name:
+        map_name = "builtin"
+    ruleset = ruleset or "foury"
     if map_name:
         from ..definitions.registry import tracker_for
         from ..games.base import Illegal

@@ -84,8 +84,9 @@ class FouryPage:
         return pencil_over(doc, fmap.board, hero, _actions(steps), options, question=header.get("question"))
 
     # -- the game now ---------------------------------------------------------------------
-    def view(self, header: dict, steps: list, sheet: Sheet, told=None) -> dict:
-        """Everything the page shows of the game after STEPS (told: the last step's Told)."""
+    def view(self, header: dict, steps: list, sheet: Sheet, told=None, pending=None) -> dict:
+        """Everything the page shows of the game after STEPS (told: the last step's Told; pending: a
+        step being completed, which changes nothing on a Foury map)."""
         from .sheets.pencil import _oracle_marks, overlay, replay_with_trail
         fmap = _load_map(header["map"])
         hero, _ = _hero(header, fmap.board)
@@ -168,6 +169,7 @@ class FouryPage:
             "phase": g.phase,
             "over": g.phase == E.OVER or (g.phase == E.DEAD and g.coin_used),
             "position": cell_name(g.pos) if g.pos else None,
+            "oracle_question": True,
         }
 
     def _fight_panel(self, g) -> dict:

@@ -198,7 +198,8 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
             else:
                 told_lines = ad.narrate(before, after, steps[-1])
         sheet, _ = sheet_of(page, game.header)
-        view = page.view(game.header, steps, sheet, told)
+        view = page.view(game.header, steps, sheet, told if told is not None else (told_lines or None),
+                         pending=pending)
         overlay = _nested(render_svg_pages(view["overlay"])[0], *view["page"])
         state = ad.replay(game.header, steps)
         dice = game.header.get("dice")
@@ -225,15 +226,24 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         ad = tracker_for(game.ruleset)
         auto = game.header.get("dice") == "auto"
         step = _fill(step, dice_values)
-        due = ad.dice_due(store.state(ad, gid, game.header, steps), step)
+        state = store.state(ad, gid, game.header, steps)
+        due = ad.dice_due(state, step)
         if due and not auto:
             return "die", step
         rng = random.Random()
+        choices_due = getattr(ad, "choices_due", None)
+        if choices_due is not None:
+            # a choice the player makes after the dice before it (map mode: where the rolled room goes)
+            try:
+                step = ad.prepare(state, step, rng)
+            except Illegal as exc:
+                return "refused", str(exc)
+            if choices_due(state, step):
+                return "die", step
         # checked before the journal is locked (the state remembered for these steps), then
         # recorded in one short transaction that only confirms the journal still holds exactly
         # the steps it was checked against (else, another program recorded meanwhile: checked
         # again against what is there)
-        state = store.state(ad, gid, game.header, steps)
         try:
             step = ad.prepare(state, step, rng)
             after = ad.apply(state, step)
@@ -368,7 +378,8 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
                 return Response(sheet_of(page, game.header)[1], media_type="image/svg+xml",
                                 headers={"cache-control": "private, max-age=3600"})
             if what == "sheet.pdf":
-                doc = sheet_of(page, game.header)[0].doc
+                printed = getattr(page, "print_document", None)     # a game whose page draws on a blank
+                doc = printed(game.header) if printed else sheet_of(page, game.header)[0].doc
                 return Response(render_pdf_bytes(doc), media_type="application/pdf",
                                 headers={"content-disposition": f'attachment; filename="{name}-sheet.pdf"'})
             doc = page.pencil_document(game.header, steps)
@@ -496,6 +507,8 @@ def _describe(step) -> str:
 
 
 def _title(header: dict) -> str:
+    if "map" not in header:
+        return f"Dungeon Exploration, table {header.get('table', 'builtin')}"
     ref = str(header.get("map", ""))
     name = Path(ref).stem if ref.endswith((".yaml", ".yml")) else ref
     hero = (header.get("hero") or {}).get("name")
