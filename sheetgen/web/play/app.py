@@ -500,7 +500,7 @@ def _int(value) -> int | None:
 def _describe(step) -> str:
     if isinstance(step, str):
         return step
-    k, v = next(iter(step.items()), ("step", ""))
+    k, v = next(iter(step.items()), ("the next step", ""))
     if isinstance(v, dict):
         v = v.get("item", "")
     return f"{k} {v}".strip()
