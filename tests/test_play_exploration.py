@@ -2,6 +2,7 @@
 die asked (the d66's tens and units, the 2d6 of the contents, a retrace d6 per room walked back
 through), the placements of the rolled shape drawn and chosen; the journal's game exported as a
 play log `sheetgen check` accepts; a short run in a real browser at phone and desktop size."""
+import html
 import json
 import re
 
@@ -64,8 +65,15 @@ def test_map_mode_on_the_page_asks_each_die_and_the_placement(journal, tmp_path)
     res = post(client, dict(step, tens=5), units=5)
     page = client.get(res.headers["location"]).text
     assert 'id="choose"' in page and 'id="candidate-label-1"' in page
-    offered = [json.loads(v.replace("&#34;", '"')) for v in re.findall(r'name="step" value="([^"]+place[^"]+)"', page)]
-    assert len(offered) >= 2 and [o["place"] for o in offered] == list(range(1, len(offered) + 1))
+    shows = re.findall(r'id="show-(\d+)" href="([^"]+)"', page)
+    assert len(shows) >= 2 and [int(n) for n, _ in shows] == list(range(1, len(shows) + 1))
+    assert 'id="open-' not in page                   # no other door while the room waits for its place
+    # show the second placement, then put it there
+    page = client.get(html.unescape(shows[1][1])).text
+    assert 'id="candidate-label-2"' in page and 'id="candidate-label-1"' not in page
+    offered = [json.loads(html.unescape(v)) for v in re.findall(r'name="step" value="([^"]+place[^"]+)"', page)]
+    assert [o["place"] for o in offered] == [2] and "preview" not in offered[0]
+    offered = [None, offered[0]]
     # the choice made, the contents asked, then recorded
     res = post(client, offered[1], contents_1=3)
     res = post(client, dict(offered[1], contents_1=3), contents_2=4)
@@ -97,7 +105,7 @@ def test_roll_for_me_rolls_up_to_the_choice_then_the_rest(journal):
             page = client.get(res.headers["location"]).text
             choice = re.findall(r'name="step" value="([^"]+place&#34;:1})"', page)
             assert choice, page[-800:]
-            res = post(client, json.loads(choice[0].replace("&#34;", '"')))
+            res = post(client, json.loads(html.unescape(choice[0])))
         assert "told=" in res.headers["location"]
     assert len(_state(journal).ex.rooms) >= 2
 
@@ -136,6 +144,8 @@ def test_a_short_run_in_the_browser(journal, live_server, browser, width, height
     if page.find_elements(By.ID, "choose"):
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.save_screenshot(str(SHOTS / f"explore-{name}-choose.png"))
+        tap("#show-2")
+        page.save_screenshot(str(SHOTS / f"explore-{name}-choose-2.png"))
         tap("#choose form.act button")
     tap("#die-3")
     tap("#die-4")

@@ -183,8 +183,9 @@ def _pairs(text: str | None, what: str) -> dict:
 
 # -- games -----------------------------------------------------------------------------
 @track.command("new")
-@click.option("--map", "map_name", required=True,
-              help="A built-in map name or a map YAML file (shuffle: a set-up play log).")
+@click.option("--map", "map_name", default=None,
+              help="A built-in map name or a map YAML file (shuffle: a set-up play log; exploration: the d66 "
+                   "table, default the built-in one).")
 @click.option("--hero", default=None, help="A pre-filled hero: kael, melyra, thalindra, elydion.")
 @click.option("--traits", default=None, help="12 traits freely marked: hearts=4,shields=2,weapon=2,clovers=2,shovels=2")
 @click.option("--ruleset", default="foury", show_default=True, help="The ruleset of the game.")
@@ -205,6 +206,8 @@ def new(map_name, hero, traits, ruleset, question, auto_roll, journal_path):
     from ..games.base import Illegal as StepRefused
     if hero and traits:
         raise InputError("give either --hero or --traits, not both")
+    if not map_name and ruleset != "exploration":
+        raise InputError("give --map MAP (a built-in map name or a map YAML file)")
     if ruleset == "foury" and not hero and not traits:
         raise InputError("give --hero NAME or --traits hearts=4,shields=2,... (12 in all)")
     try:

@@ -8,12 +8,12 @@ rules are the tracker's (sheetgen.games.exploration.tracker).
 """
 from __future__ import annotations
 
-from sheetgen.draw.model import Document, Group, Page, Style, Text
+from sheetgen.draw.model import Document, Group, Page, Rect, Style, Text
 from .sheets import GraphLayout, _paper, map_document, outline_walls
 from .tracker import ADAPTER
 
-CANDIDATE_COLOURS = ("#d0342c", "#2f5d8a", "#3d7a3a", "#8a4fb0", "#c0781a", "#1a8a8a", "#8a1a5a", "#5a5a1a")
 HIGHLIGHT = Style(stroke="#d0342c", stroke_width=1.2, cap="square")
+FAINT = Style(stroke="#d0342c", stroke_width=0.35, dash=(0.8, 0.8))
 FOCUS_SQUARES = 10.5        # squares across a phone's view: about 9 mm each at 360 px
 
 
@@ -66,31 +66,41 @@ class ExplorationPage:
                                        ident_prefix="hl-room"))
         choose = None
         if isinstance(pending, dict) and "open" in pending and pending.get("place") is None:
-            found = ADAPTER.choices_due(state, pending)
+            asked = {k: v for k, v in pending.items() if k != "preview"}
+            found = ADAPTER.choices_due(state, asked)
             if found:
+                shown = pending.get("preview") if isinstance(pending.get("preview"), int) else 1
+                shown = min(max(shown, 1), len(found))
                 options = []
-                for i, (v, tx, ty) in enumerate(found[:len(CANDIDATE_COLOURS)], 1):
-                    colour = CANDIDATE_COLOURS[i - 1]
+                for i, (v, tx, ty) in enumerate(found, 1):
                     cells = {(x + tx, y + ty) for x, y in v.cells}
-                    marks.extend(outline_walls(cells, lay.x0 - sq, lay.y0 - sq, sq,
-                                               Style(stroke=colour, stroke_width=0.7, dash=(1.2, 0.6)),
-                                               ident_prefix=f"candidate-{i}"))
-                    lx, ly = lay.cell(*min(cells, key=lambda c: (c[1], c[0])))
-                    marks.append(Text(lx + sq * 0.5, ly + sq * 0.7, str(i), sq * 1.6, "sans-bold", anchor="middle",
-                                      fill=colour, id=f"candidate-label-{i}"))
+                    if i == shown:
+                        for x, y in cells:
+                            cx, cy = lay.cell(x, y)
+                            marks.append(Rect(cx, cy, sq, sq, Style(stroke=None, fill="#f4c7c3"), cls="hl candidate"))
+                        marks.extend(outline_walls(cells, lay.x0 - sq, lay.y0 - sq, sq, HIGHLIGHT,
+                                                   ident_prefix=f"candidate-{i}"))
+                        lx, ly = lay.cell(*_middle(cells))
+                        marks.append(Text(lx + sq * 0.5, ly + sq * 0.75, str(i), sq * 1.4, "sans-bold",
+                                          anchor="middle", fill="#d0342c", id=f"candidate-label-{i}"))
+                    else:
+                        marks.extend(outline_walls(cells, lay.x0 - sq, lay.y0 - sq, sq, FAINT))
                     turn = [f"rotated {v.rotate}" if v.rotate else "as printed"]
                     if v.mirror:
                         turn.append("mirrored")
                     if v.stretch:
                         turn.append(f"stretched {v.stretch}")
-                    options.append({"label": f"{i}: " + ", ".join(turn), "step": dict(pending, place=i),
-                                    "colour": colour})
-                choose = {"title": "Where does the room go? Pick a placement", "options": options}
+                    options.append({"n": i, "label": f"{i}: " + ", ".join(turn), "step": dict(asked, place=i),
+                                    "show": dict(asked, preview=i), "shown": i == shown})
+                choose = {"title": f"Where does the room go? {len(found)} placements fit",
+                          "options": options, "shown": options[shown - 1]}
         overlay = Document([Page(page.width, page.height,
                                  [Group(tuple(page.items), id="pencil", cls="pencil"),
                                   Group(tuple(marks), id="highlight", cls="hl")])])
         targets, actions = [], []
-        if not ex.rooms:
+        if choose is not None:
+            pass                                # the placement first: no other door meanwhile
+        elif not ex.rooms:
             actions.append({"kind": "entrance", "label": "roll the entrance room (d6)", "step": {}, "die": True})
         elif not ex.ended:
             for room, door in ex.unexplored():
@@ -121,12 +131,20 @@ class ExplorationPage:
             "phase": "start" if not ex.rooms else ("over" if ex.ended else "inside"),
             "over": bool(ex.ended),
             "position": f"room {ex.here}" if ex.rooms else None,
-            "hint": "Tap the square beyond an unexplored door to open it." if ex.rooms else
-                    "Roll the entrance room to start.",
+            "hint": ("The rolled room waits for its place: pick one of the placements." if choose else
+                     "Tap the square beyond an unexplored door to open it." if ex.rooms else
+                     "Roll the entrance room to start."),
         }
 
     def step_from_form(self, kind: str, form):
         return None
+
+
+def _middle(cells):
+    """The square of a room nearest its middle (for its number)."""
+    mx = sum(x for x, _ in cells) / len(cells)
+    my = sum(y for _, y in cells) / len(cells)
+    return min(cells, key=lambda c: ((c[0] - mx) ** 2 + (c[1] - my) ** 2, c))
 
 
 PAGE = ExplorationPage()
