@@ -297,3 +297,21 @@ def test_every_campaign_and_hero_plays_on_the_page(tmp_path, map_name, hero):
                     target[path[-1]] = 1
                 ad.apply(state, offered)          # raises Illegal if the page offered a refused step
     assert engine(journal)[1] == steps
+
+
+def test_unusable_requests_are_clean_refusals(game):
+    journal, client = game
+    assert client.get("/g/1?do=%7Bnot").status_code == 400
+    assert client.get("/g/1?do=" + "%5B" * 3000).status_code == 400
+    deep = post(client, "/g/1/act", step="[" * 3000)
+    assert deep.status_code == 409 and "not a step" in deep.text
+    nested = post(client, "/g/1/act", step='{"a":' * 10 + "1" + "}" * 10)
+    assert nested.status_code == 409 and "nested" in nested.text
+    odd = post(client, "/g/1/act", panel="fight", hero="abc", enemy="9")
+    assert odd.status_code == 409 and "Refused" in odd.text
+    unknown = post(client, "/g/1/act", panel="nothing")
+    assert unknown.status_code == 409 and "no form" in unknown.text
+    assert client.post("/g/1/act", content=b"\xff\xfe", headers={"content-type": "application/x-www-form-urlencoded"}
+                       ).status_code in (400, 403)
+    assert client.post("/g/1/act", content=b"{}", headers={"content-type": "application/json"}).status_code == 415
+    assert engine(journal)[1] == []

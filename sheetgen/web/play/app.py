@@ -39,6 +39,7 @@ from ..server import DEFAULT_HOST, make_app
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 16 * 1024            # bytes: a step, a fight form or the Oracle's words need far less
 MAX_STEP = 4 * 1024             # characters of a step's JSON
+MAX_DEPTH = 6                   # nesting of a step ({fight: {clover: {die: ...}}} is 3)
 FORM_KEY = "key"
 
 
@@ -282,7 +283,10 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         query = dict(request.query_params)
         pending = None
         if query.get("do"):
-            pending = _step_json(query["do"])
+            try:
+                pending = _step_json(query["do"])
+            except InputError as exc:
+                return PlainTextResponse(f"not a step to complete: {exc}", status_code=400)
         try:
             values = await run_in_threadpool(page_values, gid, query, None, pending)
         except _NotFound as exc:
@@ -458,11 +462,23 @@ def _step_json(text: str):
         raise InputError(f"a step of {len(text)} characters is too long")
     try:
         step = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise InputError("not a step (JSON expected)") from None
+    if _depth(step) > MAX_DEPTH:
+        raise InputError(f"a step nested more than {MAX_DEPTH} deep is not a step")
     if not isinstance(step, (dict, str)):
         raise InputError("a step is a mapping like {\"move\": \"C2\"} or a word like \"flee\"")
     return step
+
+
+def _depth(value, level: int = 0) -> int:
+    if level > MAX_DEPTH:
+        return level
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
 
 
 def _fill(step, values: dict):
