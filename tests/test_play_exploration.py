@@ -155,3 +155,35 @@ def test_a_short_run_in_the_browser(journal, live_server, browser, width, height
     told = [e.text for e in page.find_elements(By.CSS_SELECTOR, "#told li")]
     assert any(t.startswith("room 2 (d66 23)") for t in told)
     page.save_screenshot(str(SHOTS / f"explore-{name}-room2.png"))
+
+
+def test_an_eleven_for_the_contents_asks_the_boss_escalation(journal):
+    client = TestClient(make_play_app(journal, form_key=KEY), base_url="http://127.0.0.1:1")
+    client.post("/g/1/dice", data={"key": KEY, "mode": "ask"})
+    post(client, {"entrance": 1, "contents_1": 1, "contents_2": 1})
+    door = _state(journal).ex.unexplored()[0][1]
+    step = {"open": door.at, "tens": 1, "units": 1}
+    for _ in range(3):                       # the placement, if the shape fits more than one way
+        res = post(client, step)
+        if "do=" not in res.headers["location"]:
+            break
+        page = client.get(res.headers["location"]).text
+        if 'id="choose"' in page:
+            step = dict(step, place=1)
+        else:
+            break
+    res = post(client, dict(step, contents_1=5, contents_2=6))
+    page = client.get(res.headers["location"]).text
+    room_before = len(_state(journal).ex.rooms)
+    if "the boss escalation d6" in page:      # 11 on the contents table: a boss, and its escalation die
+        res = post(client, dict(step, contents_1=5, contents_2=6), escalation=2)
+        assert res.headers["location"].startswith("/g/1?told=")
+        room = _state(journal).ex.rooms[-1]
+        assert room.contents_roll == 11 and room.escalation[0] == 2
+    else:
+        assert len(_state(journal).ex.rooms) == room_before
+        pytest.fail("an 11 on the built-in contents table should be a boss that rolls its escalation")
+    # an escalation die where none is due is refused
+    bad = post(client, {"open": _state(journal).ex.unexplored()[0][1].at, "tens": 1, "units": 1, "place": 1,
+                        "contents_1": 1, "contents_2": 1, "escalation": 3})
+    assert bad.status_code == 409 and "no boss escalation" in bad.text
