@@ -124,3 +124,27 @@ def test_a_whole_round_by_taps(tmp_path, live_server, browser, width, height, na
             "return [...document.querySelectorAll('button, .button')].filter(b => b.offsetParent)"
             ".filter(b => b.getBoundingClientRect().height < 34).map(b => b.textContent.trim())")
         assert small == []
+
+
+def test_the_shield_is_offered_only_for_a_hit(tmp_path, live_server, browser):  # noqa: F811
+    from selenium.webdriver.common.by import By
+    journal = tmp_path / "j.sqlite"
+    CliRunner().invoke(main, ["track", "new", "--map", str(HALL), "--journal", str(journal),
+                              "--traits", "hearts=4,shields=2,weapon=2,clovers=2,shovels=2"])
+    for step in ("enter C1:N", "move C1 --roll 6", "move B1"):
+        assert CliRunner().invoke(main, ["track", *step.split(), "--journal", str(journal)]).exit_code == 0
+    page = browser(360, 740)
+    page.get(live_server(make_play_app(journal), "/g/1"))      # no dice mode yet: the fight asks my dice
+    shield = page.find_element(By.ID, "use-shield")
+
+    def pick(name, value):
+        el = page.find_element(By.CSS_SELECTOR, f"#fight-form input[name={name}][value='{value}'] + span")
+        page.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+        el.click()
+    pick("hero", 5)
+    pick("enemy", 2)
+    assert not shield.is_displayed()                       # 5 beats 2: no hit to block
+    assert "you win" in page.find_element(By.ID, "fight-total").text
+    pick("enemy", 6)
+    assert shield.is_displayed()                           # 5 against 6: a hit
+    assert "you lose 1 heart(s)" in page.find_element(By.ID, "fight-total").text

@@ -39,10 +39,21 @@
       var reroll = value("clover_roll");
       if (clover === "hero" && reroll) hero = reroll;
       if (clover === "enemy" && reroll) enemy = reroll;
-      if (hero === null || enemy === null) { out.textContent = ""; return; }
+      if (hero === null || enemy === null) {
+        out.textContent = "";
+        if (fight.elements.shield) fight.elements.shield.closest("label").hidden = false;
+        return;
+      }
       var weapon = fight.elements.weapon && fight.elements.weapon.checked ? parseInt(box.dataset.weapon, 10) : 0;
       var mine = hero + weapon, theirs = enemy + parseInt(box.dataset.strength, 10);
-      var shield = fight.elements.shield && fight.elements.shield.checked;
+      // the shield blocks a hit: offered only when the dice say it is one
+      var shieldBox = fight.elements.shield;
+      if (shieldBox) {
+        var hit = mine < theirs;
+        shieldBox.closest("label").hidden = !hit;
+        if (!hit) shieldBox.checked = false;
+      }
+      var shield = shieldBox && shieldBox.checked;
       var what = mine > theirs ? "you win" : mine === theirs ? "a tie" :
         (shield ? "a hit of " + (theirs - mine) + ", blocked by the shield" : "you lose " + (theirs - mine) + " heart(s)");
       out.textContent = "you " + mine + " against " + theirs + ": " + what;
