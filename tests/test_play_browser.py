@@ -47,12 +47,19 @@ def test_a_whole_round_by_taps(tmp_path, live_server, browser, width, height, na
     page.get(url)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.save_screenshot(str(SHOTS / f"play-{name}-0-start.png"))
-    page.find_element(By.ID, "dice-ask").click()
-
-    def tap(css):
+    def tap(css, loads=True):
+        """Tap CSS; when the tap loads the next page, wait until it has."""
+        from selenium.webdriver.support import expected_conditions as EC
+        from selenium.webdriver.support.ui import WebDriverWait
+        old = page.find_element(By.TAG_NAME, "html")
         el = page.find_element(By.CSS_SELECTOR, css)
         page.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
         el.click()
+        if loads:
+            WebDriverWait(page, 10).until(EC.staleness_of(old))
+            WebDriverWait(page, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+    tap("#dice-ask")
 
     count = 0
     tap(f"#in-{ROUND_A['entry'].replace(':', '-')} rect")
@@ -67,8 +74,8 @@ def test_a_whole_round_by_taps(tmp_path, live_server, browser, width, height, na
                 tap(f"#die-{step['roll']}")          # the die panel: my real die's face
         elif isinstance(step, dict) and "fight" in step:
             f = step["fight"]
-            tap(f"#fight-form input[name=hero][value='{f['hero']}'] + span")
-            tap(f"#fight-form input[name=enemy][value='{f['enemy']}'] + span")
+            tap(f"#fight-form input[name=hero][value='{f['hero']}'] + span", loads=False)
+            tap(f"#fight-form input[name=enemy][value='{f['enemy']}'] + span", loads=False)
             if count == 3:
                 page.save_screenshot(str(SHOTS / f"play-{name}-2-fight.png"))
             total = page.find_element(By.ID, "fight-total").text
@@ -84,7 +91,7 @@ def test_a_whole_round_by_taps(tmp_path, live_server, browser, width, height, na
         elif isinstance(step, dict) and "exit" in step:
             tap("form.act button.exit")
         elif isinstance(step, dict) and "market" in step:
-            tap("#market summary")
+            tap("#market summary", loads=False)
             spend = page.find_element(By.NAME, "spend")
             spend.clear()
             spend.send_keys("1")

@@ -123,16 +123,17 @@ def test_a_short_run_in_the_browser(journal, live_server, browser, width, height
     from selenium.webdriver.common.by import By
     page = browser(width, height)
     page.get(live_server(make_play_app(journal), "/g/1"))
-    page.find_element(By.ID, "dice-ask").click()
 
     def tap(css):
         from selenium.webdriver.support import expected_conditions as EC
         from selenium.webdriver.support.ui import WebDriverWait
+        old = page.find_element(By.TAG_NAME, "html")
         el = page.find_element(By.CSS_SELECTOR, css)
         page.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
         el.click()
-        WebDriverWait(page, 10).until(EC.staleness_of(el))        # every tap here loads the next page
+        WebDriverWait(page, 10).until(EC.staleness_of(old))       # every tap here loads the next page
         WebDriverWait(page, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    tap("#dice-ask")
     tap("form.act button.entrance")
     for value in (4, 3, 4):                 # the entrance d6, then the contents' two d6
         tap(f"#die-{value}")
