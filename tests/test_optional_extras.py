@@ -33,3 +33,11 @@ def test_design_without_the_web_extra_is_a_clean_error(monkeypatch, tmp_path):
     result = CliRunner().invoke(main, ["design", str(tmp_path / "m.yaml"), "--new", "5x5"])
     assert result.exit_code == 2, result.output
     assert "sheetgen design` needs the web extra" in result.output and "Traceback" not in result.output
+
+
+def test_play_without_the_web_extra_is_a_clean_error(monkeypatch, tmp_path):
+    _without(monkeypatch, "uvicorn")
+    result = CliRunner().invoke(main, ["play", "--map", "ancient-story", "--hero", "kael",
+                                       "--journal", str(tmp_path / "j.sqlite")])
+    assert result.exit_code == 2, result.output
+    assert "sheetgen play` needs the web extra" in result.output and "Traceback" not in result.output
