@@ -50,13 +50,10 @@ def test_map_mode_on_the_page_asks_each_die_and_the_placement(journal, tmp_path)
     res = post(client, {})
     assert "do=" in res.headers["location"]
     assert "the d6 of the entrance room" in client.get(res.headers["location"]).text
-    step = {}
-    for key, value in (("entrance", 2), ("contents_1", 5), ("contents_2", 5)):
-        res = post(client, step, **{key: value})
-        step[key] = value
+    res = post(client, {}, entrance=2)          # the entrance rolls no contents: its one die, then recorded
     assert res.headers["location"] == "/g/1?told=1"
     page = client.get(res.headers["location"]).text
-    assert "room 1 (the entrance): Entry hall, a room" in page and "contents 2d6 10: Fountain" in page
+    assert "room 1 (the entrance): Entry hall, a room" in page and "contents 2d6" not in page
     doors = re.findall(r'id="open-(\d+)-(\d+)-([NESW])"', page)
     assert {f"{x},{y}:{s}" for x, y, s in doors} == {d.at for _, d in _state(journal).ex.unexplored()}
     # the d66 (tens, units), then the placements of the shape drawn and numbered
@@ -111,9 +108,14 @@ def test_roll_for_me_rolls_up_to_the_choice_then_the_rest(journal):
 
 
 def test_the_cli_records_map_mode_steps_too(journal):
-    res = CliRunner().invoke(main, ["track", "step", "{entrance: 3}"])
-    assert res.exit_code == 2 and "the first d6 of the room's contents" in res.output
+    res = CliRunner().invoke(main, ["track", "step", "{open: '9,27:N'}"])
+    assert res.exit_code == 1 and "the entrance room comes first" in res.output
+    res = CliRunner().invoke(main, ["track", "step", "{}"])
+    assert res.exit_code == 2 and "the d6 of the entrance room" in res.output      # never rolled silently
     res = CliRunner().invoke(main, ["track", "step", "{entrance: 3, contents_1: 1, contents_2: 2}"])
+    assert res.exit_code == 1 and "contents_1, contents_2: not rolled in this step" in res.output
+    assert "rolls no contents" in res.output
+    res = CliRunner().invoke(main, ["track", "step", "{entrance: 3}"])
     assert res.exit_code == 0 and "room 1 (the entrance)" in res.output
     assert "legal now: open" in CliRunner().invoke(main, ["track", "status"]).output
 
@@ -135,8 +137,7 @@ def test_a_short_run_in_the_browser(journal, live_server, browser, width, height
         WebDriverWait(page, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
     tap("#dice-ask")
     tap("form.act button.entrance")
-    for value in (4, 3, 4):                 # the entrance d6, then the contents' two d6
-        tap(f"#die-{value}")
+    tap("#die-4")                            # the entrance d6 (the entrance rolls no contents)
     assert len(_steps(journal)) == 1
     door = _state(journal).ex.unexplored()[0][1]
     tap(f"#open-{door.x}-{door.y}-{door.side} rect")
@@ -161,7 +162,7 @@ def test_a_short_run_in_the_browser(journal, live_server, browser, width, height
 def test_an_eleven_for_the_contents_asks_the_boss_escalation(journal):
     client = TestClient(make_play_app(journal, form_key=KEY), base_url="http://127.0.0.1:1")
     client.post("/g/1/dice", data={"key": KEY, "mode": "ask"})
-    post(client, {"entrance": 1, "contents_1": 1, "contents_2": 1})
+    post(client, {"entrance": 1})
     door = _state(journal).ex.unexplored()[0][1]
     step = {"open": door.at, "tens": 1, "units": 1}
     for _ in range(3):                       # the placement, if the shape fits more than one way

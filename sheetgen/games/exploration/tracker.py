@@ -3,7 +3,8 @@
 A game is map mode (mapmode.Explorer) played by a person: the journal keeps its decisions,
 one step per room, and export writes the play log map mode writes (playlog.dump_log):
 
-    {entrance: 4, contents_1: 3, contents_2: 5}                 the entrance (d6) and its contents (2d6)
+    {entrance: 4}                                               the entrance (d6; it rolls no contents:
+                                                                it is not opened through a door)
     {open: "10,20:N", retrace_1: 4, tens: 3, units: 5, place: 2, contents_1: 6, contents_2: 5,
      escalation: 3}                                             a door opened: the d6 of each room walked
                                                                 back through, the d66 (tens, units), the
@@ -48,8 +49,10 @@ class _StepDice:
         self.step = step
         self.retraced = 0
         self.contents_total = None
+        self.read: set[str] = set()         # the dice the Explorer asked for
 
     def _d6(self, key: str, what: str) -> int:
+        self.read.add(key)
         v = self.step.get(key)
         if v is None:
             raise _Due(key, what)
@@ -148,7 +151,7 @@ def _run(ex: PlayedExplorer, step) -> None:
     ex.place_choice = step.get("place")
     if not ex.rooms:
         if "open" in step:
-            raise Illegal("the entrance room comes first: {entrance: d6, contents_1: d6, contents_2: d6}")
+            raise Illegal("the entrance room comes first: {entrance: d6}")
         ex.start()
     else:
         if "open" not in step:
@@ -158,7 +161,18 @@ def _run(ex: PlayedExplorer, step) -> None:
     last = ex.rooms[-1]
     if "escalation" in step and not (dice.contents_total == BOSS_ROLL and last.escalation):
         raise Illegal("no boss escalation is rolled here (only on a contents roll of 11 for a boss)")
+    unread = sorted(k for k in step if _is_die(k) and k not in dice.read)
+    if unread:
+        # a die written but never rolled would be recorded and then silently dropped by the export
+        why = (" (the entrance is not opened through a door: it rolls no contents)"
+               if last.die == "entrance" and any(k.startswith("contents") for k in unread) else "")
+        raise Illegal(f"{', '.join(unread)}: not rolled in this step{why}")
     ex._check_end()
+
+
+def _is_die(key: str) -> bool:
+    return key in ("entrance", "tens", "units", "contents_1", "contents_2", "escalation") or (
+        key.startswith("retrace_") and key[len("retrace_"):].isdigit())
 
 
 class ExplorationTracker(TrackerAdapter):
@@ -253,7 +267,10 @@ class ExplorationTracker(TrackerAdapter):
         result = room.result.label if room.result else "?"
         esc = f" (escalation {room.escalation[0]} + {room.escalation[1]} = {room.escalation[2]})" \
             if room.escalation else ""
-        out.append(f"contents 2d6 {room.contents_roll}: {result}{esc}")
+        if room.contents_roll is None:
+            out.append("no contents roll: the entrance is not opened through a door (empty; it may be searched)")
+        else:
+            out.append(f"contents 2d6 {room.contents_roll}: {result}{esc}")
         out.append(f"time: {ex.minutes} minutes")
         if ex.ended:
             out.append({"final-boss": "the Final Boss: the dungeon ends", "no-doors": "no unexplored door left: "
