@@ -331,13 +331,15 @@ class FouryTracker(TrackerAdapter):
     def tell(self, before: TrackState, after: TrackState, step) -> Told:
         """What the recorded step meant: the roll's events, the walls to pencil by side,
         the fight's totals and damage, what was gained or lost."""
-        from .formats.playlog import step_action
         told = Told()
         say = told.lines.append
-        try:
-            action = step_action(step)
-        except ValueError:
-            return told
+        action = _plain_action(step)            # a plain move needs no format (no pydantic import)
+        if action is None:
+            from .formats.playlog import step_action
+            try:
+                action = step_action(step)
+            except ValueError:
+                return told
         g0, g1 = before.game, after.game
         b = g0.board
         if isinstance(action, Enter):
