@@ -66,6 +66,8 @@ def main() -> int:
         tmp = Path(folder)
         env = dict(os.environ, SHEETGEN_CONFIG_DIR=str(tmp / "config"), SHEETGEN_CACHE_DIR=str(tmp / "cache"),
                    SHEETGEN_DATA_DIR=str(tmp / "data"), PYTHONPATH=str(ROOT))
+        # as a user runs it: Python keeps its compiled modules (a sandbox may switch that off)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         journal = tmp / "game.sqlite"
         last = _journal(journal, env)
         track = _cmd() + ["track", "--journal", str(journal)]

@@ -78,6 +78,8 @@ def whole_process(runs: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         env = dict(os.environ, SHEETGEN_CONFIG_DIR=str(tmp / "config"), SHEETGEN_CACHE_DIR=str(tmp / "cache"))
+        # as a user runs it: Python keeps its compiled modules (a sandbox may switch that off)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         pack = tmp / "graph-100.yaml"
         pack.write_text("sheetgen: 1\nkind: pack\ntitle: 100 graph sheets\nname: graph-100\nsheets:\n"
                         + "  - graph-20x28\n" * 100, encoding="utf-8")
