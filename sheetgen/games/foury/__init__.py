@@ -36,6 +36,7 @@ GAME = Game(
     tracker="sheetgen.games.foury.tracker",
     simulator="sheetgen.games.foury.sim.api",
     readings="sheetgen.games.foury.rules:FouryReading",
+    scanner="sheetgen.games.foury.scan",
     build_options=(
         BuildOption("columns", "int", "Blank maps: number of columns.", 3, 26),
         BuildOption("rows", "int", "Blank maps: number of rows.", 3, 26),
