@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "track": ("sheetgen.commands.track", "track", "Record a game live in a journal, step by step."),
     "roll": ("sheetgen.commands.roll", "roll", "Roll dice: d6, 2d6, d66, NdM."),
     "simulate": ("sheetgen.commands.simulate", "simulate", "Play a map thousands of times and report how it plays."),
+    "scan": ("sheetgen.commands.scan", "scan", "Read a photo of a penciled sheet and check what it shows."),
 }
 
 

@@ -140,7 +140,7 @@ def graphite(items, rng: random.Random, transform=None, residue: bool = False) -
             x, y = _apply(transform, item.x, item.y)
             x2, y2 = _apply(transform, item.x + item.w, item.y + item.h)
             pts = [(x, y), (x2, y), (x2, y2), (x, y2)]
-            if item.style is not None and item.style.fill is not None:
+            if item.style is not None and item.style.fill not in (None, "#ffffff"):
                 out += scribble(pts, rng, rng.choice(RESIDUE) if residue else None)
             else:
                 for a, b in zip(pts, pts[1:] + pts[:1]):

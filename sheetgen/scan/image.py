@@ -58,23 +58,29 @@ class Markers:
         return [c for c in SM.CORNERS if c not in self.corners]
 
 
-def _detector(careful: bool = False):
+def _detector():
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    params.adaptiveThreshWinSizeMin = 5
-    params.adaptiveThreshWinSizeMax = 45
+    params.adaptiveThreshWinSizeMin = 7
+    params.adaptiveThreshWinSizeMax = 23
     params.adaptiveThreshWinSizeStep = 8
-    params.minMarkerPerimeterRate = 0.01
+    params.minMarkerPerimeterRate = 0.02
     params.polygonalApproxAccuracyRate = 0.05
     params.errorCorrectionRate = 0.6
-    if careful:             # blurred or small markers: read each cell's middle only, finely
-        params.perspectiveRemovePixelPerCell = 8
-        params.perspectiveRemoveIgnoredMarginPerCell = 0.25
+    # blurred or small markers: read each cell's middle only, finely
+    params.perspectiveRemovePixelPerCell = 8
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.25
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
 
 
-def _detect(work: np.ndarray, careful: bool, scale: float, found: dict) -> None:
-    corners, ids, _ = _detector(careful).detectMarkers(work)
+_DETECTOR = None
+
+
+def _detect(work: np.ndarray, scale: float, found: dict) -> None:
+    global _DETECTOR
+    if _DETECTOR is None:
+        _DETECTOR = _detector()
+    corners, ids, _ = _DETECTOR.detectMarkers(work)
     if ids is not None:
         for quad, mid in zip(corners, ids.ravel()):
             found.setdefault(int(mid), quad.reshape(4, 2) / scale)
@@ -90,20 +96,20 @@ def _layout_ids(found: dict) -> dict:
 
 
 def find_markers(gray: np.ndarray) -> Markers:
-    """The corner markers, tried plainly, then carefully, then on a copy 1.5 times bigger
-    (small or blurred markers), until all four of one layout are found."""
+    """The corner markers; again on a copy 1.5 times bigger (small or blurred markers) when
+    fewer than three of one layout are found."""
     scale = min(1.0, WORK_SIDE / max(gray.shape))
     work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1.0 else gray
     found: dict[int, np.ndarray] = {}
-    attempts = [(work, False, scale), (work, True, scale)]
+    attempts = [(work, scale)]
     if scale >= 1.0 and max(gray.shape) * 1.5 <= 3200:
-        attempts.append((None, True, 1.5))
-    for img, careful, s in attempts:
+        attempts.append((None, 1.5))
+    for img, s in attempts:
         if img is None:
             img = cv2.resize(gray, None, fx=s, fy=s, interpolation=cv2.INTER_CUBIC)
-        _detect(img, careful, s, found)
+        _detect(img, s, found)
         layouts = _layout_ids(found)
-        if layouts and max(len(v) for v in layouts.values()) == 4:
+        if layouts and max(len(v) for v in layouts.values()) >= 3:
             break
     layouts = _layout_ids(found)
     if not layouts:

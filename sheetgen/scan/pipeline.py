@@ -14,7 +14,7 @@ from ..draw.scanmarks import SheetIdentity
 from ..errors import InputError, Problem
 from . import image as I
 from .contract import RegionReading, ScannedSheet
-from .read import Page, read_regions
+from .read import Page, Plan, read_regions
 from .sheet import rebuild, template
 
 
@@ -48,6 +48,30 @@ class ScanResult:
 
     def uncertain(self) -> list[RegionReading]:
         return sorted((r for r in self.readings.values() if r.uncertain), key=lambda r: (r.confidence, r.region.id))
+
+
+_sheets: dict = {}
+
+
+def _rebuilt(identity, sheet_ref, layout, options):
+    """rebuild() once per sheet for the run, with its scanner and regions (many photos of one sheet)."""
+    key = (identity.encode() if identity else None, sheet_ref, layout, tuple(options))
+    if sheet_ref is not None:
+        try:
+            key += (Path(sheet_ref).stat().st_mtime_ns,)
+        except OSError:
+            pass
+    hit = _sheets.get(key)
+    if hit is None:
+        sheet = rebuild(identity, sheet_ref, layout, options)
+        scanner = scanner_for(sheet)
+        regions = scanner.regions(sheet)
+        tmpl = template(sheet)
+        hit = (sheet, scanner, Plan(regions, tmpl.shape[:2], (sheet.page.width, sheet.page.height)))
+        if len(_sheets) > 16:
+            _sheets.clear()
+        _sheets[key] = hit
+    return hit
 
 
 def scanner_for(sheet: ScannedSheet):
@@ -118,6 +142,8 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
         loc, sheet = _by_outline(gray, photo, sheet_ref, options)
         quality = I.Quality(0.0, float(np.percentile(gray, 95)), float(np.percentile(gray, 5)))
         identity_from = "--sheet"
+        scanner = scanner_for(sheet)
+        plan = Plan(scanner.regions(sheet), template(sheet).shape[:2], (sheet.page.width, sheet.page.height))
     else:
         if len(markers.corners) < 2:
             raise InputError(Problem(f"only the {', '.join(markers.corners)} corner marker found: the rest of the "
@@ -137,14 +163,12 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
             raise InputError(Problem("the corner markers are there but the sheet's QR code cannot be read "
                                      "(too small in the photo, blurred or covered?)", photo,
                                      expected="--sheet NAME or --sheet FILE: the sheet the photo shows"))
-        sheet = rebuild(identity, sheet_ref, loc.layout, options)
         identity_from = "QR code" if identity is not None else "--sheet"
-    scanner = scanner_for(sheet)
-    regions = scanner.regions(sheet)
+        sheet, scanner, plan = _rebuilt(identity, sheet_ref, loc.layout, options)
     tmpl = template(sheet)
     rect = I.rectify(gray, loc, tmpl.shape[:2])
     page = Page(rect, tmpl, (sheet.page.width, sheet.page.height), blur_mm=quality.blur_mm)
-    readings = read_regions(page, regions)
+    readings = read_regions(page, plan)
     view = scanner.interpret(sheet, readings)
     violations = scanner.check(sheet, view)
     result = ScanResult(photo, sheet, identity_from, loc, quality, readings, view, violations)

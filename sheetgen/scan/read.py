@@ -32,9 +32,21 @@ BOX_CROSSED = 0.015         # mean darkness inside a box
 BOX_FILLED = 0.42
 LINE_PER_MM = 0.10          # darkness integrated across a line's band, in mm of black, at one point
 LINE_MARKED = 0.5           # the share of a line's length the pencil covers
-DOT_MARKED = 0.40           # the darkest dot-sized spot's mean darkness
+DOT_MARKED = 0.25           # the darkest dot-sized spot's mean darkness
 AREA_MARKED = 0.05          # mean darkness of an area
 FILL_MARKED = 0.30          # mean darkness of a shape blacked out
+
+
+_grids: dict = {}
+
+
+def _pixel_grid(rows: int, cols: int):
+    """(x, y) of every pixel, float32, kept for the run."""
+    if (rows, cols) not in _grids:
+        yy, xx = np.mgrid[0:rows, 0:cols].astype(np.float32)
+        _grids.clear()
+        _grids[(rows, cols)] = (xx, yy)
+    return _grids[(rows, cols)]
 
 
 class Page:
@@ -76,16 +88,19 @@ class Page:
         distortion, paper that does not lie flat.  Tiles of the page are matched with the
         template (normalised cross-correlation, +-SEARCH mm), and a smooth field (a cubic in
         x and y, outliers dropped) moves every pixel."""
-        k = self.k
+        k = self.k / 2                                # matched at half the resolution
+        small = cv2.resize(rect, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        tsmall = cv2.resize(template, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        rows, cols = small.shape
         tile = int(TILE * k)
         reach = int(SEARCH * k)
         points, shifts = [], []
-        for r0 in range(reach, self.rows - tile - reach, tile):
-            for c0 in range(reach, self.cols - tile - reach, tile):
-                t = template[r0:r0 + tile, c0:c0 + tile]
+        for r0 in range(reach, rows - tile - reach, tile):
+            for c0 in range(reach, cols - tile - reach, tile):
+                t = tsmall[r0:r0 + tile, c0:c0 + tile]
                 if float(t.std()) < 0.08:
                     continue                          # a blank tile tells nothing
-                window = rect[r0 - reach:r0 + tile + reach, c0 - reach:c0 + tile + reach]
+                window = small[r0 - reach:r0 + tile + reach, c0 - reach:c0 + tile + reach]
                 score = cv2.matchTemplate(window, t.astype(np.float32), cv2.TM_CCOEFF_NORMED)
                 _, best, _, (bx, by) = cv2.minMaxLoc(score)
                 if best < 0.45 or not (0 < bx < score.shape[1] - 1 and 0 < by < score.shape[0] - 1):
@@ -93,8 +108,8 @@ class Page:
                 # sub-pixel: a parabola through the peak and its neighbours
                 dx = 0.5 * (score[by, bx - 1] - score[by, bx + 1]) / (score[by, bx - 1] - 2 * best + score[by, bx + 1] - 1e-9)
                 dy = 0.5 * (score[by - 1, bx] - score[by + 1, bx]) / (score[by - 1, bx] - 2 * best + score[by + 1, bx] - 1e-9)
-                points.append((c0 + tile / 2, r0 + tile / 2))
-                shifts.append((bx + dx - reach, by + dy - reach))
+                points.append((2 * (c0 + tile / 2), 2 * (r0 + tile / 2)))
+                shifts.append((2 * (bx + dx - reach), 2 * (by + dy - reach)))
         if len(points) < 12:
             return rect
         P, D = np.array(points, dtype=np.float64), np.array(shifts, dtype=np.float64)
@@ -108,7 +123,7 @@ class Page:
         for _ in range(3):
             coef, *_ = np.linalg.lstsq(A[keep], D[keep], rcond=None)
             err = np.hypot(*(A @ coef - D).T)
-            limit = max(0.35 * k, 2.5 * np.median(err[keep]))
+            limit = max(0.35 * self.k, 2.5 * np.median(err[keep]))
             new = err <= limit
             if new.sum() < 12 or (new == keep).all():
                 keep = new if new.sum() >= 12 else keep
@@ -120,8 +135,8 @@ class Page:
         field = basis(gx / self.cols * 2 - 1, gy / self.rows * 2 - 1) @ coef
         fx = cv2.resize(field[..., 0].astype(np.float32), (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
         fy = cv2.resize(field[..., 1].astype(np.float32), (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
-        self.shift = (float(np.abs(fx).max() / k), float(np.abs(fy).max() / k))
-        yy, xx = np.mgrid[0:self.rows, 0:self.cols].astype(np.float32)
+        self.shift = (float(np.abs(fx).max() / self.k), float(np.abs(fy).max() / self.k))
+        xx, yy = _pixel_grid(self.rows, self.cols)
         return cv2.remap(rect, xx + fx, yy + fy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     # -- lighting and tone ------------------------------------------------------------------
@@ -156,10 +171,12 @@ class Page:
         size = max(3, int(round(self.k)) | 1)
         mean = cv2.blur(template, (size, size))
         var = cv2.blur(template * template, (size, size)) - mean * mean
-        plain = (var < 0.0008).ravel()
-        step = max(1, int(plain.sum()) // 60000)
-        X = rgb.reshape(-1, 3)[plain][::step].astype(np.float64)
-        y = refl.ravel()[plain][::step].astype(np.float64)
+        step = max(1, template.size // 150000)
+        sel = np.arange(0, template.size, step)
+        plain = (var.ravel()[sel] < 0.0008)
+        sel = sel[plain]
+        X = rgb.reshape(-1, 3)[sel].astype(np.float64)
+        y = refl.ravel()[sel].astype(np.float64)
         A = np.column_stack([X, np.ones(len(X))])
         keep = np.ones(len(y), bool)
         w = np.array([0.299, 0.587, 0.114, 0.0])
@@ -167,12 +184,12 @@ class Page:
             w, *_ = np.linalg.lstsq(A[keep], y[keep], rcond=None)
             err = np.abs(A @ w - y)
             keep = err <= np.percentile(err, 85)
-        lin = np.clip(rgb @ w[:3].astype(np.float32) + np.float32(w[3]), 0.0, 1.5)
+        lin = np.clip(cv2.transform(rgb, np.float32([[w[0], w[1], w[2], w[3]]])), 0.0, 1.5)
         bins = 24
-        flat_lin = lin.ravel()[plain][::step]
+        flat_lin = lin.ravel()[sel]
         idx = np.minimum((np.clip(flat_lin, 0, 0.9999) * bins).astype(np.int32), bins - 1)
         order = np.argsort(idx, kind="stable")
-        idx, flat_r = idx[order], refl.ravel()[plain][::step][order]
+        idx, flat_r = idx[order], refl.ravel()[sel][order]
         edges = np.searchsorted(idx, np.arange(bins + 1))
         centres = (np.arange(bins) + 0.5) / bins
         values = centres.copy()
@@ -181,83 +198,112 @@ class Page:
             if len(part) >= 40:
                 values[b] = float(np.median(part))
         values = np.maximum.accumulate(values)          # darker print, never lighter photo
-        return np.interp(lin, centres, values).astype(np.float32)
+        lut = np.interp(np.linspace(0, 1.5, 1536), centres, values).astype(np.float32)
+        return lut[np.minimum((lin * 1023).astype(np.int32), 1535)]
 
     # -- geometry ---------------------------------------------------------------------------
     def _px(self, x: float, y: float) -> tuple[float, float]:
         return x * self.kx - 0.5, y * self.ky - 0.5
 
-    def _box_mean(self, x0: float, y0: float, x1: float, y1: float) -> tuple[float, float]:
-        """(mean darkness over the visible part, the visible share) of a rectangle in mm."""
-        c0, r0 = int(round(x0 * self.kx)), int(round(y0 * self.ky))
-        c1, r1 = int(round(x1 * self.kx)), int(round(y1 * self.ky))
-        c0, c1 = max(0, min(self.cols, c0)), max(0, min(self.cols, c1))
-        r0, r1 = max(0, min(self.rows, r0)), max(0, min(self.rows, r1))
-        if c1 <= c0 or r1 <= r0:
-            return 0.0, 0.0
-        n = (c1 - c0) * (r1 - r0)
-        I, S = self.integral, self.seen
-        total = I[r1, c1] - I[r0, c1] - I[r1, c0] + I[r0, c0]
-        seen = S[r1, c1] - S[r0, c1] - S[r1, c0] + S[r0, c0]
-        return float(total / max(seen, 1.0)), float(seen / n)
-
     # -- the measures -----------------------------------------------------------------------
-    def measure(self, region: Region) -> tuple[float, float]:
-        """(the region's measure, the share of it where pencil would show)."""
-        g = region.geometry
-        if region.kind == BOX:
-            x, y, w, h = g
-            inset = max(0.55, 0.13 * min(w, h))
-            return self._box_mean(x + inset, y + inset, x + w - inset, y + h - inset)
-        if region.kind in (AREA, FILL):
-            x, y, w, h = g
-            return self._box_mean(x, y, x + w, y + h)
-        if region.kind == LINE:
-            return self._line_cover(*g[:5], g[5] if len(g) > 5 else LINE_PER_MM)
-        if region.kind == DOT:
-            return self._dot(*g)
-        raise ValueError(f"unknown region kind {region.kind}")
+    def read(self, plan: "Plan") -> dict[str, tuple[float, float]]:
+        """Region id -> (its measure, the share of it where a pencil would show), for a Plan's regions."""
+        out: dict[str, tuple[float, float]] = {}
+        I, S = self.integral, self.seen
+        for rid, (r0, r1, c0, c1) in plan.rects:
+            total = I[r1, c1] - I[r0, c1] - I[r1, c0] + I[r0, c0]
+            seen = S[r1, c1] - S[r0, c1] - S[r1, c0] + S[r0, c0]
+            n = max(1, (c1 - c0) * (r1 - r0))
+            out[rid] = (float(total / max(seen, 1.0)), float(seen / n))
+        if plan.line_ids:
+            # every line's band sampled in one remap: darkness across (mm of black) at each point along
+            vals = cv2.remap(self.dark, plan.mx, plan.my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                             borderValue=0)
+            seen = cv2.remap(self.visible, plan.mx, plan.my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
+                             borderValue=0)
+            across = vals.mean(axis=0) * plan.band_of_point
+            shown = seen.mean(axis=0) > 0.5
+            hit = (across > plan.thr_of_point) & shown
+            starts = plan.starts
+            n_shown = np.add.reduceat(shown.astype(np.int32), starts)
+            n_hit = np.add.reduceat(hit.astype(np.int32), starts)
+            for rid, ns, nh, n in zip(plan.line_ids, n_shown, n_hit, plan.spans):
+                out[rid] = (float(nh / ns) if ns else 0.0, float(ns / n))
+        blurred: dict = {}
+        for rid, size, (r0, r1, c0, c1), near in plan.dots:
+            if size not in blurred:
+                blurred[size] = (cv2.blur(self.dark, (size, size)),
+                                 cv2.blur(self.visible, (size, size)))
+            dark, vis = blurred[size]
+            d, v = dark[r0:r1, c0:c1], vis[r0:r1, c0:c1]
+            if d.shape != near.shape or not near.any():
+                out[rid] = (0.0, 0.0)
+                continue
+            local = d[near] / np.maximum(v[near], 0.3)
+            out[rid] = (float(local.max()), float(v[near].mean()))
+        return out
 
-    def _line_cover(self, x1, y1, x2, y2, band, per_mm=LINE_PER_MM) -> tuple[float, float]:
-        length = float(np.hypot(x2 - x1, y2 - y1))
-        if length <= 0:
-            return 0.0, 0.0
-        n_along = max(4, int(length * self.k / 1.5))
-        n_across = max(3, int(band * self.k) + 1)
-        ux, uy = (x2 - x1) / length, (y2 - y1) / length
-        nx, ny = -uy, ux
-        t = np.linspace(0.0, length, n_along)
-        s = np.linspace(-band / 2, band / 2, n_across)
-        xs = x1 + ux * t[None, :] + nx * s[:, None]
-        ys = y1 + uy * t[None, :] + ny * s[:, None]
-        mx = (xs * self.kx - 0.5).astype(np.float32)
-        my = (ys * self.ky - 0.5).astype(np.float32)
-        vals = cv2.remap(self.dark, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-        seen = cv2.remap(self.visible, mx, my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-        across = vals.sum(axis=0) * (band / n_across)          # mm of black across the band
-        shown = seen.mean(axis=0) > 0.5                        # points where a line across would show
-        if not shown.any():
-            return 0.0, 0.0
-        return float(np.mean(across[shown] > per_mm)), float(shown.mean())
 
-    def _dot(self, cx, cy, r) -> tuple[float, float]:
-        """The mean darkness of the darkest spot of about a dot's size (radius r) near (cx, cy)."""
-        size = max(3, int(round(1.2 * r * self.k)) | 1)
-        reach = r + size / self.k
-        c0, r0 = int((cx - reach) * self.kx), int((cy - reach) * self.ky)
-        c1, r1 = int((cx + reach) * self.kx) + 1, int((cy + reach) * self.ky) + 1
-        c0, r0 = max(0, c0), max(0, r0)
-        patch = self.dark[r0:r1, c0:c1]
-        if patch.size == 0:
-            return 0.0, 0.0
-        seen = cv2.blur(self.visible[r0:r1, c0:c1], (size, size))
-        local = cv2.blur(patch, (size, size)) / np.maximum(seen, 0.3)
-        # only spots centred within r of the centre
-        yy, xx = np.mgrid[r0:r0 + patch.shape[0], c0:c0 + patch.shape[1]]
-        near = (((xx + 0.5) / self.kx - cx) ** 2 + ((yy + 0.5) / self.ky - cy) ** 2) <= r ** 2
-        if not near.any():
-            return 0.0, 0.0
-        return float(local[near].max()), float(seen[near].mean())
+class Plan:
+    """Where every region is sampled on a page of `shape` pixels over `page_mm`: made once per
+    sheet, used for every photo of it."""
+
+    def __init__(self, regions: list[Region], shape: tuple[int, int], page_mm: tuple[float, float]):
+        rows, cols = shape
+        kx, ky = cols / page_mm[0], rows / page_mm[1]
+        k = (kx + ky) / 2
+        self.regions = regions
+        self.rects: list = []
+        self.dots: list = []
+
+        def px_rect(x0, y0, x1, y1):
+            c0, r0 = int(round(x0 * kx)), int(round(y0 * ky))
+            c1, r1 = int(round(x1 * kx)), int(round(y1 * ky))
+            c0, c1 = max(0, min(cols, c0)), max(0, min(cols, c1))
+            r0, r1 = max(0, min(rows, r0)), max(0, min(rows, r1))
+            return (r0, max(r0, r1), c0, max(c0, c1))
+
+        xs, ys, spans, bands, thrs, ids = [], [], [], [], [], []
+        across = np.linspace(-0.5, 0.5, 9)[:, None]
+        for r in regions:
+            g = r.geometry
+            if r.kind == BOX:
+                x, y, w, h = g
+                inset = max(0.55, 0.13 * min(w, h))
+                self.rects.append((r.id, px_rect(x + inset, y + inset, x + w - inset, y + h - inset)))
+            elif r.kind in (AREA, FILL):
+                x, y, w, h = g
+                self.rects.append((r.id, px_rect(x, y, x + w, y + h)))
+            elif r.kind == LINE:
+                x1, y1, x2, y2, band = g[:5]
+                length = float(np.hypot(x2 - x1, y2 - y1))
+                n = max(4, int(length * k / 1.5))
+                ux, uy = ((x2 - x1) / length, (y2 - y1) / length) if length > 0 else (1.0, 0.0)
+                t = np.linspace(0.0, length, n)[None, :]
+                xs.append(x1 + ux * t - uy * across * band)
+                ys.append(y1 + uy * t + ux * across * band)
+                spans.append(n)
+                bands.append(np.full(n, band, np.float32))
+                thrs.append(np.full(n, g[5] if len(g) > 5 else LINE_PER_MM, np.float32))
+                ids.append(r.id)
+            elif r.kind == DOT:
+                cx, cy, rad = g
+                size = max(3, int(round(1.2 * rad * k)) | 1)
+                box = px_rect(cx - rad, cy - rad, cx + rad, cy + rad)
+                r0, r1, c0, c1 = box
+                yy, xx = np.mgrid[r0:r1, c0:c1]
+                near = (((xx + 0.5) / kx - cx) ** 2 + ((yy + 0.5) / ky - cy) ** 2) <= rad ** 2
+                self.dots.append((r.id, size, box, near))
+            else:
+                raise ValueError(f"unknown region kind {r.kind}")
+        self.line_ids = ids
+        self.spans = np.array(spans, dtype=np.int64)
+        if ids:
+            self.mx = (np.hstack(xs) * kx - 0.5).astype(np.float32)
+            self.my = (np.hstack(ys) * ky - 0.5).astype(np.float32)
+            self.band_of_point = np.concatenate(bands)
+            self.thr_of_point = np.concatenate(thrs)
+            self.starts = np.concatenate([[0], np.cumsum(self.spans)[:-1]])
 
 
 def classify(region: Region, score: float, visible: float = 1.0) -> RegionReading:
@@ -282,5 +328,6 @@ def classify(region: Region, score: float, visible: float = 1.0) -> RegionReadin
     return RegionReading(region, value, round(min(1.0, conf), 3), round(score, 4), round(visible, 3))
 
 
-def read_regions(page: Page, regions: list[Region]) -> dict[str, RegionReading]:
-    return {r.id: classify(r, *page.measure(r)) for r in regions}
+def read_regions(page: Page, plan: Plan) -> dict[str, RegionReading]:
+    measured = page.read(plan)
+    return {r.id: classify(r, *measured[r.id]) for r in plan.regions}

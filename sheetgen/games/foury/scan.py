@@ -177,7 +177,7 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
             out.append(Region(f"struck-{cell}", LINE, (x + 0.15 * s, y + 0.85 * s, x + 0.85 * s, y + 0.15 * s, 1.6),
                               "struck item"))
         if floods:
-            out.append(Region(f"flood-{cell}", LINE, (x + 0.17 * s, y + 0.35 * s, x + 0.42 * s, y + 0.35 * s, 2.0),
+            out.append(Region(f"flood-{cell}", LINE, (x + 0.17 * s, y + 0.35 * s, x + 0.83 * s, y + 0.35 * s, 2.0),
                               "flooded room"))
         for side in ("E", "S"):
             other = _neighbour_name(cell, side)
