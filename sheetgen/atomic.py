@@ -1,49 +1,276 @@
-"""Files are written to a temporary name beside the target and renamed when
-complete, so an interrupted run never leaves a half-written file behind and
-never replaces a good file with a broken one."""
+"""Output files written all or nothing.
+
+Every file is first written to a temporary "part" file beside its target; only
+when every file of the set is complete are they renamed into place.  Before the
+first rename every target is checked (a folder in the way, a folder that cannot
+be written), and each existing target is kept under a second name until the
+whole set is in place, so a rename that fails partway puts the old files back:
+the folder holds the complete old set or the complete new set.  A failure that
+even the roll-back cannot undo says exactly which files changed.
+
+Part files are named `.NAME.sheetgen-HOST-PID-RANDOM.part` (`.old.part` for a
+kept old file): the host and process id prove who owns one, so a later run into
+the same folder removes the parts a killed run left behind (its process is
+gone) and never touches a part another live process is writing.  SIGTERM is
+turned into a clean exit by the CLI, which removes the parts on the way out.
+
+Test hook: SHEETGEN_TEST_PAUSE_BEFORE_RENAME=SECONDS makes a commit print
+'output: pausing before renaming' on stderr and sleep with every part written.
+"""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
+import re
+import shutil
+import socket
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 from .errors import InputError, Problem
+from .limits import MAX_NAME_BYTES, check_name, is_name_too_long, shown
+
+_PART = re.compile(r"^\..*\.sheetgen-(?P<host>[0-9a-f]{6})-(?P<pid>\d+)-[a-z0-9_]+(?:\.old)?\.part$")
+FOREIGN_PART_AGE_S = 24 * 3600      # a part from another host is stale only when this old
 
 
-@contextlib.contextmanager
-def atomic_path(target: str | Path):
-    """Yield a temporary path in target's folder; rename it onto target on success."""
-    target = Path(target)
+def _host() -> str:
+    return hashlib.sha1(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:6]
+
+
+def _part_prefix(target: Path) -> str:
+    tag = f".sheetgen-{_host()}-{os.getpid()}-"
+    room = MAX_NAME_BYTES - len(tag) - len("xxxxxxxx.old.part") - 1
+    name = os.fsencode(target.name)[:room].decode("utf-8", "ignore")     # never split a character
+    return f".{name}{tag}"
+
+
+def is_owned_part(name: str) -> bool:
+    return _PART.match(name) is not None
+
+
+def remove_stale_parts(folder: str | Path) -> list[Path]:
+    """Remove the part files killed sheetgen runs left in folder (their process is
+    gone); returns them.  Parts of live processes, and anything else, stay."""
+    folder = Path(folder)
+    removed = []
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-    except OSError as exc:
-        raise InputError(Problem(f"cannot write: {_why(exc)}", str(target))) from None
-    os.close(fd)
-    # mkstemp makes the file 0600; a finished output gets the usual permissions
-    os.chmod(tmp, 0o666 & ~_umask())
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    host, now = _host(), time.time()
+    for name in names:
+        m = _PART.match(name)
+        if m is None:
+            continue
+        path = folder / name
+        stale = False
+        if m["host"] == host:
+            stale = not _alive(int(m["pid"]))
+        else:                       # another machine's process: only age can tell
+            with contextlib.suppress(OSError):
+                stale = now - path.lstat().st_mtime > FOREIGN_PART_AGE_S
+        if stale:
+            with contextlib.suppress(OSError):
+                path.unlink()
+                removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
     try:
-        yield Path(tmp)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
-def _why(exc: OSError) -> str:
-    if isinstance(exc, (FileExistsError, NotADirectoryError)):
-        return "part of the path is a file, not a folder"
-    if isinstance(exc, PermissionError):
-        return "permission denied"
-    return exc.strerror or str(exc)
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return pid > 0              # someone else's live process (or a pid we cannot ask about)
+    return True
 
 
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def why(exc: OSError) -> str:
+    """An OSError in words for a message."""
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):
+        return "part of the path is a file, not a folder"
+    if isinstance(exc, IsADirectoryError):
+        return "a folder is in the way"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    if is_name_too_long(exc):
+        return "file name too long"
+    return exc.strerror or str(exc)
+
+
+_why = why      # the old private name
+
+
+class Staging:
+    """A set of output files written all or nothing.
+
+        with Staging() as staging:
+            tmp = staging.add(target)       # write tmp (it exists, empty)
+            ...
+        # on a clean exit every target is replaced; on an exception none is
+
+    commit() (the clean exit) raises InputError naming the file that could not be
+    replaced, after putting the old files back."""
+
+    def __init__(self):
+        self._files: list[tuple[Path, Path]] = []       # (part, target)
+        self._mode = 0o666 & ~_umask()
+        self._cleaned: set[Path] = set()
+
+    def __enter__(self) -> "Staging":
+        return self
+
+    def __exit__(self, kind, exc, tb) -> bool:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+        return False
+
+    def add(self, target: str | Path) -> Path:
+        """A new empty part file for target (its folder is created); write into it."""
+        target = check_name(target)
+        folder = target.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            if folder not in self._cleaned:
+                self._cleaned.add(folder)
+                remove_stale_parts(folder)
+            fd, tmp = tempfile.mkstemp(prefix=_part_prefix(target), suffix=".part", dir=folder)
+        except OSError as exc:
+            raise InputError(Problem(f"cannot write: {why(exc)}", shown(str(target)))) from None
+        os.close(fd)
+        # mkstemp makes the file 0600; a finished output gets the usual permissions
+        os.chmod(tmp, self._mode)
+        self._files.append((Path(tmp), target))
+        return Path(tmp)
+
+    @property
+    def targets(self) -> list[Path]:
+        return [target for _, target in self._files]
+
+    def discard(self) -> None:
+        for part, _ in self._files:
+            with contextlib.suppress(OSError):
+                os.unlink(part)
+        self._files = []
+
+    def _check_targets(self) -> None:
+        """Every target can be replaced: no folder where a file goes, and its folder writable."""
+        for part, target in self._files:
+            if target.is_dir() and not target.is_symlink():
+                raise InputError(Problem("cannot write the output: a folder is in the way; nothing was written",
+                                         str(target)))
+            if not os.access(target.parent, os.W_OK | os.X_OK):
+                raise InputError(Problem("cannot write the output: permission denied; nothing was written",
+                                         str(target)))
+
+    def commit(self) -> list[Path]:
+        """Rename every part onto its target, or none: see the class."""
+        try:
+            self._check_targets()
+            pause = os.environ.get("SHEETGEN_TEST_PAUSE_BEFORE_RENAME")
+            if pause and not self._only_cache():
+                print("output: pausing before renaming", file=sys.stderr, flush=True)
+                time.sleep(float(pause))
+            kept = self._keep_old()
+        except BaseException:
+            self.discard()
+            raise
+        done: list[Path] = []
+        try:
+            for part, target in self._files:
+                os.replace(part, target)
+                done.append(target)
+        except BaseException as exc:        # a failed rename, or SIGTERM/Ctrl-C right now
+            not_restored = self._roll_back(done, kept)
+            self.discard()
+            failed = self._files[len(done)][1] if len(done) < len(self._files) else None
+            if isinstance(exc, OSError):
+                raise self._rename_error(exc, failed, not_restored) from None
+            raise
+        for backup in kept.values():
+            with contextlib.suppress(OSError):
+                os.unlink(backup)
+        targets = self.targets
+        self._files = []
+        return targets
+
+    def _only_cache(self) -> bool:
+        """Every target is a user-cache entry (the test hook pauses for outputs only)."""
+        from .paths import user_cache_dir
+        cache = user_cache_dir().resolve()
+        return all(target.resolve().is_relative_to(cache) for _, target in self._files)
+
+    def _keep_old(self) -> dict[Path, Path]:
+        """Each existing target also under a second (hard-linked) name, to put back."""
+        kept: dict[Path, Path] = {}
+        try:
+            for part, target in self._files:
+                if not os.path.lexists(target):
+                    continue
+                backup = part.with_name(part.name[:-len(".part")] + ".old.part")
+                try:
+                    os.link(target, backup, follow_symlinks=False)
+                except OSError:             # a file system without hard links: copy
+                    shutil.copy2(target, backup, follow_symlinks=False)
+                kept[target] = backup
+        except BaseException as exc:
+            for backup in kept.values():
+                with contextlib.suppress(OSError):
+                    os.unlink(backup)
+            if isinstance(exc, OSError):
+                raise InputError(Problem(f"cannot write the output: {why(exc)}; nothing was written",
+                                         str(exc.filename or target))) from None
+            raise
+        return kept
+
+    @staticmethod
+    def _roll_back(done: list[Path], kept: dict[Path, Path]) -> list[Path]:
+        """Put back the old file of every target already replaced; returns those it could not."""
+        failed = []
+        for target in reversed(done):
+            try:
+                if target in kept:
+                    os.replace(kept.pop(target), target)
+                else:
+                    os.unlink(target)       # it did not exist before this run
+            except OSError:
+                failed.append(target)
+        for backup in kept.values():
+            with contextlib.suppress(OSError):
+                os.unlink(backup)
+        return failed
+
+    @staticmethod
+    def _rename_error(exc: OSError, failed: Path | None, not_restored: list[Path]) -> InputError:
+        where = str(failed if failed is not None else exc.filename2 or exc.filename or "")
+        if not not_restored:
+            return InputError(Problem(f"cannot write the output: {why(exc)}; nothing was written "
+                                      "(every file is as it was)", where))
+        names = ", ".join(str(p) for p in sorted(not_restored))
+        return InputError(Problem(f"cannot write the output: {why(exc)}; these files were replaced and "
+                                  f"could not be put back: {names}; every other file is as it was", where))
+
+
+@contextlib.contextmanager
+def atomic_path(target: str | Path):
+    """Yield a temporary path in target's folder; rename it onto target on success."""
+    with Staging() as staging:
+        yield staging.add(target)
 
 
 def write_bytes(target: str | Path, data: bytes) -> None:

@@ -13,6 +13,7 @@ from .definitions.registry import Loaded, load
 from .draw.model import Document
 from .draw.options import BuildOptions
 from .errors import InputError, Problem
+from .limits import shown
 
 DEFAULT_PACK = "default-pack"
 FORMATS = ("pdf", "svg", "png")
@@ -122,8 +123,47 @@ def hint_for(kind: str) -> str | None:
             "pack": "a pack lists sheets, not other packs"}.get(kind)
 
 
+def layout_warnings(loaded: Loaded, doc: Document) -> list[str]:
+    """The layout lint on a user definition's pages (sheetgen.draw.lint: text that runs into
+    another element), one warning per finding naming the element, and the key it comes from
+    where the handler can tell (`element_key(definition, element_id)`).  Built-in sheets are
+    kept clean by the tests and are not linted again."""
+    if loaded.source.builtin:
+        return []
+    from .draw.lint import overlaps
+    key_of = getattr(loaded.handler, "element_key", None)
+    met: dict[tuple, list] = {}                 # one warning per text, naming what it runs into
+    for finding in overlaps(doc):
+        met.setdefault((finding.page, finding.page_name, finding.text, finding.text_id), []).append(finding)
+    out = []
+    for (page, page_name, text, text_id), found in met.items():
+        others = [f"{f.other} at {f.at[0]:.0f}, {f.at[1]:.0f} mm" for f in found[:3]]
+        more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+        where = f"page {page}" + (f" ({page_name})" if page_name and len(doc.pages) > 1 else "")
+        message = (f"text does not fit its place: {text!r} ({text_id or 'no id'}, {where}) runs into "
+                   f"{'; '.join(others)}{more}")
+        loc = key_of(loaded.definition, text_id) if key_of is not None and text_id else None
+        problem = loaded.source.problem(loc, message) if loc else Problem(message, loaded.source.filename)
+        out.append(f"warning: {problem.format()}")
+    return out
+
+
+def page_warnings(loaded: Loaded) -> list[str]:
+    """For `validate`: the layout lint on the pages a user definition builds with the default
+    options, or why its pages cannot be built (build fails on that; validate only warns)."""
+    if loaded.source.builtin or loaded.kind == "pack" or getattr(loaded.handler, "compose", None) is None:
+        return []
+    from .errors import SheetgenError
+    try:
+        doc = compose_loaded(loaded, BuildOptions())
+    except SheetgenError as exc:
+        return [f"warning: {loaded.source.filename}: its pages cannot be built: {p.format()}" for p in exc.problems]
+    return layout_warnings(loaded, doc)
+
+
 def compose_pack(loaded: Loaded, options: BuildOptions,
-                 progress: Callable[[str], None] | None = None) -> Document:
+                 progress: Callable[[str], None] | None = None,
+                 warn: Callable[[str], None] | None = None) -> Document:
     pack = loaded.definition
     pages = []
     members: dict[str, Loaded] = {}         # a sheet the pack names again is read and checked once
@@ -132,9 +172,12 @@ def compose_pack(loaded: Loaded, options: BuildOptions,
             if member not in members:
                 members[member] = load(member)
             doc = compose_loaded(members[member], options)
+            if warn is not None:
+                for line in layout_warnings(members[member], doc):
+                    warn(line)
         except InputError as exc:
             # say which line of the pack named the sheet that failed
-            raise InputError([pack.source.problem(("sheets", i), f"sheet '{member}' cannot be built:")]
+            raise InputError([pack.source.problem(("sheets", i), f"sheet '{shown(member)}' cannot be built:")]
                              + exc.problems) from None
         stem = Path(member).stem
         for page in doc.pages:
@@ -157,14 +200,19 @@ def count_sheets(loaded: list[Loaded]) -> int:
 
 
 def documents(loaded: list[Loaded], options: BuildOptions,
-              progress: Callable[[str], None] | None = None) -> list[Document]:
-    """Compose every loaded target into documents (nothing written)."""
+              progress: Callable[[str], None] | None = None,
+              warn: Callable[[str], None] | None = None) -> list[Document]:
+    """Compose every loaded target into documents (nothing written); warn gets the layout
+    lint's warnings on user definitions (see layout_warnings)."""
     docs = []
     for item in loaded:
         if item.kind == "pack":
-            docs.append(compose_pack(item, options, progress))
+            docs.append(compose_pack(item, options, progress, warn))
         else:
             docs.append(compose_loaded(item, options))
+            if warn is not None:
+                for line in layout_warnings(item, docs[-1]):
+                    warn(line)
             if progress:
                 progress(item.source.filename)
     return docs

@@ -37,6 +37,27 @@ def all_commands() -> dict[str, tuple[str, str, str]]:
 
 
 class LazyGroup(click.Group):
+    def main(self, *args, **kwargs):
+        """Click's main, with every error a clean message and its exit code (an
+        unexpected one exits 3), and SIGTERM/SIGHUP a clean exit that removes
+        half-written output (part files) and rolls back an open journal transaction."""
+        import sys
+
+        from .commands._common import exit_for, set_debug
+        given = kwargs.get("args", args[0] if args else None)
+        given = list(sys.argv[1:] if given is None else given)
+        # --debug as given before the command: known even if finding the command fails
+        set_debug("--debug" in given[:next((i for i, a in enumerate(given) if not a.startswith("-")), len(given))])
+        restore = _terminate_cleanly()
+        try:
+            return super().main(*args, **kwargs)
+        except (SystemExit, KeyboardInterrupt):
+            raise
+        except Exception as exc:            # noqa: BLE001 - outside any command: still no traceback
+            exit_for(exc)
+        finally:
+            restore()
+
     def list_commands(self, ctx):
         return [name for name in all_commands() if _available(name)]
 
@@ -55,6 +76,29 @@ class LazyGroup(click.Group):
                 formatter.write_dl(rows)
 
 
+def _terminate_cleanly():
+    """SIGTERM and SIGHUP (where nobody else handles them) raise SystemExit, so that
+    cleanup runs; returns the function that puts the old handlers back."""
+    import signal
+    previous = {}
+
+    def terminate(signum, frame):
+        click.echo("terminated", err=True)
+        raise SystemExit(128 + signum)
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None and signal.getsignal(sig) is signal.SIG_DFL:
+            try:
+                previous[sig] = signal.signal(sig, terminate)
+            except ValueError:          # not the main thread: signals are not ours to take
+                break
+
+    def restore():
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return restore
+
+
 def _available(name: str) -> bool:
     import importlib.util
     return importlib.util.find_spec(all_commands()[name][0]) is not None
@@ -62,7 +106,8 @@ def _available(name: str) -> bool:
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="sheetgen")
-def main():
+@click.option("--debug", is_flag=True, help="On an internal error (exit 3), print the full traceback.")
+def main(debug):
     """Print-and-play dungeon sheets and roll-and-write rules checking.
 
     \b
@@ -72,3 +117,5 @@ def main():
       sheetgen validate my-map.yaml
       sheetgen check my-game.yaml
     """
+    from .commands._common import set_debug
+    set_debug(debug)

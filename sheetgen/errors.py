@@ -2,12 +2,16 @@
 
 Library code raises these; the Click layer prints them and exits with the
 error's exit code: 2 for unusable input or usage.  Rule violations are not
-exceptions: checkers return them and the CLI exits 1.
+exceptions: checkers return them and the CLI exits 1.  Any other exception is
+a bug in sheetgen: the CLI prints one line asking for a bug report and exits 3
+(EXIT_BUG), with the traceback only under `sheetgen --debug`.
 """
 from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+
+EXIT_OK, EXIT_VIOLATIONS, EXIT_INPUT, EXIT_BUG = 0, 1, 2, 3
 
 
 @dataclass
@@ -20,6 +24,9 @@ class Problem:
     path: str | None = None             # key path, e.g. zones.A.events
     expected: str | None = None
     suggestion: str | None = None       # 'did you mean' candidate
+    # the name the problem is about, as written (a reference that names no file): lets the
+    # loader of the file that wrote it add that file's line (never printed itself)
+    subject: str | None = field(default=None, compare=False, repr=False)
 
     def format(self) -> str:
         where = ""

@@ -19,12 +19,12 @@ def builtin_sheets() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=None)
-def composed(name: str, paper: str | None = None):
-    """The Document of a built-in sheet with the default build options (on paper)."""
+def composed(name: str, paper: str | None = None, grayscale: bool = False):
+    """The Document of a built-in sheet with the default build options (on paper, in grayscale)."""
     from sheetgen.build import compose_loaded
     from sheetgen.definitions.registry import load
     from sheetgen.draw.options import BuildOptions
-    return compose_loaded(load(name), BuildOptions(paper=paper))
+    return compose_loaded(load(name), BuildOptions(paper=paper, grayscale=grayscale))
 
 
 # -- the drawing-call goldens: one sheet of each game, the graph sheet, a small layout ---------------

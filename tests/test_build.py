@@ -110,3 +110,126 @@ def test_calibration_test_page(tmp_path):
     assert float(page.mediabox.width) == pytest.approx(612.0, abs=0.01)
     text = page.extract_text()
     assert "100 mm" in text and "4 in" in text
+
+
+# -- the layout lint on a user's definition: warnings naming the element, never silent overlap ------
+
+HALL = Path(__file__).parent / "data" / "foury_maps" / "test-hall.yaml"
+
+
+def _map(tmp_path, name, replace=(), extra=""):
+    text = HALL.read_text(encoding="utf-8")
+    for old, new in replace:
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text + extra, encoding="utf-8")
+    return path
+
+
+def _layout_warnings(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if "does not fit its place" in line]
+
+
+def _wide_map(tmp_path):
+    """A 26 x 20 map with items in small cells: the zone letters reach the icons."""
+    import yaml
+    from sheetgen.games.foury.formats.map import blank_layout
+    cells, entries = blank_layout(26, 20)
+    by_zone: dict = {}
+    for y, row in enumerate(cells.strip().split("\n")):
+        for x, sym in enumerate(row.split()):
+            by_zone.setdefault(sym, []).append(f"{chr(65 + x)}{y + 1}")
+    items = {cell: item for sym, item in (("A", "statue"), ("B", "orc"), ("C", "lever"), ("D", "cornucopia"))
+             for cell in by_zone[sym][5:20:5]}
+    data = yaml.safe_load(HALL.read_text(encoding="utf-8"))
+    data.update(title="Wide Hall", grid="26x20", cells=cells, entries=entries, walls=[], items=items)
+    path = tmp_path / "wide.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path, items
+
+
+def test_text_that_does_not_fit_is_a_warning_naming_the_element_and_its_key(tmp_path):
+    cases = {
+        # a long title runs over the cut line into the character half
+        "long-title": ([("title: Test Hall", "title: The Extraordinarily Long and Winding Tale of the Seven "
+                                             "Drowned Kings of the Deep")], "map-title", ":4:", "title: ",
+                       "cut-line"),
+        # a long zone name prints over the next zone's heading
+        "long-zone": ([("    name: The Temple", "    name: The Temple of the Thousand Forgotten Whispering "
+                                               "Statues")], "zone-A-name", ":14:", "zones.A.name: ",
+                      "zone-B-name"),
+        # a description of three lines runs over the column letters
+        "long-description": ([("title: Test Hall", "title: Test Hall\ndescription: " + "A drowned hall of "
+                                                   "statues and levers, told at great length. " * 5)],
+                             "map-description", ":5:", "description: ", "(column-"),
+    }
+    for name, (replace, element, line, key, other) in cases.items():
+        path = _map(tmp_path, name, replace)
+        out = tmp_path / name
+        result = run("build", str(path), "--format", "svg", "-o", str(out))
+        assert result.exit_code == 0, result.output                 # a warning, not an error
+        found = [w for w in _layout_warnings(result.stderr) if f"({element}," in w]
+        assert found, (name, result.stderr)
+        assert found[0].startswith(f"warning: {path}{line}") and key in found[0] and other in found[0], found[0]
+        assert not _layout_warnings(result.stdout)                 # warnings go to stderr only
+        checked = run("validate", str(path))
+        assert checked.exit_code == 0 and any(f"({element}," in w for w in _layout_warnings(checked.stderr))
+        assert "warning" in checked.stdout                        # "ok, map foury (N warnings)"
+    # the map as it was fits: no layout warning
+    plain = run("build", str(_map(tmp_path, "plain")), "--format", "svg", "-o", str(tmp_path / "plain-out"))
+    assert plain.exit_code == 0 and not _layout_warnings(plain.stderr)
+
+
+def test_zone_letters_over_icons_on_a_wide_map_are_named_per_cell(tmp_path):
+    path, items = _wide_map(tmp_path)
+    result = run("build", str(path), "--format", "svg", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0
+    warned = _layout_warnings(result.stderr)
+    assert warned
+    for line in warned:
+        cell = re.search(r"\(letter-([A-Z]\d+),", line)
+        assert cell and cell[1] in items, line                     # the letter of a cell with an item ...
+        assert f"items.{cell[1]}: " in line and f"item-{cell[1]}-" in line     # ... and the item it meets
+
+
+def test_built_in_sheets_and_packs_of_them_build_without_layout_warnings(tmp_path):
+    pack = tmp_path / "pack.yaml"
+    pack.write_text("sheetgen: 1\nkind: pack\ntitle: Some\nname: some\nsheets:\n  - ancient-story\n"
+                    f"  - {_map(tmp_path, 'long', [('    name: The Temple', '    name: ' + 'Temple ' * 12)])}\n",
+                    encoding="utf-8")
+    result = run("build", "ancient-story", "graph-20x28", "--format", "svg", "-o", str(tmp_path / "a"))
+    assert result.exit_code == 0 and not _layout_warnings(result.stderr)
+    # in a pack, the user's sheet is linted and named; the built-in one is not
+    result = run("build", str(pack), "--format", "svg", "-o", str(tmp_path / "b"))
+    assert result.exit_code == 0
+    assert _layout_warnings(result.stderr) and all("long.yaml" in w for w in _layout_warnings(result.stderr))
+
+
+def test_a_user_layout_names_its_element(tmp_path):
+    path = tmp_path / "card.yaml"
+    path.write_text("sheetgen: 1\nkind: layout\nelements:\n"
+                    "  box: {type: box, x: 20mm, y: 5mm, width: 10mm, height: 10mm}\n"
+                    "  label: {type: text, text: Overlapping label, x: 10mm, y: 8mm, size: 12}\n", encoding="utf-8")
+    result = run("build", str(path), "--format", "svg", "-o", str(tmp_path / "out"))
+    (warning,) = _layout_warnings(result.stderr)
+    assert warning.startswith(f"warning: {path}:5:") and "elements.label: " in warning and "rect el-box" in warning
+    assert result.exit_code == 0
+
+
+def test_a_custom_map_without_a_description_is_not_labelled_the_ancient_story(tmp_path):
+    from sheetgen.definitions.registry import load
+    from sheetgen.draw.model import Text, walk
+    from sheetgen.draw.options import BuildOptions
+    from sheetgen.games.foury.sheets.map import compose_map
+
+    def texts(path):
+        doc = compose_map(load(str(path)).definition, BuildOptions())
+        return [i.text for i, _ in walk(doc.pages[0].items) if isinstance(i, Text)]
+    plain = texts(_map(tmp_path, "hall"))
+    assert not any("Ancient Story" in t for t in plain)
+    assert "Test Hall" in plain                                    # the character half names the map
+    assert "The Ancient Story" in texts("layouts/foury/ancient-story.yaml")   # ... and the base game's own map
+    kraken = texts(_map(tmp_path, "flooded", [("title: Test Hall", "title: Test Hall\ncampaign: kraken")],
+                        "turns: 60\n"))
+    assert "A map for Discovering the Kraken." in kraken           # a campaign's map says which campaign

@@ -46,7 +46,7 @@ def test_table_sheet_has_36_shapes_with_doors():
     for key in (11, 16, 35, 61, 66):
         assert f'id="shape-{key}"' in svg
     assert svg.count('class="shape ') == 36
-    assert 'class="door secret"' in svg and 'class="door unexplored"' in svg
+    assert 'class="door secret overlap-ok"' in svg and 'class="door unexplored"' in svg
 
 
 def test_a_table_file_renders_by_itself():
@@ -104,3 +104,56 @@ def test_long_key_continues_on_a_second_page():
     texts = " ".join(p.extract_text() for p in pdf(doc).pages).replace("\n", " ")
     for room in best.rooms:
         assert f"{room.id}. {room.entry.name}" in texts
+
+
+def test_the_tables_page_prints_our_treasure_table():
+    from sheetgen.games.exploration.formats import load_table
+    table = load_table("exploration-treasure")
+    assert table.model.table == "treasure" and sorted(table.treasure.entries) == [1, 2, 3, 4, 5, 6]
+    # the contents table sends the party to it
+    contents = load_table("exploration-contents").contents
+    assert any("treasure table" in r.text for r in contents.results.values())
+    for paper in ("a4", "letter"):
+        text = pdf(compose("exploration-tables", paper=paper)).pages[1].extract_text()
+        assert "Treasure (d6)" in text
+        for entry in table.treasure.entries.values():
+            assert entry.title in text, (paper, entry.title)
+    svg = render_svg_pages(compose("exploration-tables"))[1]
+    assert all(f'id="treasure-row-{n}"' in svg for n in range(1, 7))
+    # a sheet may leave it out, or name its own
+    alone = compose("exploration-treasure")
+    assert len(alone.pages) == 1 and "Treasure (d6)" in pdf(alone).pages[0].extract_text()
+
+
+def test_a_treasure_table_is_checked_like_the_others(tmp_path):
+    from sheetgen.errors import InputError
+    head = "sheetgen: 1\nkind: table\nruleset: exploration\ntable: treasure\n"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(head + "treasure:\n" + "".join(f"  {n}: {{title: T{n}}}\n" for n in (1, 2, 3, 4, 5, 7)),
+                   encoding="utf-8")
+    with pytest.raises(InputError) as exc:
+        load(str(bad))
+    text = str(exc.value)
+    assert f"{bad}:11:3:" in text and "'7' is not a d6 result" in text and "missing treasure row 6" in text
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text(head.replace("treasure\n", "contents\n") + "treasure:\n  1: {title: T}\n", encoding="utf-8")
+    with pytest.raises(InputError) as exc:
+        load(str(wrong))
+    assert "'treasure' belongs in a treasure table" in str(exc.value)
+    none = tmp_path / "no-treasure.yaml"
+    none.write_text("sheetgen: 1\nkind: sheet\nruleset: exploration\nsheet: tables\ntreasure: null\n", encoding="utf-8")
+    text = pdf(compose(str(none))).pages[1].extract_text()
+    assert "Room contents (2d6)" in text and "Treasure (d6)" not in text
+
+
+def test_the_graph_sheet_marks_the_entrance_at_the_bottom_centre():
+    from sheetgen.draw.model import Group, Polygon, Rect
+    for paper in ("a4", "letter"):
+        page = compose("exploration-sheet-20x28", paper=paper).pages[0]
+        by_id = {i.id: i for i in page.items if getattr(i, "id", None)}
+        mark, edge = by_id["entrance-mark"], by_id["sheet-edge"]
+        assert isinstance(mark, Group)
+        (triangle,) = [i for i in mark.items if isinstance(i, Polygon)]
+        tip = min(triangle.points, key=lambda p: p[1])
+        assert tip[0] == pytest.approx(edge.x + edge.w / 2) and tip[1] >= edge.y + edge.h   # under the middle
+        assert "ENTRANCE" in [t.text for t in mark.items if not isinstance(t, (Polygon, Rect))]

@@ -273,9 +273,12 @@ def test_a_step_with_a_problem_says_where_it_is():
 def test_the_die_table_is_one_object_printed_applied_and_rolled():
     from sheetgen.games.foury.sheets import map as sheet_map
     from sheetgen.games.foury.sim import policies
-    assert R.DIE_TABLE is tables.DIE_TABLE is sheet_map.DIE_TABLE is policies.DIE_TABLE
+    # one object: the board's (a map's `die_table:`, else ours), which the engine, the sheet and the
+    # simulator all read (tests/test_foury_die_table.py: a map's own table, the same three ways)
+    board = load_map("ancient-story").board
+    assert board.die_table is tables.DIE_TABLE
     for roll, face in tables.DIE_TABLE.items():
-        assert policies.die_item(roll).gain == face.gain
+        assert policies.die_item(board, roll).gain == face.gain
     # the engine applies what the sheet prints: the die item in a room of our own
     s = play(game(), enter("C1:N"), mv("C1", 2))
     s.board = type(s.board)(**{**s.board.__dict__, "items": {**s.board.items, (2, 0): ("die",)}})

@@ -168,3 +168,38 @@ def test_load_map_by_builtin_name_and_relative_path(tmp_path):
     assert load_map("ancient-story").board.campaign == "ancient"
     with pytest.raises(InputError, match="no built-in definition named 'ancient-storey'"):
         load_map("ancient-storey")
+
+
+def test_every_format_error_of_a_map_in_one_run_each_located():
+    # bad-many.yaml: a bad grid, a key typo, an unknown event, a wall without a side, a die table with five
+    # faces and an unknown effect, an unknown item, an item that is a number, an unknown top-level key
+    errs = _errors("bad-many.yaml")
+    line = lambda needle: _line_of("bad-many.yaml", needle)        # noqa: E731
+    expected = [
+        f":{line('grid: 5x ')}:7: grid: '5x' is not a grid size",
+        f":{line('6: extra stp}')}:128: zones.A.events[6]: unknown event 'extra stp' (monster [ENEMY], collapse "
+        "SIDES, collapse origin, flood origin, chest, extra step, find ITEM; join with +); did you mean 'extra step'?",
+        f":{line('kils')}:19: zones.B.requirement: unknown key 'kils' (expected one of statues, kills, levers, "
+        "cornucopias); did you mean 'kills'?",
+        f":{line('walls:')}:15: walls[1]: 'B3' is not CELL:SIDE like B3:E",
+        f":{line('die_table:')}:12: die_table: a die table has six faces numbered 1-6 (missing 6)",
+        f":{line('die_table:')}:52: die_table[4]: unknown die-table effect 'win'",
+        f":{line('B1: statu')}:7: items.B1: unknown item 'statu'; did you mean 'statue'?",
+        f":{line('A5: 7')}:7: items.A5: input should be a valid string or a valid list, got 7",
+        f":{line('colour: red')}:1: unknown key 'colour'",
+    ]
+    assert len(errs) == len(expected), "\n".join(errs)
+    for want, got in zip(expected, errs):          # in the file's order
+        assert want in got, (want, got)
+    # what pydantic refused is not said twice by the board builder (the requirement without its
+    # kind, the item cell given a number)
+    assert not any("requirement names exactly one kind" in e or "unknown item '7'" in e for e in errs)
+
+
+def test_without_a_usable_grid_the_names_are_still_checked(tmp_path):
+    text = TEST_HALL.read_text().replace("grid: 5x5 ", "grid: 5 by 5 ").replace("walls: [B3:E]", "walls: [B3:E, B3:Q]")
+    path = tmp_path / "no-grid.yaml"
+    path.write_text(text.replace("  B1: statue", "  B1: [statue, potoin]"))
+    errs = [p.format() for p in pytest.raises(InputError, load_map, path).value.problems]
+    assert [e.split(": ", 2)[1] for e in errs] == ["grid", "walls[1]", "items.B1[1]"], errs
+    assert not any("border" in e or "edge" in e for e in errs)     # no geometry without a grid

@@ -12,7 +12,7 @@ from sheetgen.games.foury.board import parse_cell
 
 DATA = Path(__file__).parent / "data" / "foury_maps"
 TEST_HALL = DATA / "test-hall.yaml"
-BUILTIN_MAPS = ["ancient-story", "slaughter", "santa", "strength", "kraken", "foury-blank"]
+BUILTIN_MAPS = ["ancient-story", "slaughter", "santa", "strength", "kraken", "foury-blank", "foury-blank-plain"]
 
 
 def _validate(*args):
@@ -39,11 +39,21 @@ def test_playable_test_hall_passes_with_only_a_warning():
     assert "error:" not in out
 
 
+# the built-in maps' walls that stand against rock (drawn over the rock edge, they change nothing):
+# the lint says so; removing them from layouts/foury changes the pack's bytes, so they wait for
+# the layouts' owner (this list then shrinks, and the test says when)
+WALLS_ON_ROCK = {"ancient-story": set(), "strength": set(), "foury-blank": set(), "slaughter": {"H4:N"},
+                 "santa": {"C2:E", "E8:S"}, "kraken": {"C2:E", "H2:S", "J5:N", "E9:E", "A6:E"}}
+
+
 @pytest.mark.parametrize("name", BUILTIN_MAPS)
 def test_every_builtin_map_validates_clean(name):
     code, out = _validate(name)
     assert code == 0, out
-    assert "error" not in out and "warning" not in out, out
+    warnings = [line for line in out.splitlines() if line.startswith("warning:")]
+    assert "error" not in out.replace(f"({len(warnings)} warning", ""), out
+    assert {line.split(": wall ")[1].split()[0] for line in warnings if "faces rock" in line} == WALLS_ON_ROCK[name]
+    assert all("faces rock" in line for line in warnings), out
 
 
 def test_builtin_maps_are_all_listed_and_checked():
@@ -60,12 +70,75 @@ def test_disconnected_zone_exit_1_names_the_stray_cells():
     assert "not playable as designed (2 problems)" in out
 
 
-def test_walled_centre_exit_1_names_entry_and_walls():
+def test_walled_centre_exit_1_names_the_walls_once():
     code, out = _validate(DATA / "lint-centre-walled.yaml")
     assert code == 1
-    assert "entry C1:N cannot reach the centre room C3" in out
-    assert "blocked by the walls C2:S, B3:E, D3:W, C4:N" in out
-    assert "unreachable from every entry: C3" in out            # the warning too
+    assert "cells: the Oracle's room C3 is closed in: no entry and no cell can reach it, " \
+           "blocked by the walls B3:E, C2:S, D3:W, C4:N" in out
+    # one problem, one finding: not one per entry, and no warning about the same cell
+    assert "not playable as designed (1 problem)" in out
+    assert "cannot reach the centre room" not in out and "unreachable from every entry" not in out
+
+
+def test_an_oracle_walled_in_on_a_map_of_eight_entries_is_one_finding_naming_the_walls_as_written():
+    # walls: [d3:s, C4:E, E4:W, D5:N]: two written from outside the room, two from inside
+    code, out = _validate(DATA / "lint-oracle-closed.yaml")
+    assert code == 1
+    errors = [line for line in out.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, out
+    assert errors[0].endswith("lint-oracle-closed.yaml:14:9: cells: the Oracle's room D4 is closed in: no entry and "
+                              "no cell can reach it, blocked by the walls D3:S, C4:E, E4:W, D5:N")
+    assert "warning" not in out
+    # the same room with one side open: playable
+    open_side = _copy_with(DATA / "lint-oracle-closed.yaml", [("d3:s, ", "")])
+    assert _validate(open_side)[0] == 0
+
+
+def _copy_with(path: Path, old_new) -> Path:
+    import tempfile
+    text = path.read_text()
+    for old, new in old_new:
+        assert old in text, old
+        text = text.replace(old, new)
+    target = Path(tempfile.mkdtemp()) / path.name
+    target.write_text(text)
+    return target
+
+
+def test_a_zone_cut_off_by_rock_is_one_error_naming_the_rock_and_its_entries():
+    code, out = _validate(DATA / "lint-zone-cut-off.yaml")
+    assert code == 1
+    assert "zones.C: zone C (The Castle Cliff) cannot reach the Oracle's room C3: blocked by rock at A4, B4, C4, " \
+           "D4, E4; its entries C5:S, A5:W cannot reach it either" in out
+    assert "not playable as designed (1 problem)" in out
+    # a zone without entries cut off by rock is an error too (it was a warning about its cells)
+    no_arrows = _copy_with(DATA / "lint-zone-cut-off.yaml",
+                           [("C5:S, A5:W, ", ""), ("    requirement: {levers: 2}\n", "")])
+    code, out = _validate(no_arrows)
+    assert code == 1 and "zone C (The Castle Cliff) cannot reach the Oracle's room C3: blocked by rock at A4" in out
+    assert "unreachable from every entry" not in out
+
+
+def test_two_centre_rooms_are_an_error():
+    code, out = _validate(DATA / "lint-two-centres.yaml")
+    assert code == 1
+    assert "lint-two-centres.yaml:11:7: cells: the map has 2 centre rooms (O) at C3, C4: the Oracle's room is one " \
+           "cell; keep one O" in out
+
+
+def test_a_wall_against_rock_is_a_warning_naming_it_as_written():
+    code, out = _validate(DATA / "lint-wall-rock.yaml")
+    assert code == 0, out
+    assert "walls[1]: wall A2:E faces rock at B2: rock is solid already, the wall changes nothing" in out
+    assert "wall B3:E" not in out                                # the other wall stands between two rooms
+
+
+def test_items_on_the_oracle_are_a_warning_but_the_kraken_belongs_there():
+    code, out = _validate(DATA / "lint-item-oracle.yaml")
+    assert code == 0, out
+    assert "items.C3: chest and statue printed in the Oracle's room C3: the room is entered without a roll and " \
+           "the sheet prints the Oracle there; put them in a zone cell" in out
+    assert "printed in" not in _validate("kraken")[1]             # the Kraken map's kraken is its centre piece
 
 
 def test_rock_and_walls_leave_an_entry_stuck(tmp_path):
@@ -74,8 +147,8 @@ def test_rock_and_walls_leave_an_entry_stuck(tmp_path):
                                              ("  B4: stairs", "  B5: stairs"), ("  D4: lever", "  D5: lever")])
     code, out = _validate(path)
     assert code == 1
-    assert "entry C5:S cannot reach the centre room C3: it gets stuck in A5, B5, C5, D5, E5 (5 cells), " \
-           "blocked by the walls A5:N, E5:N and rock at B4, C4, D4" in out
+    assert "zone C (The Castle Cliff) cannot reach the Oracle's room C3: blocked by the walls A4:S, E5:N and rock " \
+           "at B4, C4, D4; its entry C5:S cannot reach it either" in out
 
 
 def test_unmeetable_requirements_exit_1_with_cells():

@@ -8,7 +8,7 @@ import pytest
 
 from sheetgen.definitions.registry import load
 from sheetgen.games.foury.sheets.map import compose_map
-from sheetgen.draw.icons import ICON_NAMES, slug
+from sheetgen.draw.icons import FOURY_ICONS as ICON_NAMES, slug
 from sheetgen.draw.model import Group, Rect, Text, walk
 from sheetgen.draw.options import BuildOptions, game_options
 from sheetgen.errors import InputError
@@ -362,3 +362,126 @@ def test_narrow_character_sheets_keep_their_text_inside(tmp_path, campaign):
                 assert lo < left and right < hi, (campaign, i, t.text)
             elif isinstance(t, Rect):
                 assert lo < t.x and t.x + t.w < hi, (campaign, i, t)
+
+
+# -- the sheet polish: what each page holds, on every paper -----------------------------------------
+
+def _sheet_doc(name, **opts):
+    loaded = load(name)
+    return loaded.handler.compose(loaded.definition, BuildOptions(**opts))
+
+
+@pytest.mark.parametrize("paper", ("a4", "letter"))
+def test_every_map_keeps_its_die_table_and_names_its_enemies(maps, paper):
+    from sheetgen.games.foury.sheets.map import map_foes
+    for name in MAPS:
+        fmap = maps[name]
+        ids = _ids(compose_map(fmap, BuildOptions(paper=paper)))
+        has_die = any("die" in names for names in fmap.board.items.values())
+        assert ("die-table" in ids) == has_die, (name, paper)
+        foes = map_foes(fmap)
+        assert foes and all(f"legend-foe-{foe}" in ids for foe in foes), (name, paper, foes)
+    assert {"yeti", "grinch"} <= set(map_foes(maps["santa"])) and "kraken" in map_foes(maps["kraken"])
+    assert set(map_foes(maps["ancient-story"])) >= {"goblin", "orc", "imp", "bandit", "troll", "minotaur"}
+
+
+def test_the_enemy_reference_reads_the_rules_tables():
+    from sheetgen.games.foury.sheets.enemies import EFFECTS, FOES, strength
+    from sheetgen.games.foury.tables import foe_strength
+    assert strength("goblin") == "+0" and strength("kraken") == "+6"
+    assert strength("orc") == f"+0..+{foe_strength('orc', 3)}" and strength("minotaur") == "+0..+6"
+    assert strength("minotaur", rounds=1) == "+0"                  # a campaign of one round
+    assert set(EFFECTS) == set(FOES) and set(FOES) <= set(fb.ENEMIES) | {"monster"}
+
+
+def test_a_legend_that_cannot_hold_everything_is_an_error_naming_what(tmp_path):
+    from sheetgen.games.foury.sheets.map import LegendPlan
+    text = (DATA / "test-hall.yaml").read_text(encoding="utf-8")
+    many = "[" + ", ".join(n for n in fb.ITEMS if n not in ("flooded",))[:400] + "]"
+    p = tmp_path / "crowded.yaml"
+    p.write_text(text.replace("  B1: statue\n", f"  B1: {many}\n"), encoding="utf-8")
+    fmap = load(str(p)).definition
+    assert not LegendPlan(fmap, 39.0, 60.0).fits
+    with pytest.raises(InputError) as exc:
+        from sheetgen.games.foury.sheets.map import draw_legend
+        draw_legend(fmap, 0, 0, 39.0, 60.0, False)
+    assert "no room for ON THIS MAP, ENEMIES" in str(exc.value) and "mm needed" in str(exc.value)
+
+
+def test_heroes_pages_have_their_own_columns_and_use_the_space():
+    doc = _sheet_doc("sheet-heroes")
+    assert len(doc.pages) == 2
+    notes = [[i.text for i, _ in walk([g]) if isinstance(i, Text)] for p in doc.pages for g in p.items
+             if getattr(g, "id", None) == "notes"]
+    assert "Kael · EASY" in notes[0] and "Kael · EASY" not in notes[1]
+    assert "The market" in notes[1] and "Yeti" in notes[1] and "Kraken" in notes[1]
+    ids = _ids(doc, 1)
+    assert {"notes-foe-yeti", "notes-foe-grinch", "notes-foe-kraken", "notes-foe-goblin"} <= set(ids)
+    # two full-width sheets (the map page's width) beside the column
+    box = [r for r in walk([ids["p3-character-sheet"]]) if isinstance(r[0], Rect) and r[0].id == "p3-track-hearts-1"]
+    assert box and box[0][0].w == pytest.approx(5.0)
+
+
+def test_two_player_page_has_the_enemy_reference():
+    ids = _ids(_sheet_doc("sheet-2players"))
+    assert {f"notes-foe-{foe}" for foe in ("goblin", "orc", "imp", "bandit", "troll", "minotaur")} <= set(ids)
+    assert "notes-foe-yeti" not in ids                               # the base game's enemies only
+
+
+@pytest.mark.parametrize("name", ("sheet-character", "sheet-heroes", "sheet-2players"))
+def test_character_pages_have_one_label_size_and_one_element_size(name):
+    for paper in ("a4", "letter"):
+        doc = _sheet_doc(name, paper=paper)
+        for page in doc.pages:
+            texts = [i for i, _ in walk(page.items) if isinstance(i, Text)]
+            labels = {round(t.size, 2) for t in texts if t.cls == "label"}
+            elements = {round(t.size, 2) for t in texts if t.cls == "element"}
+            assert labels <= {7.5, 6.6} and elements and len(elements) == 1, (name, paper, labels, elements)
+            assert min(t.size for t in texts if t.id != "footer" and "mm" not in t.text) >= 6.0
+
+
+def test_surprise_resources_have_a_labelled_place():
+    for doc in (compose_map(load("ancient-story").definition, BuildOptions()), _sheet_doc("sheet-character"),
+                compose_map(load("slaughter").definition, BuildOptions())):
+        ids = _ids(doc)
+        places = [k for k in ids if k.endswith("surprise-resources")]
+        assert places and all(ids[k].w > 40 for k in places)
+        assert {"Surprise", "Resources"} <= set(_texts(doc))           # the label, on two lines
+
+
+def test_blank_maps_say_what_is_printed_and_are_titled_as_blank_maps(maps):
+    for name in ("foury-blank", "foury-blank-plain"):
+        doc = compose_map(load(name).definition, BuildOptions())
+        texts = _texts(doc)
+        assert "Blank map" in texts and "The Ancient Story" not in texts
+        how = " ".join(t for g in doc.pages[0].items if getattr(g, "id", None) == "blank-instructions"
+                       for t in (i.text for i, _ in walk([g])))
+        assert "are printed" in how and "draw the icons" in how and "Draw the icons" not in how
+
+
+def test_the_uncoloured_blank_map_has_white_zones_with_their_letters_and_borders():
+    plain = compose_map(load("foury-blank-plain").definition, BuildOptions())
+    cells = [i for i, _ in walk(plain.pages[0].items) if isinstance(i, Rect) and (i.cls or "").startswith("cell zone-")]
+    assert cells and {c.style.fill for c in cells} == {"#ffffff"}
+    assert [i for i, _ in walk(plain.pages[0].items) if getattr(i, "cls", None) == "zone-border"]
+    entries = [g for k, g in _ids(plain).items() if k.startswith("entry-")]
+    assert entries and all(any(isinstance(i, Text) and i.text in "ABCD" for i, _ in walk([g])) for g in entries)
+    coloured = compose_map(load("foury-blank").definition, BuildOptions())
+    fills = {i.style.fill for i, _ in walk(coloured.pages[0].items) if isinstance(i, Rect)
+             and (i.cls or "").startswith("cell zone-")}
+    assert "#ffffff" not in fills and not [i for i, _ in walk(coloured.pages[0].items)
+                                           if getattr(i, "cls", None) == "zone-border"]
+
+
+@pytest.mark.parametrize("side", (8.0, 9.0, 10.4, 13.0, 16.0))
+def test_items_sit_beside_the_zone_letter_at_print_sizes(side):
+    from sheetgen.games.foury.sheets.map import _letter_corner, item_slots
+    corner = _letter_corner(6.0)
+    for count in (1, 2, 3):
+        for x, y, size in item_slots(count, side, corner):
+            assert x + size <= side + 1e-9 and y + size <= side + 1e-9
+            assert x >= corner - 1e-9 or y >= corner - 1e-9           # clear of the letter's corner
+            assert size >= side * 0.34
+    # on a small cell the icons keep a readable size (and the layout lint names the letter they reach)
+    x, y, size = item_slots(1, 5.0, corner)[0]
+    assert size >= 2.5 and x < corner

@@ -127,3 +127,65 @@ def test_icons_are_vectors_in_svg_and_pdf():
     assert all(f'id="i{i}"' in svg for i in range(len(ICON_NAMES)))
     assert "<image" not in svg                          # no bitmaps
     assert render_pdf_bytes(doc).startswith(b"%PDF")
+
+
+def _box(items):
+    pts = [p for item, _ in walk(items) for p in _points(item)]
+    return min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts)
+
+
+def test_the_extra_steps_plus_one_sits_above_the_room_clear_of_what_it_holds():
+    from sheetgen.draw.lint import page_overlaps
+    size = 10.0
+    for event in ("extra step", "extra step + find yellow potion", "extra step + monster goblin"):
+        g = event_pictogram(event, 0, 0, size, id="ev")
+        plus = [i for i, _ in walk([g]) if isinstance(i, Text) and i.text == "+1"]
+        assert len(plus) == 1 and plus[0].y < 0.12 * size              # above the room's front wall
+        assert page_overlaps([g]) == [], event                          # clear of every part of the pictogram
+        icons = [i for i in g.items if isinstance(i, Group) and "icon" in (i.cls or "")]
+        dashed = [i for i, _ in walk([g]) if isinstance(i, Line) and i.style.dash]
+        for ic in icons:                                                # the move's dashed arrow passes above it
+            top = _box([ic])[1]
+            assert all(max(l.y1, l.y2) <= top + 1e-6 for l in dashed), event
+
+
+def test_an_event_with_a_monster_and_a_chest_shows_both():
+    g = event_pictogram("monster + chest", 0, 0, 10)
+    names = [i.cls for i in g.items if isinstance(i, Group)]
+    assert names == ["icon icon-monster", "icon icon-chest"]
+    a, b = (_box([i]) for i in g.items if isinstance(i, Group))
+    assert a[2] <= b[0] + 1e-6                                          # side by side, not over each other
+
+
+def test_the_card_games_monsters_and_heroes_each_have_their_own_icon():
+    from sheetgen.definitions.registry import load
+    from sheetgen.draw.icons import CARD_ICONS, FOURY_ICONS
+    from sheetgen.games.shuffle.sheets import card_icon
+    assert not set(CARD_ICONS) & set(FOURY_ICONS) and set(CARD_ICONS) <= set(ICON_NAMES)
+    deck = load("shuffle-core").definition.deck
+    chosen = {c.id: card_icon(c, "monster") for c in deck.monsters}
+    heroes = {h.id: card_icon(h, "start") for h in deck.heroes}
+    assert chosen == {"cave-rat": "rat", "goblin": "goblin", "skeleton": "skeleton", "ogre": "ogre"}
+    assert heroes == {"knight": "knight", "rogue": "rogue", "mage": "mage"}
+    assert len(set(chosen.values()) | set(heroes.values())) == 7      # no two cards share an icon
+    # a card whose words name no icon keeps the generic one
+    from types import SimpleNamespace
+    assert card_icon(SimpleNamespace(id="blob", title="Gelatinous Blob"), "monster") == "monster"
+
+
+def test_the_card_sheets_draw_each_card_with_its_icon():
+    from sheetgen.definitions.registry import load
+    from sheetgen.draw.options import BuildOptions
+    loaded = load("shuffle-core")
+    doc = loaded.handler.compose(loaded.definition, BuildOptions())
+    art = {}
+    for page in doc.pages:
+        stack = list(page.items)
+        while stack:
+            g = stack.pop()
+            if isinstance(g, Group):
+                if (g.id or "").startswith("art-"):
+                    art[g.id] = g.cls
+                stack.extend(g.items)
+    assert art["art-cave-rat"] == "icon icon-rat" and art["art-knight"] == "icon icon-knight"
+    assert art["art-mage-leveled"] == "icon icon-mage"                 # the levelled side: the same hero

@@ -58,7 +58,7 @@ def test_graph_sheet_fits_20x28_whole_cells_on_a4_and_letter():
         assert border.x == pytest.approx(page.width - border.x - border.w)
         assert border.y + border.h <= page.height - FURNITURE_MM - 2
         # as large as fit: one more 0.1 mm of cell would overflow the area on one axis
-        assert (cell + 0.1) * 20 > page.width - 16 or (cell + 0.1) * 28 > page.height - 8 - 11 - 10
+        assert (cell + 0.1) * 20 > page.width - 16 or (cell + 0.1) * 28 > page.height - 8 - 15 - 10   # margins 8, 15
 
 
 def test_graph_sheet_entrance_at_bottom_centre():

@@ -49,7 +49,7 @@ def test_a_changed_drawing_fails_with_a_readable_diff(tmp_path, monkeypatch):
     monkeypatch.setitem(globals(), "GOLDEN_DIR", tmp_path)      # where the test above looks
     with pytest.raises(pytest.fail.Exception) as info:
         test_drawing_calls_match_the_golden(golden)
-    assert "-Text(x=10.0" in str(info.value) and "+Text(x=10.0" in str(info.value)
+    assert "-Text(x=" in str(info.value) and "+Text(x=" in str(info.value)
     assert "Dungeon explortion" in str(info.value)
     (tmp_path / golden).unlink()
     with pytest.raises(pytest.fail.Exception, match="is missing: write it with"):

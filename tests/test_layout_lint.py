@@ -1,8 +1,7 @@
 """The layout lint (sheetgen.draw.lint): what it finds on made-up pages, then every
-built-in sheet at A4 and Letter.
-
-The built-in sheets that fail today are expected failures (strict: the test fails
-as soon as the sheet is fixed, so its mark must go); the findings are printed, and
+built-in sheet at A4 and Letter, in colour and in grayscale: no text runs into another
+element, both papers print the same elements, and the pages a player writes on leave
+their corners to the scanner's marks.  A finding is printed;
 `python tests/tools/lint_sheets.py [NAME ...]` lists all of them.
 """
 import pytest
@@ -124,29 +123,18 @@ def test_paper_difference_names_what_one_paper_leaves_out():
 
 # -- every built-in sheet -----------------------------------------------------------------------------
 
-POLISH = "fixed by the sheet polish task"
-# the sheets whose text runs into other elements today (at A4 or Letter)
-OVERLAPPING_TODAY = {
-    "ancient-story", "exploration-contents", "exploration-d66", "exploration-entrance", "exploration-sheet-20x28",
-    "exploration-tables", "foury-blank", "graph-20x28", "hex-sheet", "kraken", "nav-crypt", "santa",
-    "sheet-2players", "sheet-character", "sheet-heroes", "sheet-icons", "slaughter", "strength",
-}
-# the sheets that print something on one paper and not on the other today
-PAPER_DIFFERS_TODAY = {
-    "ancient-story", "foury-blank", "kraken", "nav-rooms", "nav-tokens", "room-cards", "santa", "sheet-2players",
-    "sheet-character", "sheet-heroes", "shuffle-core", "strength",
-}
 SHOWN = 12          # findings printed per sheet and paper
-
-
-def _sheets(failing_today: set[str]):
-    assert failing_today <= set(builtin_sheets())
-    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=POLISH)) if name in failing_today
-            else name for name in builtin_sheets()]
+# the pages a player writes on (the scanner reads them): their corners stay empty
+PLAYABLE = ("ancient-story", "slaughter", "santa", "strength", "kraken", "foury-blank", "foury-blank-plain",
+            "sheet-character", "sheet-heroes", "sheet-2players", "graph-20x28", "hex-sheet",
+            "exploration-sheet-20x28", "nav-crypt", "nav-player-sheet")
+# the footer line, the ruler and the scanner's corner markers (what the corners are kept for)
+FURNITURE = ("footer", "calibration-ruler") + tuple(f"scan-marker-{c}" for c in
+                                                    ("top-left", "top-right", "bottom-right", "bottom-left"))
 
 
 def _report(capsys, title: str, lines: list[str]) -> None:
-    """Print the findings past pytest's capture: they are the to-do list of the sheets."""
+    """Print the findings past pytest's capture (`python tests/tools/lint_sheets.py` lists all)."""
     if not lines:
         return
     with capsys.disabled():
@@ -161,18 +149,54 @@ def test_the_list_of_built_in_sheets():
     assert len(builtin_sheets()) >= 24 and "default-pack" not in builtin_sheets()
     assert {"ancient-story", "graph-20x28", "nav-rooms", "shuffle-core", "exploration-sheet-20x28"} \
         <= set(builtin_sheets())
+    assert set(PLAYABLE) <= set(builtin_sheets())
 
 
-@pytest.mark.parametrize("name", _sheets(OVERLAPPING_TODAY))
+@pytest.mark.parametrize("name", builtin_sheets())
 def test_no_text_runs_into_another_element(name, capsys):
     for paper in ("a4", "letter"):
-        findings = [str(f) for f in overlaps(composed(name, paper))]
-        _report(capsys, f"layout lint, {name} on {paper}", findings)
-        assert findings == [], f"{name} on {paper}: {len(findings)} overlaps"
+        for grayscale in (False, True):
+            findings = [str(f) for f in overlaps(composed(name, paper, grayscale))]
+            _report(capsys, f"layout lint, {name} on {paper}{' (grayscale)' if grayscale else ''}", findings)
+            assert findings == [], f"{name} on {paper}: {len(findings)} overlaps"
 
 
-@pytest.mark.parametrize("name", _sheets(PAPER_DIFFERS_TODAY))
+@pytest.mark.parametrize("name", builtin_sheets())
 def test_a4_and_letter_print_the_same_elements(name, capsys):
     diff = paper_difference(lambda paper: composed(name, paper))
     _report(capsys, f"A4 and Letter, {name}", [str(diff)] if diff else [])
     assert not diff, str(diff)
+
+
+def _corner_intruders(page) -> list[str]:
+    from sheetgen.draw.furniture import CORNER_ZONE
+    from sheetgen.draw.lint import _shape, _walk
+    zones = [(0, 0), (page.width - CORNER_ZONE, 0), (0, page.height - CORNER_ZONE),
+             (page.width - CORNER_ZONE, page.height - CORNER_ZONE)]
+    out = []
+    for found in _walk(page.items):
+        if found[4] in FURNITURE:
+            continue
+        shape = _shape(*found)
+        if shape is None:
+            continue
+        x0, y0, x1, y1 = shape.box
+        for zx, zy in zones:
+            if x0 < zx + CORNER_ZONE and zx < x1 and y0 < zy + CORNER_ZONE and zy < y1:
+                out.append(f"{shape.description} in the corner at {zx:.0f}, {zy:.0f} mm")
+    return out
+
+
+@pytest.mark.parametrize("name", PLAYABLE)
+def test_playable_pages_keep_their_corners_free_for_the_scanner(name, capsys):
+    for paper in ("a4", "letter"):
+        for page in composed(name, paper).pages:
+            found = _corner_intruders(page)
+            _report(capsys, f"corners, {name} on {paper}", found)
+            assert found == [], f"{name} on {paper}: {found[:3]}"
+
+
+def test_the_corner_check_sees_what_sits_in_a_corner():
+    page = Page(210, 297)
+    page.add(Text(5, 10, "Title", id="title"), Rect(20, 20, 50, 50), Text(5, 293, "footer", id="footer"))
+    assert [f.split(" in the corner")[0] for f in _corner_intruders(page)] == ["text 'Title' (title)"]

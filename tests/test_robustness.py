@@ -8,12 +8,24 @@ level of a layout and of a Foury map, absurd numbers, broken extends/packs,
 bad options, a damaged calibration file) and check that every run ends in a
 clean message with one of those exit codes, and that nothing is written when
 a build fails.  They also build every built-in on Letter paper in grayscale.
+
+The fuzz suite at the end mutates every built-in definition and play log (a value
+replaced, a line dropped or doubled, a token inserted, the text cut short) and
+runs each mutant through validate, build, check and `track step`: no traceback,
+an exit code in {0, 1, 2}, nothing half-written.  Hypothesis draws the mutation
+seeds, derandomized, with a fixed number of examples, so CI runs the same inputs
+every time.  Inputs that once crashed sheetgen are kept in tests/data/robustness/
+and replayed.  tests/tools/fuzz_figures.py runs the same mutants by the ten
+thousand for the figures in README's "Limits".
 """
 from __future__ import annotations
 
 import copy
+import functools
 import os
+import random
 import re
+import tempfile
 import traceback
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -21,6 +33,8 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sheetgen.cli import main
 
@@ -589,10 +603,6 @@ def test_the_default_pack_as_grayscale_letter_pdf(tmp_path):
 
 # -- random YAML structures ------------------------------------------------------------------------------
 
-hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
 _KEYS = ["sheetgen", "kind", "ruleset", "title", "page", "elements", "size", "width", "type", "grid", "cells",
          "zones", "entries", "walls", "items", "events", "x", "y", "columns", "rows", "card", "count", "extends",
          "sheets", "margins", "text", "name", "requirement", "groups", "use", "template"]
@@ -609,8 +619,11 @@ _DOCS = st.fixed_dictionaries(
 ).flatmap(lambda head: st.dictionaries(st.sampled_from(_KEYS), _VALUES, max_size=6).map(lambda rest: {**rest, **head}))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                   HealthCheck.too_slow])
+FUZZ = settings(max_examples=60, deadline=None, derandomize=True, database=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+
+
+@FUZZ
 @given(doc=_DOCS)
 def test_random_definitions_never_crash_validate(tmp_path, doc):
     path = tmp_path / "random.yaml"
@@ -652,3 +665,241 @@ def test_check_accepts_a_builtin_example_name():
     result = CliRunner().invoke(main, ["check", "nav-crypt-game"])
     assert result.exit_code == 0, result.output
     assert "legal (navigation; the default readings)" in result.output
+
+
+# -- the fuzz suite: mutated built-in definitions and play logs ----------------------------------------
+#
+# mutate(text, rng) is shared with tests/tools/fuzz_figures.py, which runs it by the ten thousand.
+
+LAYOUTS = TESTS.parent / "layouts"
+_FAST = getattr(yaml, "CSafeLoader", yaml.SafeLoader)      # only to pick what to mutate
+NASTY = [None, 0, -1, 1.5, 10 ** 12, -10 ** 12, 1e308, float("nan"), float("inf"), True, "", " ", "x" * 300,
+         "n" * 300 + ".yaml", "/dev/zero", "/dev/urandom", "../" * 8 + "etc/passwd", ".", "/", [], {}, [[[]]],
+         {"a": {"b": None}}, [None, None], "C1:N", "Z99:Q", "1000x1000", "0x0", "hall", "builtin", "{title}" * 50,
+         "%s %d {0}", "\u202e\u0301", "-5mm", "1000cells", "50%", "A1", "d66", "<<", "*", "&a", "?", "- x"]
+TOKENS = ["{", "}", "[", "]", ": ", "- ", "&a ", "*a", "<<: *a", "\t", "%", "'", '"', "!!python/object:os.system ",
+          "? ", "|", ">", "#", "\n", "\n  ", ",", "~", "null", "0x", "1e999", ": {", "---\n", "...\n", "\u00e9",
+          "\U0001F600", "\u200b"]
+
+
+@functools.lru_cache(maxsize=None)
+def sources(kind: str) -> list[Path]:
+    """The texts the fuzz suite mutates: 'definitions' (every built-in and test map/layout that
+    is not a play log) or 'logs' (every play log under tests/data and layouts/)."""
+    found = []
+    for base in (LAYOUTS, TESTS / "data"):
+        for path in sorted(base.rglob("*.yaml")):
+            if "robustness" in path.parts:
+                continue
+            head = path.read_text(encoding="utf-8", errors="replace")[:3000]
+            if "sheetgen: 1" not in head:
+                continue
+            if ("kind: playlog" in head) == (kind == "logs"):
+                found.append(path)
+    return found
+
+
+def _nodes(data, prefix=()):
+    yield prefix
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _nodes(value, prefix + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _nodes(value, prefix + (i,))
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    """One to three random edits of a YAML text: a value replaced by a nasty one, a line
+    dropped, doubled, moved or re-indented, a token inserted, a span cut, the text cut short."""
+    for _ in range(rng.choice((1, 1, 1, 2, 3))):
+        how = rng.randrange(8)
+        lines = text.split("\n")
+        if how <= 2:
+            try:
+                data = yaml.load(text, Loader=_FAST)
+            except yaml.YAMLError:
+                data = None
+            paths = [p for p in _nodes(data) if p and p[0] not in ("sheetgen",)] if isinstance(data, dict) else []
+            if paths:
+                path = rng.choice(paths)
+                node = data
+                for part in path[:-1]:
+                    node = node[part]
+                node[path[-1]] = copy.deepcopy(rng.choice(NASTY))
+                text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=10 ** 6)
+                continue
+        if how == 3 and len(lines) > 1:
+            del lines[rng.randrange(len(lines))]
+        elif how == 4:
+            i = rng.randrange(len(lines))
+            lines.insert(rng.randrange(len(lines) + 1), lines[i])
+        elif how == 5:
+            i = rng.randrange(len(lines))
+            lines[i] = rng.choice(("", " ", "  ", "    ")) + lines[i].lstrip() if rng.random() < 0.5 \
+                else lines[i][rng.randrange(len(lines[i]) + 1):]
+        elif how == 6:
+            at = rng.randrange(len(text) + 1)
+            text = text[:at] + rng.choice(TOKENS) + text[at:]
+            continue
+        else:
+            a = rng.randrange(len(text) + 1)
+            text = text[:a] + text[a + rng.randrange(1, 40):] if rng.random() < 0.7 else text[:a]
+            continue
+        text = "\n".join(lines)
+    return text
+
+
+def fuzz_run(args: list) -> tuple[int, str, str | None]:
+    """(exit code, output, the traceback if one escaped) of the CLI run in-process; exit code 3
+    (a bug, by sheetgen's own account) counts as a traceback too."""
+    result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=True)
+    tb = None
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        tb = "".join(traceback.format_exception(*result.exc_info))
+    elif result.exit_code not in (0, 1, 2) or "Traceback" in result.output:
+        tb = result.output
+    return result.exit_code, result.output, tb
+
+
+def fuzz_definition(text: str, folder: Path, name: str = "mutant.yaml") -> list[str]:
+    """validate, then (when it validates) build: the problems found (empty: all well)."""
+    problems = []
+    path = folder / name
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    code, out, tb = fuzz_run(["validate", path])
+    if tb:
+        return [f"validate: {tb}"]
+    if code == 0:
+        outdir = Path(tempfile.mkdtemp(dir=folder)) / "out"
+        code, out, tb = fuzz_run(["build", path, "-o", outdir, "--format", "svg"])
+        if tb:
+            return [f"build: {tb}"]
+        written = sorted(p.name for p in outdir.iterdir()) if outdir.exists() else []
+        if any(n.endswith(".part") for n in written):
+            problems.append(f"build left part files: {written}")
+        if code != 0 and written:
+            problems.append(f"a failed build wrote {written}")
+    return problems
+
+
+def fuzz_log(text: str, folder: Path, name: str = "mutant.yaml") -> list[str]:
+    path = folder / name
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    problems = []
+    for command in ("check", "validate"):
+        code, out, tb = fuzz_run([command, path])
+        if tb:
+            problems.append(f"{command}: {tb}")
+    return problems
+
+
+@functools.lru_cache(maxsize=None)
+def step_texts() -> list[str]:
+    """Every step of every Foury play log, as `track step` takes it (a YAML flow mapping)."""
+    out = []
+    for path in sources("logs"):
+        try:
+            data = yaml.load(path.read_text(encoding="utf-8"), Loader=_FAST)
+        except yaml.YAMLError:                  # the malformed logs of the tests
+            continue
+        if not isinstance(data, dict) or data.get("ruleset") != "foury":
+            continue
+        for rnd in data.get("rounds") or []:
+            for step in (rnd.get("steps") or []) if isinstance(rnd, dict) else []:
+                out.append(yaml.safe_dump(step, default_flow_style=True, width=10 ** 6).strip())
+    return sorted(set(out))
+
+
+def _nth(items: list, n: int):
+    return items[n % len(items)]
+
+
+@settings(FUZZ, max_examples=120)
+@given(which=st.integers(0, 10 ** 6), seed=st.integers(0, 2 ** 32))
+def test_mutated_definitions_never_crash_validate_or_build(tmp_path, which, seed):
+    source = _nth(sources("definitions"), which)
+    for extra in source.parent.glob("*.png"):          # images the layouts name
+        (tmp_path / extra.name).write_bytes(extra.read_bytes())
+    text = mutate(source.read_text(encoding="utf-8"), random.Random(seed))
+    assert fuzz_definition(text, tmp_path) == [], (source, text)
+
+
+@settings(FUZZ, max_examples=120)
+@given(which=st.integers(0, 10 ** 6), seed=st.integers(0, 2 ** 32))
+def test_mutated_play_logs_never_crash_check(tmp_path, which, seed):
+    source = _nth(sources("logs"), which)
+    text = mutate(source.read_text(encoding="utf-8"), random.Random(seed))
+    assert fuzz_log(text, beside(source, tmp_path)) == [], (source, text)
+
+
+def beside(source: Path, tmp_path: Path) -> Path:
+    """A folder in tmp_path where a mutant of source finds what source refers to: copies of
+    the files of its folder, and of the folder above (`../t-deck.yaml`)."""
+    here = tmp_path / "here"
+    here.mkdir(exist_ok=True)
+    for folder, into in ((source.parent, here), (source.parent.parent, tmp_path)):
+        for sibling in folder.glob("*.yaml"):
+            if sibling != source:
+                (into / sibling.name).write_bytes(sibling.read_bytes())
+    return here
+
+
+@pytest.fixture(scope="module")
+def fuzz_journal(tmp_path_factory):
+    """A journal with a Foury game on the test hall, played to a point with choices ahead."""
+    path = tmp_path_factory.mktemp("fuzz-journal") / "journal.sqlite"
+    for args in (["new", "--map", HALL, "--traits", "hearts=4,shields=2,weapon=2,clovers=2,shovels=2"],
+                 ["enter", "C1:N"]):
+        code, out, tb = fuzz_run(["track", *args, "--journal", path])
+        assert code == 0 and tb is None, out
+    return path
+
+
+@settings(FUZZ, max_examples=120)
+@given(which=st.integers(0, 10 ** 6), seed=st.integers(0, 2 ** 32))
+def test_mutated_steps_never_crash_track_step(fuzz_journal, which, seed):
+    step = mutate(_nth(step_texts(), which), random.Random(seed))
+    code, out, tb = fuzz_run(["track", "step", step, "--journal", fuzz_journal])
+    assert tb is None, (step, tb)
+    if code == 0:               # take it back: every mutant is tried from the same position
+        assert fuzz_run(["track", "undo", "--journal", fuzz_journal])[0] == 0
+    code, out, tb = fuzz_run(["track", "status", "--journal", fuzz_journal])
+    assert tb is None and code == 0 and out.startswith("game 1, 1 step(s)"), out   # whole after every step
+
+
+# -- inputs that once crashed sheetgen ------------------------------------------------------------------
+
+CORPUS = sorted((DATA).glob("*.yaml")) if DATA.exists() else []
+
+
+def _expectation(path: Path) -> tuple[str, int]:
+    """The '# command: NAME, exit: N' line at the top of a corpus file."""
+    m = re.search(r"^# command: ([\w-]+), exit: (\d)", path.read_text(encoding="utf-8", errors="replace"), re.M)
+    assert m, f"{path.name} needs a '# command: validate|check|build|track-step, exit: N' line"
+    return m.group(1), int(m.group(2))
+
+
+def test_the_crash_corpus_is_there():
+    assert len(CORPUS) >= 10
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])
+def test_inputs_that_once_crashed_get_a_clean_answer(tmp_path, path, fuzz_journal):
+    command, expected = _expectation(path)
+    for sibling in DATA.glob("*"):
+        if sibling.is_file():
+            (tmp_path / sibling.name).write_bytes(sibling.read_bytes())
+    target = tmp_path / path.name
+    if command == "track-step":
+        step = "".join(line for line in target.read_text(encoding="utf-8").splitlines(True)
+                       if not line.startswith("#")).strip()
+        code, out, tb = fuzz_run(["track", "step", step, "--journal", fuzz_journal])
+    elif command == "build":
+        code, out, tb = fuzz_run(["build", target, "-o", tmp_path / "out", "--format", "svg"])
+    else:
+        code, out, tb = fuzz_run([command, target])
+    assert tb is None, tb
+    assert code == expected, out
+    if command == "build" and code != 0:
+        assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

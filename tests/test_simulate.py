@@ -97,18 +97,19 @@ def test_report_pdf_has_summary_and_heatmaps(tmp_path):
     out = tmp_path / "report.pdf"
     assert sim("ancient-story", "--games", "40", "-o", str(out)).exit_code == 0
     pdf = PdfReader(str(out))
-    assert len(pdf.pages) == 3
+    assert len(pdf.pages) == 4                          # summary, what to look at, two heatmaps
     w, h = float(pdf.pages[0].mediabox.width), float(pdf.pages[0].mediabox.height)
     assert abs(w - 210 * 72 / 25.4) < 1 and abs(h - 297 * 72 / 25.4) < 1
     text = "".join(p.extract_text() for p in pdf.pages)
-    for words in ("How The Ancient Story plays", "Where heroes go", "Where heroes die", "Rounds completed"):
+    for words in ("How The Ancient Story plays", "What to look at", "Where heroes go", "Where heroes die",
+                  "Rounds completed", "Requirement not met: why", "Event faces"):
         assert words in text
 
 
 def test_report_folder_has_svg_heatmap_cells(tmp_path):
     assert sim("ancient-story", "--games", "30", "-o", str(tmp_path), "--paper", "letter").exit_code == 0
     svgs = sorted(tmp_path.glob("*.svg"))
-    assert len(svgs) == 3 and len(list(tmp_path.glob("*.png"))) == 3
+    assert len(svgs) == 4 and len(list(tmp_path.glob("*.png"))) == 4
     visits = next(p for p in svgs if "visits" in p.name).read_text()
     assert 'id="heat-visits-C1"' in visits and 'id="heatmap-visits"' in visits
     assert 'id="heat-visits-E2"' not in visits         # E2 is solid rock: no heat there

@@ -153,7 +153,7 @@ def test_campaign_report_pdf_draws_the_campaign_figures(tmp_path):
         res = CliRunner().invoke(main, ["simulate", name, "--games", "30", "-o", str(out)])
         assert res.exit_code == 0, res.output
         pdf = PdfReader(str(out))
-        assert len(pdf.pages) == 3
+        assert len(pdf.pages) == 4                  # summary, what to look at, two heatmaps
         text = "".join(p.extract_text() for p in pdf.pages)
         for w in words + ("Where heroes go", "Where heroes die", "95% confidence interval"):
             assert w in text, (name, w)

@@ -1,27 +1,93 @@
-"""What every command shares: turning sheetgen errors into clean messages and exit codes."""
+"""What every command shares: turning errors into clean messages and exit codes.
+
+0 ok, 1 rule violations (the commands exit 1 themselves), 2 unusable input or
+usage (a SheetgenError, or the system refusing a file: a name too long, no
+space left, a read-only file system), 3 a bug in sheetgen (any other exception:
+one line asking for a report; the traceback only with `sheetgen --debug`).
+"""
 from __future__ import annotations
 
+import errno
 import functools
 import sys
 
 import click
 
+# OSErrors that say something about the user's files or system, not about sheetgen
+_SYSTEM_REFUSALS = {errno.ENAMETOOLONG: None, errno.ENOSPC: "no space left on the device",
+                    errno.EDQUOT: "disk quota exceeded", errno.EROFS: "the file system is read-only",
+                    errno.EACCES: "permission denied", errno.EPERM: "operation not permitted",
+                    errno.ELOOP: "too many levels of symbolic links"}
+
 
 def clean_errors(fn):
-    """Run fn; a SheetgenError becomes its message on stderr and its exit code (2)."""
+    """Run fn; errors become a message on stderr and their exit code (see the module)."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        from ..errors import SheetgenError
         try:
             return fn(*args, **kwargs)
-        except SheetgenError as exc:
-            for problem in exc.problems:
-                click.echo(f"error: {problem.format()}", err=True)
-            sys.exit(exc.exit_code)
-        except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            sys.exit(130)
+        except (SystemExit, click.exceptions.Exit, click.ClickException, click.Abort, BrokenPipeError):
+            raise                           # click's own ends (a closed pipe: click quiets it)
+        except BaseException as exc:        # noqa: BLE001 - every error ends in a message and a code
+            exit_for(exc)
     return wrapper
+
+
+def exit_for(exc: BaseException):
+    """Print exc the way a user should see it and exit with its code (never returns)."""
+    from ..errors import EXIT_BUG, SheetgenError
+    if isinstance(exc, KeyboardInterrupt):
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    if isinstance(exc, OSError) and exc.errno in _SYSTEM_REFUSALS:
+        exc = _as_input_error(exc)
+    if isinstance(exc, SheetgenError):
+        for problem in exc.problems:
+            click.echo(f"error: {problem.format()}", err=True)
+        sys.exit(exc.exit_code)
+    if isinstance(exc, MemoryError):
+        click.echo("error: out of memory (an input past sheetgen's limits may have got through: "
+                   "please report it with the input)", err=True)
+    else:
+        click.echo(f"error: internal error ({type(exc).__name__}: {_first_line(exc)}); this is a bug in "
+                   "sheetgen: please report it with the command and its input files "
+                   "(`sheetgen --debug ...` prints the traceback)", err=True)
+    if debug_enabled():
+        import traceback
+        click.echo("".join(traceback.format_exception(exc)).rstrip(), err=True)
+    sys.exit(EXIT_BUG)
+
+
+def _as_input_error(exc: OSError):
+    """The system's refusal of a file as unusable input (exit 2), naming the file."""
+    from ..errors import InputError, Problem
+    from ..limits import name_problem, shown
+    name = str(exc.filename) if exc.filename is not None else None
+    if exc.errno == errno.ENAMETOOLONG:
+        message = (name_problem(name) if name else None) or "file name too long"
+    else:
+        message = f"cannot use this file: {_SYSTEM_REFUSALS[exc.errno]}"
+    return InputError(Problem(message, shown(name) if name else None))
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    line = text[0] if text else "no message"
+    return line if len(line) <= 200 else line[:200] + "..."
+
+
+_debug = False
+
+
+def set_debug(on: bool) -> None:
+    global _debug
+    _debug = on
+
+
+def debug_enabled() -> bool:
+    """True under `sheetgen --debug` (or SHEETGEN_DEBUG=1)."""
+    import os
+    return _debug or os.environ.get("SHEETGEN_DEBUG") == "1"
 
 
 def echo_err(message: str) -> None:

@@ -80,11 +80,14 @@ def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, pri
     for note in builder.ignored_options(loaded, options):
         click.echo(note, err=True)
     total = builder.count_sheets(loaded)
+    warnings: list[str] = []                # the layout lint's, after the progress bar
     if sys.stdout.isatty() and total > 1:
         with click.progressbar(length=total, label="composing", show_pos=True) as bar:
-            docs = builder.documents(loaded, options, progress=lambda _name: bar.update(1))
+            docs = builder.documents(loaded, options, progress=lambda _name: bar.update(1), warn=warnings.append)
     else:
-        docs = builder.documents(loaded, options)
+        docs = builder.documents(loaded, options, warn=warnings.append)
+    for line in warnings:
+        click.echo(line, err=True)
     written = builder.render(docs, outdir, fmt, options)
     pages = sum(len(d.pages) for d in docs)
     for line in written_summary(written, pages, outdir, cal.label(), verbose):

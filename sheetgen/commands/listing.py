@@ -10,12 +10,15 @@ def list_(what):
     """List the built-in definitions (name, kind and title), the games, or a game's vocabulary.
 
     WHAT is empty (the built-in definitions), `games` (every registered game), or a
-    word a game lists (for Dungeon Foury: items, events, enemies, campaigns).
+    word a game lists, each name with one line of meaning (for Dungeon Foury: items,
+    events, enemies, campaigns, requirements, die-effects, sides: every word a map
+    may use).
 
     \b
     Example:
       sheetgen list
       sheetgen list games
+      sheetgen list items            # what a Foury map may print in a cell
       sheetgen build graph-20x28     # build one by name
     """
     if what is None:

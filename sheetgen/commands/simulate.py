@@ -11,7 +11,7 @@ from ._common import clean_errors
               show_default=True, help="How the simulated player decides.")
 @click.option("--hero", default=None,
               help="kael, melyra, thalindra, elydion, or 12 traits like hearts=4,shields=2,weapon=2,clovers=2,shovels=2 "
-                   "(the default).")
+                   "(the default); `all`: free traits and every hero side by side on the same seeds.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the dice (game i uses seed and i).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Processes; the result for a seed is the same whatever this is.")
@@ -49,11 +49,19 @@ def simulate(map_ref, games, policy, hero, seed, jobs, coin, compare_ref, fmt, o
     kraken (the four requirements in one go and out opposite the last one's
     zone while the water spreads; requirements completed, turns).
 
+    For a designer, the report also says why each zone's requirement failed
+    when it did (died first, not reachable in time, cut off, ...), the round
+    order the policy plays and why, what each outcome means, why heroes die in
+    the Oracle's room, the win rate when each event face comes up often or
+    rarely, and what stands out (findings); `--hero all` sets the heroes side by
+    side (an EASY hero that wins less than free traits is a finding).
+
     \b
     Examples:
       sheetgen simulate ancient-story --games 2000 --jobs 2 -o report.pdf
       sheetgen simulate my-map.yaml --compare ancient-story --format json
       sheetgen simulate slaughter --games 1000 -o slaughter.pdf
+      sheetgen simulate my-map.yaml --hero all --jobs 2
     """
     import json
     import sys

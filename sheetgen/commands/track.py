@@ -324,13 +324,14 @@ def step_(step, seed, journal_path):
       sheetgen track step '{market: {spend: {chests: 1}, gain: {hearts: 2}}}'
       sheetgen track step '{sheet: {hearts: 4, weapon: 1}}'
     """
-    import yaml
-
+    from ..definitions.yamlsource import parse_argument
     from ..errors import InputError
-    try:
-        data = yaml.safe_load(step)
-    except yaml.YAMLError as exc:
-        raise InputError(f"not a step: {exc}") from None
+    try:                # bounded like a file: a byte limit, anchors and aliases expanded at most so far
+        data = parse_argument(step, "step argument")
+    except InputError as exc:
+        for problem in exc.problems:
+            problem.message = f"not a step: {problem.message}"
+        raise
     if not isinstance(data, (dict, str)):
         raise InputError("a step is a mapping like '{move: C2, roll: 5}' or a word like flee")
     _record(journal_path, data, seed)

@@ -10,7 +10,8 @@ from ._common import clean_errors
 def validate(files, quiet):
     """Check definition files (or built-in names) without rendering.
 
-    Maps are also linted for playability. Exit 0 when all are valid (warnings
+    Maps are also linted for playability, and the pages a file builds for
+    text that does not fit its place. Exit 0 when all are valid (warnings
     may be printed), 1 when a file is well-formed but not playable as
     designed, 2 when a file is malformed.
 
@@ -20,6 +21,7 @@ def validate(files, quiet):
     """
     import sys
 
+    from ..build import page_warnings
     from ..definitions.validation import validate_files
-    code = validate_files(files, echo=click.echo, quiet=quiet)
+    code = validate_files(files, echo=click.echo, quiet=quiet, page_warnings=page_warnings)
     sys.exit(code)

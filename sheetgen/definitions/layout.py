@@ -42,6 +42,7 @@ from pydantic import (AfterValidator, BeforeValidator, Discriminator, Field, Pos
 
 from ..errors import InputError, Problem, did_you_mean
 from ..fonts import FAMILIES
+from ..limits import MAX_HEX_CELLS, MAX_HEX_CELLS_DOCUMENT, MAX_TEXT_CHARS, MAX_TEXT_CHARS_DOCUMENT
 from .layout_handler import LayoutDefinition, Rel, compose  # noqa: F401 (the loaded definition; this module's compose)
 from .models import Colour, Length, Strict, error_message, field_annotation, parse_length, simplify_union_errors
 from .yamlsource import MarkedDict, MarkedList, key_path, read_yaml
@@ -746,6 +747,7 @@ class _Checker:
         self.problem, self.problems = problem, problems
         self.grids = [n for n, e in model.elements.items() if isinstance(e, GridElement)]
         self.cards: list[tuple[str, dict]] = []
+        self.over_limit = False          # an element past its own drawing limit (said once, not again)
 
     def add(self, loc: tuple, message: str, **kw) -> None:
         self.problems.append(self.problem(loc, message, **kw))
@@ -782,7 +784,58 @@ class _Checker:
             if m.back is not None:
                 updates["back"] = self.elements(m.back, ("back",), top=False)
             self._cards(template)
+        self._check_drawing_budget(updates)
         return m.model_copy(update=updates)
+
+    def _check_drawing_budget(self, updates: dict) -> None:
+        """The whole document within MAX_HEX_CELLS_DOCUMENT hexes and MAX_TEXT_CHARS_DOCUMENT
+        characters, counting every card and every use of a group: each element may be
+        within its own limit while a thousand cards of them would take minutes to draw."""
+        if self.over_limit:
+            return
+        groups = updates.get("groups", {})
+        m = self.model
+        longest = max([len(m.title), len(m.name or ""), 40] + [len(name) for name, _ in self.cards])
+        memo: dict[str, tuple[int, int]] = {}
+
+        def cost(elements: dict, using: tuple = ()) -> tuple[int, int]:
+            hexes = chars = 0
+            for el in elements.values():
+                h = c = 0
+                if isinstance(el, GridElement) and el.shape == "hex":
+                    h = el.columns * el.rows
+                elif isinstance(el, TextElement):
+                    c = len(el.text) + el.text.count("{") * longest     # {title}, {card} are filled in
+                elif isinstance(el, TableElement):
+                    c = _table_chars(el)
+                elif isinstance(el, CheckboxTrackElement):
+                    c = len(el.label) + sum(len(t) for t in el.box_labels or ())
+                elif isinstance(el, GroupElement):
+                    h, c = cost(el.elements, using)
+                elif isinstance(el, UseElement) and el.use in groups and el.use not in using:
+                    if el.use not in memo:
+                        memo[el.use] = cost(groups[el.use].elements, using + (el.use,))
+                    h, c = memo[el.use]
+                hexes, chars = hexes + h, chars + c
+            return hexes, chars
+
+        if m.kind == "layout":
+            hexes, chars = cost(updates.get("elements", {}))
+            where: tuple = ("elements",)
+        else:
+            hexes = chars = 0
+            back = cost(updates["back"]) if updates.get("back") is not None else (0, 0)
+            for _, elements in self.cards:
+                h, c = cost(elements)
+                hexes, chars = hexes + h + back[0], chars + c + back[1]
+            where = ("cards",) if m.cards is not None else ("template",)
+        whole = f"the whole {m.kind}{' (every card)' if m.kind == 'deck' else ''}"
+        if hexes > MAX_HEX_CELLS_DOCUMENT:
+            self.add(where, f"{hexes:,} hexes in {whole}; a layout or deck draws at most "
+                            f"{MAX_HEX_CELLS_DOCUMENT:,} (hexes are drawn one by one)")
+        if chars > MAX_TEXT_CHARS_DOCUMENT:
+            self.add(where, f"about {chars:,} characters of text in {whole}; a layout or deck draws at most "
+                            f"{MAX_TEXT_CHARS_DOCUMENT:,}")
 
     def _cards(self, template: dict) -> None:
         """The deck's cards: `count` copies of the template, or each entry of
@@ -843,6 +896,10 @@ class _Checker:
                 + (" and the layout has no single grid" if self.grids else " and the layout has no grid"),
                 expected="grid: NAME")
         if isinstance(el, GridElement):
+            if el.shape == "hex" and el.columns * el.rows > MAX_HEX_CELLS:
+                self.over_limit = True
+                add(loc, f"{el.columns} x {el.rows} = {el.columns * el.rows:,} hexes; a hex grid holds at most "
+                         f"{MAX_HEX_CELLS:,} (hexes are drawn one by one; a square grid may be larger)")
             if uses_cells:
                 add(loc, "a grid's own position and size cannot be in cells")
             if el.cell is None and not el.fit:
@@ -857,7 +914,16 @@ class _Checker:
                 add(loc + ("blacked_out",), f"{el.blacked_out} blacked out but the track has {el.boxes} boxes")
             if el.box_labels is not None and len(el.box_labels) > el.boxes:
                 add(loc + ("box_labels",), f"{len(el.box_labels)} labels for {el.boxes} boxes")
+        elif isinstance(el, TextElement):
+            if len(el.text) > MAX_TEXT_CHARS:
+                self.over_limit = True
+                add(loc + ("text",), f"{len(el.text):,} characters; a text holds at most {MAX_TEXT_CHARS:,} "
+                                     "(more than a full page of small print)")
         elif isinstance(el, TableElement):
+            if _table_chars(el) > MAX_TEXT_CHARS:
+                self.over_limit = True
+                add(loc + ("rows",), f"{_table_chars(el):,} characters in the table; a table holds at most "
+                                     f"{MAX_TEXT_CHARS:,} (more than a full page of small print)")
             ncols = max([len(el.header or [])] + [len(r) for r in el.rows] + [0])
             if ncols == 0:
                 add(loc, "a table needs a header or rows")
@@ -909,6 +975,10 @@ class _Checker:
         if fmt not in ("PNG", "JPEG"):
             add(loc + ("path",), f"image {path} is {fmt}", expected="a PNG or JPEG file")
         return el.model_copy(update={"path": str(path)})
+
+
+def _table_chars(el: "TableElement") -> int:
+    return sum(len(str(c)) for c in el.header or ()) + sum(len(str(c)) for row in el.rows for c in row)
 
 
 def _coords(el) -> list:

@@ -57,6 +57,15 @@ def load(data, source) -> LayoutDefinition:
     return definition
 
 
+def element_key(definition: LayoutDefinition, element_id: str) -> tuple | None:
+    """The key of a drawn element in the file (`el-NAME` is elements.NAME), for the layout
+    lint's warnings."""
+    name = element_id[3:] if element_id.startswith("el-") else None
+    if name and name in (getattr(definition.model, "elements", None) or {}):
+        return ("elements", name)
+    return None
+
+
 def _late_locator(data, source) -> Callable[..., Any]:
     """A locator for errors found while composing: it merges the data only if one is."""
     def locate(loc: tuple, message: str, **kw):

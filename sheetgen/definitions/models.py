@@ -258,13 +258,37 @@ def _element_type(annotation):
     return None
 
 
+_MARKERS = {"str", "int", "float", "list", "dict"}
+
+
+def _data_loc_in(loc: tuple, data: Any) -> tuple:
+    """pydantic's loc without its union/tag markers ('function-after[...]', 'str', ...):
+    a part that is a key of the data at that point stays, even one written like a marker
+    (a key `wa[lls`, or `str`)."""
+    out = []
+    node = data
+    for p in loc:
+        if isinstance(node, dict) and p in node:
+            out.append(p)
+            node = node[p]
+        elif isinstance(node, list) and isinstance(p, int) and 0 <= p < len(node):
+            out.append(p)
+            node = node[p]
+        elif isinstance(p, str) and (p.startswith("function-") or "[" in p or p in _MARKERS):
+            continue
+        else:
+            out.append(p)
+            node = None
+    return tuple(out)
+
+
 def problems_from_validation(exc: ValidationError, data: Any, filename: str,
                              model: type[BaseModel] | None = None, prefix: tuple = ()) -> list[Problem]:
     problems: list[Problem] = []
     seen = set()
     located = []
     for err in exc.errors(include_url=False):
-        located.append((_data_loc(err), err))      # pydantic's union/tag markers are not keys in the data
+        located.append((_data_loc(err, data), err))      # pydantic's union/tag markers are not keys in the data
     for loc, err in simplify_union_errors(located):
         full = prefix + loc
         kind = err["type"]
@@ -346,10 +370,19 @@ def unknown_key_message(key: Any, known: list[str]) -> str:
             + (f"; did you mean '{hint}'?" if hint else ""))
 
 
-def _data_loc(err: dict) -> tuple:
-    """The keys and indexes of an error's place in the data (no union or validator markers)."""
+_NO_DATA = object()
+
+
+def _data_loc(err: dict, data: Any = _NO_DATA) -> tuple:
+    """The keys and indexes of an error's place in the data (no union or validator markers).
+    With the data, a part that is a real key stays even when written like a marker; an
+    unknown key (extra_forbidden) is always the last part of pydantic's loc."""
+    if data is not _NO_DATA:
+        return _data_loc_in(err["loc"], data)
+    if err["type"] == "extra_forbidden" and err["loc"]:
+        return _data_loc(dict(err, loc=err["loc"][:-1], type="")) + (err["loc"][-1],)
     loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-    return tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in {"str", "int", "float", "list", "dict"})))
+    return tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in _MARKERS)))
 
 
 def error_message(err: dict, model: type[BaseModel] | None = None) -> str:

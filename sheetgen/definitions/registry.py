@@ -195,26 +195,105 @@ def handler_for(kind: str, ruleset: str | None):
 
 
 def load_file(path: str | Path, builtin: bool = False) -> Loaded:
-    """Read, check the header, and load a definition through its handler."""
+    """Read, check the header, and load a definition through its handler.
+
+    A reference the definition makes (a `map:`, `table:`, `deck:`, `extends:`, ...)
+    that fails without saying where, because the name names no file (a built-in
+    that does not exist, a name too long for any file), gets the line of this file
+    that wrote it."""
+    from ..limits import is_name_too_long, name_problem, shown
     from .yamlsource import read_yaml
     path = Path(path)
     data = read_yaml(path)
     kind, ruleset = read_header(data, str(path))
     handler = handler_for(kind, ruleset)
     source = Source(path=path, data=data, builtin=builtin)
-    definition = handler.load(data, source)
+    try:
+        definition = handler.load(data, source)
+    except InputError as exc:
+        _locate_subjects(exc.problems, data, str(path))
+        raise
+    except OSError as exc:          # a game asked the file system about a name no file can have
+        if not is_name_too_long(exc):
+            raise
+        name = str(exc.filename or "")
+        problem = Problem(name_problem(name) or "file name too long", shown(name), subject=name)
+        _locate_subjects([problem], data, str(path))
+        raise InputError(problem) from None
     return Loaded(kind, ruleset, definition, source, handler)
 
 
+def _locate_subjects(problems: list[Problem], data: Any, filename: str) -> None:
+    """Give each problem about a name (Problem.subject) that has no line yet the
+    place in data where that name is written."""
+    from ..limits import shown
+    from .yamlsource import key_path
+    for problem in problems:
+        if problem.subject is None or problem.line is not None:
+            continue
+        found = _find_text(data, problem.subject)
+        if found is None:
+            continue
+        mark, loc = found
+        if problem.file is not None:        # it named the file it looked for: keep that name
+            problem.message = f"'{shown(problem.subject)}': {problem.message}"
+        problem.file, (problem.line, problem.column) = filename, mark
+        problem.path = key_path(loc) or problem.path
+
+
+def _find_text(data: Any, subject: str) -> tuple[tuple[int, int], tuple] | None:
+    """The mark and key path of the first string in data (breadth first) that is
+    subject, or that subject ends with (a reference joined onto a folder)."""
+    from collections import deque
+
+    from .yamlsource import MarkedDict, MarkedList
+    queue: deque = deque([(data, ())])
+    seen = 0
+    while queue and seen < 100_000:
+        node, loc = queue.popleft()
+        seen += 1
+        if isinstance(node, MarkedDict):
+            pairs = [(key, value, node.value_marks.get(key)) for key, value in node.items()]
+        elif isinstance(node, MarkedList):
+            pairs = [(i, value, node.item_marks[i] if i < len(node.item_marks) else None)
+                     for i, value in enumerate(node)]
+        else:
+            continue
+        for key, value, mark in pairs:
+            if isinstance(value, str) and mark is not None and _names(value, subject):
+                return mark, loc + (key,)
+            queue.append((value, loc + (key,)))
+    return None
+
+
+def _names(value: str, subject: str) -> bool:
+    value = value.strip()
+    return bool(value) and (value == subject or subject.endswith("/" + value))
+
+
 def resolve(name_or_path: str | Path) -> tuple[Path, bool]:
-    """A path to a file, or a built-in definition's name -> (path, is_builtin)."""
+    """A path to a file, or a built-in definition's name -> (path, is_builtin).
+
+    The one way in for every name a user gives (a command's argument, a file's
+    `map:`/`dungeon:`/`table:`/`deck:`): a name no file can have (too long, a NUL)
+    is refused here with a clean error, and every problem carries the name as
+    its subject so that the file that wrote it can add its line (load_file)."""
+    from ..limits import check_name
     from .builtins import find_builtin
-    p = Path(name_or_path)
-    if p.suffix in {".yaml", ".yml"} or p.exists() or "/" in str(name_or_path):
+    if not isinstance(name_or_path, (str, os.PathLike)):
+        raise InputError(Problem(f"expected a file path or a built-in name, got {_describe(name_or_path)}"))
+    text = os.fspath(name_or_path)
+    p = check_name(name_or_path)
+    if p.suffix in {".yaml", ".yml"} or p.exists() or "/" in text:
         if not p.exists():
-            raise InputError(Problem("no such file", str(p)))
+            raise InputError(Problem("no such file", str(p), subject=text))
         return p, False
-    return find_builtin(str(name_or_path)), True
+    try:
+        return find_builtin(text), True
+    except InputError as exc:
+        for problem in exc.problems:
+            problem.subject = problem.subject or text
+        raise
 
 
 def load(name_or_path: str | Path) -> Loaded:

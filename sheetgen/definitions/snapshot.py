@@ -22,7 +22,7 @@ from typing import Any
 
 # the code whose change can change what a definition validates to: the formats, the
 # icon names and font families they accept
-_CODE_GLOBS = (("definitions", "*.py"), ("draw", "icons.py"), (".", "fonts.py"))
+_CODE_GLOBS = (("definitions", "*.py"), ("draw", "icons.py"), (".", "fonts.py"), (".", "limits.py"))
 
 
 class Plain:

@@ -5,8 +5,10 @@ from ..errors import SheetgenError
 from .registry import load
 
 
-def validate_files(files, echo, quiet: bool = False) -> int:
-    """Validate every file; returns the exit code (worst of 0, 1, 2)."""
+def validate_files(files, echo, quiet: bool = False, page_warnings=None) -> int:
+    """Validate every file; returns the exit code (worst of 0, 1, 2).  page_warnings(loaded)
+    gives more warnings from the pages a valid file builds (sheetgen.build.page_warnings: the
+    layout lint); warnings never change the exit code."""
     worst = 0
     for name in files:
         try:
@@ -23,13 +25,18 @@ def validate_files(files, echo, quiet: bool = False) -> int:
         errors = [f for f in findings if f.severity == "error"]
         for finding in findings:
             echo(f"{finding.severity}: {finding.problem.format()}", err=True)
+        layout = page_warnings(loaded) if page_warnings is not None and not errors else []
+        for line in layout:
+            echo(line, err=True)
         if errors:
             worst = max(worst, 1)
             what = "not playable as designed" if loaded.kind == "map" else "has problems"
             echo(f"{loaded.source.filename}: {what} ({len(errors)} problem"
                  f"{'s' if len(errors) != 1 else ''})", err=True)
         elif not quiet:
-            note = f" ({len(findings)} warning{'s' if len(findings) != 1 else ''})" if findings else ""
+            warned = len(findings) + len(layout)
+            note = f" ({warned} warning{'s' if warned != 1 else ''})" if warned else ""
             echo(f"{loaded.source.filename}: ok, {loaded.kind}"
                  f"{' ' + loaded.ruleset if loaded.ruleset else ''}{note}")
     return worst
+

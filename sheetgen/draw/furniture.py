@@ -8,6 +8,10 @@ from .model import Group, Line, Page, Style, Text, compose, scale, translate
 from .options import BuildOptions
 
 FOOTER_SIZE = 6.0       # pt
+# mm: the square at each corner of a playable page that the sheets leave empty (the
+# scanner's fiducial marks go there), and the band along the bottom edge the footer uses
+CORNER_ZONE = 15.0
+FOOTER_BAND = (6.8, 2.8)    # mm above the bottom edge: the footer line and the ruler
 GREY = "#555555"
 RULER_STYLE = Style(stroke="#000000", stroke_width=0.2)
 

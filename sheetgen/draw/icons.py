@@ -1,4 +1,5 @@
-"""The vector icon set: every Dungeon Foury element drawn from our own primitives.
+"""The vector icon set: every Dungeon Foury element, and the card games' monsters and
+heroes (FOURY_ICONS, CARD_ICONS), drawn from our own primitives.
 
 `icon(name, x, y, size)` returns a Group whose top-left corner is (x, y) and
 which fills a size x size mm square.  Icons are designed on a unit square and
@@ -591,6 +592,88 @@ def _market(p: Pen):
     p.circle(0.56, 0.6, 0.06, fill=GOLD, sw=0.025)
 
 
+# -- the card games' monsters and heroes (Shuffle Dungeons) ------------------------
+
+def _rat(p: Pen):
+    # side view, nose to the left: a long tail curling back over the body
+    p.path((("M", 0.62, 0.7), ("C", 0.86, 0.72, 0.98, 0.56, 0.9, 0.4), ("C", 0.84, 0.3, 0.74, 0.34, 0.78, 0.42)),
+           stroke=PINK, sw=0.045)
+    p.path((("M", 0.06, 0.64), ("C", 0.16, 0.5, 0.3, 0.36, 0.5, 0.38), ("C", 0.7, 0.4, 0.76, 0.56, 0.7, 0.72),
+            ("L", 0.22, 0.74), ("C", 0.14, 0.74, 0.08, 0.7, 0.06, 0.64), ("Z",)), fill="#8d8a86", sw=0.05)
+    p.circle(0.38, 0.4, 0.09, fill=PINK, sw=0.04)                              # round ear
+    p.circle(0.24, 0.55, 0.03, fill=INK, stroke=None)                          # eye
+    p.circle(0.07, 0.64, 0.03, fill=PINK, stroke=None)                         # nose
+    for dv in (-0.05, 0.0, 0.05):                                              # whiskers
+        p.line(0.1, 0.64, 0.02, 0.64 + dv * 2, sw=0.015)
+    p.line(0.3, 0.74, 0.28, 0.82, sw=0.04)                                     # feet
+    p.line(0.56, 0.74, 0.58, 0.82, sw=0.04)
+
+
+def _skeleton(p: Pen):
+    # a skull over its ribs (the Fury's skull is white on black: this one is bone on white)
+    p.path((("M", 0.24, 0.34), ("C", 0.22, 0.04, 0.78, 0.04, 0.76, 0.34), ("L", 0.7, 0.48), ("L", 0.62, 0.5),
+            ("L", 0.62, 0.58), ("L", 0.38, 0.58), ("L", 0.38, 0.5), ("L", 0.3, 0.48), ("Z",)), fill="#f2ead8", sw=0.05)
+    p.ellipse(0.4, 0.3, 0.065, 0.075, fill=INK, stroke=None)
+    p.ellipse(0.6, 0.3, 0.065, 0.075, fill=INK, stroke=None)
+    p.poly([(0.5, 0.38), (0.46, 0.45), (0.54, 0.45)], fill=INK, stroke=None)
+    p.line(0.5, 0.6, 0.5, 0.96, sw=0.05)                                      # spine
+    for k, v in enumerate((0.68, 0.77, 0.86)):                                 # ribs
+        half = 0.28 - k * 0.05
+        p.path((("M", 0.5, v), ("C", 0.5 - half * 0.6, v - 0.04, 0.5 - half, v, 0.5 - half, v + 0.05)), sw=0.04)
+        p.path((("M", 0.5, v), ("C", 0.5 + half * 0.6, v - 0.04, 0.5 + half, v, 0.5 + half, v + 0.05)), sw=0.04)
+
+
+def _ogre(p: Pen):
+    # a broad, bald head on heavy shoulders, a topknot and an underbite
+    p.path((("M", 0.02, 0.98), ("C", 0.04, 0.74, 0.2, 0.7, 0.5, 0.7), ("C", 0.8, 0.7, 0.96, 0.74, 0.98, 0.98),
+            ("Z",)), fill="#7a6a4f", sw=0.05)
+    p.ellipse(0.5, 0.48, 0.34, 0.3, fill="#c9a66b", sw=0.05)
+    p.path((("M", 0.46, 0.2), ("C", 0.42, 0.08, 0.52, 0.02, 0.58, 0.08), ("C", 0.54, 0.12, 0.54, 0.16, 0.54, 0.2),
+            ("Z",)), fill=INK, sw=0.03)                                        # topknot
+    p.circle(0.16, 0.46, 0.06, fill="#c9a66b", sw=0.04)                        # small ears
+    p.circle(0.84, 0.46, 0.06, fill="#c9a66b", sw=0.04)
+    p.line(0.3, 0.4, 0.44, 0.43, sw=0.045)                                     # one heavy brow
+    p.line(0.56, 0.43, 0.7, 0.4, sw=0.045)
+    p.circle(0.38, 0.47, 0.03, fill=INK, stroke=None)
+    p.circle(0.62, 0.47, 0.03, fill=INK, stroke=None)
+    p.path((("M", 0.32, 0.6), ("C", 0.42, 0.66, 0.58, 0.66, 0.68, 0.6)), sw=0.04)
+    p.poly([(0.38, 0.62), (0.4, 0.54), (0.43, 0.63)], fill=WHITE, sw=0.025)    # teeth up (underbite)
+    p.poly([(0.62, 0.62), (0.6, 0.54), (0.57, 0.63)], fill=WHITE, sw=0.025)
+
+
+def _knight(p: Pen):
+    # a great helm with its visor slit and a plume
+    p.path((("M", 0.52, 0.14), ("C", 0.6, 0.02, 0.86, 0.02, 0.9, 0.16), ("C", 0.78, 0.12, 0.68, 0.14, 0.6, 0.22),
+            ("Z",)), fill=RED, sw=0.04)
+    p.path((("M", 0.2, 0.92), ("L", 0.2, 0.36), ("C", 0.2, 0.16, 0.8, 0.16, 0.8, 0.36), ("L", 0.8, 0.92),
+            ("Z",)), fill=STEEL, sw=0.05)
+    p.rect(0.26, 0.44, 0.48, 0.06, fill=INK, stroke=None)                     # the slit
+    p.line(0.5, 0.22, 0.5, 0.92, sw=0.03)                                     # the ridge
+    for u in (0.36, 0.44, 0.56, 0.64):                                        # breathing holes
+        p.circle(u, 0.66, 0.018, fill=INK, stroke=None)
+
+
+def _rogue(p: Pen):
+    # two daggers crossed
+    for flip in (False, True):
+        def q(u, v):
+            return (1 - u, v) if flip else (u, v)
+        p.poly([q(0.12, 0.12), q(0.2, 0.1), q(0.62, 0.54), q(0.54, 0.62), q(0.1, 0.2)], fill=STEEL, sw=0.04)
+        p.line(*q(0.5, 0.7), *q(0.7, 0.5), sw=0.07)                             # guard
+        p.poly([q(0.6, 0.64), q(0.64, 0.6), q(0.86, 0.82), q(0.82, 0.86)], fill=BROWN, sw=0.035)   # grip
+        p.circle(*q(0.88, 0.88), 0.045, fill=GOLD, sw=0.025)                    # pommel
+
+
+def _mage(p: Pen):
+    # a pointed hat with a star, over a wide brim
+    p.path((("M", 0.58, 0.04), ("C", 0.5, 0.2, 0.36, 0.5, 0.28, 0.74), ("L", 0.74, 0.74),
+            ("C", 0.7, 0.5, 0.66, 0.24, 0.58, 0.04), ("Z",)), fill="#3b4fa8", sw=0.05)
+    p.ellipse(0.5, 0.78, 0.46, 0.1, fill="#3b4fa8", sw=0.05)
+    p.poly(star_points(0.52, 0.52, 0.09, 0.04), fill=YELLOW, sw=0.02)
+    p.circle(0.6, 0.3, 0.025, fill=YELLOW, stroke=None)
+    p.circle(0.44, 0.64, 0.02, fill=YELLOW, stroke=None)
+
+
 DRAWERS = {
     "chest": _chest, "potion": _potion, "yellow potion": _yellow_potion, "purple potion": _purple_potion,
     "shovel": _shovel, "weapon": _weapon, "shield": _shield, "clover": _clover, "cornucopia": _cornucopia,
@@ -602,13 +685,18 @@ DRAWERS = {
     "heart": _heart, "skull": _skull, "oracle": _oracle, "entry": _entry, "coin": _coin, "start": _start,
     "santa": _santa, "market": _market,
 }
+FOURY_ICONS: tuple[str, ...] = tuple(DRAWERS)       # Dungeon Foury's (its icon page prints these)
+DRAWERS.update({"rat": _rat, "skeleton": _skeleton, "ogre": _ogre, "knight": _knight, "rogue": _rogue,
+                "mage": _mage})
+CARD_ICONS: tuple[str, ...] = ("rat", "skeleton", "ogre", "knight", "rogue", "mage")   # the card games'
 ICON_NAMES: tuple[str, ...] = tuple(DRAWERS)
 # other words people use for the same things
 ALIASES = {"sword": "weapon", "fury": "skull", "life": "heart", "hearts": "heart", "four-leaf clover": "clover",
            "treasure": "chest", "trap": "statue", "staircase": "stairs", "stone stairs": "stairs",
            "arrow": "entry", "triangle": "start", "insert coin": "coin", "water": "flooded",
            "package": "green package", "present": "green package", "cicisbeo juice": "yellow potion",
-           "dragon blood": "purple potion", "dragon's blood": "purple potion", "turn": "hourglass"}
+           "dragon blood": "purple potion", "dragon's blood": "purple potion", "turn": "hourglass",
+           "mouse": "rat", "bones": "skeleton", "wizard": "mage", "thief": "rogue"}
 LABELS = {name: name.replace("weapon", "weapon (sword)").replace("skull", "fury (skull)") for name in ICON_NAMES}
 
 

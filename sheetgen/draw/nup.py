@@ -31,13 +31,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .furniture import FOOTER_BAND
 from .model import Box, Group, Item, Line, Page, Style, translate
 
 CROP_STYLE = Style(stroke="#000000", stroke_width=0.2)
 CUT_STYLE = Style(stroke="#9a9a9a", stroke_width=0.15, dash=(1.0, 1.0))
 CROP_OFFSET = 1.5          # mm between the bleed edge and where a crop mark starts
 MIN_MARGIN = 5.0           # mm around the block (printers cannot print to the edge)
-FOOTER_BAND = (6.8, 2.8)   # mm above the bottom edge: the band finish_page writes in
 
 
 @dataclass(frozen=True)
@@ -142,9 +142,11 @@ def crop_marks(grid: NupGrid, mirrored: bool = False, footer_band: bool = True) 
         if top > 0:
             items.append(Line(x, 0.0, x, top, CROP_STYLE, id=f"crop-v{i}-top", cls="crop"))
         if bottom < h:
+            # the mark that reaches the bottom edge is crop-v<i>-bottom on every paper; where the
+            # footer band leaves room above it, an unnamed piece above the band goes with it
             if footer_band and bottom < band_top:
-                items.append(Line(x, bottom, x, band_top, CROP_STYLE, id=f"crop-v{i}-bottom", cls="crop"))
-                items.append(Line(x, band_bottom, x, h, CROP_STYLE, id=f"crop-v{i}-edge", cls="crop"))
+                items.append(Line(x, bottom, x, band_top, CROP_STYLE, cls="crop"))
+                items.append(Line(x, band_bottom, x, h, CROP_STYLE, id=f"crop-v{i}-bottom", cls="crop"))
             elif footer_band and bottom < band_bottom:
                 items.append(Line(x, band_bottom, x, h, CROP_STYLE, id=f"crop-v{i}-bottom", cls="crop"))
             else:

@@ -4,11 +4,13 @@ model (so PDF, SVG and PNG agree).
 
 Where they go (the sheets keep these places free):
 - four square markers of MARKER mm, their outer corners at INSET mm from the page's
-  corners (just inside the 10 mm page margins): 4x4 ArUco markers (OpenCV's
-  DICT_4X4_50), whose ids say which corner a marker is and the page's paper and
-  orientation (`marker_id`), so a photo can be rectified before anything is read;
-- the QR code, QR mm square, at the bottom right beside the footer: its right edge
-  QR_GAP mm left of the bottom-right marker, its bottom on the markers' bottom.
+  corners, quiet zones included inside the CORNER_ZONE squares the sheets leave empty
+  (sheetgen.draw.furniture): 4x4 ArUco markers (OpenCV's DICT_4X4_50), whose ids say
+  which corner a marker is and the page's paper and orientation (`marker_id`), so a
+  photo can be rectified before anything is read;
+- the QR code, QR mm square, centred in the bottom band below the sheet (which ends
+  CORNER_ZONE above the bottom edge), between the footer text and the calibration ruler
+  and clear of the cut lines of the three-up character sheets.
 `reserved_boxes(width, height)` lists these squares (with their white quiet zones).
 
 The identity (`SheetIdentity`) is the definition (a built-in name, or `$` and a
@@ -25,11 +27,11 @@ from dataclasses import dataclass
 from .model import Group, Rect, Style
 
 FORMAT = 1                      # the identity's format version
-MARKER = 7.0                    # mm: the side of a corner marker (6 x 6 cells of the ArUco pattern)
-INSET = 10.0                    # mm from the page edge to a marker's outer corner
-QUIET = 1.2                     # mm of white around a marker and the QR code
-QR = 14.0                       # mm: the QR code's modules
-QR_GAP = 3.0                    # mm between the QR code's quiet zone and the bottom-right marker's
+MARKER = 6.0                    # mm: the side of a corner marker (6 x 6 cells of the ArUco pattern)
+INSET = 7.5                     # mm from the page edge to a marker's outer corner (quiet zone within 15 mm)
+QUIET = 1.0                     # mm of white around a marker and the QR code
+QR = 11.0                       # mm: the QR code's modules (version 1 or 2: 21 or 25 modules)
+QR_BOTTOM = 3.0                 # mm from the bottom edge to the QR code's modules
 CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
 LAYOUTS = (("a4", "portrait"), ("a4", "landscape"), ("letter", "portrait"), ("letter", "landscape"))
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -88,9 +90,8 @@ def marker_corners(width: float, height: float, corner: str) -> list[tuple[float
 
 def qr_box(width: float, height: float) -> tuple[float, float, float, float]:
     """(x, y, w, h) of the QR code's modules."""
-    bx, by, _, _ = marker_box(width, height, "bottom-right")
-    x = bx - QUIET - QR_GAP - QUIET - QR
-    y = height - INSET - QR
+    x = (width - QR) / 2
+    y = height - QR_BOTTOM - QR
     return (x, y, QR, QR)
 
 
@@ -202,7 +203,7 @@ def qr_items(text: str, x: float, y: float, size: float = QR) -> list:
     """The QR code of text with its modules filling (x, y, size, size), on a white quiet zone:
     one rect per horizontal run of dark modules."""
     import segno
-    code = segno.make_qr(text, error="m")
+    code = segno.make_qr(text, error="l")     # the smallest version; segno boosts the error level
     matrix = [list(row) for row in code.matrix]
     n = len(matrix)
     m = size / n

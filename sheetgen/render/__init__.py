@@ -4,19 +4,20 @@ The back ends know nothing of games; each one draws exactly the primitives of
 sheetgen.draw.model.  Heavy libraries are imported inside the back-end modules,
 which are imported only when a format is asked for (start-up time matters).
 
-Files are written atomically and all together: every output of a document goes
-to a temporary name first and is renamed only when every page of every format
-rendered, so a failure never leaves half a document or replaces a good file.
+Files are written all or nothing (sheetgen.atomic.Staging): every output of a
+document goes to a part file first and is renamed only when every page of every
+format rendered; a rename that fails puts the old files back, so a failure never
+leaves half a document, a mix of old and new files, or replaces a good file.
 """
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 from pathlib import Path
 
-from ..atomic import atomic_path
+from ..atomic import Staging, why
 from ..errors import InputError, Problem
+from ..limits import check_name, shown
 from .common import page_file_name, safe_name
 
 FORMATS = ("pdf", "svg", "png")
@@ -35,17 +36,6 @@ def render_svg_pages(doc, grayscale: bool = False) -> list[str]:
 def render_png_pages(doc, dpi: int = 150, grayscale: bool = False) -> list[bytes]:
     from .png import iter_png_pages
     return list(iter_png_pages(doc, dpi=dpi, grayscale=grayscale))
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def _make_readable(tmp: Path, mode: int) -> None:
-    # mkstemp creates 0600 files; outputs are ordinary files the user shares/prints
-    os.chmod(tmp, mode)
 
 
 def _formats(formats) -> tuple[str, ...]:
@@ -93,19 +83,17 @@ def render_documents(docs, outdir, formats=FORMATS, dpi: int = 150, grayscale: b
         check_dpi(dpi)
     outdir = Path(outdir)
     _make_outdir(outdir)
-    mode = 0o666 & ~_umask()
     written: list[Path] = []
     try:
-        with contextlib.ExitStack() as stack:
-            # Each atomic_path renames its temporary file on a clean exit and deletes
-            # it on an exception; the ExitStack holds every rename until all rendered.
+        # every file is a part until all rendered; then all are renamed, or none (the
+        # staging also removes the parts a killed build left in outdir)
+        with Staging() as staging:
             for doc in docs:
-                written += _render_into(stack, doc, outdir, formats, dpi, grayscale, mode)
-    except OSError as exc:          # disk full, no permission, a folder where a file goes
+                written += _render_into(staging, doc, outdir, formats, dpi, grayscale)
+    except OSError as exc:          # disk full, no permission while drawing
         target = exc.filename2 or exc.filename or outdir
-        what = "a folder is in the way" if isinstance(exc, IsADirectoryError) else exc.strerror or str(exc)
-        raise InputError(Problem(f"cannot write the output: {what}; nothing was written",
-                                 str(target))) from None
+        raise InputError(Problem(f"cannot write the output: {why(exc)}; nothing was written",
+                                 shown(str(target)))) from None
     _remove_stale_pages(docs, outdir, formats, written)
     return written
 
@@ -127,6 +115,7 @@ def _remove_stale_pages(docs, outdir: Path, formats, written: list[Path]) -> Non
 
 def _make_outdir(outdir: Path) -> None:
     """Create the output folder, or say plainly why it cannot be one."""
+    check_name(outdir, "-o")
     if outdir.exists() and not outdir.is_dir():
         raise InputError(Problem("the output folder is a file", str(outdir), expected="a folder (or a new name)"))
     try:
@@ -138,14 +127,14 @@ def _make_outdir(outdir: Path) -> None:
         raise InputError(Problem(f"cannot create the output folder: {exc.strerror or exc}", str(outdir))) from None
 
 
-def _render_into(stack, doc, outdir: Path, formats, dpi, grayscale, mode) -> list[Path]:
+def _render_into(staging: Staging, doc, outdir: Path, formats, dpi, grayscale) -> list[Path]:
     pdf_path: list[Path] = []
     per_page: dict[str, list[Path]] = {"svg": [], "png": []}
     pdf = pdf_tmp = svg = None
     if "pdf" in formats:
         from .pdf import PdfRenderer
         target = outdir / f"{safe_name(doc.name)}.pdf"
-        pdf_tmp = stack.enter_context(atomic_path(target))
+        pdf_tmp = staging.add(target)
         pdf = PdfRenderer(doc, pdf_tmp, grayscale=grayscale)
         pdf_path.append(target)
     if "svg" in formats:
@@ -163,15 +152,12 @@ def _render_into(stack, doc, outdir: Path, formats, dpi, grayscale, mode) -> lis
                 continue
             data = svg.page(page).encode("utf-8") if ext == "svg" else png_bytes(page, dpi, grayscale)
             target = outdir / page_file_name(doc.name, i, page.name, ext)
-            tmp = stack.enter_context(atomic_path(target))
-            tmp.write_bytes(data)
-            _make_readable(tmp, mode)
+            staging.add(target).write_bytes(data)
             per_page[ext].append(target)
     if count == 0:
         raise InputError(Problem(f"document '{doc.name}' has no pages"))
     if pdf is not None:
         pdf.finish()
-        _make_readable(pdf_tmp, mode)
     return pdf_path + per_page["svg"] + per_page["png"]
 
 

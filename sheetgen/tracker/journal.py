@@ -11,18 +11,35 @@ Tables:
     steps(game_id, seq, step, created)       primary key (game_id, seq), seq from 1
     meta(key, value)                          'current' -> the current game id
 
+Every way the journal can fail is a JournalError (an InputError: exit 2) that
+says what is wrong and what to do: a damaged file (found at open by PRAGMA
+quick_check, before anything is read, so a damaged journal is never half-read),
+a read-only file (it still opens, read-only, for `status` and `export`), a lock
+another process holds past LOCK_TIMEOUT_S, a path that cannot be a journal
+(a folder, a device, a path under a regular file, a name too long).
+
 Test hook: SHEETGEN_TEST_PAUSE_BEFORE_COMMIT=SECONDS makes append() print
 'journal: pausing before commit' on stderr and sleep inside its transaction.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
+import stat
 import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+
+from ..errors import InputError
+from ..limits import check_name, shown
+
+LOCK_TIMEOUT_S = 10.0       # how long a command waits for another process's write to finish
+TABLES = ("games", "steps", "meta")
+# SQLite's primary result codes (sqlite3.Error.sqlite_errorcode & 0xff)
+_BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -54,8 +71,8 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-class JournalError(Exception):
-    pass
+class JournalError(InputError):
+    """The journal cannot be used as asked (exit 2); the message says what to do."""
 
 
 class Game:
@@ -66,18 +83,165 @@ class Game:
 
 
 class Journal:
-    def __init__(self, path: str | Path | None = None):
-        self.path = Path(path) if path else default_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+    def __init__(self, path: str | Path | None = None, timeout: float | None = None):
+        self.path = check_name(Path(path) if path else default_path(), "--journal")
+        self.timeout = LOCK_TIMEOUT_S if timeout is None else timeout
+        self.readonly = False
+        self._prepare_folder()
+        self.db = self._connect()
+
+    # -- opening ---------------------------------------------------------------------
+    def _prepare_folder(self) -> None:
+        where = shown(str(self.path))
+        try:
+            mode = os.stat(self.path).st_mode
+        except FileNotFoundError:
+            mode = None
+        except NotADirectoryError:
+            raise JournalError(f"{where}: part of the journal's path is a file, not a folder; "
+                               "give --journal a path inside a folder") from None
+        except OSError as exc:
+            raise JournalError(f"{where}: cannot use the journal: {exc.strerror or exc}") from None
+        if mode is not None and stat.S_ISDIR(mode):
+            raise JournalError(f"{where}: is a folder, not a journal file; give --journal FOLDER/journal.sqlite")
+        if mode is not None and not stat.S_ISREG(mode):
+            raise JournalError(f"{where}: is not a regular file (a device, FIFO or socket), so it cannot be "
+                               "a journal; give --journal a file name")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise JournalError(f"{where}: cannot create the journal's folder: part of the path is a file, "
+                               "not a folder; give --journal a path inside a folder") from None
+        except OSError as exc:
+            raise JournalError(f"{where}: cannot create the journal's folder: {exc.strerror or exc}") from None
+
+    def _connect(self) -> sqlite3.Connection:
+        exists = self.path.exists()
+        can_write = not exists or (os.access(self.path, os.W_OK)
+                                   and os.access(self.path.parent, os.W_OK | os.X_OK))
+        if not can_write:
+            return self._connect_readonly()
+        db = None
         try:
             # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per action
-            self.db = sqlite3.connect(str(self.path), isolation_level=None, timeout=10)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise JournalError(f"{self.path}: not a usable journal ({exc})") from None
+            db = sqlite3.connect(str(self.path), isolation_level=None, timeout=self.timeout)
+            self._check_intact(db)
+            missing = self._missing_tables(db)          # (refuses another program's database untouched)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            if missing:
+                db.executescript(SCHEMA)
+            return db
+        except sqlite3.Error as exc:
+            if db is not None:
+                db.close()
+            if exists and _code(exc) == _READONLY:      # an immutable file, a read-only mount
+                return self._connect_readonly()
+            raise self._error(exc) from None
+        except JournalError:
+            if db is not None:
+                db.close()
+            raise
+
+    def _connect_readonly(self) -> sqlite3.Connection:
+        """Open for reading only (status, export, games, render still work)."""
+        self.readonly = True
+        uri = Path(os.path.abspath(self.path)).as_uri()
+        last = None
+        # a WAL journal in a folder we cannot write has no -shm file to share: read it as immutable
+        for options in ("?mode=ro", "?mode=ro&immutable=1"):
+            db = None
+            try:
+                db = sqlite3.connect(uri + options, uri=True, isolation_level=None, timeout=self.timeout)
+                self._check_intact(db)
+                if self._missing_tables(db):
+                    db.close()
+                    raise JournalError(f"{shown(str(self.path))}: the journal is read-only and holds no games "
+                                       "yet; make it writable (chmod u+w, and its folder) or give --journal "
+                                       "another file")
+                return db
+            except sqlite3.Error as exc:
+                if db is not None:
+                    db.close()
+                last = exc
+                if _code(exc) in (_CORRUPT, _NOTADB):
+                    break
+        raise self._error(last) from None
+
+    def _check_intact(self, db: sqlite3.Connection) -> None:
+        """PRAGMA quick_check before anything is read: a damaged journal is refused whole."""
+        rows = db.execute("PRAGMA quick_check").fetchall()
+        if [r[0] for r in rows] != ["ok"]:
+            detail = _lines(rows) + (f"; ... ({len(rows)} problems)" if len(rows) > 3 else "")
+            raise self._damaged(f"PRAGMA quick_check: {detail}")
+
+    def _missing_tables(self, db: sqlite3.Connection) -> list[str]:
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        missing = [t for t in TABLES if t not in names]
+        if names - {"sqlite_sequence"} and "games" not in names:
+            raise JournalError(f"{shown(str(self.path))}: is an SQLite database but not a sheetgen journal "
+                               "(it has no games table); give --journal another file")
+        return missing
+
+    # -- errors ------------------------------------------------------------------------
+    def _damaged(self, detail: str) -> JournalError:
+        where = shown(str(self.path))
+        return JournalError(f"{where}: the journal is damaged ({detail}); nothing was read from it. Keep a copy, "
+                            f"then try `sqlite3 {where} .recover | sqlite3 recovered.sqlite` and go on with "
+                            "--journal recovered.sqlite, or start a new journal with --journal NEW.sqlite")
+
+    def _readonly_error(self) -> JournalError:
+        return JournalError(f"{shown(str(self.path))}: the journal is read-only, so nothing can be recorded "
+                            "(`track status` and `track export` still work); make it writable (chmod u+w, "
+                            "and its folder) or go on in another journal with --journal NEW.sqlite")
+
+    def _error(self, exc: sqlite3.Error) -> JournalError:
+        """What an SQLite error means for the user, and what to do."""
+        code, where = _code(exc), shown(str(self.path))
+        if code in (_BUSY, _LOCKED):
+            return JournalError(f"{where}: another sheetgen is writing this journal and held it for more than "
+                                f"{self.timeout:g} s; wait for it to finish (or stop it) and try again")
+        if code == _READONLY:
+            return self._readonly_error()
+        if code == _NOTADB:
+            return self._damaged("it is not an SQLite database")
+        if code == _CORRUPT:
+            return self._damaged(f"{exc}{self._integrity()}")
+        if code == _CANTOPEN:
+            return JournalError(f"{where}: cannot open the journal (no permission, or its folder cannot be "
+                                "written); check the permissions or give --journal another file")
+        if code == _FULL:
+            return JournalError(f"{where}: no space left on the device for the journal; nothing was recorded")
+        if code == _IOERR:
+            return JournalError(f"{where}: the journal cannot be read or written (an input/output error: {exc})")
+        return JournalError(f"{where}: the journal cannot be used ({exc})")
+
+    def _integrity(self) -> str:
+        """'; PRAGMA integrity_check: ...' when SQLite can say more about the damage, else ''."""
+        try:
+            db = sqlite3.connect(Path(os.path.abspath(self.path)).as_uri() + "?mode=ro", uri=True)
+            try:
+                rows = db.execute("PRAGMA integrity_check(3)").fetchall()
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return ""
+        return "; PRAGMA integrity_check: " + _lines(rows)
+
+    @contextlib.contextmanager
+    def _sql(self):
+        """Every database access: an SQLite error becomes a JournalError."""
+        try:
+            yield self.db
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+
+    def _decode(self, text, what: str):
+        try:
+            return json.loads(text)
+        except (TypeError, ValueError):
+            raise self._damaged(f"{what} is not readable JSON: the journal was changed outside sheetgen") from None
 
     def close(self) -> None:
         self.db.close()
@@ -91,17 +255,28 @@ class Journal:
     # -- transactions --------------------------------------------------------------
     def _tx(self):
         journal = self
+        if self.readonly:
+            raise self._readonly_error()
 
         class _T:
             def __enter__(self):
-                journal.db.execute("BEGIN IMMEDIATE")
+                with journal._sql() as db:
+                    db.execute("BEGIN IMMEDIATE")
                 return journal.db
 
             def __exit__(self, kind, exc, tb):
                 if kind is None:
-                    journal.db.execute("COMMIT")
+                    try:
+                        journal.db.execute("COMMIT")
+                    except sqlite3.Error as error:
+                        with contextlib.suppress(sqlite3.Error):
+                            journal.db.execute("ROLLBACK")
+                        raise journal._error(error) from None
                 else:
-                    journal.db.execute("ROLLBACK")
+                    with contextlib.suppress(sqlite3.Error):     # keep the error that stopped it
+                        journal.db.execute("ROLLBACK")
+                    if isinstance(exc, sqlite3.Error):
+                        raise journal._error(exc) from None
                 return False
         return _T()
 
@@ -114,17 +289,29 @@ class Journal:
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('current', ?)", (str(gid),))
         return gid
 
+    def _game(self, row) -> Game:
+        header = self._decode(row[2], f"the header of game {row[0]}")
+        if not isinstance(header, dict) or not isinstance(row[1], str):
+            raise self._damaged(f"game {row[0]} has no proper header: the journal was changed outside sheetgen")
+        return Game(row[0], row[1], header, row[3])
+
     def game(self, gid: int) -> Game:
-        row = self.db.execute("SELECT id, ruleset, header, created FROM games WHERE id = ?", (gid,)).fetchone()
+        with self._sql() as db:
+            row = db.execute("SELECT id, ruleset, header, created FROM games WHERE id = ?", (gid,)).fetchone()
         if row is None:
             raise JournalError(f"no game {gid} in {self.path}")
-        return Game(row[0], row[1], json.loads(row[2]), row[3])
+        return self._game(row)
 
     def current(self) -> Game:
-        row = self.db.execute("SELECT value FROM meta WHERE key = 'current'").fetchone()
+        with self._sql() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'current'").fetchone()
         if row is None:
             raise JournalError(f"no game in {self.path}: start one with `sheetgen track new --map MAP`")
-        return self.game(int(row[0]))
+        try:
+            gid = int(row[0])
+        except (TypeError, ValueError):
+            raise self._damaged("the current game is not a number: the journal was changed outside sheetgen") from None
+        return self.game(gid)
 
     def set_current(self, gid: int) -> None:
         self.game(gid)
@@ -132,13 +319,15 @@ class Journal:
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('current', ?)", (str(gid),))
 
     def games(self) -> list[Game]:
-        rows = self.db.execute("SELECT id, ruleset, header, created FROM games ORDER BY id").fetchall()
-        return [Game(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
+        with self._sql() as db:
+            rows = db.execute("SELECT id, ruleset, header, created FROM games ORDER BY id").fetchall()
+        return [self._game(r) for r in rows]
 
     # -- steps ---------------------------------------------------------------------
     def steps(self, gid: int) -> list:
-        rows = self.db.execute("SELECT step FROM steps WHERE game_id = ? ORDER BY seq", (gid,)).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        with self._sql() as db:
+            rows = db.execute("SELECT seq, step FROM steps WHERE game_id = ? ORDER BY seq", (gid,)).fetchall()
+        return [self._decode(r[1], f"step {r[0]} of game {gid}") for r in rows]
 
     def append(self, gid: int, step, check=None) -> int:
         """Record one step in its own transaction; returns its seq (1-based).
@@ -149,8 +338,8 @@ class Journal:
         raises, nothing is written."""
         with self._tx() as db:
             if check is not None:
-                rows = db.execute("SELECT step FROM steps WHERE game_id = ? ORDER BY seq", (gid,)).fetchall()
-                step = check([json.loads(r[0]) for r in rows], step)
+                rows = db.execute("SELECT seq, step FROM steps WHERE game_id = ? ORDER BY seq", (gid,)).fetchall()
+                step = check([self._decode(r[1], f"step {r[0]} of game {gid}") for r in rows], step)
             row = db.execute("SELECT COALESCE(MAX(seq), 0) FROM steps WHERE game_id = ?", (gid,)).fetchone()
             seq = row[0] + 1
             db.execute("INSERT INTO steps (game_id, seq, step, created) VALUES (?, ?, ?, ?)",
@@ -170,7 +359,25 @@ class Journal:
             if row is None:
                 return None
             db.execute("DELETE FROM steps WHERE game_id = ? AND seq = ?", (gid, row[0]))
-        return json.loads(row[1])
+        return self._decode(row[1], f"step {row[0]} of game {gid}")
 
     def integrity(self) -> str:
-        return self.db.execute("PRAGMA integrity_check").fetchone()[0]
+        with self._sql() as db:
+            return db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def _lines(rows) -> str:
+    """The first three rows of a PRAGMA's answer on one line."""
+    return "; ".join(" ".join(str(r[0]).replace("*** in database main ***", "").split()) for r in rows[:3])
+
+
+def _code(exc: BaseException | None) -> int | None:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF
+    text = str(exc).lower()             # an SQLite older than Python 3.11's error codes
+    for words, primary in (("locked", _BUSY), ("readonly", _READONLY), ("malformed", _CORRUPT),
+                           ("not a database", _NOTADB), ("unable to open", _CANTOPEN), ("disk is full", _FULL)):
+        if words in text:
+            return primary
+    return None

@@ -18,16 +18,18 @@ from pydantic import BaseModel, ConfigDict, Field
 from sheetgen.errors import InputError, Problem, did_you_mean
 from ..dice import D66_VALUES
 from . import shapes as sh
-from .tables import BOSS_ROLL, CATEGORIES, CONTENTS_ROLLS, ContentsTable, Escalation, Result, RoomEntry, RoomTable
+from .tables import (BOSS_ROLL, CATEGORIES, CONTENTS_ROLLS, TREASURE_ROLLS, ContentsTable, Escalation, Result,
+                     RoomEntry, RoomTable, TreasureEntry, TreasureTable)
 from sheetgen.definitions.models import Strict, validate_model
 from sheetgen.definitions.registry import Finding, Source
 from sheetgen.definitions.yamlsource import MarkedDict, MarkedList, locate
 
-TABLE_KINDS = ("d66", "entrance", "contents")
+TABLE_KINDS = ("d66", "entrance", "contents", "treasure")
 SHEET_KINDS = ("tables", "graph")
 BUILTIN_ROOMS = "exploration-d66"
 BUILTIN_ENTRANCES = "exploration-entrance"
 BUILTIN_CONTENTS = "exploration-contents"
+BUILTIN_TREASURE = "exploration-treasure"
 
 
 # -- models ----------------------------------------------------------------------
@@ -48,6 +50,11 @@ class ContentsRow(Strict):
     room: str
 
 
+class TreasureRow(Strict):
+    title: str
+    text: str = ""
+
+
 class BossEscalation(Strict):
     final_at: int = Field(6, ge=1, le=12)
     per_prior_boss: int = Field(1, ge=0, le=6)
@@ -55,17 +62,19 @@ class BossEscalation(Strict):
 
 
 class ExplorationTable(Strict):
-    """A d66 room table, a d6 entrance table or a 2d6 contents table."""
+    """A d66 room table, a d6 entrance table, a 2d6 contents table or a d6 treasure table."""
     sheetgen: Literal[1]
     kind: Literal["table"]
     ruleset: Literal["exploration"]
-    table: Literal["d66", "entrance", "contents"]
+    table: Literal["d66", "entrance", "contents", "treasure"]
     title: str = ""
     notes: str = ""
     entries: dict[Union[int, str], ExplorationShape] | None = None
     results: dict[str, ContentsResult] | None = None
     rows: dict[Union[int, str], ContentsRow] | None = None
     escalation: BossEscalation | None = None
+    treasure: dict[Union[int, str], TreasureRow] | None = Field(
+        None, description="a treasure table's finds, keyed by the d6 roll 1-6")
 
 
 class ExplorationSheet(Strict):
@@ -80,6 +89,8 @@ class ExplorationSheet(Strict):
     rooms: str = BUILTIN_ROOMS
     entrances: str = BUILTIN_ENTRANCES
     contents: str = BUILTIN_CONTENTS
+    treasure: str | None = Field(BUILTIN_TREASURE, description="the treasure table printed with the contents "
+                                                               "(a built-in name or a path; null: none)")
 
 
 # -- the play log (the issue's fixed format plus optional keys; see playlog.py) ---------------
@@ -188,11 +199,12 @@ class Table:
     source: Source
     rooms: RoomTable | None = None          # d66 or entrance
     contents: ContentsTable | None = None
+    treasure: TreasureTable | None = None
 
     @property
     def title(self) -> str:
         return self.model.title or {"d66": "Room shapes (d66)", "entrance": "Entrance rooms (d6)",
-                                    "contents": "Room contents (2d6)"}[self.model.table]
+                                    "contents": "Room contents (2d6)", "treasure": "Treasure (d6)"}[self.model.table]
 
 
 @dataclass
@@ -204,6 +216,7 @@ class Sheet:
     rooms: Table | None = None
     entrances: Table | None = None
     contents: Table | None = None
+    treasure: Table | None = None
 
 
 # -- loading -----------------------------------------------------------------------
@@ -230,7 +243,10 @@ def _load_sheet(model: ExplorationSheet, source: Source) -> Sheet:
     sheet = Sheet(model, source, *size)
     if model.sheet == "tables":
         problems = []
-        for key, want in (("rooms", "d66"), ("entrances", "entrance"), ("contents", "contents")):
+        for key, want in (("rooms", "d66"), ("entrances", "entrance"), ("contents", "contents"),
+                          ("treasure", "treasure")):
+            if getattr(model, key) is None:         # treasure: null leaves the treasure table out
+                continue
             try:
                 table = load_table(getattr(model, key), source.folder)
             except InputError as exc:
@@ -248,12 +264,21 @@ def _load_sheet(model: ExplorationSheet, source: Source) -> Sheet:
 def _load_table(model: ExplorationTable, source: Source) -> Table:
     problems: list[Problem] = []
     table = Table(model, source)
+    if model.treasure is not None and model.table != "treasure":
+        problems.append(source.problem(("treasure",), f"'treasure' belongs in a treasure table, not a "
+                                                      f"{model.table} table"))
     if model.table in ("d66", "entrance"):
         for key in ("results", "rows", "escalation"):
             if getattr(model, key) is not None:
                 problems.append(source.problem((key,), f"'{key}' belongs in a contents table, not a "
                                                        f"{model.table} table"))
         table.rooms = _room_table(model, source, problems)
+    elif model.table == "treasure":
+        for key in ("entries", "results", "rows", "escalation"):
+            if getattr(model, key) is not None:
+                problems.append(source.problem((key,), f"'{key}' does not belong in a treasure table; "
+                                                       "it has 'treasure' (the finds for d6 1-6)"))
+        table.treasure = _treasure_table(model, source, problems)
     else:
         if model.entries is not None:
             problems.append(source.problem(("entries",), "'entries' belongs in a d66 or entrance table; "
@@ -341,6 +366,27 @@ def _contents_table(model: ExplorationTable, source: Source, problems: list) -> 
         return None
     esc = model.escalation or BossEscalation()
     return ContentsTable(rows, results, Escalation(esc.final_at, esc.per_prior_boss, esc.rule), model.title)
+
+
+def _treasure_table(model: ExplorationTable, source: Source, problems: list) -> TreasureTable | None:
+    if model.treasure is None:
+        problems.append(source.problem((), "missing required key 'treasure' (the finds for d6 1-6)"))
+        return None
+    entries: dict[int, TreasureEntry] = {}
+    for raw_key, row in model.treasure.items():
+        key = _int_key(raw_key)
+        if key not in TREASURE_ROLLS:
+            problems.append(_key_problem(source, ("treasure", raw_key),
+                                         f"'{raw_key}' is not a d6 result (a treasure table is rolled on d6: 1-6)"))
+            continue
+        entries[key] = TreasureEntry(key, row.title, row.text)
+    missing = [k for k in TREASURE_ROLLS if k not in entries and k not in _int_keys(model.treasure)]
+    if missing:
+        problems.append(_key_problem(source, ("treasure",), f"missing treasure row{'s' if len(missing) > 1 else ''} "
+                                                            f"{', '.join(map(str, missing))} (a d6 table needs 1-6)"))
+    if problems:
+        return None
+    return TreasureTable(entries, model.title, " ".join(model.notes.split()))
 
 
 def _int_key(key) -> int | None:

@@ -16,8 +16,9 @@ def compose(defn, options):
                                        paper=options.paper or defn.model.paper)
         return draw.tables_document(defn.rooms, defn.entrances, defn.contents, options,
                                     title=defn.model.title, paper=options.paper or defn.model.paper,
-                                    name=defn.source.path.stem)
+                                    name=defn.source.path.stem, treasure=defn.treasure)
     return draw.tables_document(defn if defn.model.table == "d66" else None,
                                 defn if defn.model.table == "entrance" else None,
                                 defn if defn.model.table == "contents" else None, options,
-                                title=defn.title, paper=options.paper or "a4", name=defn.source.path.stem)
+                                title=defn.title, paper=options.paper or "a4", name=defn.source.path.stem,
+                                treasure=defn if defn.model.table == "treasure" else None)

@@ -7,8 +7,8 @@ the wall, explored = filled box, secret = 'S' on the wall.
 from __future__ import annotations
 
 from sheetgen.fonts import fit_size, text_width, wrap
-from sheetgen.draw.furniture import finish_page, sheet_id
-from sheetgen.draw.model import Circle, Document, Group, Line, Page, Rect, Style, Text
+from sheetgen.draw.furniture import CORNER_ZONE, finish_page, sheet_id
+from sheetgen.draw.model import Circle, Document, Group, Line, Page, Polygon, Rect, Style, Text, allow_overlap
 from sheetgen.draw.options import PAPER_SIZES, BuildOptions
 
 INK = "#000000"
@@ -55,8 +55,9 @@ def door_mark(x0: float, y0: float, sq: float, cx: int, cy: int, side: str, stat
         box = cap + 0.8
         items = (Rect(mx - box / 2, my - box / 2, box, box, Style(stroke=None, fill="#ffffff")),
                  Text(mx, my + cap / 2, "S", size=size, font="sans-bold", anchor="middle"))
-    else:
-        items = (Rect(mx - w / 2, my - h / 2, w, h, DOOR_SHUT if state == "explored" else DOOR_OPEN),)
+        # the 'S' sits on the wall line on purpose (a white knockout behind it)
+        return allow_overlap(Group(items, id=ident, cls=f"door {state}"))
+    items = (Rect(mx - w / 2, my - h / 2, w, h, DOOR_SHUT if state == "explored" else DOOR_OPEN),)
     return Group(items, id=ident, cls=f"door {state}")
 
 
@@ -125,16 +126,16 @@ def legend_row(x: float, y: float, sq: float = 4.0) -> list:
 
 # -- table sheets ---------------------------------------------------------------------
 def tables_document(rooms, entrances, contents, options: BuildOptions, title: str = "", paper: str = "a4",
-                    name: str = "exploration-tables") -> Document:
-    """The d66 shapes (page 1), then the contents and entrance tables; any may be None."""
+                    name: str = "exploration-tables", treasure=None) -> Document:
+    """The d66 shapes (page 1), then the contents, entrance and treasure tables; any may be None."""
     pages = []
     pw, ph = _paper(paper)
     sid = sheet_id("exploration-tables", getattr(rooms, "title", None), getattr(contents, "title", None),
                    _table_fingerprint(rooms), _table_fingerprint(entrances), options.paper, options.grayscale)
     if rooms is not None:
         pages.append(finish_page(_d66_page(rooms, pw, ph, options), options, sid, footer=title or rooms.title))
-    if contents is not None or entrances is not None:
-        pages.append(finish_page(_contents_page(contents, entrances, pw, ph, options), options, sid,
+    if contents is not None or entrances is not None or treasure is not None:
+        pages.append(finish_page(_contents_page(contents, entrances, pw, ph, options, treasure), options, sid,
                                  footer=title or "Dungeon exploration tables"))
     return Document(pages, title=title or "Dungeon exploration tables", name=name,
                     subject="d66 room shapes, room contents and entrance tables")
@@ -170,7 +171,7 @@ def _d66_page(table, pw: float, ph: float, options: BuildOptions) -> Page:
     return page
 
 
-def _contents_page(contents, entrances, pw: float, ph: float, options: BuildOptions) -> Page:
+def _contents_page(contents, entrances, pw: float, ph: float, options: BuildOptions, treasure=None) -> Page:
     page = Page(pw, ph, name="contents-entrance")
     y = 14.0
     x0 = MARGIN + 2
@@ -227,8 +228,38 @@ def _contents_page(contents, entrances, pw: float, ph: float, options: BuildOpti
             entry = entrances.rooms.entries[i + 1]
             page.add(shape_panel(entry, i + 1, x0 + i * col_w, y, col_w - 2, sq, options))
         y += 6.8 + 8 * sq + 4
+    if treasure is not None:
+        y = _treasure_table(page, treasure, x0, y + 4, width, options)
     page.add(*legend_row(x0, min(y + 4, ph - 16)))
     return page
+
+
+def _treasure_table(page: Page, table, x0: float, y: float, width: float, options: BuildOptions) -> float:
+    """The treasure table (d6 | find) in the style of the contents table; returns the y below it."""
+    treasure = table.treasure
+    page.add(Text(x0, y, table.title, size=14, font="sans-bold", id="treasure-title"))
+    y += 3
+    for line in wrap(treasure.notes or "Roll d6 when a result sends you to the treasure table.", "sans", 8, width):
+        page.add(Text(x0, y + 2.5, line, size=8, font="sans"))
+        y += 3.6
+    y += 2.0
+    num_w = 12.0
+    page.add(Rect(x0, y, width, 6, Style(stroke=INK, stroke_width=0.3, fill=_fill("#e8e8e8", options))))
+    page.add(Text(x0 + 1.5, y + 4.3, "d6", size=9, font="sans-bold"))
+    page.add(Text(x0 + num_w + 1.5, y + 4.3, "Treasure", size=9, font="sans-bold"))
+    y += 6
+    for roll in sorted(treasure.entries):
+        entry = treasure.entries[roll]
+        text = f"{entry.title}: {entry.text}" if entry.text else entry.title
+        lines = wrap(text, "condensed", 8, width - num_w - 3)
+        h = 2.2 + len(lines) * 3.4
+        page.add(Rect(x0, y, width, h, BOX, id=f"treasure-row-{roll}", cls="treasure-row"))
+        page.add(Line(x0 + num_w, y, x0 + num_w, y + h, BOX))
+        page.add(Text(x0 + 6, y + 4.4, str(roll), size=11, font="sans-bold", anchor="middle"))
+        for i, line in enumerate(lines):
+            page.add(Text(x0 + num_w + 1.5, y + 4.0 + i * 3.4, line, size=8, font="condensed"))
+        y += h
+    return y + 4
 
 
 # -- graph sheet and maps -----------------------------------------------------------------
@@ -270,10 +301,12 @@ def _grid(lay: GraphLayout) -> list:
         if lay.rows <= 40 or (j + 1) % 5 == 0:
             items.append(Text(lay.x0 - 1.2, lay.y0 + (j + 0.75) * lay.sq, str(j + 1), size=6, font="condensed",
                               anchor="end", fill=SOFT))
-    # the entrance goes at bottom centre: a small arrow under the middle
+    # the entrance goes at the bottom centre: the mark graph-20x28 prints, a triangle under the middle
     mid = lay.x0 + lay.cols * lay.sq / 2
-    items.append(Text(mid, y1 + 3.2, "entrance here", size=6, font="condensed", anchor="middle", fill=SOFT,
-                      id="entrance-mark"))
+    items.append(Group((Polygon(((mid, y1 + 0.5), (mid - 2.4, y1 + 4.3), (mid + 2.4, y1 + 4.3)),
+                                Style(stroke=None, fill=INK)),
+                        Text(mid + 3.1, y1 + 4.1, "ENTRANCE", size=6.5, font="sans-bold")), id="entrance-mark",
+                       cls="entrance"))
     return items
 
 
@@ -330,8 +363,9 @@ def graph_document(cols: int, rows: int, options: BuildOptions, title: str = "",
     lay = GraphLayout(cols, rows, pw, ph)
     page = Page(pw, ph, name=f"sheet-{cols}x{rows}")
     title = title or "Dungeon exploration graph sheet"
-    page.add(Text(lay.x0, 12, title, size=14, font="sans-bold", id="title"))
-    page.add(Text(lay.x0, 17, f"{cols} x {rows} squares · x 1-{cols} left to right, y 1-{rows} top to bottom",
+    tx = max(lay.x0, CORNER_ZONE)           # clear of the page's corner squares (the scanner's marks)
+    page.add(Text(tx, 12, title, size=14, font="sans-bold", id="title"))
+    page.add(Text(tx, 17, f"{cols} x {rows} squares · x 1-{cols} left to right, y 1-{rows} top to bottom",
                   size=7, font="sans", fill=SOFT))
     page.add(*_grid(lay))
     page.add(*_panel(lay))
@@ -339,7 +373,7 @@ def graph_document(cols: int, rows: int, options: BuildOptions, title: str = "",
     y = lay.bottom + 2
     page.add(Text(lay.x0, y, "Room key", size=9, font="sans-bold"))
     y += 6
-    while y < ph - 12:
+    while y < ph - CORNER_ZONE - 1:
         page.add(Line(lay.x0, y, pw - MARGIN, y, Style(stroke=GRID_INK, stroke_width=0.2)))
         y += 6
     sid = sheet_id("exploration-graph", cols, rows, paper, options.grayscale)
@@ -354,10 +388,11 @@ def map_document(ex, options: BuildOptions, title: str = "", paper: str = "a4", 
     lay = GraphLayout(ex.width, ex.height, pw, ph)
     page = Page(pw, ph, name="map")
     title = title or f"Dungeon map (seed {options.seed})"
-    page.add(Text(lay.x0, 12, title, size=14, font="sans-bold", id="title"))
+    tx = max(lay.x0, CORNER_ZONE)
+    page.add(Text(tx, 12, title, size=14, font="sans-bold", id="title"))
     ending = {"final-boss": "ended on the Final Boss", "no-doors": "no unexplored door left",
               "rooms": "room limit reached"}.get(ex.ended or "", "in progress")
-    page.add(Text(lay.x0, 17, f"{len(ex.rooms)} rooms · {ex.minutes} minutes · {ex.wandering()} wandering "
+    page.add(Text(tx, 17, f"{len(ex.rooms)} rooms · {ex.minutes} minutes · {ex.wandering()} wandering "
                               f"monster attack{'s' if ex.wandering() != 1 else ''} · {ending}",
                   size=7.5, font="sans", fill=SOFT, id="summary"))
     page.add(*_grid(lay))

@@ -4,7 +4,8 @@ layouts/exploration/).
 
 RoomTable: d66 (11-16 .. 61-66) -> room shape (a d6 entrance table: the same, keyed 1-6);
 ContentsTable: 2d6 (2-12) -> a result for corridors and one for rooms, with the
-boss escalation rule for 11 (the built-in table's house rule: +1 per earlier boss).
+boss escalation rule for 11 (the built-in table's house rule: +1 per earlier boss);
+TreasureTable: d6 -> what a treasure result ("roll on the treasure table") holds.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from .shapes import Shape, default_stretch_line, mirror, orientations, rotate, s
 
 CATEGORIES = ("monsters", "traps", "treasure", "special", "empty", "events", "boss")
 CONTENTS_ROLLS = tuple(range(2, 13))
+TREASURE_ROLLS = tuple(range(1, 7))
 BOSS_ROLL = 11
 FINAL_BOSS = "final-boss"
 BOSS = "boss"
@@ -186,3 +188,21 @@ def _names_in(name: str, text: str) -> bool:
 
 def _norm(text) -> str:
     return " ".join(str(text).strip().lower().replace("-", " ").replace("_", " ").split())
+
+
+@dataclass(frozen=True)
+class TreasureEntry:
+    roll: int
+    title: str
+    text: str
+
+
+@dataclass
+class TreasureTable:
+    """The treasure table a contents result sends the party to: d6 -> a find."""
+    entries: dict[int, TreasureEntry]
+    title: str = ""
+    notes: str = ""
+
+    def __getitem__(self, roll: int) -> TreasureEntry:
+        return self.entries[roll]

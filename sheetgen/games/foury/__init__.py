@@ -12,19 +12,21 @@ The rules side (pure: the standard library and sheetgen.games.base only):
     tables.py     the game's data in one place: the die table, foe strengths, tracks and caps,
                   requirement counts, the campaigns' numbers and what each campaign prints
     board.py      map geometry and the event vocabulary;  heroes.py: traits and the heroes
+    vocabulary.py every word a map may use with one line of meaning (`sheetgen list items` ...)
 The rest:
     formats/      the YAML formats: map.py (the map, its Board and lint), sheet.py (spare sheets,
                   heroes), playlog.py (the play log and `sheetgen check`)
     sheets/       composers into the drawing model: map.py (map page), character.py (character
                   sheet), pictograms.py (event icons), pencil.py (a played game over the map)
     tracker.py    the journal adapter of `sheetgen track` (ADAPTER)
+    cli.py        the game's own commands: `sheetgen new map NAME`
     randomplay.py a random legal player (benchmarks, tests)
     sim/          `sheetgen simulate`: policies, runner (four rounds), campaigns (the campaign
                   maps' own games), results, stats, report, pages, export (play logs)
 
 Only this small declaration is imported to find the game; the rest when used.
 """
-from ..base import BuildOption, Game
+from ..base import BuildOption, Command, Game
 
 GAME = Game(
     name="foury",
@@ -37,6 +39,11 @@ GAME = Game(
     simulator="sheetgen.games.foury.sim.api",
     readings="sheetgen.games.foury.rules:FouryReading",
     scanner="sheetgen.games.foury.scan",
+    commands=(Command("new", "sheetgen.games.foury.cli", "new",
+                      "Write a map to start from: `new map NAME`."),),
+    vocabularies={word: f"sheetgen.games.foury.vocabulary:{attr}" for word, attr in (
+        ("items", "items"), ("events", "events"), ("enemies", "enemies"), ("campaigns", "campaigns"),
+        ("requirements", "requirements"), ("die-effects", "die_effects"), ("sides", "sides"))},
     build_options=(
         BuildOption("columns", "int", "Blank maps: number of columns.", 3, 26),
         BuildOption("rows", "int", "Blank maps: number of rows.", 3, 26),

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from string import ascii_uppercase
 
+from .tables import DIE_TABLE, DieFace
+
 SIDES = ("N", "E", "S", "W")
 DELTA = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
@@ -132,7 +134,7 @@ def parse_event(text: str) -> tuple[Event, ...]:
         elif head == "find":
             item = " ".join(words[1:])
             if item not in ITEMS:
-                raise ValueError(f"'{part}': unknown item '{item}'")
+                raise ValueError(f"'{part}': unknown item '{item}' (one of {', '.join(ITEMS)})")
             out.append(Event("find", item=item))
         else:
             raise ValueError(f"unknown event '{part}' (monster [ENEMY], collapse SIDES, collapse origin, "
@@ -167,6 +169,8 @@ class Board:
     max_enemies: int | None = None      # Slaughter: the most enemies that can be met (48)
     safe_zone: str | None = None        # Santa: the zone letter of the XMas Safe Zone
     hero_extras: bool = True            # whether the sheet shades the beige hero extra boxes
+    # the die item's table: the map's `die_table:`, else ours (printed, applied, rolled: one object)
+    die_table: dict[int, DieFace] = field(default_factory=lambda: DIE_TABLE)
 
     def on_board(self, c: Coord) -> bool:
         return 0 <= c[0] < self.columns and 0 <= c[1] < self.rows

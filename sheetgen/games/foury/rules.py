@@ -104,7 +104,8 @@ Readings we chose where the rules text is ambiguous (each one tested):
   kept cornucopia may be penciled in the requirement space instead of the counter.
 - Chest event: the chest is marked at once; a `collect: chest` right after it in
   that room is accepted as the same chest.
-- Die item: our printed die table (tables.DIE_TABLE) applies to its roll.
+- Die item: the map's printed die table (Board.die_table: the map's `die_table:`, else
+  tables.DIE_TABLE) applies to its roll.
 - Collecting beyond a cap keeps the cap (the extra is lost); buying beyond a cap
   at the market is an error.
 - Market chest value is the number of the round just completed (x1..x4); a chest
@@ -144,7 +145,7 @@ from .actions import (Candy, Circle, Climb, Coin, Collect, Enter, Exit, Fight, F
 from .board import DELTA, ENEMIES, OPPOSITE, Board, Coord, cell_name, direction, neighbour, parse_cell_side, \
     relative_side, wall_key
 from .heroes import TRAITS, Hero
-from .tables import (ANCIENT, COLLECT_GAIN, DIE_TABLE, EXTRA_STEPS, FLOOD_EVERY, FURY_BOXES, KILLS_PER_CORNUCOPIA,
+from .tables import (ANCIENT, COLLECT_GAIN, EXTRA_STEPS, FLOOD_EVERY, FURY_BOXES, KILLS_PER_CORNUCOPIA,
                      KRAKEN, OPPOSITE_ZONE, REQUIREMENT_COUNT, RESOURCE_ITEMS, RESOURCES, ROUND_BONUS, CHEST_VALUE,
                      SANTA, SANTA_COUNTERS, SANTA_TURNS, SLAUGHTER, SLAUGHTER_MAX, STRENGTH, SWIM_LIMIT, Campaign,
                      foe_strength)
@@ -1185,7 +1186,7 @@ class FouryRules(Rules):
             elif not 1 <= a.roll <= 6:
                 ctx.soft("roll.range", f"roll {a.roll} is not a d6 result (1-6)")
             else:
-                face = DIE_TABLE[a.roll]
+                face = s.board.die_table[a.roll]
                 if face.monster:
                     s.spawned = _with(s.spawned, pos, "monster")
                     s.engaged, s.fled, s.last = True, False, None

@@ -1,7 +1,8 @@
 """Dungeon Foury's data in one place: read by the engine, the sheets and the simulator alike.
 
     DIE_TABLE          the die item's table (printed beside our maps, applied by the engine,
-                       rolled by the simulated players)
+                       rolled by the simulated players); a map's `die_table:` replaces it for
+                       that map (die_table, die_face read the effects a map writes)
     foe_strength       what a foe adds to its die: statues, the Goblin, the Kraken, the Minotaur
     ROUND_BONUS, CHEST_VALUE   the sheet's round markers: monsters +0..+3, chests x1..x4
     TRACK_BOXES, track_boxes   the resource tracks' boxes (plain and beige hero extras): the caps
@@ -46,15 +47,62 @@ class DieFace:
     gain: tuple[tuple[str, int], ...] = ()      # resources gained (a negative number: lost)
 
 
-# our own table (the rulebook's is not in the text): 1 a monster appears, 2 lose a heart, 3-6 gain a resource
-DIE_TABLE = {
-    1: DieFace(1, "a monster appears: fight it", monster=True),
-    2: DieFace(2, "lose 1 life point", gain=(("hearts", -1),)),
-    3: DieFace(3, "gain 1 shovel", gain=(("shovels", 1),)),
-    4: DieFace(4, "gain 1 four-leaf clover", gain=(("clovers", 1),)),
-    5: DieFace(5, "gain 1 shield", gain=(("shields", 1),)),
-    6: DieFace(6, "gain 1 chest", gain=(("chests", 1),)),
-}
+# what a die-table face may gain or lose, and how the sheet names one (and several) of it
+DIE_RESOURCES = {"hearts": ("life point", "life points"), "shields": ("shield", "shields"),
+                 "weapon": ("weapon point", "weapon points"), "clovers": ("four-leaf clover", "four-leaf clovers"),
+                 "shovels": ("shovel", "shovels"), "chests": ("chest", "chests"),
+                 "cornucopias": ("cornucopia", "cornucopias")}
+# the words a map's `die_table:` may use for each resource (singular, plural, the sheet's words)
+DIE_RESOURCE_WORDS = {word: key for key, names in DIE_RESOURCES.items()
+                      for word in (key, key.removesuffix("s"), *names)}
+DIE_MONSTER_TEXT = "a monster appears: fight it"
+DIE_EFFECTS = ("monster", "gain N RESOURCE", "lose N RESOURCE", "nothing")   # gains and losses join with ' + '
+
+
+def die_face(face: int, effect: str) -> DieFace:
+    """A face of a die table from its effect as a map writes it: 'monster', 'gain 1 shield',
+    'lose 2 hearts', 'nothing', or gains and losses joined with ' + '; ValueError naming what
+    is allowed."""
+    monster = False
+    gain: list[tuple[str, int]] = []
+    texts: list[str] = []
+    if not isinstance(effect, str) or not effect.strip():
+        raise ValueError("a die-table effect such as 'monster', 'gain 1 shield' or 'lose 1 heart'")
+    for part in effect.split("+"):
+        words = part.lower().split()
+        if words == ["monster"]:
+            if "+" in effect:       # a monster is the whole face: the fight comes first and alone
+                raise ValueError(f"'{effect.strip()}': a monster is a face of its own (not joined with +)")
+            monster = True
+            texts.append(DIE_MONSTER_TEXT)
+        elif words == ["nothing"]:
+            texts.append("nothing happens")
+        elif words and words[0] in ("gain", "lose"):
+            counted = len(words) > 2 and words[1].isdigit()        # 'gain shield' is 'gain 1 shield'
+            count, name = (words[1], " ".join(words[2:])) if counted else ("1", " ".join(words[1:]))
+            key = DIE_RESOURCE_WORDS.get(name)
+            if key is None or int(count) < 1:
+                raise ValueError(f"'{part.strip()}': {words[0]} takes a count and a resource "
+                                 f"({', '.join(DIE_RESOURCES)}), e.g. '{words[0]} 1 shield'")
+            n = int(count)
+            gain.append((key, n if words[0] == "gain" else -n))
+            texts.append(f"{words[0]} {n} {DIE_RESOURCES[key][n != 1]}")
+        else:
+            raise ValueError(f"unknown die-table effect '{part.strip()}' (monster, gain N RESOURCE, "
+                             "lose N RESOURCE or nothing; gains and losses join with +; `sheetgen list die-effects`)")
+    return DieFace(face, ", ".join(texts), monster=monster, gain=tuple(gain))
+
+
+def die_table(effects: dict[int, str]) -> dict[int, DieFace]:
+    """A whole die table (faces 1 to 6) from the effects a map writes."""
+    return {face: die_face(face, effects[face]) for face in sorted(effects)}
+
+
+# our own table (the rulebook's is not in the text): 1 a monster appears, 2 lose a heart, 3-6 gain a resource;
+# a map's `die_table:` replaces it for that map (Board.die_table)
+DIE_TABLE_EFFECTS = {1: "monster", 2: "lose 1 heart", 3: "gain 1 shovel", 4: "gain 1 clover", 5: "gain 1 shield",
+                     6: "gain 1 chest"}
+DIE_TABLE = die_table(DIE_TABLE_EFFECTS)
 
 # -- combat and the rounds ---------------------------------------------------------------------
 ROUND_BONUS = (0, 1, 2, 3)      # monsters' strength in rounds 1-4 ("+1 in Strength with each New Round")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from sheetgen.fonts import fit_size, wrap
 from sheetgen.draw.cards import CARD_H, CARD_W, INK, frame, paragraph, title
 from sheetgen.draw.furniture import finish_page, sheet_id
-from sheetgen.draw.model import Circle, Document, Group, Line, Page, Polygon, Rect, Style, Text
+from sheetgen.draw.model import Circle, Document, Group, Line, Page, Polygon, Rect, Style, Text, allow_overlap
 from sheetgen.draw.options import PAPER_SIZES
 from .tables import BASE_MOVES, BOOTS_MOVES, ITEM_NAMES, MAGIC_MIRROR, SPEED_BOOTS, START, UNRESOLVE_XP
 
@@ -177,8 +177,9 @@ def dungeon_document(d, options) -> Document:
         page.add(Group((inner,), transform=(scale_k * 0.96, 0, 0, scale_k * 0.96, x + cw * 0.02, y + ch * 0.02),
                        id=f"place-{cid}", cls="placed"))
         if cid == d.start:
-            page.add(Text(x + cw / 2, y + ch - 1.5, "START", size=7, font="sans-bold", anchor="middle",
-                          fill=GREEN if not options.grayscale else INK, id="start"))
+            # the label sits on the start card's bottom edge on purpose
+            page.add(allow_overlap(Text(x + cw / 2, y + ch - 1.5, "START", size=7, font="sans-bold",
+                                        anchor="middle", fill=GREEN if not options.grayscale else INK, id="start")))
     legend = ("Sides: gap = open (free) · D = locked door (key) · W = wall (bomb) · 1 HP may replace either · "
               "red outline / ! = hazard, resolve on entry · a room anyone entered is free from any side")
     ly = top + d.rows * ch + 6
@@ -263,9 +264,12 @@ def _token(grayscale: bool) -> Group:
 def _tokens(defn, options, pw, ph) -> Document:
     """Green-check navigation tokens, 18 mm, N-up (a full page unless a count is given)."""
     from sheetgen.draw.nup import nup_grid, nup_pages
-    count = defn.tokens or nup_grid(18, 18, pw, ph, gap=3.0).per_page
+    # the grid both papers hold, so a sheet prints the same tokens on A4 and on Letter
+    grids = [nup_grid(18, 18, *size, gap=3.0) for size in PAPER_SIZES.values()]
+    cols, rows = min(g.cols for g in grids), min(g.rows for g in grids)
+    count = defn.tokens or cols * rows
     faces = [_token(options.grayscale) for _ in range(count)]
-    pages = nup_pages(faces, 18, 18, pw, ph, gap=3.0, name="tokens")
+    pages = nup_pages(faces, 18, 18, pw, ph, gap=3.0, name="tokens", cols=cols, rows=rows)
     title_text = defn.title or "Navigation tokens: cover a resolved action symbol"
     sid = sheet_id("nav-tokens", count, options.grayscale, pw)
     for p in pages:

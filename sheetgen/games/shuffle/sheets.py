@@ -15,6 +15,20 @@ FILLS = {"room": "#f4efe3", "monster": "#f6dede", "item": "#e5eef6", "hero": "#e
 ITEM_ICON = {"weapon": "weapon", "armor": "shield", "spell": "magic circle", "snack": "potion"}
 
 
+def card_icon(card, default: str) -> str:
+    """The icon of a monster or hero card: the first word of its id or name that names an
+    icon (Cave Rat: rat, Tunnel Ogre: ogre, Knight ...), else default."""
+    from sheetgen.draw.icons import icon_key
+    from sheetgen.errors import InputError
+    words = [w for text in (card.id, card.title) for w in text.lower().replace("-", " ").split()]
+    for word in reversed(words):            # the noun comes last: "Goblin Sneak" is found as goblin
+        try:
+            return icon_key(word)
+        except InputError:
+            continue
+    return default
+
+
 def _room_art(paths, x, y, size, grayscale: bool, cid: str) -> Group:
     """A room tile: rock with corridors from the centre to each open path."""
     items = [Rect(x, y, size, size, Style(stroke=INK, stroke_width=0.35, fill=None if grayscale else ROOK_FILL),
@@ -109,7 +123,7 @@ def monster_face(m, grayscale: bool, cid: str) -> Group:
     items = frame(FILLS["monster"], grayscale)
     items += _kind_band("monster", grayscale, "#a32b2b")
     items.append(title(m.title, 17.5))
-    items.append(icon("monster", 6.5, 21.5, 22, colour=not grayscale))
+    items.append(icon(card_icon(m, "monster"), 6.5, 21.5, 22, colour=not grayscale, id=f"art-{cid}"))
     items.append(_minimap(m.area, 37.5, 22, 6.2 if not m.area or max(max(abs(a), abs(b)) for a, b in m.area) <= 1
                           else 3.8, grayscale))
     items.append(Text(47, 44.5, "area", size=6.0, font="condensed", anchor="middle", fill=INK))
@@ -178,7 +192,10 @@ def hero_face(h, side, grayscale: bool, cid: str, leveled: bool) -> Group:
     items = frame(FILLS["hero"], grayscale)
     items += _kind_band("hero - levelled" if leveled else "hero", grayscale, "#2f6b2a")
     items.append(title(h.title, 17.5))
-    items.append(icon("star" if leveled else "start", CARD_W / 2 - 11, 21, 22, colour=not grayscale))
+    items.append(icon(card_icon(h, "start"), CARD_W / 2 - 11, 21, 22, colour=not grayscale,
+                      id=f"art-{cid}{'-leveled' if leveled else ''}"))
+    if leveled:                             # the levelled side: the hero's own icon with a star
+        items.append(icon("star", CARD_W / 2 + 6, 19.5, 9, colour=not grayscale))
     for i, (v, label, fill) in enumerate(((side.speed, "SPEED", "#2f6fc0"), (side.attack, "ATTACK", "#444444"),
                                           (side.dice, "DICE", "#666666"), (side.hp, "HP", "#b02a2a"))):
         items.append(badge(12 + i * 13, 52, 4.2, str(v), fill, grayscale, label))

@@ -31,6 +31,13 @@ Extensions (all optional; the defaults keep the core meaning):
     blank: true               # a map to customise: the player draws the icons, so the lint
                               # does not ask the printed items to meet the requirements
     description: "..."        # a line of flavour text for the sheet
+    die_table: {1: monster, 2: lose 1 heart, 3: gain 1 shovel, 4: gain 1 clover,
+                5: gain 1 shield, 6: gain 1 chest}
+                              # the die item's table, printed beside the map and applied by the
+                              # checker and the simulator (default: ours, tables.DIE_TABLE);
+                              # six faces, each `monster`, `gain N RESOURCE`, `lose N RESOURCE`
+                              # or `nothing` (gains and losses join with +)
+    coloured: false           # zones printed white (letters and zone borders), to colour in by hand
     zones:
       A:
         colour: '#7fb069'     # override the zone's fill colour
@@ -38,71 +45,173 @@ Extensions (all optional; the defaults keep the core meaning):
 
 The centre room 'O' is the Oracle (the Kraken in `kraken`, Santa's room in `santa`).
 Requirement kinds: statues, kills, levers, cornucopias, one per zone, a positive count.
+Every word a map may use, with its meaning: sheetgen.games.foury.vocabulary (`sheetgen list
+items|events|enemies|campaigns|requirements|die-effects|sides`).
+
+Loading reports every format error of a file in one run: pydantic's (the shape) and the
+Board builder's (cells, names, geometry); where the shape is wrong the builder works on a
+repaired copy (the bad parts dropped or emptied) and keeps quiet about those parts.
 """
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, PositiveInt
+from pydantic import Field, PositiveInt, ValidationError, WithJsonSchema, model_serializer
 
 from sheetgen.errors import InputError, Problem, did_you_mean
 from .. import board as fb
 from ..rules import CAMPAIGNS, rules_for
-from ..tables import SANTA_GOAL
-from sheetgen.definitions.models import Colour, Strict, validate_model
+from ..tables import DIE_RESOURCE_WORDS, DIE_TABLE, SANTA_GOAL, die_face
+from ..vocabulary import CAMPAIGN_MEANINGS, REQUIREMENT_MEANINGS
+from sheetgen.definitions.models import (Colour, Strict, _data_loc, any_case, problems_from_validation,
+                                         validate_model)
 from sheetgen.definitions.registry import Finding, Source
 from sheetgen.definitions.yamlsource import key_path, locate
 
 ENEMY_ITEMS = frozenset(fb.ENEMIES) | {"monster"}
 EVENT_WORDS = ("monster", "collapse", "flood", "chest", "extra", "find")
+EVENT_PHRASES = ("collapse origin", "flood origin", "extra step", "chest", "monster")
 MAX_COLUMNS = 26                        # cell names use one column letter
 _GRID_RE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
+
+
+# -- what the JSON Schema says a name may be (`sheetgen schema`: an editor completes them) -----
+def _words(phrase: str) -> str:
+    """A regex of a phrase in any letter case, its words apart by any whitespace."""
+    return r"\s+".join(any_case(w) for w in phrase.split())
+
+
+def _one_of(phrases) -> str:
+    return "(" + "|".join(_words(p) for p in sorted(phrases, key=lambda p: (-len(p), p))) + ")"
+
+
+def _listed(names, pattern: str, description: str) -> dict:
+    """A text that is one of names (an editor offers them) or matches pattern (what the loader
+    also reads: any case and spacing, joined phrases); a wrong one is reported against the
+    names (the branch with a type is the one a validator's best match picks)."""
+    return {"type": "string", "anyOf": [{"type": "string", "enum": list(names)}, {"pattern": pattern}],
+            "description": description}
+
+
+def _named(names, description: str) -> dict:
+    return _listed(names, r"^\s*" + _one_of(names) + r"\s*$", description)
+
+
+CELL_PATTERN = r"^\s*[A-Za-z]0*[1-9][0-9]*\s*$"
+CELL_SIDE_PATTERN = r"^\s*[A-Za-z]0*[1-9][0-9]*\s*:\s*[NESWnesw]\s*$"
+ZONE_LETTER_PATTERN = r"^[A-NP-Z]$"
+FACE_PATTERN = r"^\s*\+?0*[1-6]\s*$"
+# one part of an event, as board.parse_event reads it (lower-cased, words split on whitespace)
+_EVENT_PART = (r"\s*(" + "|".join([
+    " ".join(any_case(w) for w in p.split()) for p in ("collapse origin", "flood origin", "extra step")]
+    + [any_case("chest"),
+       any_case("monster") + r"(\s+" + _one_of(fb.ENEMIES) + ")?",
+       any_case("collapse") + r"(\s+" + _one_of(fb.RELATIVE) + ")+",
+       any_case("find") + r"\s+" + _one_of(fb.ITEMS)]) + r")\s*")
+EVENT_SCHEMA = _listed(
+    ["monster", *(f"monster {e}" for e in fb.ENEMIES), "collapse origin", "flood origin", "chest", "extra step",
+     *(f"collapse {r}" for r in fb.RELATIVE), *(f"find {i}" for i in fb.ITEMS)],
+    "^" + _EVENT_PART + r"(\+" + _EVENT_PART + ")*$",
+    "monster [ENEMY], collapse SIDES (front, behind, left, right), collapse origin, flood origin, chest, extra step "
+    "or find ITEM; join several with +")
+_DIE_PART = (r"\s*(" + any_case("nothing") + "|(" + any_case("gain") + "|" + any_case("lose")
+             + r")(\s+0*[1-9][0-9]*)?\s+" + _one_of(DIE_RESOURCE_WORDS) + r")\s*")
+DIE_EFFECT_SCHEMA = _listed(
+    ["monster", "nothing", *(f"{verb} 1 {word}" for verb in ("gain", "lose")
+                             for word in ("heart", "shield", "weapon", "clover", "shovel", "chest", "cornucopia"))],
+    r"^(\s*" + any_case("monster") + r"\s*|" + _DIE_PART + r"(\+" + _DIE_PART + ")*)$",
+    "monster (a face of its own), gain N RESOURCE, lose N RESOURCE or nothing; gains and losses join with +")
+ItemName = Annotated[str, WithJsonSchema(_named(fb.ITEMS, "an item (`sheetgen list items`)"))]
+EventText = Annotated[str, WithJsonSchema(EVENT_SCHEMA)]
+DieEffect = Annotated[str, WithJsonSchema(DIE_EFFECT_SCHEMA)]
+CellName = Annotated[str, WithJsonSchema({"type": "string", "pattern": CELL_PATTERN,
+                                          "description": "a cell: column letter and row number, e.g. C4"})]
+CellSide = Annotated[str, WithJsonSchema({"type": "string", "pattern": CELL_SIDE_PATTERN,
+                                          "description": "CELL:SIDE, e.g. B3:E (sides N, E, S, W)"})]
+ZoneLetter = Annotated[str, WithJsonSchema({"type": "string", "pattern": ZONE_LETTER_PATTERN,
+                                            "description": "a zone letter (one capital letter other than O)"})]
+_FACES = {"propertyNames": {"pattern": FACE_PATTERN}}
 
 
 # -- the model ---------------------------------------------------------------
 class Requirement(Strict):
     """What awakens the Oracle in this zone's round: one kind with a positive count."""
-    statues: PositiveInt | None = None
-    kills: PositiveInt | None = None
-    levers: PositiveInt | None = None
-    cornucopias: PositiveInt | None = None
+    statues: PositiveInt | None = Field(None, description=REQUIREMENT_MEANINGS["statues"])
+    kills: PositiveInt | None = Field(None, description=REQUIREMENT_MEANINGS["kills"])
+    levers: PositiveInt | None = Field(None, description=REQUIREMENT_MEANINGS["levers"])
+    cornucopias: PositiveInt | None = Field(None, description=REQUIREMENT_MEANINGS["cornucopias"])
 
     def kinds(self) -> list[tuple[str, int]]:
         return [(k, getattr(self, k)) for k in fb.REQUIREMENT_KINDS if getattr(self, k) is not None]
 
 
 class ZoneModel(Strict):
-    name: str
-    requirement: Requirement | None = None
-    events: dict[int, str]
-    colour: Colour = None
+    name: str = Field(description="the zone's name, printed over its events")
+    requirement: Requirement | None = Field(
+        None, description="what awakens the Oracle in this zone's round: one of statues, kills, levers, "
+                          "cornucopias with a count (none: the zone has no round)")
+    events: dict[int, EventText] = Field(
+        description="the six events 1-6, rolled when the hero enters an unexplored room from this zone",
+        json_schema_extra=_FACES)
+    colour: Colour = Field(None, description="the zone's fill colour on the map (default: the zone letter's)")
 
 
 class MapModel(Strict):
-    sheetgen: Literal[1]
-    kind: Literal["map"]
-    ruleset: Literal["foury"]
-    title: str
-    description: str = ""
-    grid: str
-    cells: str
-    zones: dict[str, ZoneModel]
-    entries: list[str] = []
-    walls: list[str] = []
-    items: dict[str, str | list[str]] = {}
-    campaign: Literal[tuple(CAMPAIGNS)] = "ancient"
-    start: str | None = None
+    sheetgen: Literal[1] = Field(description="the format version")
+    kind: Literal["map"] = Field(description="a map")
+    ruleset: Literal["foury"] = Field(description="Dungeon Foury")
+    title: str = Field(description="the map's title, printed on the sheet")
+    description: str = Field("", description="a line of flavour text for the sheet")
+    grid: str = Field(description="COLUMNSxROWS, e.g. 9x9 (3 to 26 columns, 3 to 99 rows)",
+                      json_schema_extra={"pattern": r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$"})
+    cells: str = Field(description="one symbol per cell, a row per line: a zone letter, O for the centre room "
+                                   "(the Oracle), # for rock", json_schema_extra={"pattern": r"^[A-Z#\s]*$"})
+    zones: dict[ZoneLetter, ZoneModel] = Field(
+        description="each zone letter used in cells: its name, requirement and six events",
+        json_schema_extra={"propertyNames": {"pattern": ZONE_LETTER_PATTERN}})
+    entries: list[CellSide] = Field([], description="entry/exit arrows: a border cell and the side facing off the "
+                                                    "map, e.g. C1:N; an arrow belongs to its cell's zone")
+    walls: list[CellSide] = Field([], description="walls printed on the map: CELL:SIDE (B3:E and C3:W are the "
+                                                  "same wall)")
+    items: dict[CellName, ItemName | list[ItemName]] = Field(
+        {}, description="what is printed in a cell: an item or a list of items (`sheetgen list items`)",
+        json_schema_extra={"propertyNames": {"pattern": CELL_PATTERN}})
+    campaign: Literal[tuple(CAMPAIGNS)] = Field(
+        "ancient", description="the campaign the map is played as: "
+                               + "; ".join(f"{k}: {v}" for k, v in CAMPAIGN_MEANINGS.items()))
+    start: CellName | None = Field(None, description="the start cell of a campaign that starts inside "
+                                                     "(slaughter: the centre; santa: next to Santa's room)")
     # many more hourglass boxes push the rest of the character sheet off the page
     # (the same bound as a sheet's `turns:` in foury_sheet)
-    turns: PositiveInt | None = Field(None, le=120)
-    flooded: list[str] = []
-    hero_extras: bool | None = None
-    max_enemies: PositiveInt | None = None
-    safe_zone: str | None = None
-    blank: bool = False
+    turns: PositiveInt | None = Field(None, le=120, description="hourglass boxes on the character sheet (santa, "
+                                                                "kraken: the time limit; optional elsewhere)")
+    flooded: list[CellName] = Field([], description="cells already under water (kraken)")
+    hero_extras: bool | None = Field(None, description="shade the beige hero extra boxes on the character sheet "
+                                                       "(default: yes, except campaign strength)")
+    max_enemies: PositiveInt | None = Field(None, description="slaughter: the most enemies that can be met "
+                                                              "(default 48 there)")
+    safe_zone: ZoneLetter | None = Field(None, description="santa: the zone letter of the XMas Safe Zone")
+    blank: bool = Field(False, description="a map to customise: the player draws the icons, so the lint does not "
+                                           "ask the printed items to meet the requirements")
+    coloured: bool = Field(True, description="false: the zones print without colour fills (white, with their "
+                                             "letters and borders between zones), a map to colour in by hand")
+    die_table: dict[int, DieEffect] | None = Field(
+        None, description="the die item's table, faces 1-6, printed beside the map and applied by the checker "
+                          "and the simulator (default: ours, `sheetgen list die-effects`)",
+        json_schema_extra=_FACES)
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler):
+        # a map without its own die table dumps as before the key existed: the sheet id printed in
+        # the footer (a hash of the dump) of every existing map stays the same
+        out = handler(self)
+        if self.die_table is None and isinstance(out, dict):
+            out.pop("die_table", None)
+        return out
 
 
 MODEL = MapModel
@@ -115,6 +224,8 @@ class FouryMap:
     source: Source
     board: fb.Board
     cell_marks: dict[fb.Coord, tuple[int, int]] = field(default_factory=dict, repr=False)
+    # each printed wall (its canonical key) -> (its index under walls:, its name as written, e.g. B3:E)
+    wall_names: dict[tuple[fb.Coord, str], tuple[int, str]] = field(default_factory=dict, repr=False)
 
     @property
     def title(self) -> str:
@@ -138,13 +249,96 @@ class FouryMap:
 
 # -- loading -----------------------------------------------------------------
 def load(data, source: Source) -> FouryMap:
-    model: MapModel = validate_model(MapModel, data, source.filename)
+    """The map, or InputError listing every format problem of the file (shape and board) at once."""
+    try:
+        model: MapModel = validate_model(MapModel, data, source.filename)
+        shape: list[Problem] = []
+        bad: list[tuple] = []
+    except InputError as exc:
+        shape = exc.problems
+        model, bad = _repaired(data)
+        if model is None:
+            raise
     problems: list[Problem] = []
-    builder = _Builder(model, source, problems)
+    builder = _Builder(model, source, problems, quiet=bad)
     board = builder.build()
-    if problems:
-        raise InputError(problems)
-    return FouryMap(model, source, board, builder.cell_marks)
+    if shape or problems:               # in the file's order, as a designer reads it
+        raise InputError(sorted(shape + problems, key=lambda p: (p.line is None, p.line or 0, p.column or 0)))
+    return FouryMap(model, source, board, builder.cell_marks, builder.wall_names)
+
+
+# what a required key that is missing or wrong becomes in the repaired copy (the builder then
+# checks the rest of the file; its words about these keys are dropped)
+_STAND_INS = {"title": "", "grid": "", "cells": "", "zones": {}, "name": "", "events": {}}
+
+
+def _repaired(data) -> tuple[MapModel | None, list[tuple]]:
+    """A model of data with what pydantic refused dropped (a bad optional key, list entry or
+    mapping entry) or emptied (a required key), and the places refused; (None, []) when even
+    the repaired copy does not validate (a few rounds: a repair may uncover another problem)."""
+    if not isinstance(data, dict):
+        return None, []
+    fixed = copy.deepcopy(_plain(data))
+    bad: list[tuple] = []
+    for _ in range(4):
+        try:
+            return MapModel.model_validate(fixed), bad
+        except ValidationError as exc:
+            errors = exc.errors(include_url=False)
+        for err in errors:
+            loc = _data_loc(err)
+            bad.append(loc)
+            if not loc or not _repair(fixed, loc, err):
+                return None, []
+    return None, []
+
+
+def _plain(value):
+    """Marked YAML data as plain dicts and lists (what the repair edits)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _repair(data: dict, loc: tuple, err: dict) -> bool:
+    """Drop or empty the value at loc; False where there is nothing sensible to do."""
+    parent = data
+    for part in loc[:-1]:
+        try:
+            parent = parent[part]
+        except (KeyError, IndexError, TypeError):
+            return False
+    last = loc[-1]
+    is_key = bool(err["loc"]) and err["loc"][-1] == "[key]"
+    if isinstance(parent, list):
+        if not isinstance(last, int) or last >= len(parent):
+            return False
+        parent[last] = ""                  # keeps the other entries' indexes (and so their locations)
+        return True
+    if not isinstance(parent, dict):
+        return False
+    if len(loc) == 2 and loc[0] == "zones" and not is_key:
+        parent[last] = {"name": "", "events": {}}      # a zone that is not a zone: keep its letter
+        return True
+    if err["type"] == "missing" or (last in _STAND_INS and not is_key and _is_field(loc)):
+        if last not in _STAND_INS:
+            return False
+        parent[last] = copy.deepcopy(_STAND_INS[last])
+        return True
+    parent.pop(last, None)                 # an unknown or bad optional key, or a mapping's entry
+    return True
+
+
+def _is_field(loc: tuple) -> bool:
+    """Is loc a key of the map or of a zone (not an entry of items, events ...)?"""
+    return len(loc) == 1 or (len(loc) == 3 and loc[0] == "zones")
+
+
+def _quieted(loc: tuple, bad: list[tuple]) -> bool:
+    """A builder problem at loc says again what pydantic said at (or around) a bad place."""
+    return any(loc[:len(b)] == b or b[:len(loc)] == loc for b in bad)
 
 
 def load_map(name_or_path: str | Path, relative_to: str | Path | None = None) -> FouryMap:
@@ -166,23 +360,30 @@ def load_map(name_or_path: str | Path, relative_to: str | Path | None = None) ->
 class _Builder:
     """Turns the validated model into a Board, collecting every located problem."""
 
-    def __init__(self, model: MapModel, source: Source, problems: list[Problem]):
+    def __init__(self, model: MapModel, source: Source, problems: list[Problem], quiet: list[tuple] = ()):
         self.m = model
         self.src = source
         self.problems = problems
+        self.quiet = list(quiet)            # places pydantic refused (already reported)
         self.cell_marks: dict[fb.Coord, tuple[int, int]] = {}
+        self.wall_names: dict[tuple[fb.Coord, str], tuple[int, str]] = {}
         self.columns = self.rows = 0
 
     def err(self, loc: tuple, message: str, **kw) -> None:
-        self.problems.append(self.src.problem(loc, message, **kw))
+        if not _quieted(loc, self.quiet):
+            self.problems.append(self.src.problem(loc, message, **kw))
 
     def err_key(self, loc: tuple, message: str, **kw) -> None:
         """A problem located at the key itself (a zone letter), not at its value."""
+        if _quieted(loc, self.quiet):
+            return
         line, col = locate(self.src.data, loc, key_itself=True) or (None, None)
         self.problems.append(Problem(message, self.src.filename, line, col, path=key_path(loc), **kw))
 
     def err_at(self, line: int | None, col: int | None, path: str, message: str, **kw) -> None:
-        self.problems.append(Problem(message, self.src.filename, line, col, path=path, **kw))
+        """A problem inside the cells block (located at its row and column)."""
+        if not _quieted((path,), self.quiet):
+            self.problems.append(Problem(message, self.src.filename, line, col, path=path, **kw))
 
     # grid and cells ---------------------------------------------------------
     def grid(self) -> bool:
@@ -294,17 +495,9 @@ class _Builder:
                              expected="one of statues, kills, levers, cornucopias with a positive count")
                 else:
                     kind, count = kinds[0]
-            numbers = set(zone.events)
-            if numbers != {1, 2, 3, 4, 5, 6}:
-                missing = sorted({1, 2, 3, 4, 5, 6} - numbers)
-                extra = sorted(numbers - {1, 2, 3, 4, 5, 6})
-                detail = []
-                if missing:
-                    detail.append("missing " + ", ".join(map(str, missing)))
-                if extra:
-                    detail.append("not a die face: " + ", ".join(map(str, extra)))
-                self.err(loc + ("events",), f"zone {letter} needs exactly six events numbered 1-6 "
-                         f"({'; '.join(detail)})")
+            wrong = _faces_wrong(zone.events)
+            if wrong:
+                self.err(loc + ("events",), f"zone {letter} needs exactly six events numbered 1-6 ({wrong})")
             events = {}
             for n, text in zone.events.items():
                 try:
@@ -321,6 +514,8 @@ class _Builder:
                         fixed = did_you_mean(head, EVENT_WORDS)
                         if fixed and fixed != head:
                             suggestion = (fixed + " " + rest).strip()
+                        else:           # the first word is right: the phrase as a whole ('extra stp')
+                            suggestion = did_you_mean(word, EVENT_PHRASES)
                     self.err(loc + ("events", n), str(exc), suggestion=suggestion)
             out[letter] = fb.Zone(letter, zone.name, kind, count, events)
         return out
@@ -359,6 +554,12 @@ class _Builder:
                 continue
             c, side = cs
             name = f"{fb.cell_name(c)}:{side}"
+            if (c, side) in seen:
+                self.err(loc, f"entry {name} is given twice (first as entries[{seen[(c, side)]}])")
+                continue
+            seen[(c, side)] = i
+            if not self.columns:        # no usable grid (reported): the rest needs one
+                continue
             on_border = c[0] in (0, self.columns - 1) or c[1] in (0, self.rows - 1)
             if not on_border:
                 self.err(loc, f"entry {name} is not on the border of the map",
@@ -377,10 +578,6 @@ class _Builder:
             if sym == fb.CENTRE:
                 self.err(loc, f"entry {name} is on the centre room", expected="an entry on a zone cell")
                 continue
-            if (c, side) in seen:
-                self.err(loc, f"entry {name} is given twice (first as entries[{seen[(c, side)]}])")
-                continue
-            seen[(c, side)] = i
             out.append((c, side))
         return tuple(out)
 
@@ -394,7 +591,7 @@ class _Builder:
             c, side = cs
             name = f"{fb.cell_name(c)}:{side}"
             n = fb.neighbour(c, side)
-            if not (0 <= n[0] < self.columns and 0 <= n[1] < self.rows):
+            if self.columns and not (0 <= n[0] < self.columns and 0 <= n[1] < self.rows):
                 self.err(loc, f"wall {name} is on the map edge, which is a wall already")
                 continue
             key = fb.wall_key(c, side)
@@ -404,6 +601,7 @@ class _Builder:
                 self.err(loc, f"wall {name} is the same wall as walls[{j}]{same}; give each wall once")
                 continue
             out[key] = (i, name)
+        self.wall_names = out
         return frozenset(out)
 
     def items(self, cells) -> dict[fb.Coord, tuple[str, ...]]:
@@ -417,9 +615,9 @@ class _Builder:
                 iloc = loc if isinstance(value, str) else loc + (j,)
                 name = " ".join(str(raw).lower().split())
                 if name not in fb.ITEMS:
-                    self.err(iloc, f"unknown item '{raw}'", suggestion=did_you_mean(name, fb.ITEMS),
-                             expected=None if did_you_mean(name, fb.ITEMS) else "an item such as "
-                             "statue, chest, potion, lever, stairs, cornucopia or an enemy")
+                    hint = did_you_mean(name, fb.ITEMS)
+                    self.err(iloc, f"unknown item '{raw}'", suggestion=hint,
+                             expected=None if hint else "one of " + ", ".join(fb.ITEMS))
                     continue
                 good.append(name)
             if c is None:
@@ -439,19 +637,21 @@ class _Builder:
         self.grid()
         cells = self.cells()
         zones = self.zones()
-        entries = self.entries(cells) if self.columns else ()
-        walls = self.walls() if self.columns else frozenset()
-        items = self.items(cells) if self.columns else {}
+        # without a usable grid (reported) the names are still read, for their own mistakes
+        entries = self.entries(cells)
+        walls = self.walls()
+        items = self.items(cells)
+        die = self.die_table()
+        if not self.columns:
+            entries, walls, items = (), frozenset(), {}
         start = None
-        if m.start is not None and self.columns:
+        if m.start is not None:
             start = self.cell(("start",), m.start, "start")
             if start is not None and cells.get(start) == fb.ROCK:
                 self.err(("start",), f"start {fb.cell_name(start)} is on rock (#)")
                 start = None
         flooded = set()
         for i, text in enumerate(m.flooded):
-            if not self.columns:
-                break
             c = self.cell(("flooded", i), text, "flooded cell")
             if c is not None:
                 if cells.get(c) == fb.ROCK:
@@ -468,7 +668,33 @@ class _Builder:
         return fb.Board(title=m.title, columns=self.columns, rows=self.rows, cells=cells, zones=zones,
                         entries=entries, walls=walls, items=items, campaign=m.campaign, start=start,
                         flooded=frozenset(flooded), turns=m.turns, max_enemies=max_enemies,
-                        safe_zone=m.safe_zone, hero_extras=hero_extras)
+                        safe_zone=m.safe_zone, hero_extras=hero_extras, die_table=die)
+
+    def die_table(self) -> dict:
+        """The map's die table (six faces, each a known effect), else ours."""
+        if self.m.die_table is None:
+            return DIE_TABLE
+        wrong = _faces_wrong(self.m.die_table)
+        if wrong:
+            self.err(("die_table",), f"a die table has six faces numbered 1-6 ({wrong})")
+        table = {}
+        for face, text in self.m.die_table.items():
+            try:
+                table[face] = die_face(face, text)
+            except ValueError as exc:
+                self.err(("die_table", face), str(exc))
+        return table if set(table) == {1, 2, 3, 4, 5, 6} else DIE_TABLE
+
+
+def _faces_wrong(table: dict) -> str | None:
+    """What keeps a table's keys from being the six die faces: 'missing 5, 6; not a die face: 7'."""
+    faces = set(table)
+    detail = []
+    if set(range(1, 7)) - faces:
+        detail.append("missing " + ", ".join(map(str, sorted(set(range(1, 7)) - faces))))
+    if faces - set(range(1, 7)):
+        detail.append("not a die face: " + ", ".join(map(str, sorted(faces - set(range(1, 7))))))
+    return "; ".join(detail) or None
 
 
 def _valid_letters(zones) -> set[str]:
@@ -538,6 +764,9 @@ def lint(fmap: FouryMap) -> list[Finding]:
     exits = camp.exits
     if camp.needs_centre and not centre:
         at(("cells",), "the map has no centre room (O)")
+    if len(centre) > 1:
+        at_cell(centre[1], f"the map has {len(centre)} centre rooms (O) at {_names(centre)}: {room_of(camp)} is one "
+                "cell; keep one O and make the others zone cells or rock")
 
     # where play starts: the entries, or the start triangle
     starts: list[fb.Coord] = [c for c, _ in b.entries]
@@ -545,15 +774,44 @@ def lint(fmap: FouryMap) -> list[Finding]:
         starts.append(b.start)
     reachable = b.reachable_from(starts)
 
-    if exits:
+    # what cannot reach the centre room: one finding per closed-off part of the map
+    said: set = set()          # cells a finding names already (no second word about them)
+    if centre:
+        joined = b.reachable_from(centre)           # passages go both ways: what reaches the centre
+        open_cells = {c for c, sym in b.cells.items() if sym != fb.ROCK}
+        if joined == set(centre) and open_cells - joined:
+            at_cell(centre[0], f"{room_of(camp)} {_names(centre)} is closed in: no entry and no cell can reach it, "
+                    f"{_blockers(fmap, set(centre))}")
+            said |= open_cells
+        else:
+            cut: dict[frozenset, list[str]] = {}
+            for letter in b.zones:
+                cells = set(b.zone_cells(letter))
+                if cells and not cells & joined:
+                    cut.setdefault(frozenset(b.reachable_from(cells)), []).append(letter)
+            for region, letters in cut.items():
+                arrows = [f"{fb.cell_name(c)}:{side}" for c, side in b.entries if c in region]
+                zones = ", ".join(f"{x} ({b.zones[x].name})" for x in letters)
+                at(("zones", letters[0]), f"zone{'s' if len(letters) > 1 else ''} {zones} cannot reach {room_of(camp)} "
+                   f"{_names(centre)}: {_blockers(fmap, set(region))}"
+                   + (f"; {'its entries' if len(arrows) > 1 else 'its entry'} {', '.join(arrows)} cannot reach it "
+                      "either" if arrows else ""))
+                said |= region
+    if exits and centre and not said >= set(centre):
+        stuck: dict[frozenset, list[int]] = {}
         for i, (c, side) in enumerate(b.entries):
-            if not centre:
-                break
-            got = b.reachable_from([c])
-            if not got & set(centre):
-                at(("entries", i), f"entry {fb.cell_name(c)}:{side} cannot reach the centre room "
-                   f"{_names(centre)}: it gets stuck in {_names(got, 10)} ({len(got)} cell"
-                   f"{'s' if len(got) != 1 else ''}), {_blockers(b, got)}")
+            if c not in said:
+                got = b.reachable_from([c])
+                if not got & set(centre):
+                    stuck.setdefault(frozenset(got), []).append(i)
+        for got, indexes in stuck.items():
+            arrows = ", ".join(f"{fb.cell_name(b.entries[i][0])}:{b.entries[i][1]}" for i in indexes)
+            one = len(indexes) == 1
+            at(("entries", indexes[0]), f"entr{'y' if one else 'ies'} {arrows} cannot reach the centre room "
+               f"{_names(centre)}: {'it gets' if one else 'they get'} stuck in {_names(got, 10)} ({len(got)} cell"
+               f"{'s' if len(got) != 1 else ''}), {_blockers(fmap, set(got))}")
+            said |= got
+    if exits:
         zones_with_entries = {b.zone_of(c) for c, _ in b.entries}
         if len(zones_with_entries - {None}) < 2:
             at(("entries",), "a round exits through a different zone than it entered: the map needs entries "
@@ -615,9 +873,29 @@ def lint(fmap: FouryMap) -> list[Finding]:
         if camp.collection:
             findings.extend(_santa_findings(fmap, reachable))
 
+    # what the map prints to no purpose
+    for key, (i, name) in fmap.wall_names.items():
+        rock = [c for c in (key[0], fb.neighbour(*key)) if b.on_board(c) and b.is_rock(c)]
+        if rock:
+            at(("walls", i), f"wall {name} faces rock at {_names(rock)}: rock is solid already, the wall changes "
+               "nothing (remove it)", severity="warning")
+    for key in m.items:
+        try:
+            c = fb.parse_cell(key)
+        except ValueError:
+            continue
+        extra = [n for n in b.items_at(c) if n != camp.centre_icon] if b.is_centre(c) else []
+        if extra:
+            what = " and ".join(extra) if len(extra) < 3 else ", ".join(extra[:-1]) + " and " + extra[-1]
+            at(("items", key), f"{what} printed in {room_of(camp)} {fb.cell_name(c)}: the room is entered without a "
+               f"roll and the sheet prints {room_of(camp, owner=False)} there; put "
+               f"{'it' if len(extra) == 1 else 'them'} in a zone cell", severity="warning")
+    if m.die_table is not None and not m.blank and not any("die" in names for names in b.items.values()):
+        at(("die_table",), "the map prints no die item: its die table is never rolled", severity="warning")
+
     # cells nobody can reach on the blank map
     if starts:
-        lost = {c for c, s in b.cells.items() if s != fb.ROCK and c not in reachable}
+        lost = {c for c, s in b.cells.items() if s != fb.ROCK and c not in reachable and c not in said}
         for part in _components(lost):
             first = min(part, key=lambda c: (c[1], c[0]))
             at_cell(first, f"unreachable from every {'entry' if exits else 'start'}: {_names(part)}",
@@ -703,8 +981,10 @@ def _santa_findings(fmap: FouryMap, reachable: set) -> list[Finding]:
     return out
 
 
-def _blockers(b: fb.Board, region: set) -> str:
-    """What closes a region in: 'blocked by the walls C2:S, B3:E and rock at A4'."""
+def _blockers(fmap: FouryMap, region: set) -> str:
+    """What closes a region in: 'blocked by the walls C2:S, B3:E and rock at A4' (the walls as
+    the map writes them, in its order)."""
+    b = fmap.board
     walls, rock = [], set()
     for c in sorted(region, key=lambda c: (c[1], c[0])):
         for s in fb.SIDES:
@@ -714,13 +994,20 @@ def _blockers(b: fb.Board, region: set) -> str:
             if b.is_rock(n):
                 rock.add(n)
             elif fb.wall_key(c, s) in b.walls:
-                walls.append(f"{fb.cell_name(c)}:{s}")
+                walls.append(fmap.wall_names.get(fb.wall_key(c, s), (len(b.walls), f"{fb.cell_name(c)}:{s}")))
+    walls = [name for _, name in sorted(walls)]
     parts = []
     if walls:
         parts.append(f"the wall{'s' if len(walls) != 1 else ''} {', '.join(walls)}")
     if rock:
         parts.append(f"rock at {_names(rock, 10)}")
     return "blocked by " + " and ".join(parts) if parts else "closed in by the map edge"
+
+
+def room_of(camp, owner: bool = True) -> str:
+    """'the Oracle's room' (or 'the Oracle' with owner=False), 'Santa's room', 'the Kraken's room'."""
+    name = _in_sentence(camp.centre) if camp.centre.startswith("The ") else camp.centre
+    return f"{name}'s room" if owner else name
 
 
 def _components(cells: set) -> list[set]:
@@ -806,6 +1093,12 @@ def resize_blank(fmap: FouryMap, columns: int, rows: int) -> FouryMap:
 def options_taken(fmap: FouryMap) -> set[str]:
     """The build options this map's sheet reads: --hero always, --columns/--rows on a blank map."""
     return {"hero", "columns", "rows"} if fmap.model.blank else {"hero"}
+
+
+def element_key(fmap: FouryMap, element_id: str) -> tuple | None:
+    """The key of the map file a drawn element comes from (the layout lint's warnings name it)."""
+    from ..sheets.map import element_key as key
+    return key(element_id)
 
 
 def compose(fmap: FouryMap, options):

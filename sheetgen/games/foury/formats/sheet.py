@@ -207,6 +207,8 @@ TWO_PLAYERS = (
      "on the way are faced as usual.\nYou may still meet the requirement of your round and visit the Oracle "
      "for an extra chest.\nExit through one of the 3 other zones."),
     ("@icon hourglass,chest,oracle", ""),
+    ("@enemies base", "Enemies\nEach rolls d6 + its strength against your d6 (+ your weapon); monsters grow "
+     "stronger each round (+0 in the first, +3 in the fourth)."),
 )
 
 
@@ -245,7 +247,24 @@ def _heroes_column(sheet: FourySheet):
         blocks.append((f"{h.name} · {h.difficulty.upper()}",
                        f"{h.epithet}.\nStarts with {t['hearts']} life, {t['shields']} shield, {t['weapon']} weapon, "
                        f"{t['clovers']} clover, {t['shovels']} shovel.\nAction: {h.action}"))
-    return blocks
+    return blocks + list(HEROES_AFTER)
+
+
+# after the heroes, what ends a hero's game; the second page's column: what a hero meets
+# and the market between rounds
+HEROES_AFTER = (
+    ("Insert coin", "Dead? Do a good deed for someone and tick INSERT COIN: the five traits start again and "
+     "the round is played again from an unused arrow."),
+    ("Final score (optional)", "After the fourth round: every life point, clover, weapon, shield and shovel "
+     "left, 4 for each chest, and every monster defeated."),
+    ("@page", ""),
+    ("@enemies all", "Enemies\nEach rolls d6 + its strength against your d6 (+ your weapon); monsters grow "
+     "stronger each round (+0 in the first, +3 in the fourth). The Yeti and the Grinch are Santa's; the "
+     "Kraken is met in its own campaign."),
+    ("The market", "After each round, spend chests on any resources: a chest is worth the round just played "
+     "(x1 after the first, x4 after the fourth). Or trade resources for others, one for one. Elydion may "
+     "trade at the next round's value once per round."),
+)
 
 
 def _doc_name(sheet: FourySheet) -> str:

@@ -25,8 +25,16 @@ CAP_RED = "#8e1b1b"            # caps: boxes a hero can never fill
 PENCIL = "#9a9a9a"             # pre-filled starting traits (to pencil over)
 BOX = 5.0                      # mm: a pencil cross fits
 LABEL_PT = 7.5
+TWO_LINE_PT = 6.6              # a label too long for one line: two lines, never a smaller single line
 SMALL_PT = 7.0
 HEAD_PT = 8.0
+NOTE_PT = 6.4
+LABEL_W = 24.0                 # the label column in front of the tracks: "Cornucopias" at LABEL_PT fits
+# the counters' boxes: the same number on every paper and sheet width (boxes shrink instead)
+CHEST_BOXES = 8
+KILL_BOXES = 8
+CORNUCOPIA_BOXES = 12
+TIME_BOXES = 24                # the optional time tracker: two rows
 
 # The resource tracks: key, label, icon, boxes everyone may fill, beige hero extras (tables.TRACK_BOXES).
 TRACK_LABELS = {"hearts": ("Life Points", "heart"), "shields": ("Shield", "shield"), "weapon": ("Weapon", "weapon"),
@@ -47,19 +55,19 @@ TURN_SEQUENCE = (
 
 # the elements summary: icon, short effect (campaign-specific extras are added)
 ELEMENTS = (
-    ("chest", "1 chest, sold at the market"),
+    ("chest", "1 chest for the market"),
     ("potion", "+1 life point"),
     ("shovel", "+1 shovel"),
     ("weapon", "+1 weapon"),
     ("shield", "+1 shield"),
     ("clover", "+1 four-leaf clover"),
-    ("cornucopia", "1 resource of your choice"),
+    ("cornucopia", "any 1 resource"),
     ("die", "roll on the die table"),
-    ("magic circle", "jump to another circle"),
-    ("stairs", "upper level, to the levers"),
+    ("magic circle", "go to another circle"),
+    ("stairs", "climb to the levers"),
     ("lever", "reached by the stairs"),
     ("statue", "dart trap: fight it"),
-    ("monster", "fight: d6 + round bonus"),
+    ("monster", "fight it: d6 + bonus"),
 )
 # The Slaughter of Monsters: our own motivational phrases for the foot of the sheet
 MOTIVATION = (
@@ -142,7 +150,7 @@ def _section(items, x, y, w, title, note=""):
     start = x + text_width(title.upper(), "condensed-bold", HEAD_PT) + 1.5
     if end - start > 3:
         items.append(Line(start, y + 2.0, end, y + 2.0, Style(stroke=LIGHT, stroke_width=0.25)))
-    return y + 4.6
+    return y + 4.4
 
 
 def _boxes(items, x, y, n, *, size=BOX, fills=None, id_prefix=None, cls="box", marks=None):
@@ -160,23 +168,20 @@ def _boxes(items, x, y, n, *, size=BOX, fills=None, id_prefix=None, cls="box", m
     return x + n * size
 
 
-def _label_cell(items, x, y, label, icon_name, colour, width=22.0, size=BOX):
-    """Icon and label in front of a row of boxes: one line, else two lines, else a smaller line."""
+def _label_cell(items, x, y, label, icon_name, colour, width=LABEL_W, size=BOX):
+    """Icon and label in front of a row of boxes: one line at LABEL_PT, else two lines at
+    TWO_LINE_PT (never a smaller single line: every label of a sheet reads alike)."""
     items.append(icon(icon_name, x, y + 0.1, size - 0.2, colour=colour))
     room = width - size - 1.2
     font = "condensed-bold"
-    if text_width(label, font, LABEL_PT) <= room:
-        items.append(_text(x + size + 1.0, y + size / 2 + LABEL_PT * 0.127, label, LABEL_PT, font))
+    if text_width(label, font, LABEL_PT) <= room or " " not in label:
+        items.append(_text(x + size + 1.0, y + size / 2 + LABEL_PT * 0.127, label, LABEL_PT, font, cls="label"))
         return
-    lines = wrap(label, font, 6.6, room)
-    if len(lines) == 2 and all(text_width(ln, font, 6.6) <= room for ln in lines):
-        for i, ln in enumerate(lines):
-            items.append(_text(x + size + 1.0, y + 2.2 + i * 2.6, ln, 6.6, font))
-        return
-    fs = LABEL_PT
-    while text_width(label, font, fs) > room and fs > 6.0:
-        fs -= 0.1
-    items.append(_text(x + size + 1.0, y + size / 2 + fs * 0.127, label, fs, font))
+    lines = wrap(label, font, TWO_LINE_PT, room)[:2]
+    mid = y + size / 2
+    for i, ln in enumerate(lines):
+        items.append(_text(x + size + 1.0, mid + 0.95 + (i - (len(lines) - 1) / 2) * 2.6, ln, TWO_LINE_PT, font,
+                           cls="label"))
 
 
 def _round_markers(items, x, y, labels, id_prefix, size=BOX):
@@ -190,8 +195,11 @@ def _round_markers(items, x, y, labels, id_prefix, size=BOX):
 
 
 def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec, grayscale: bool = False,
-                    id_prefix: str = "") -> list:
-    """One character sheet in the box (x, y, w, h); returns the items (ids prefixed for multi-sheet pages)."""
+                    id_prefix: str = "", clear: tuple[float, float] = (0.0, 0.0)) -> list:
+    """One character sheet in the box (x, y, w, h); returns the items (ids prefixed for multi-sheet pages).
+
+    clear: how much of the header's left and right ends to leave empty (the corners of a
+    page that the scanner's marks use)."""
     ink = Ink(grayscale)
     colour = not grayscale
     items: list = []
@@ -201,34 +209,38 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
     bottom = y + h
 
     # -- header -----------------------------------------------------------------
-    items.append(_text(x, y + 4.6, "DUNGEON FOURY", 12.5, "serif-bold", id=f"{P}sheet-title"))
+    hx, hw = x + clear[0], w - clear[0] - clear[1]
+    items.append(_text(hx, y + 4.6, "DUNGEON FOURY", 12.5, "serif-bold", id=f"{P}sheet-title"))
     sub = spec.title
-    room = w - text_width("DUNGEON FOURY", "serif-bold", 12.5) - 3
+    room = hw - text_width("DUNGEON FOURY", "serif-bold", 12.5) - 3
     fs = 8.5
     while text_width(sub, "serif-bold", fs) > room and fs > 6.5:
         fs -= 0.25
-    items.append(_text(x + w, y + 4.4, sub, fs, "serif-bold", "end"))
+    items.append(_text(hx + hw, y + 4.4, sub, fs, "serif-bold", "end", id=f"{P}sheet-subtitle"))
     cy = y + 7.0
     if hero:
-        items.append(_text(x, cy + 4.2, hero.name, 11.0, "serif-bold", id=f"{P}hero-name"))
-        nx = x + text_width(hero.name, "serif-bold", 11.0) + 2.0
-        if hero.epithet:
-            items.append(_text(nx, cy + 4.2, hero.epithet, 8.5, "serif-italic"))
+        items.append(_text(hx, cy + 4.2, hero.name, 11.0, "serif-bold", id=f"{P}hero-name"))
+        nx = hx + text_width(hero.name, "serif-bold", 11.0) + 2.0
         diff = hero.difficulty.upper()
         dw = text_width(diff, "condensed-bold", 7.0) + 3.0
-        items.append(Rect(x + w - dw, cy + 0.9, dw, 4.2,
+        if hero.epithet:
+            epithet_pt = 8.5
+            while nx + text_width(hero.epithet, "serif-italic", epithet_pt) > hx + hw - dw - 1.5 and epithet_pt > 6.5:
+                epithet_pt -= 0.25
+            items.append(_text(nx, cy + 4.2, hero.epithet, epithet_pt, "serif-italic"))
+        items.append(Rect(hx + hw - dw, cy + 0.9, dw, 4.2,
                           Style(stroke=None, fill=ink.fill({"EASY": "#3f9b3a", "INTERMEDIATE": "#c27a12"}.get(diff, CAP_RED))),
                           radius=1.0, id=f"{P}hero-difficulty"))
-        items.append(_text(x + w - dw / 2, cy + 4.0, diff, 7.0, "condensed-bold", "middle", fill="#ffffff"))
+        items.append(_text(hx + hw - dw / 2, cy + 4.0, diff, 7.0, "condensed-bold", "middle", fill="#ffffff"))
         cy += 6.0
         lines = wrap("Specific action: " + hero.action, "condensed", SMALL_PT, w)
-        for i, ln in enumerate(lines[:3]):
+        for i, ln in enumerate(lines):       # every line: the rest of the sheet moves down (never cut short)
             items.append(_text(x, cy + 2.8 + i * 3.0, ln, SMALL_PT, "condensed", id=f"{P}hero-action" if i == 0 else None))
-        cy += 3.0 * max(1, min(3, len(lines))) + 1.2
+        cy += 3.0 * max(1, len(lines)) + 1.2
     else:
         who = f"{spec.player}: " if spec.player else "Name: "
-        items.append(_text(x, cy + 3.4, who, LABEL_PT, "condensed-bold"))
-        nx = x + text_width(who, "condensed-bold", LABEL_PT) + 1
+        items.append(_text(hx, cy + 3.4, who, LABEL_PT, "condensed-bold"))
+        nx = hx + text_width(who, "condensed-bold", LABEL_PT) + 1
         items.append(Line(nx, cy + 3.8, x + w * 0.62, cy + 3.8, Style(stroke=GREY, stroke_width=0.25)))
         items.append(_text(x + w * 0.64, cy + 3.4, "Hero:", LABEL_PT, "condensed-bold"))
         items.append(Line(x + w * 0.64 + 8.5, cy + 3.8, x + w, cy + 3.8, Style(stroke=GREY, stroke_width=0.25)))
@@ -240,7 +252,7 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
                                                         else "; beige: heroes only"))
     lengths = spec.track_lengths()
     longest = max(a + b for a, b in lengths.values()) + camp.fury_boxes
-    label_w = 22.0 if w >= 22.0 + longest * BOX else max(19.0, w - longest * BOX)
+    label_w = LABEL_W
     tbox = min(BOX, (w - label_w) / longest)
     for key, label, icon_name, _, _ in TRACKS:
         base, extra = lengths[key]
@@ -253,7 +265,7 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
                 fills[i] = CAP_RED if colour else INK
             start = hero.traits.get(key, 0)
             marks = [i < start for i in range(n)]
-        _label_cell(items, x, cy, label, icon_name, colour, label_w)
+        _label_cell(items, x, cy, label, icon_name, colour, label_w, tbox)
         bx = _boxes(items, x + label_w, cy, n, size=tbox, fills=fills, id_prefix=f"{P}track-{key}", marks=marks)
         if key == "hearts" and camp.fury_boxes:
             # the Fury: skull boxes at the far right, blacked out from the right
@@ -262,7 +274,7 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
                 items.append(Group((icon("skull", fx + i * tbox, cy, tbox, colour=colour),),
                                    id=f"{P}track-fury-{i + 1}", cls="box fury"))
             bx = fx + camp.fury_boxes * tbox
-        cy += tbox + 1.0
+        cy += tbox + 0.7
 
     # -- counters --------------------------------------------------------------------
     cy += 0.6
@@ -285,29 +297,36 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
                 items.append(_text(bx + size / 2, by + size - 1.2, str(i + 1), 6.0, "condensed", "middle", GREY))
         cy += ((spec.max_enemies + per_row - 1) // per_row) * size + 1.4
         _label_cell(items, x, cy, "Cornucopias", "cornucopia", colour, label_w)
-        _boxes(items, x + label_w, cy, min(14, int((w - label_w) // BOX)), id_prefix=f"{P}track-cornucopias")
+        hbox = min(BOX, (w - label_w) / CORNUCOPIA_BOXES)
+        _boxes(items, x + label_w, cy + (BOX - hbox) / 2, CORNUCOPIA_BOXES, size=hbox,
+               id_prefix=f"{P}track-cornucopias")
         cy += BOX + 0.9
+        cy = _surprise_resources(items, x, cy, w, label_w, colour, P)
     else:
+        # the same boxes on every paper and width (smaller boxes where the sheet is narrow)
+        markers = 4 * (BOX + 0.6) + 1.2
+        cbox = min(BOX, (w - label_w - markers) / max(CHEST_BOXES, KILL_BOXES))
         _label_cell(items, x, cy, "Chests", "chest", colour, label_w)
         mx = _round_markers(items, x + label_w, cy, tuple(f"x{v}" for v in CHEST_VALUE), f"{P}chest-round")
-        _boxes(items, mx + 1.2, cy, int((x + w - mx - 1.2) // BOX), id_prefix=f"{P}track-chests")
+        _boxes(items, mx + 1.2, cy + (BOX - cbox) / 2, CHEST_BOXES, size=cbox, id_prefix=f"{P}track-chests")
         cy += BOX + 0.9
         _label_cell(items, x, cy, "Monsters defeated", "monster", colour, label_w)
         mx = _round_markers(items, x + label_w, cy, tuple(f"+{v}" for v in ROUND_BONUS), f"{P}monster-round")
-        _boxes(items, mx + 1.2, cy, int((x + w - mx - 1.2) // BOX), id_prefix=f"{P}track-kills")
+        _boxes(items, mx + 1.2, cy + (BOX - cbox) / 2, KILL_BOXES, size=cbox, id_prefix=f"{P}track-kills")
         cy += BOX + 0.9
         _label_cell(items, x, cy, "Cornucopias", "cornucopia", colour, label_w)
-        _boxes(items, x + label_w, cy, int((w - label_w) // BOX), id_prefix=f"{P}track-cornucopias")
+        hbox = min(BOX, (w - label_w) / CORNUCOPIA_BOXES)
+        _boxes(items, x + label_w, cy + (BOX - hbox) / 2, CORNUCOPIA_BOXES, size=hbox,
+               id_prefix=f"{P}track-cornucopias")
         cy += BOX + 0.9
-        cy += 0.5
-        note = "tick the round: chests are worth x1..x4, monsters gain +0..+3; kills reset each round"
-        if text_width(note, "condensed", 6.4) > w:
-            note = "tick the round: chests x1..x4, monsters +0..+3; kills reset each round"
-        fs = 6.4
+        cy += 0.3
+        note = "tick the round: chests x1..x4, monsters +0..+3; kills reset each round"
+        fs = NOTE_PT
         while text_width(note, "condensed", fs) > w and fs > 6.0:
             fs -= 0.1
         items.append(_text(x + w, cy + 1.2, note, fs, "condensed", "end", GREY))
         cy += 2.6
+        cy = _surprise_resources(items, x, cy, w, label_w, colour, P)
 
     # -- campaign blocks ---------------------------------------------------------------
     if camp.collection:
@@ -323,6 +342,15 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
     # -- summary ---------------------------------------------------------------------------
     cy = _summary(items, x, cy, w, bottom, spec, colour)
     return items
+
+
+def _surprise_resources(items, x, cy, w, label_w, colour, P):
+    """The rules text's "Surprise Resources": a labelled line to write in what has no track of
+    its own (a cornucopia's or the die's gift kept for later, a campaign's oddity)."""
+    _label_cell(items, x, cy, "Surprise Resources", "die", colour, label_w)
+    items.append(Rect(x + label_w, cy, w - label_w, BOX, Style(stroke=INK, stroke_width=0.3), radius=1.0,
+                      id=f"{P}surprise-resources", cls="write-in"))
+    return cy + BOX + 0.9
 
 
 def _requirements(items, x, cy, w, spec, colour, ink, P):
@@ -343,7 +371,7 @@ def _requirements(items, x, cy, w, spec, colour, ink, P):
         fs = LABEL_PT
         while text_width(name, "condensed-bold", fs) > 29 and fs > 6.4:
             fs -= 0.2
-        items.append(_text(x + BOX + 1.2, cy + 2.6, name, fs, "condensed-bold"))
+        items.append(_text(x + BOX + 1.2, cy + 2.6, name, fs, "condensed-bold", id=f"{P}req-name-{z.letter}"))
         if z.requirement_kind:
             icon_name, phrase = REQUIREMENT_TEXT[z.requirement_kind]
             n = z.requirement_count
@@ -356,7 +384,7 @@ def _requirements(items, x, cy, w, spec, colour, ink, P):
         for cx_, label in ((oracle_x, "oracle"), (exit_x, "exit")):
             items.append(Circle(cx_ + BOX / 2, cy + BOX / 2, BOX / 2 - 0.2, Style(stroke=INK, stroke_width=0.3),
                                 id=f"{P}req-{z.letter}-{label}", cls="box"))
-        cy += BOX + 0.8
+        cy += BOX + 0.6
     return cy + 0.4
 
 
@@ -366,15 +394,15 @@ def _oracle(items, x, cy, w, P):
     st = Style(stroke=GREY, stroke_width=0.25)
     items.append(_text(x, cy + 3.6, "Question:", LABEL_PT, "condensed-bold", id=f"{P}oracle-question"))
     items.append(Line(x + 13.5, cy + 4.0, x + w, cy + 4.0, st))
-    cy += 5.6
+    cy += 5.2
     half = (w - 3) / 2
     for i in range(4):
         r, c = divmod(i, 2)
         ax = x + c * (half + 3)
-        ay = cy + r * 5.3
+        ay = cy + r * 5.0
         items.append(_text(ax, ay + 3.6, f"{i + 1}.", LABEL_PT, "condensed-bold"))
         items.append(Line(ax + 3.5, ay + 4.0, ax + half, ay + 4.0, st, id=f"{P}oracle-answer-{i + 1}"))
-    return cy + 11.0
+    return cy + 10.2
 
 
 def _santa_collection(items, x, cy, w, colour, ink, P):
@@ -425,6 +453,9 @@ def _santa_collection(items, x, cy, w, colour, ink, P):
     return cy + 1.2
 
 
+COIN_W = 33.0                  # the INSERT COIN box beside the time boxes (1.5 mm gap included)
+
+
 def _coin_box(items, x, y, w, h, colour, P):
     items.append(Rect(x, y, w, h, Style(stroke=INK, stroke_width=0.5), radius=1.5, id=f"{P}insert-coin",
                       cls="insert-coin"))
@@ -441,22 +472,27 @@ def _turns(items, x, cy, w, spec, colour, P):
     cy = _section(items, x, cy, w, title)
     size = 4.5
     camp = spec.about
-    coin_w = 31.5 if camp.insert_coin else 0.0
+    coin_w = COIN_W if camp.insert_coin else 0.0
     note = camp.hourglass_note if spec.turns else ""
     beside = False
     if spec.turns:
         # rows of whole fives (the Kr counter lines up); the coin box goes beside the boxes
         # when that is shorter than a row of its own
         n = spec.turns
-        full = 5 * int(w // (5 * size))
-        narrow = 5 * int((w - coin_w - 1.5) // (5 * size)) if coin_w else 0
-        h_full = -(-n // full) * size + (9.0 + 1.0 if coin_w else 0.0)
-        h_narrow = max(-(-n // narrow) * size, 9.0) if narrow else 1e9
-        beside = not note and h_narrow < h_full
-        per_row = narrow if beside else full
+        best = None
+        for box in (4.5, 4.0):
+            full = 5 * int(w // (5 * box))
+            narrow = 5 * int((w - coin_w - 1.5) // (5 * box)) if coin_w else 0
+            h_full = -(-n // full) * box + (9.0 + 1.0 if coin_w else 0.0)
+            h_narrow = max(-(-n // narrow) * box, 9.0) if narrow and not note else 1e9
+            for height, beside_, per in ((h_narrow, True, narrow), (h_full, False, full)):
+                if best is None or height < best[0] - 0.5:
+                    best = (height, beside_, per, box)
+        _, beside, per_row, size = best
     else:
-        per_row = int((w - coin_w - 1.5) // size)
-        n = per_row * 2
+        per_row = TIME_BOXES // 2
+        size = min(size, (w - coin_w - 1.5) / per_row)
+        n = TIME_BOXES
     rows = (n + per_row - 1) // per_row
     for i in range(n):
         r, c = divmod(i, per_row)
@@ -484,6 +520,29 @@ def _turns(items, x, cy, w, spec, colour, P):
     return cy + max(bh if coin_w else 0.0, len(lines) * 2.8) + 1.0
 
 
+ELEMENT_GAP = 1.5              # mm between the columns of the elements summary
+ELEMENT_PT = (6.8, 6.6, 6.4, 6.2, 6.0)
+
+
+def _elements_layout(effects: list[str], w: float, room: float) -> tuple[int, float, float]:
+    """(columns, icon size, text size) of the elements summary: two columns when they fit,
+    else three with smaller icons; one text size for every effect (the largest all fit at)."""
+    from sheetgen.draw.lint import CLEARANCE
+    widest = max(text_width(e, "condensed", 1.0) for e in effects)
+    fallback = None
+    for ncols, size in ((2, 4.4), (3, 4.0), (3, 3.6), (3, 3.2), (3, 2.8)):
+        col_w = (w - ELEMENT_GAP * (ncols - 1)) / ncols
+        fits = [pt for pt in ELEMENT_PT if widest * pt <= col_w - size - 0.8 - CLEARANCE]
+        if not fits:
+            continue
+        rows = (len(effects) + ncols - 1) // ncols
+        pitch = size + 0.7 if size > 3.0 else size + 0.4
+        fallback = (ncols, size, fits[0])              # the most compact that fits across
+        if rows * pitch <= room:
+            return ncols, size, fits[0]
+    return fallback or (3, 2.8, ELEMENT_PT[-1])
+
+
 def _summary(items, x, cy, w, bottom, spec, colour):
     cy += 0.6
     cy = _section(items, x, cy, w, "Turn sequence")
@@ -503,23 +562,15 @@ def _summary(items, x, cy, w, bottom, spec, colour):
     if camp.potions:
         elements[1:2] = [("potion", "+1 life")] + list(POTIONS)
     elements += camp.elements
-    # two columns when there is room, else three with smaller icons
-    for ncols, size in ((2, 4.4), (3, 4.0), (3, 3.6), (3, None)):
-        rows = (len(elements) + ncols - 1) // ncols
-        if size is None:                        # squeeze: whatever room is left
-            size = max(2.8, (bottom - cy) / rows - 0.5)
-        pitch = size + 0.7 if size > 3.0 else size + 0.4
-        if cy + rows * pitch <= bottom:
-            break
-    col_w = (w - 1.5 * (ncols - 1)) / ncols
+    ncols, size, fs = _elements_layout([effect for _, effect in elements], w, bottom - cy)
+    rows = (len(elements) + ncols - 1) // ncols
+    pitch = size + 0.7 if size > 3.0 else size + 0.4
+    col_w = (w - ELEMENT_GAP * (ncols - 1)) / ncols
     for i, (name, effect) in enumerate(elements):
         r, c = i % rows, i // rows
-        ex, ey = x + c * (col_w + 1.5), cy + r * pitch
+        ex, ey = x + c * (col_w + ELEMENT_GAP), cy + r * pitch
         items.append(icon(name, ex, ey, size, colour=colour))
-        fs = 6.8
-        while text_width(effect, "condensed", fs) > col_w - size - 1.0 and fs > 6.0:
-            fs -= 0.1
-        items.append(_text(ex + size + 0.8, ey + size / 2 + fs * 0.13, effect, fs, "condensed"))
+        items.append(_text(ex + size + 0.8, ey + size / 2 + fs * 0.13, effect, fs, "condensed", cls="element"))
     cy += rows * pitch
     if camp.motivation and cy + 14 < bottom:
         cy += 1.5

@@ -47,29 +47,56 @@ def event_pictogram(event, x: float, y: float, size: float, *, colour: bool = Tr
     p.line(0.78, 0.68, 0.78, 0.98, stroke=GREY_LINE, sw=0.025)
     p.rect(0.22, 0.12, 0.56, 0.56, fill=WHITE, stroke=GREY_LINE, sw=0.025)
     collapsed = [s for e in events if e.kind == "collapse" for s in e.sides]
-    inner = None
+    inner = []                                  # what the room holds: a monster, a chest, a find
     for e in events:
         if e.kind == "monster":
-            inner = e.enemy or "monster"
+            inner.append(e.enemy or "monster")
         elif e.kind == "chest":
-            inner = "chest"
+            inner.append("chest")
         elif e.kind == "find":
-            inner = e.item
+            inner.append(e.item)
+    extra = "extra step" in kinds
     arrow_top = 0.56 if inner else 0.36
     # the move: a line from the origin room with the entry dot in the new room
     p.line(0.5, 0.97, 0.5, arrow_top + 0.06, stroke=INK, sw=0.045)
     p.poly([(0.5, arrow_top), (0.43, arrow_top + 0.1), (0.57, arrow_top + 0.1)], fill=INK, stroke=None)
-    if "extra step" in kinds:
-        # one more space without rolling: the arrow goes on through the front
-        p.line(0.5, arrow_top, 0.5, 0.04, stroke=INK, sw=0.035, dash=(0.06 * size, 0.04 * size))
+    if extra:
+        # one more space without rolling: the move goes on out through the front (above what the
+        # room holds, never through it)
+        start = 0.2 if inner else arrow_top
+        p.line(0.5, start, 0.5, 0.07, stroke=INK, sw=0.035, dash=(0.06 * size, 0.04 * size))
         p.poly([(0.5, 0.0), (0.44, 0.09), (0.56, 0.09)], fill=INK, stroke=None)
-        p.text(0.67, 0.46, "+1", max(0.2, 2.13 / size), font="condensed-bold")   # never below 6 pt
     if "collapse origin" in kinds or "flood origin" in kinds:
         collapsed.append("behind")
     for side in dict.fromkeys(collapsed):
         (u1, v1), (u2, v2) = COLLAPSE_SIDES[side]
         p.line(u1, v1, u2, v2, stroke=RED if colour else INK, sw=0.1, cap="square")
     items = list(p.items)
-    if inner:
-        items.append(icon(inner, x + 0.31 * size, y + 0.16 * size, 0.38 * size, colour=colour))
+    if extra:
+        items.append(_plus_one(x, y, size))
+    # one icon in the middle of the room, two side by side (a monster and its chest); smaller
+    # under an extra step's arrow
+    count = min(len(inner), 2)
+    box = 0.25 if count > 1 else 0.32 if extra else 0.38
+    top = 0.23 if extra else 0.22 if count > 1 else 0.16
+    width = box * count + 0.04 * (count - 1)
+    for k, name in enumerate(inner[:2]):
+        u = 0.5 - width / 2 + k * (box + 0.04)
+        items.append(icon(name, x + u * size, y + top * size, box * size, colour=colour))
     return Group(tuple(items), id=id, cls="event")
+
+
+PLUS_ONE_PT = 6.0           # the extra step's "+1": never below 6 pt
+
+
+def _plus_one(x: float, y: float, size: float):
+    """The extra step's "+1" above the room, right of the arrow leaving through the front:
+    clear of the room's outline (the label sits in the strip above it, reaching a little
+    above the pictogram's square where the square is small)."""
+    from sheetgen.draw.model import Text
+    from sheetgen.draw.lint import CLEARANCE
+    from sheetgen.fonts import ink_box
+    ink_bottom = ink_box("+1", "condensed-bold", PLUS_ONE_PT)[3]
+    room_top = y + 0.12 * size - 0.0125 * size         # the room's outline, half its stroke above
+    baseline = room_top - CLEARANCE - 0.1 - ink_bottom
+    return Text(x + 0.6 * size, baseline, "+1", size=PLUS_ONE_PT, font="condensed-bold", fill=INK, cls="extra-step")

@@ -6,6 +6,7 @@ from pathlib import Path
 from sheetgen.games.base import Simulation, SimulationRequest
 
 from . import report as R
+from ..heroes import HEROES
 from .batch import SimSpec, load_board, make_hero, run as run_batch
 from .navigate import Navigator
 
@@ -19,13 +20,34 @@ def _lint(fmap) -> list[str]:
     return out
 
 
+ALL_HEROES = "all"          # --hero all: free traits and every hero, side by side on the same seeds
+
+
 def run_one(map_ref: str, games: int, policy: str = "cautious", hero: str | None = None, seed: int = 1,
             jobs: int = 1, coin: bool = False) -> tuple[dict, object]:
     fmap = load_board(map_ref)
-    spec = SimSpec(str(map_ref), policy, hero, seed, coin)
-    h = make_hero(fmap.board, hero)            # bad --hero fails here, before any process starts
-    stats = run_batch(spec, games, jobs, world=(fmap.board, h, Navigator(fmap.board)))
-    return R.report(stats, fmap, spec, _lint(fmap)), fmap
+    every = hero is not None and hero.strip().lower() == ALL_HEROES
+    heroes = [None, *HEROES] if every else [hero]
+    worlds = [(h, make_hero(fmap.board, h)) for h in heroes]     # a bad --hero fails here, before any process
+    lint = _lint(fmap)
+    reports = []
+    nav = Navigator(fmap.board)
+    for name, h in worlds:
+        spec = SimSpec(str(map_ref), policy, name, seed, coin)
+        stats = run_batch(spec, games, jobs, world=(fmap.board, h, nav))
+        reports.append(R.report(stats, fmap, spec, lint))
+    rep = reports[0]
+    if every:
+        R.add_heroes(rep, [(name, _difficulty(name), r) for name, r in zip(heroes, reports)])
+    return rep, fmap
+
+
+def _difficulty(hero: str | None) -> str | None:
+    """The difficulty a hero's sheet prints (easy, intermediate, difficult); None for free traits."""
+    if hero is None:
+        return None
+    from ..formats.sheet import hero_traits
+    return hero_traits(hero)["difficulty"]
 
 
 def run(map_ref: str, games: int = 1000, policy: str = "cautious", hero: str | None = None, seed: int = 1,
@@ -60,6 +82,8 @@ def write_logs(map_ref: str, folder, count: int, policy: str = "cautious", hero:
     from .export import dump, map_ref_for_log, playlog
     from .runner import play_game
     fmap = load_board(map_ref)
+    if hero is not None and hero.strip().lower() == ALL_HEROES:
+        hero = None                            # --hero all: the logs of the free-traits run
     h = make_hero(fmap.board, hero)
     nav = Navigator(fmap.board)
     folder = Path(folder)

@@ -514,6 +514,7 @@ class CampaignGame:
         self.actions = 0
         self.refused: list[str] = []
         self.safe = False
+        self.rolls: dict = {}              # (zone, face) -> event rolls (as runner.Game)
 
     def d6(self) -> int:
         return int(self.rng.random() * 6) + 1
@@ -541,7 +542,7 @@ class CampaignGame:
         res = dict(st.res)
         figures = self.figures(outcome, goal)
         return GameResult(outcome, 0, False, death, deaths, rounds, st.explored, 0, res, self.actions, self.log,
-                          figures)
+                          figures, self.rolls)
 
     def figures(self, outcome, goal) -> dict:
         st = self.state
@@ -617,11 +618,17 @@ class CampaignGame:
     def perform(self, action) -> str | None:
         """Roll what the rules need rolled, then apply."""
         s = self.state
+        key = None
         if isinstance(action, A.Move) and action.roll is None and s.roll_due(action.to):
             action = A.Move(action.to, self.d6())
+            b = s.board     # the table of the zone moved from (from a zone-less start: the one entered)
+            key = (b.zone_of(s.pos) or b.zone_of(action.to), action.roll)
         elif isinstance(action, A.Collect) and action.item == "die":
-            action = die_item(self.d6())
-        return self.try_do(action)
+            action = die_item(s.board, self.d6())
+        rule = self.try_do(action)
+        if key is not None and rule is None:
+            self.rolls[key] = self.rolls.get(key, 0) + 1
+        return rule
 
     def fight(self) -> bool:
         """One exchange (as runner.Game.fight) plus the campaign's candy cane and Fury boxes."""

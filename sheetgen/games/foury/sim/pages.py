@@ -236,7 +236,108 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
     return finish_page(page, options, sid, footer=f"sheetgen simulate · {rep['map']}")
 
 
-# -- pages 2 and 3: heatmaps over the map ------------------------------------------------
+# -- page 2: what a designer asks next -----------------------------------------------------------
+WHY_COLOUR = {"died first": "#c0392b", "trapped first": "#8e5a2b", "lost in the dungeon": "#7f8c8d",
+              "not reachable in time": "#e67e22", "cut off": "#34495e", "nothing left to find": "#8e44ad",
+              "the Oracle on the way": "#2f6fa8", "not sought": "#95a5a6"}
+
+
+def _face_table(page: Page, faces: dict, x: float, y: float, w: float, g: bool) -> float:
+    """Each zone's six events: the win rate when the face came up often vs rarely, coloured by the
+    difference (green: the face helps, red: it hurts); returns the height used."""
+    page.add(_t(x, y + 4.0, "Event faces: win rate when a face came up often vs rarely", 10.5, "sans-bold"))
+    page.add(_t(x, y + 8.5, "often: more than one roll in six on that zone's table; rarely: less; "
+                "the difference in points below", 7.5, fill=GREY))
+    top = y + 11.0
+    label_w, row_h = 6.0, 11.0
+    cell_w = (w - label_w) / 6
+    items = []
+    for i, (letter, fs) in enumerate(faces.items()):
+        ry = top + i * row_h
+        items.append(_t(x + 1.0, ry + row_h * 0.62, letter, 9.0, "sans-bold"))
+        for face in range(1, 7):
+            e = fs.get(str(face))
+            cx = x + label_w + (face - 1) * cell_w
+            diff = None if e is None else e["difference"]
+            if diff is None or g:
+                fill = "#ffffff"
+            else:
+                k = min(1.0, abs(diff) / 0.12)
+                base = (60, 141, 64) if diff > 0 else (192, 57, 43)
+                fill = "#%02x%02x%02x" % tuple(round(255 - (255 - c) * 0.75 * k) for c in base)
+            items.append(Rect(cx + 0.4, ry + 0.4, cell_w - 0.8, row_h - 0.8, Style(stroke=LIGHT, stroke_width=0.2,
+                                                                                  fill=fill),
+                              id=f"face-{letter}{face}", cls="face"))
+            if e is None:
+                continue
+            head = f"{face} {e['event']}"
+            items.append(_t(cx + 1.2, ry + 3.6, head, fit_size(head, "condensed", 6.5, cell_w - 2.4, 4.5), "condensed"))
+            if diff is not None:
+                rates = f"{_pct(e['often']['win_rate'])} vs {_pct(e['rarely']['win_rate'])}"
+                items.append(_t(cx + 1.2, ry + 6.8, rates, fit_size(rates, "condensed", 6.5, cell_w - 2.4, 4.5),
+                                "condensed"))
+                items.append(_t(cx + 1.2, ry + 9.8, f"{100 * diff:+.1f}", 7.5, "sans-bold"))
+    page.add(Group(tuple(items), id="chart-event-faces", cls="chart"))
+    return 11.0 + len(faces) * row_h + 3.0
+
+
+def designer_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") -> Page:
+    """Why requirements failed, heroes side by side, each event face's effect, the round order and
+    why, what the outcomes mean, deaths in the Oracle's room, and the findings."""
+    W, H = _paper(options)
+    page = Page(W, H, name=f"designer{suffix}")
+    g = options.grayscale
+    x, y = MARGIN, MARGIN + 4.0
+    cw = W - 2 * MARGIN
+    page.add(_t(x, y + 4, f"What to look at: {rep['map']}", 17, "serif-bold", id="title"))
+    y += 11
+    sub = f"{rep['games']} simulated games · {rep['policy']} policy · seed {rep['seed']}"
+    page.add(_t(x, y, sub, 9.0, fill=GREY, id="subtitle"))
+    y += 6
+    col_w = (cw - 8) / 2
+    left, right = x, x + col_w + 8
+    yl = yr = y
+    rows = [(f"{letter} {why}", k, f"{k} of {f['failed']}", WHY_COLOUR.get(why))
+            for letter, f in rep.get("requirement_failures", {}).items() for why, k in f["why"].items()]
+    if rows:
+        yl += _placed(page, bar_chart(left, yl, col_w, "Requirement not met: why (rounds)", rows[:12],
+                                      "chart-requirement-why", g, label_w=40))
+    heroes = rep.get("heroes")
+    if heroes:
+        rows = []
+        for h in heroes:
+            lo, hi = h["win_rate_ci95"]
+            label = f"{h['hero'].capitalize()} ({h['difficulty']})" if h["difficulty"] else h["hero"]
+            rows.append((label, h["win_rate"], f"{_pct(h['win_rate'])} ({_pct(lo)}-{_pct(hi)})",
+                         "#3c8d40" if h["difficulty"] is None else "#2f6fa8"))
+        yr += _placed(page, bar_chart(right, yr, col_w, "Heroes side by side (win rate)", rows, "chart-heroes", g,
+                                      label_w=34))
+    order = rep.get("round_order")
+    if order:
+        rows = []
+        for rnd, zones in order["by_round"].items():
+            zone, k = next(iter(zones.items()))
+            rows.append((f"round {rnd}: zone {zone}", k, f"{k} of {sum(zones.values())}", "#8e44ad"))
+        yr += _placed(page, bar_chart(right, yr, col_w, "Round order: the zone played most", rows,
+                                      "chart-round-order", g, label_w=34))
+    y = max(yl, yr) + 2
+    faces = rep.get("event_faces", {})
+    if faces:
+        y += _face_table(page, faces, x, y, cw, g)
+    words: list[tuple[str, str]] = [("Finding: ", f) for f in rep.get("findings", [])]
+    meanings = rep.get("outcome_meanings", {})
+    for k, v in rep["outcomes"].items():
+        if v and k in meanings:
+            words.append((f"{k.capitalize()}: ", meanings[k] + "."))
+    if order:
+        words.append(("Round order: ", order["why"] + "."))
+    for why, text in rep.get("requirement_why", {}).items():
+        words.append((f"{why.capitalize()}: ", text + "."))
+    _words(page, words, x, y + 4, cw, H - 14)
+    return finish_page(page, options, sid, footer=f"sheetgen simulate · {rep['map']}")
+
+
+# -- pages 3 and 4: heatmaps over the map ------------------------------------------------
 def heatmap_page(rep: dict, fmap, options: BuildOptions, sid: str, what: str, suffix: str = "") -> Page:
     """what: 'visits' (share of games that entered each cell) or 'deaths' (deaths per cell)."""
     W, H = _paper(options)
@@ -367,13 +468,13 @@ def compare_page(rep1: dict, rep2: dict, cmp: dict, options: BuildOptions, sid: 
 def compose_report(result: dict, options: BuildOptions) -> Document:
     rep = result["report"]
     sid = sheet_id("simulate", rep["map_ref"], rep["seed"], rep["games"], rep["policy"], rep["hero"])
-    pages = [summary_page(rep, options, sid),
+    pages = [summary_page(rep, options, sid), designer_page(rep, options, sid),
              heatmap_page(rep, result["fmap"], options, sid, "visits"),
              heatmap_page(rep, result["fmap"], options, sid, "deaths")]
     if "compare" in result:
         c = result["compare"]
         rep2 = c["report"]
-        pages += [summary_page(rep2, options, sid, "-2"),
+        pages += [summary_page(rep2, options, sid, "-2"), designer_page(rep2, options, sid, "-2"),
                   heatmap_page(rep2, c["fmap"], options, sid, "visits", "-2"),
                   heatmap_page(rep2, c["fmap"], options, sid, "deaths", "-2"),
                   compare_page(rep, rep2, c["comparison"], options, sid)]

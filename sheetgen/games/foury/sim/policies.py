@@ -19,8 +19,8 @@ from __future__ import annotations
 from .. import actions as A
 from ..board import ENEMIES, wall_key
 from ..heroes import TRAITS
-from ..tables import DIE_TABLE
 from .navigate import Navigator
+from .results import CUT_OFF, NOTHING_LEFT, ORACLE_FIRST, TOO_SLOW
 
 KEEPSAKES = ("chest", "cornucopia", "yellow potion", "purple potion")
 GAIN_OF = {"potion": "hearts", "yellow potion": "hearts", "purple potion": "hearts", "shovel": "shovels",
@@ -29,9 +29,9 @@ STEAL_ORDER = ("clovers", "shovels", "chests", "weapon", "shields", "cornucopias
 GIVE_UP_AFTER = 60       # actions spent seeking a requirement before heading for the Oracle anyway
 
 
-def die_item(roll: int) -> A.Collect:
-    """The die item collected with its roll, and what the printed die table gives for it."""
-    return A.Collect("die", roll=roll, gain=DIE_TABLE[roll].gain)
+def die_item(board, roll: int) -> A.Collect:
+    """The die item collected with its roll, and what the map's printed die table gives for it."""
+    return A.Collect("die", roll=roll, gain=board.die_table[roll].gain)
 
 
 def foe_strength(state, foe: str) -> int:
@@ -132,6 +132,9 @@ class Policy:
     name = "policy"
     avoid_foes = True        # route around known foes that are not the target
     collect_die = False
+    # the order of the rounds, and why (said in the report)
+    order_reason = ("each round through the first arrow, in the map's order, that keeps an arrow in and one of "
+                    "another zone out for every round still to play")
 
     def __init__(self, nav: Navigator, rng):
         self.nav = nav
@@ -154,6 +157,7 @@ class Policy:
         self.round_actions = 0
         self._exits = None
         self._any_exit = None
+        self.gave_up = None      # why the policy stopped seeking the requirement (TOO_SLOW, CUT_OFF, NOTHING_LEFT)
 
     def act(self, state):
         """The next action inside the dungeon when no fight is pending, or None when stuck."""
@@ -214,6 +218,8 @@ class Policy:
     def targets(self, state):
         """(goal name, set of target cells)."""
         if state.visited:
+            if not state.awakened and self.gave_up is None:
+                self.gave_up = ORACLE_FIRST     # the way to the requirement went through the Oracle's room
             return "exit", self.exit_cells(state)
         if not state.awakened and self.round_actions < GIVE_UP_AFTER:
             cells = self.requirement_cells(state)
@@ -223,6 +229,10 @@ class Policy:
                 frontier = self.unexplored(state)
                 if frontier:
                     return "explore", frontier
+            if self.gave_up is None:
+                self.gave_up = NOTHING_LEFT
+        elif not state.awakened and self.gave_up is None:
+            self.gave_up = TOO_SLOW
         return "oracle", self.nav.centre
 
     def requirement_cells(self, state) -> set:
@@ -303,8 +313,10 @@ class Policy:
             self._exits = self._any_exit
             return self.walk(state, goal, self.exit_cells(state))
         if path is None and goal in ("requirement", "explore"):
-            # nothing more to find: go and see the Oracle
+            # no way to what is left: go and see the Oracle
             self.round_actions = GIVE_UP_AFTER
+            if self.gave_up is None:
+                self.gave_up = CUT_OFF
             return self.walk(state, "oracle", self.nav.centre) if pos not in self.nav.centre else None
         if not path:
             self.path = None
@@ -403,6 +415,9 @@ class Cautious(Policy):
     name = "cautious"
     # the kill round first, while monsters are weakest (+0 in round 1); the cornucopia last
     round_order = ("kills", "statues", "levers", "cornucopias")
+    order_reason = ("the kill round first, while monsters are weakest (+0 in round 1), then statues and levers; "
+                    "the cornucopia round last (a cornucopia found on the way is kept for it); each through an "
+                    "arrow that keeps an arrow in and one of another zone out for every round still to play")
 
     def entry(self, state, options):
         good = [a for a in options if entry_keeps_game_open(state, a.entry)] or options
@@ -485,6 +500,7 @@ class Greedy(Policy):
 class RandomPolicy(Policy):
     """Any legal action, uniformly; coin flips for the fight choices."""
     name = "random"
+    order_reason = "any arrow left, at random"
 
     def entry(self, state, options):
         return self.rng.choice(options)

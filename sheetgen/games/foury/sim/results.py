@@ -14,6 +14,13 @@ WON, DIED, TRAPPED, LOST, NO_ENTRY = "won", "died", "trapped", "lost", "no entry
 OUTCOMES = (WON, DIED, TRAPPED, LOST, NO_ENTRY)
 # how a campaign game ends (its goal reached is WON)
 GOAL, FURIOUS, TIME_UP, SAFE, CLEARED = WON, "furious", "time up", "safe zone", "nothing left"
+# why a round's requirement was not met (RoundRecord.why): the round ended first, or the policy
+# stopped seeking it and went to the Oracle
+DIED_FIRST, TRAPPED_FIRST, LOST_FIRST = "died first", "trapped first", "lost in the dungeon"
+TOO_SLOW, CUT_OFF, NOTHING_LEFT, NOT_SOUGHT = "not reachable in time", "cut off", "nothing left to find", "not sought"
+ORACLE_FIRST = "the Oracle on the way"
+# why a hero was trapped (GameResult.trap): no arrow left to leave by, or collapses closed every way to one
+NO_ARROW, WALLED_IN = "no exit arrow left", "collapses closed the way"
 
 
 class SimulationError(SheetgenError):
@@ -29,6 +36,8 @@ class RoundRecord:
     turns: int
     met: bool            # the requirement was met (the Oracle awakened)
     completed: bool
+    why: str | None = None   # not met: why (DIED_FIRST ... NOT_SOUGHT)
+    progress: int = 0        # not met: how far it got (statues faced, kills, levers, cornucopias)
 
 
 @dataclass(slots=True)
@@ -45,3 +54,5 @@ class GameResult:
     actions: int = 0
     log: list | None = None              # the applied actions, when recorded
     figures: dict | None = None          # a campaign's own figures (kills, items, requirements ...)
+    rolls: dict | None = None            # (zone, face) -> event rolls of that face on that zone's table
+    trap: str | None = None              # trapped: why (NO_ARROW, WALLED_IN)

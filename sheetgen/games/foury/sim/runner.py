@@ -23,7 +23,8 @@ from ..rules import BETWEEN, DEAD, INSIDE, OVER, START, rules_for
 from .campaigns import CampaignGame, campaign_play
 from .navigate import Navigator
 from .policies import POLICIES, die_item, fight_exchange
-from .results import DIED, LOST, NO_ENTRY, TRAPPED, WON, GameResult, RoundRecord, SimulationError
+from .results import (DIED, DIED_FIRST, LOST, LOST_FIRST, NO_ARROW, NO_ENTRY, NOT_SOUGHT, TRAPPED, TRAPPED_FIRST,
+                      WALLED_IN, WON, GameResult, RoundRecord, SimulationError)
 
 ACTION_LIMIT = 400
 
@@ -49,6 +50,9 @@ class Game:
         self.rounds: list[RoundRecord] = []
         self.deaths: list[tuple] = []
         self.oracle_visits = 0
+        self.rolls: dict = {}              # (zone, face) -> event rolls: what each face of each table did
+        self.trap = None
+        self.last_action = None
 
     def d6(self) -> int:
         return int(self.rng.random() * 6) + 1
@@ -60,6 +64,7 @@ class Game:
             raise SimulationError(f"the {self.policy.name} policy chose {action!r}, which the rules forbid: "
                                   f"{exc.message}") from None
         self.actions += 1
+        self.last_action = action
         if self.log is not None:
             self.log.append(action)
 
@@ -90,7 +95,7 @@ class Game:
                 outcome = DIED
         st = self.state
         return GameResult(outcome, st.completed, st.coin_used, death, self.deaths, self.rounds, st.explored,
-                          self.oracle_visits, dict(st.res), self.actions, self.log)
+                          self.oracle_visits, dict(st.res), self.actions, self.log, None, self.rolls, self.trap)
 
     def play_round(self):
         """Play from the entry to the exit (None), or to the end of the game (outcome, death)."""
@@ -103,8 +108,10 @@ class Game:
         while True:
             s = self.state
             if s.phase == DEAD:
-                self._round_over(zone, round_no, start_turns, False)
+                self._round_over(zone, round_no, start_turns, False, DIED_FIRST)
                 foe = s.enemy_at(s.pos) if s.pos is not None else None
+                if foe is None and isinstance(self.last_action, A.Collect):
+                    foe = "die table"          # the map's die table took the last life point
                 death = (foe or "unknown", s.board.zone_of(s.pos) or "O", round_no, s.pos)
                 # the foe that killed is still in the cell: enemy_at finds it (a win would have removed it)
                 self.deaths.append(death)
@@ -119,22 +126,28 @@ class Game:
                 return None, None
             actions += 1
             if actions > ACTION_LIMIT:
-                self._round_over(zone, round_no, start_turns, False)
+                self._round_over(zone, round_no, start_turns, False, LOST_FIRST)
                 return LOST, ("lost", s.board.zone_of(s.pos) or "O", round_no, s.pos)
             if s.engaged:
                 self.fight()
                 continue
             action = policy.act(s)
             if action is None:
-                self._round_over(zone, round_no, start_turns, False)
+                self._round_over(zone, round_no, start_turns, False, TRAPPED_FIRST)
                 death = ("trapped", s.board.zone_of(s.pos) or "O", round_no, s.pos)
                 self.deaths.append(death)
+                # after the Oracle the hero seeks an exit: is there an arrow left to leave by at all?
+                self.trap = NO_ARROW if s.visited and not policy.exit_arrows(s) else WALLED_IN
                 return TRAPPED, death
             if isinstance(action, A.Move):
                 if s.roll_due(action.to):
-                    action = A.Move(action.to, self.d6())
+                    roll = self.d6()
+                    action = A.Move(action.to, roll)
+                    b = s.board     # the table of the zone moved from (from the Oracle: the one entered)
+                    key = (b.zone_of(s.pos) or b.zone_of(action.to), roll)
+                    self.rolls[key] = self.rolls.get(key, 0) + 1
             elif isinstance(action, A.Collect) and action.item == "die":
-                self.do(die_item(self.d6()))
+                self.do(die_item(s.board, self.d6()))
                 continue
             elif isinstance(action, A.Flee):
                 self.do(action)
@@ -145,10 +158,14 @@ class Game:
             if not visited and self.state.visited:
                 self.oracle_visits += 1
 
-    def _round_over(self, zone, round_no, start_turns, completed):
+    def _round_over(self, zone, round_no, start_turns, completed, why=None):
         s = self.state
         met = bool(s.rounds_log[-1][2]) if completed and s.rounds_log else bool(s.awakened)
-        self.rounds.append(RoundRecord(zone, round_no, s.turns - start_turns, met, completed))
+        record = RoundRecord(zone, round_no, s.turns - start_turns, met, completed)
+        if not met:
+            record.why = why or self.policy.gave_up or NOT_SOUGHT
+            record.progress = s.rounds_log[-1][1] if completed and s.rounds_log else s.requirement_progress()
+        self.rounds.append(record)
 
     def fight(self):
         """One exchange: hero die, weapon choice, enemy die, clover, shield; then maybe flee."""

@@ -12,12 +12,17 @@ from sheetgen.stats import wilson
 from .results import DIED, OUTCOMES, TRAPPED, WON
 
 RESOURCE_KEYS = ("hearts", "shields", "weapon", "clovers", "shovels", "chests", "cornucopias")
+FACES = (1, 2, 3, 4, 5, 6)
 
 
 class Stats:
     __slots__ = ("games", "outcomes", "rounds_completed", "coins", "deaths", "turns", "turn_rounds",
                  "req_rounds", "req_met", "resources", "visits", "death_cells", "oracle_games", "actions",
-                 "camp")
+                 "camp", "req_why", "req_progress", "round_zone", "orders", "face_games", "face_wins", "face_rolls",
+                 "trap_why")
+    COUNTERS = ("outcomes", "rounds_completed", "deaths", "turns", "turn_rounds", "req_rounds", "req_met",
+                "resources", "visits", "death_cells", "camp", "req_why", "req_progress", "round_zone", "orders",
+                "face_games", "face_wins", "face_rolls", "trap_why")
 
     def __init__(self):
         self.games = 0
@@ -35,6 +40,15 @@ class Stats:
         self.oracle_games = 0                # games that reached the Oracle at least once
         self.actions = 0
         self.camp = Counter()                # campaign figures: (name, value) -> games, or (name,) -> sum
+        # what a designer asks next
+        self.req_why = Counter()             # (zone, why) -> rounds whose requirement was not met, by why
+        self.req_progress = Counter()        # (zone, progress) -> those rounds, by how far they got
+        self.round_zone = Counter()          # (round number, zone) -> rounds played
+        self.orders = Counter()              # the zones of a game's rounds in order ("BACD") -> games
+        self.face_games = Counter()          # (zone, face, +1 often / 0 / -1 rarely) -> games with rolls there
+        self.face_wins = Counter()           # the same -> games won
+        self.face_rolls = Counter()          # (zone, face) -> rolls
+        self.trap_why = Counter()            # (zone, why) -> heroes trapped there
 
     def add(self, g) -> None:
         """Fold one GameResult in (then the game can be forgotten)."""
@@ -46,6 +60,7 @@ class Stats:
             self.deaths[(cause, zone, rnd)] += 1
             if cell is not None:
                 self.death_cells[cell] += 1
+        order = ""
         for r in g.rounds:
             if r.completed:
                 self.turns[r.round_no] += r.turns
@@ -53,6 +68,17 @@ class Stats:
             if r.zone is not None:
                 self.req_rounds[r.zone] += 1
                 self.req_met[r.zone] += bool(r.met)
+                self.round_zone[(r.round_no, r.zone)] += 1
+                order += r.zone
+                if not r.met:
+                    self.req_why[(r.zone, r.why)] += 1
+                    self.req_progress[(r.zone, r.progress)] += 1
+        if order:
+            self.orders[order] += 1
+        if g.trap is not None and g.death is not None:
+            self.trap_why[(g.death[1], g.trap)] += 1
+        if g.rolls:
+            self.add_rolls(g.rolls, g.outcome == WON)
         for k in RESOURCE_KEYS:
             self.resources[k] += g.resources.get(k, 0)
         self.visits.update(g.explored)
@@ -60,6 +86,22 @@ class Stats:
         self.actions += g.actions
         if g.figures is not None:
             self.add_campaign(g.figures)
+
+    def add_rolls(self, rolls: dict, won: bool) -> None:
+        """A game's event rolls: for each face of each zone's table rolled in the game, did it come
+        up more often than its fair sixth (+1), less (-1) or just so (0), and was the game won."""
+        totals: dict = {}
+        for (zone, face), k in rolls.items():
+            totals[zone] = totals.get(zone, 0) + k
+            self.face_rolls[(zone, face)] += k
+        games, wins = self.face_games, self.face_wins
+        for zone, total in totals.items():
+            for face in FACES:
+                share = 6 * rolls.get((zone, face), 0) - total
+                key = (zone, face, (share > 0) - (share < 0))
+                games[key] += 1
+                if won:
+                    wins[key] += 1
 
     def add_campaign(self, f: dict) -> None:
         """A campaign game's own figures, as integer counters (histograms and sums)."""
@@ -92,8 +134,7 @@ class Stats:
         self.coins += other.coins
         self.oracle_games += other.oracle_games
         self.actions += other.actions
-        for name in ("outcomes", "rounds_completed", "deaths", "turns", "turn_rounds", "req_rounds", "req_met",
-                     "resources", "visits", "death_cells", "camp"):
+        for name in self.COUNTERS:
             getattr(self, name).update(getattr(other, name))
         return self
 

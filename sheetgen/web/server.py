@@ -1,0 +1,135 @@
+"""The one local server behind `sheetgen play` and `sheetgen design`.
+
+Both pages share its security: it listens on 127.0.0.1 unless told otherwise; whenever
+it listens on another address (shared on a home network, say) every request must carry
+a token (given once in the printed address, then kept in a cookie); the Host header is
+checked against the addresses it serves, so a page elsewhere cannot reach it through
+DNS rebinding. Every asset is served from sheetgen/web/static: nothing from the internet.
+"""
+from __future__ import annotations
+
+import ipaddress
+import secrets
+import socket
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Mount
+from starlette.staticfiles import StaticFiles
+
+STATIC = Path(__file__).resolve().parent / "static"
+TOKEN_COOKIE = "sheetgen_token"
+TOKEN_PARAM = "token"
+DEFAULT_HOST = "127.0.0.1"
+
+
+def is_loopback(host: str) -> bool:
+    """127.0.0.1, ::1, localhost: only this machine can connect."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def token_for(host: str, token: str | None = None) -> str | None:
+    """The token a server on HOST needs: the one given, else a new one when HOST is
+    reachable from other machines, else none (loopback)."""
+    if token:
+        return token
+    return None if is_loopback(host) else new_token()
+
+
+class Guard:
+    """ASGI middleware: the Host check and the token check of every HTTP request."""
+
+    def __init__(self, app, *, token: str | None, hosts: Sequence[str]):
+        self.app, self.token, self.hosts = app, token, {h.lower() for h in hosts}
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        request = Request(scope)
+        host = (request.headers.get("host") or "").lower()
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        if self.hosts and name.strip("[]") not in self.hosts:
+            return await PlainTextResponse(f"unknown host {host!r}", status_code=421)(scope, receive, send)
+        if self.token is not None:
+            given = request.query_params.get(TOKEN_PARAM)
+            if given is not None and secrets.compare_digest(given, self.token):
+                # first visit through the printed address: keep the token in a cookie and
+                # drop it from the address bar (and from the browser's history)
+                query = "&".join(f"{k}={v}" for k, v in request.query_params.multi_items() if k != TOKEN_PARAM)
+                target = request.url.path + (f"?{query}" if query else "")
+                response: Response = RedirectResponse(target, status_code=303)
+                response.set_cookie(TOKEN_COOKIE, self.token, httponly=True, samesite="strict")
+                return await response(scope, receive, send)
+            cookie = request.cookies.get(TOKEN_COOKIE, "")
+            if not secrets.compare_digest(cookie, self.token):
+                return await PlainTextResponse(
+                    "this sheetgen server needs its token: open the address it printed",
+                    status_code=403)(scope, receive, send)
+        return await self.app(scope, receive, send)
+
+
+def allowed_hosts(host: str) -> list[str]:
+    """The names a browser may use for a server bound to HOST."""
+    names = {host.lower(), "127.0.0.1", "localhost", "::1"}
+    if not is_loopback(host):
+        names.add(socket.gethostname().lower())
+        if host in ("0.0.0.0", "::"):
+            return []              # every address of this machine: the token guards it
+    return sorted(names)
+
+
+def make_app(routes: Sequence[BaseRoute], *, host: str = DEFAULT_HOST, token: str | None = None,
+             lifespan: Callable | None = None, debug: bool = False) -> Starlette:
+    """A Starlette app with ROUTES, the shared static files at /static and the guard."""
+    return Starlette(
+        debug=debug,
+        routes=[*routes, Mount("/static", app=StaticFiles(directory=STATIC), name="static")],
+        middleware=[Middleware(Guard, token=token, hosts=allowed_hosts(host))],
+        lifespan=lifespan,
+    )
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on HOST:PORT (PORT 0: a free one), so the address printed is the
+    address served, and a taken port is a clean error before anything starts."""
+    from ..errors import InputError
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+                         + (" (another server has it: try --port 0 for a free one)" if port else "")) from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def address(sock: socket.socket, token: str | None = None, path: str = "/") -> str:
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    if host in ("0.0.0.0", "::"):
+        shown = socket.gethostname()
+    return f"http://{shown}:{port}{path}" + (f"?{TOKEN_PARAM}={token}" if token else "")
+
+
+def serve(app: Starlette, sock: socket.socket, *, log_level: str = "warning") -> None:
+    """Serve APP on the bound socket until Ctrl-C."""
+    import uvicorn
+    config = uvicorn.Config(app, log_level=log_level, lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])
