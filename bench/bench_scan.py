@@ -60,7 +60,7 @@ def run(recipes, label: str, flat: bool = False) -> dict:
 
     from sheetgen.errors import SheetgenError
     from sheetgen.scan.corpus import photo_of
-    from sheetgen.scan.pipeline import scan_photo
+    from sheetgen.scan.pipeline import as_seen, scan_photo
     totals = {"right": 0, "counted": 0, "sheets": 0, "whole": 0, "failed": [], "qr": 0, "misreads": [],
               "hidden": collections.Counter(), "times": collections.defaultdict(list), "making": 0.0}
     for recipe in recipes:
@@ -84,7 +84,7 @@ def run(recipes, label: str, flat: bool = False) -> dict:
         totals["misreads"] += [(recipe.id, *m) for m in misreads]
         totals["hidden"] += hidden
         totals["qr"] += result.identity_from == "QR code"
-        if not played.scanner.compare(played.sheet, result.view, played.expected):
+        if not played.scanner.compare(played.sheet, result.view, as_seen(played.scanner, result, played.expected)):
             totals["whole"] += 1
     return totals
 

@@ -180,6 +180,22 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
     return result
 
 
+def as_seen(scanner, result: ScanResult, expected):
+    """What the paper would show of the record's final state to a scanner reading every region
+    right: the game's view of the record's region readings, where a region could not be read
+    (under dark print) the photo's own reading, and nothing of what no region can show (a wall
+    where the sheet gives no place to pencil one).  The paper is held to this, not to more."""
+    from .contract import RegionReading
+    truth = scanner.expected_values(result.sheet, expected)
+    seen = {}
+    for rid, reading in result.readings.items():
+        if reading.hidden or rid not in truth:
+            seen[rid] = reading
+        else:
+            seen[rid] = RegionReading(reading.region, truth[rid], 1.0, 0.0, reading.visible)
+    return scanner.interpret(result.sheet, seen)
+
+
 def compare_with_record(result: ScanResult, scanner, record_path: str, label: str | None = None) -> None:
     """The paper against a play log: InputError when the log was played on another sheet."""
     record = scanner.load_record(record_path)
@@ -188,7 +204,7 @@ def compare_with_record(result: ScanResult, scanner, record_path: str, label: st
         raise InputError(Problem(f"the wrong sheet for this log: {why}", label or record_path,
                                  expected="the photo of the sheet the log was played on"))
     expected = scanner.expected(result.sheet, record)
-    result.differences = scanner.compare(result.sheet, result.view, expected)
+    result.differences = scanner.compare(result.sheet, result.view, as_seen(scanner, result, expected))
     check = getattr(record.handler, "check", None)
     if check is not None:
         judgement = check(record.definition)
