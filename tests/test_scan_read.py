@@ -232,3 +232,24 @@ def test_pencil_pressure_light_and_heavy_hands(recipes):
         assert _misread(result, played) == [], f"hand {pencil}"
         reads.append(result.view.as_dict())
     assert reads[0] == reads[1] == reads[2]
+
+
+def test_resources_past_the_heros_cap_break_the_rules_of_the_paper(recipes):
+    """A free character on the test hall: shields are capped below the boxes printed (the beige
+    ones are for the heroes); crossing up to one past the cap is found, against the rules and
+    against the log."""
+    log = str(DATA / "foury_logs" / "legal-example.yaml")
+    base = replace(recipes["photo-0041"], id="free-character", log=log)
+    played = played_cached(log, base.paper)
+    cap = played.scanner._caps(played.sheet)["shields"]
+    have = played.expected.count("shields")
+    assert cap < sum(1 for rid in played.truth if rid.startswith("track-shields-"))
+    extra = tuple(("box", f"track-shields-{i}") for i in range(have + 1, cap + 2))
+    honest, _ = _scan(base)
+    result, _ = _scan(replace(base, id="past-the-cap", tamper=extra))
+    compare_with_record(result, played.scanner, log)
+    assert honest.violations == []
+    assert [(v.rule, v.message) for v in result.violations] == [
+        ("scan.cap", f"shields: {cap + 1} boxes marked, more than the cap of {cap}")]
+    assert [d.message for d in result.differences] == [f"paper: shields {cap + 1}, log: {have}"]
+    assert result.exit_code == 1
