@@ -77,8 +77,10 @@ GAME_ALLOWED = {
     "pure": ({"pure"}, {"games.shared"}),
     "formats": ({"declaration", "pure", "formats", "sheets"}, {"errors", "limits", "paths", "definitions", "games.shared"}),
     "sheets": ({"declaration", "pure", "sheets"}, {"errors", "limits", "paths", "fonts", "draw", "games.shared"}),
+    # usercache: a track command keeps the board and the replayed state between processes
     "tracker": ({"declaration", "pure", "formats", "sheets", "tracker"},
-                {"errors", "limits", "paths", "atomic", "definitions", "draw", "render", "tracker", "games.shared"}),
+                {"errors", "limits", "paths", "atomic", "usercache", "definitions", "draw", "render", "tracker",
+                 "games.shared"}),
     "sim": ({"declaration", "pure", "formats", "sheets", "sim"},
             {"errors", "limits", "paths", "atomic", "stats", "fonts", "definitions", "draw", "render", "games.shared"}),
     "scan": ({"declaration", "pure", "formats", "sheets", "scan"},

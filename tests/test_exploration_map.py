@@ -96,7 +96,8 @@ def test_example_opening_matches_the_issue():
     assert (two.rotate, two.mirror, two.stretch, two.kind) in ((90, False, 0, "corridor"), (270, False, 0, "corridor"),
                                                                (90, True, 0, "corridor"), (270, True, 0, "corridor"))
     assert [(d.at, d.state) for d in two.doors] == [("10,24:N", "unexplored")]
-    assert one.result.id == "empty" and two.result.id == "empty"
+    # the entrance rolls no contents (it is not opened through a door): room 2 rolls the first 2d6
+    assert one.contents_roll is None and two.contents_roll == 7 and two.result.id == "empty"
     assert ex.minutes == 20
 
 

@@ -56,9 +56,6 @@ CASES = {
     # the plain d6 6+: the second boss's escalation without the table's +1
     "plain-escalation": _edit("escalation: {roll: 5, modifier: 1, total: 6, final: true}",
                               "escalation: {roll: 6, modifier: 0, total: 6, final: true}"),
-    # the entrance is not opened through a door: no contents roll
-    "entrance-no-contents": _edit('    doors: [{at: "10,27:N", state: explored, to: 2}]\n    contents: {roll: 7, result: empty}\n',
-                                  '    doors: [{at: "10,27:N", state: explored, to: 2}]\n'),
     # room 4's passage stands north-south beside room 3: the door meets its middle square, and
     # both its exits are further doors
     "door-anywhere": _edit('cells: ["6,22", "7,22", "8,22"]\n    truncated: false\n    doors: [{at: "6,22:W", state: unexplored}]',

@@ -97,7 +97,7 @@ def test_map_ink_saver_has_no_colour_fills():
 
 def test_long_key_continues_on_a_second_page():
     rooms, entrances, contents = builtin_tables()
-    best = max((explore(rooms, entrances, contents, seed=s, width=40, height=56) for s in range(6)),
+    best = max((explore(rooms, entrances, contents, seed=s, width=40, height=56) for s in range(8)),
                key=lambda e: len(e.rooms))
     doc = map_document(best, BuildOptions(seed=1))
     assert len(best.rooms) > 80 and len(doc.pages) >= 2

@@ -117,10 +117,11 @@ def test_oracle_step_from_the_next_room(tmp_path, steps, legal):
 
 @pytest.mark.parametrize("after, legal", [
     ("      - {move: E1}\n      - {fight: {hero: 6, enemy: 1}}\n", True),        # the extra step at once
-    ("      - {move: C1}\n      - {move: B1}\n      - {fight: {hero: 6, enemy: 1}}\n", True),   # kept along explored rooms
+    # the free move back to C1 was the extra step ("then move one additional space"): B1 needs its roll
+    ("      - {move: C1}\n      - {move: B1}\n      - {fight: {hero: 6, enemy: 1}}\n", False),
     ("      - {move: C1}\n      - {move: B1}\n      - {fight: {hero: 6, enemy: 1}}\n      - {move: A1}\n", False),  # only one
 ])
-def test_extra_step_now_or_after_free_moves(tmp_path, after, legal):
+def test_extra_step_is_the_very_next_move(tmp_path, after, legal):
     (tmp_path / "test-hall.yaml").write_text((LOGS / "test-hall.yaml").read_text())
     p = tmp_path / "extra.yaml"
     p.write_text("sheetgen: 1\nkind: playlog\nruleset: foury\nmap: test-hall.yaml\n"

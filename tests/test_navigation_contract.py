@@ -164,7 +164,7 @@ def test_the_tracker_exports_in_notation_what_it_recorded(tmp_path):
     out.write_text(ADAPTER.export(header, steps, tmp_path))
     assert _run("check", out).exit_code == 0
     exported = load_file(out).definition
-    assert exported.actions == [[notation.parse("move south"), Resolve("disarm")],
+    assert exported.actions == [[notation.parse("move south"), Resolve("disarm", named="function")],
                                 [Move("W", "bomb"), EndTurn()]]
     assert "the spikes" in out.read_text()
     with pytest.raises(Illegal, match="no player 'Zed'"):

@@ -82,7 +82,9 @@ DOCUMENTED = {
     "sacrifice": Pay("hp"),
     "resolve": Resolve(), "resolve forge": Resolve("forge"), "{resolve: forge}": Resolve("forge"),
     "{resolve: {function: forge, xp: 2, gain: {item: Magic Mirror}, lose: {hp: 1}}}":
-        Resolve("forge", 2, (("item", "magic-mirror"),), (("hp", 1),)),
+        Resolve("forge", 2, (("item", "magic-mirror"),), (("hp", 1),), "function"),   # always the function
+    "{resolve: {function: forge}}": Resolve("forge", named="function"),
+    "{resolve: {room: forge}}": Resolve("forge", named="room"),
     "place-token repair": PlaceToken("repair"), "{place-token: repair}": PlaceToken("repair"),
     "place-token elsewhere": PlaceToken("elsewhere"),
     "unresolve rat-den": Unresolve("rat-den"), "{unresolve: rat-den}": Unresolve("rat-den"),

@@ -101,6 +101,7 @@ DOCUMENTED = {
     "{eat: bread, by: Bo, target: Ada}": Eat("bread", "Ada", by="Bo"),
     "burn bread": Burn(("bread",)), "burn bread spark": Burn(("bread", "spark")),
     "{burn: [bread, spark]}": Burn(("bread", "spark")),
+    "{burn: {top: 1}}": Burn(top=1), "{burn: {top: 1, monster: ogre}}": Burn(top=1, monster="ogre"),
     "{trade: {with: Bo, give: [bread], take: [spark], agreed: true}}": Trade("Bo", ("bread",), ("spark",), True),
     "power knight": Power("knight"), "{power: spark}": Power("spark"),
     "shrine": Shrine(), "ward": Ward(), "{shrine: {}}": Shrine(),

@@ -70,32 +70,41 @@ def replay(loaded, who_key: str, state, rules: Rules, begin_turn: Callable, end_
     action that starts a turn, end_action the one that ends it.
 
     An action after 'end turn' is a violation unless its verb is in after_end_ok;
-    a turn without 'end turn' is ended after its last action."""
+    a turn without 'end turn' is ended after its last action.
+
+    A refused action (Outcome.followed False) is not carried out, so the actions right
+    after it that break a rule too only echo it: they are marked consequences until an
+    action goes through cleanly (the engine may mark consequences of its own as well)."""
     out: list[Violation] = []
+    refused = False
+
+    def report(outcome, line, prefix, step):
+        nonlocal refused
+        for v in outcome.violations:
+            out.append(Violation(line, f"{prefix}{v.message}", step, v.rule,
+                                 consequence=v.consequence or refused))
+        refused = (refused and bool(outcome.violations)) or not outcome.followed
+
     for t, turn in enumerate(loaded.log.turns):
         who = getattr(turn, who_key)
+        prefix = f"turn {t + 1} ({who}): "
         begun = rules.step(state, begin_turn(who))
         state = begun.state
         last_line = loaded.turn_lines[t]
-        for v in begun.violations:
-            out.append(Violation(last_line, f"turn {t + 1} ({who}): {v.message}", None, v.rule))
+        report(begun, last_line, prefix, None)
         ended = False
         for i, (action, line) in enumerate(zip(loaded.actions[t], loaded.lines[t])):
             if ended and action.verb not in after_end_ok:
-                out.append(Violation(line, f"turn {t + 1} ({who}): action after 'end turn'", i + 1,
-                                     f"{rule_prefix}.turn-over"))
+                out.append(Violation(line, f"{prefix}action after 'end turn'", i + 1, f"{rule_prefix}.turn-over"))
             outcome = rules.step(state, action)
             state = outcome.state
-            for v in outcome.violations:
-                out.append(Violation(line, f"turn {t + 1} ({who}): {v.message}", i + 1, v.rule))
+            report(outcome, line, prefix, i + 1)
             ended = ended or action.verb == "end-turn"
             last_line = line
         if not ended:
             outcome = rules.step(state, end_action)
             state = outcome.state
-            for v in outcome.violations:
-                out.append(Violation(last_line, f"turn {t + 1} ({who}): {v.message}",
-                                     len(loaded.actions[t]) or None, v.rule))
+            report(outcome, last_line, prefix, len(loaded.actions[t]) or None)
     return out
 
 

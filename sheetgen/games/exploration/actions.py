@@ -2,8 +2,9 @@
 
 A log's room entry is, in the order of play, the walk back to the door with its d6 per
 room (Retrace), the room drawn beyond it (Place: the roll, the transform, the squares, the
-doors), its 2d6 contents (Contents) and the time written after it (Time); a log ends with
-End (its reason, room count and total time), also when it writes no end key.
+doors), its 2d6 contents (Contents), its search if it was searched (Search) and the time
+written after it (Time); a log ends with End (its reason, room count and total time),
+also when it writes no end key.
 
 Values are kept as the log wrote them where a rule judges them (a roll of 7 on a d6, a
 rotate of 45, a square "10;27" that is none: Unreadable), so the engine can say what is
@@ -120,6 +121,16 @@ class Contents:
 
 
 @dataclass(slots=True)
+class Search:
+    """Searching the room just placed ("4. Search the room (optional, once per room) if it's
+    empty after the encounter"): times it was searched (a log writes it once), the doors the
+    search revealed (found, as written; optional)."""
+    times: Any = 1
+    found: tuple = ()
+    where: dict = _where()                # line
+
+
+@dataclass(slots=True)
 class Time:
     """The game time written after the room just placed, in minutes (or 10-minute turns)."""
     minutes: int
@@ -136,4 +147,4 @@ class End:
     where: dict = _where()                # line, minutes
 
 
-Action = Union[Place, Contents, Retrace, Time, End]
+Action = Union[Place, Contents, Search, Retrace, Time, End]

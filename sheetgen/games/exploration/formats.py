@@ -140,6 +140,11 @@ class LogRetraceModel(Open):
     wandering: bool | None = None
 
 
+class LogSearchModel(Open):
+    found: list[str] = Field([], description="the doors the search revealed, as at: is written")
+    times: int = Field(1, description="how many times the room was searched (once per room)")
+
+
 class LogRoomModel(Open):
     id: int
     from_: int | None = Field(None, alias="from")
@@ -152,6 +157,8 @@ class LogRoomModel(Open):
     doors: list[LogDoorModel] | None = []
     contents: Union[LogContentsModel, int, None] = None
     retrace: Union[list[Union[LogRetraceModel, int]], LogRetraceModel, int, None] = []
+    search: Union[bool, int, LogSearchModel, list[Union[bool, LogSearchModel]], None] = Field(
+        None, description="the room was searched (true), once per room; {found: [DOOR, ...]} names what it revealed")
     time: Num | None = None
     minutes: Num | None = None
 

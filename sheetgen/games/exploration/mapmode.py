@@ -18,12 +18,16 @@ from collections import deque
 from operator import itemgetter
 
 from .actions import (D66, ENTRANCE, EXPLORED, SECRET, UNEXPLORED, Action, Contents, DoorMark, End, Escalation,
-                      Place, Retrace, RetraceRoll, Time, Transform)
+                      Place, Retrace, RetraceRoll, Search, Time, Transform)
 from .rules import MINUTES_PER_ROOM, Sheet, cuts, entrance_origin, exit_door, fitting, is_wandering
 from .shapes import DELTA, OPPOSITE
-from .tables import BOSS_ROLL, ContentsTable, RoomEntry, RoomTable, Variant
+from .tables import BOSS_ROLL, ContentsTable, Result, RoomEntry, RoomTable, Variant
 
 POLICIES = ("first", "random", "deepest")
+# the entrance rolls no contents: "When you open an unexplored door: ... 2. Roll 2d6 on the Room
+# Contents Table", and the entrance is not opened through a door (it is empty: it may be searched)
+NO_CONTENTS = Result("entrance", "empty", "The entrance is not opened through a door: no contents roll.",
+                     "No contents (the entrance)")
 _ROW_BY_ROW = itemgetter(1, 0)
 
 
@@ -49,7 +53,8 @@ class Door:
 
 class Room:
     __slots__ = ("id", "die", "roll", "entry", "kind", "cells", "rotate", "mirror", "stretch", "truncated",
-                 "doors", "contents_roll", "result", "escalation", "parent", "depth", "retrace", "minutes")
+                 "doors", "contents_roll", "result", "escalation", "parent", "depth", "retrace", "minutes",
+                 "searched")
 
     def __init__(self, id: int, die: str, roll: int, entry: RoomEntry):
         self.id = id
@@ -68,6 +73,7 @@ class Room:
         self.depth = 0
         self.retrace: list[tuple[int, int]] = []               # (room id, d6) moving back through
         self.minutes = 0
+        self.searched = False               # searched, and a secret door came to light
 
     @property
     def final_boss(self) -> bool:
@@ -277,8 +283,8 @@ class Explorer:
                 if found is None:
                     continue                # a door leading off the edge is a dead end
                 state, occ = found
-                door = Door(X, Y, s, state, occ or None, secret)
-                if occ:
+                door = Door(X, Y, s, state, occ if state == EXPLORED else None, secret)
+                if state == EXPLORED:
                     self._link(room.id, occ)
                 elif state == UNEXPLORED:
                     self.open_doors += 1
@@ -293,6 +299,10 @@ class Explorer:
             lst[:] = [(r, d) for r, d in lst if d is not door]
 
     def _contents(self, room: Room):
+        if room.die == "entrance":
+            room.contents_roll, room.result = None, NO_CONTENTS      # not opened through a door
+            self._search(room)
+            return
         roll = self.dice.two_d6("room contents")
         room.contents_roll = roll
         result = self.contents.result(roll, room.kind)
@@ -304,17 +314,23 @@ class Explorer:
                 result = self.contents.final_result()
             self.bosses += 1
         room.result = result
-        if result.category == "empty":      # search the empty room: secret doors come to light
-            for d in room.doors:
-                if d.state == SECRET:
-                    d.state = UNEXPLORED
-                    bx, by = d.beyond
-                    if self.occupant(bx, by) == 0:
-                        self.open_doors += 1
-                        self.waiting.setdefault((bx, by), []).append((room, d))
-                    else:
-                        d.state, d.to = EXPLORED, self.occupant(bx, by)
-                        self._link(room.id, d.to)
+        if result.category == "empty":
+            self._search(room)
+
+    def _search(self, room: Room):
+        """Search the empty room ("4. Search the room (optional, once per room) if it's empty after
+        the encounter"): its secret doors come to light (the log writes the search where one did)."""
+        for d in room.doors:
+            if d.state == SECRET:
+                room.searched = True
+                d.state = UNEXPLORED
+                bx, by = d.beyond
+                if self.occupant(bx, by) == 0:
+                    self.open_doors += 1
+                    self.waiting.setdefault((bx, by), []).append((room, d))
+                else:
+                    d.state, d.to = EXPLORED, self.occupant(bx, by)
+                    self._link(room.id, d.to)
 
     # -- summary -----------------------------------------------------------
     @property
@@ -344,7 +360,9 @@ def actions_of(ex: Explorer) -> list[Action]:
         if r.escalation:
             roll, mod, total = r.escalation
             esc = Escalation(roll, mod, total, total >= final_at)
-        add(Contents(r.contents_roll, r.result.id, esc))
+        add(Contents(r.contents_roll, r.result.id, esc) if r.contents_roll is not None else Contents())
+        if r.searched:
+            add(Search())
         add(Time(r.minutes))
     add(End(ex.ended or "stopped", len(ex.rooms), ex.minutes, ex.wandering()))
     return out

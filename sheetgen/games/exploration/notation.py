@@ -16,7 +16,8 @@ Accepted notations (every one of them is always accepted: they write the same pl
   any case, "dead end" for dead-end; door sides spelt out ("10,27:north"); rotate: "90 ccw"
   or -90 (counter-clockwise is negative); mirror: true or an axis name (horizontal, x ...);
   contents: 7 (the roll only); escalation: 5 (the d6 only); retrace: [4, 1] (rolls only) or
-  one mapping; time: "20 min", "1h 20m", "1:20"; end: retreat (a reason only); a total
+  one mapping; search: true, 2 (twice: a slip), {found: ["4,22:W"]}; time: "20 min",
+  "1h 20m", "1:20"; end: retreat (a reason only); a total
   time: / minutes: beside the rooms or in end; a retrace list beside the rooms.
 """
 from __future__ import annotations
@@ -25,7 +26,7 @@ import re
 from typing import Iterable, Mapping
 
 from .actions import (D66, ENTRANCE, Action, Contents, DoorMark, End, Escalation, Place, Retrace, RetraceRoll,
-                      Time, Transform, Unreadable)
+                      Search, Time, Transform, Unreadable)
 from .shapes import SIDES
 
 SIDE_NAMES = {"NORTH": "N", "EAST": "E", "SOUTH": "S", "WEST": "W"}
@@ -256,6 +257,35 @@ def serialize_contents(a: Contents):
     return out
 
 
+def parse_search(value, line: int | None = None) -> Search | None:
+    """search: true (once), 2 (twice), {found: [DOOR, ...], times: N} or a list of searches
+    -> Search; None for no search (false, or not written)."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        return Search(1, (), {"line": line})
+    if isinstance(value, int):
+        return Search(value, (), {"line": line})
+    items = value if isinstance(value, list) else [value]
+    times, found = 0, []
+    for item in items:
+        if item is False:
+            continue
+        if isinstance(item, Mapping):
+            times += item.get("times", 1) if isinstance(item.get("times", 1), int) else 1
+            found += [parse_edge(d) for d in item.get("found") or ()]
+        else:
+            times += 1
+    return Search(times, tuple(found), {"line": line}) if times else None
+
+
+def serialize_search(a: Search):
+    door = [d.text if d.__class__ is Unreadable else "%d,%d:%s" % d for d in a.found]
+    if not door:
+        return True if a.times == 1 else a.times
+    return {"found": door} if a.times == 1 else {"found": door, "times": a.times}
+
+
 def parse_retrace_roll(item, toward: int | None = None, line: int | None = None) -> RetraceRoll | None:
     """{room: 2, roll: 4, wandering: false} or a bare roll (4) -> RetraceRoll; None for anything else
     (a list kept beside the rooms may be someone else's extension)."""
@@ -318,7 +348,7 @@ def serialize_end(a: End) -> dict | None:
     return out or None
 
 
-_PARSERS = {Place: lambda v: parse_place(v), Contents: lambda v: parse_contents(v),
+_PARSERS = {Place: lambda v: parse_place(v), Contents: lambda v: parse_contents(v), Search: lambda v: parse_search(v),
             Retrace: lambda v: parse_retrace(v), Time: lambda v: Time(minutes(v)), End: lambda v: parse_end(v)}
 
 
@@ -336,6 +366,8 @@ def serialize(action: Action):
         return serialize_contents(action)
     if isinstance(action, Retrace):
         return serialize_retrace(action)
+    if isinstance(action, Search):
+        return serialize_search(action)
     if isinstance(action, Time):
         return action.minutes
     if isinstance(action, End):
@@ -356,6 +388,9 @@ def parse_room(room: Mapping, index: int = 0, lines=NO_LINES) -> list[Action]:
         out.append(retrace)
     out.append(place)
     out.append(parse_contents(room.get("contents"), lines, base, line))
+    search = parse_search(room.get("search"), lines.key(base + ("search",)) or line)
+    if search is not None:
+        out.append(search)
     key = "time" if room.get("time") is not None else "minutes"
     spent = minutes(room.get(key))
     if spent is not None:
@@ -403,6 +438,8 @@ def log_dict(actions: Iterable[Action]) -> dict:
             value = serialize_contents(a)
             if value is not None:
                 room["contents"] = value
+        elif isinstance(a, Search):
+            room["search"] = serialize_search(a)
         elif isinstance(a, Time):
             room["time"] = a.minutes
         elif isinstance(a, Retrace):

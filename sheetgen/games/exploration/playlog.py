@@ -54,7 +54,7 @@ from ..base import Judgement
 from . import notation, rules
 from .formats import ExplorationLog, SheetSizeModel, load_table, parse_size
 from .mapmode import actions_of
-from .readings import ExplorationReading
+from .readings import RETIRED_READINGS, ExplorationReading
 
 MODEL = ExplorationLog
 
@@ -127,6 +127,7 @@ def load(data: MarkedDict, source: Source) -> PlayLog:
         except InputError as exc:
             problems += exc.problems
     readings = _readings(model, source, problems)
+    problems += _end_reason(model, source)
     if problems:
         raise InputError(problems)
     actions = notation.log_actions(model.model_dump(by_alias=True, exclude_unset=True), MarkedLines(data))
@@ -140,6 +141,8 @@ def _readings(model: ExplorationLog, source: Source, problems: list) -> frozense
     known = [r.value for r in ExplorationReading]
     found = set()
     for i, name in enumerate(model.readings):
+        if str(name) in RETIRED_READINGS:
+            continue                # dropped (docs/readings.md): the log is judged without it
         try:
             found |= ExplorationReading.parse([name])
         except ValueError:
@@ -147,6 +150,23 @@ def _readings(model: ExplorationLog, source: Source, problems: list) -> frozense
                                            expected="one of " + ", ".join(known),
                                            suggestion=did_you_mean(name, known)))
     return frozenset(found)
+
+
+def _end_reason(model: ExplorationLog, source: Source) -> list[Problem]:
+    """`end:` gives one of the documented reasons ("The dungeon ends when: ..."), else it is an
+    error naming them."""
+    end = model.end
+    reason = end if isinstance(end, str) else getattr(end, "reason", None)
+    if reason is None or rules.norm_reason(reason) in rules.END_REASONS:
+        return []
+    loc = ("end",) if isinstance(end, str) else ("end", "reason")
+    known = list(rules.END_REASONS)
+    return [source.problem(loc, f"'{reason}' is not a reason the dungeon ends",
+                           expected="one of " + ", ".join(known) + " (final-boss: the Final Boss; map-full: the map "
+                                    "ran out of room or doors; retreat: out the entrance; dead: the party died; "
+                                    "rooms, stopped: map mode's room limit, or stopped before the end)",
+                           suggestion=did_you_mean(str(reason), [w for words in rules.END_REASONS.values()
+                                                                 for w in words]))]
 
 
 def _table(name: str, builtin: str, want: str, source: Source, key: str):
@@ -262,6 +282,8 @@ def _room_text(room: dict) -> str:
                        else f"    contents: {{roll: {c['roll']}}}\n")
         else:
             out.append(f"    contents: {_flow(c)}\n")
+    if "search" in room:
+        out.append(f"    search: {_flow(room['search'])}\n")
     if "retrace" in room:
         out.append(f"    retrace: {_flow(room['retrace'])}\n")
     if "time" in room:

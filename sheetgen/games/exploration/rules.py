@@ -61,15 +61,26 @@ from typing import Iterable, Iterator
 from ..base import Judgement, Outcome, ReadingsInUse, Rules, Violation, judge
 from ..dice import D66_VALUES, is_d66
 from .actions import (D66, DEAD_END_STATES, DOOR_STATES, ENTRANCE, EXPLORED, SECRET, UNEXPLORED, Action, Contents,
-                      DoorMark, End, Escalation, Place, Retrace, Time, Transform, Unreadable)
+                      DoorMark, End, Escalation, Place, Retrace, Search, Time, Transform, Unreadable)
 from .readings import ExplorationReading as R, candidates
 from .shapes import DELTA, OPPOSITE, SIDES
 from .tables import BOSS_ROLL, CONTENTS_ROLLS, ContentsTable, RoomEntry, RoomTable
 
 MINUTES_PER_ROOM = 10
 PLACEHOLDERS = ("", "...", "\u2026", "?", "-", "tbd", "todo")
-FINAL_REASONS = ("final-boss", "final boss", "finalboss", "boss", "final")
-FULL_REASONS = ("no-doors", "no doors", "map-full", "map full", "full", "out of room", "no room", "map out of room")
+# "The dungeon ends when: You roll the Final Boss ..., or your map runs out of room. The party
+# retreats out the entrance. The party dies." (and map mode's own: its room limit, a stop)
+END_REASONS = {
+    "final-boss": ("final-boss", "final boss", "finalboss", "boss", "final"),
+    "map-full": ("map-full", "map full", "no-doors", "no doors", "full", "out of room", "no room", "map out of room",
+                 "map runs out of room", "out of doors"),
+    "retreat": ("retreat", "retreated", "retreats", "retreating", "retreat out the entrance"),
+    "dead": ("dead", "died", "death", "dies", "party-dies", "party dies", "party died", "party dead"),
+    "rooms": ("rooms", "room limit", "max rooms"),
+    "stopped": ("stopped", "stop", "unfinished"),
+}
+FINAL_REASONS = END_REASONS["final-boss"]
+FULL_REASONS = END_REASONS["map-full"]
 ORIENTATIONS = ((0, False), (90, False), (180, False), (0, True), (90, True))   # hints: one of each drawing
 
 
@@ -173,14 +184,17 @@ def cuts(sheet: Sheet, variants, fx: int, fy: int, side: str) -> Iterator[tuple]
 
 def exit_door(sheet: Sheet, x: int, y: int, side: str, secret: bool) -> tuple[str, int] | None:
     """What an exit of a placed room is on the sheet: None off the edge (a dead end), else
-    (state, number of the room beyond or 0): explored into a room, secret, or unexplored."""
+    (state, number of the room beyond or 0): explored into a room, secret (not found until the
+    room is searched, whatever is beyond), or unexplored."""
     dx, dy = DELTA[side]
     occ = sheet.occupant(x + dx, y + dy)
     if occ < 0:
         return None
+    if secret:
+        return SECRET, max(occ, 0)
     if occ > 0:
         return EXPLORED, occ
-    return (SECRET if secret else UNEXPLORED), 0
+    return UNEXPLORED, 0
 
 
 def is_wandering(roll: int) -> bool:
@@ -231,6 +245,83 @@ def _door(d) -> str:
     return f"{d[0]},{d[1]}:{d[2]}"
 
 
+def _opens(door: DoorMark, other_id: int) -> bool:
+    """Whether a door written so lets the party through to the room other_id beyond it."""
+    state = door.state
+    if state == EXPLORED:
+        return door.to is None or door.to == other_id
+    return state == SECRET and door.to == other_id
+
+
+def _distances(links: dict, start: int) -> dict:
+    """Rooms entered from start through joined rooms -> how many (breadth first)."""
+    dist = {start: 0}
+    todo = [start]
+    for rid in todo:
+        for n in sorted(links.get(rid, ())):
+            if n not in dist:
+                dist[n] = dist[rid] + 1
+                todo.append(n)
+    return dist
+
+
+def _shortest_path(links: dict, start: int, goal: int) -> list:
+    """The rooms entered walking from start to goal (goal included, start not), fewest first."""
+    prev = {start: None}
+    todo = [start]
+    for rid in todo:
+        if rid == goal:
+            break
+        for n in sorted(links.get(rid, ())):
+            if n not in prev:
+                prev[n] = rid
+                todo.append(n)
+    out = []
+    node = goal
+    while node is not None and node != start:
+        out.append(node)
+        node = prev.get(node)
+    return out[::-1]
+
+
+def _on_shortest(links: dict, start: int, goal: int, from_start: dict) -> set:
+    """The rooms on some shortest walk from start to goal."""
+    to_goal = _distances(links, goal)
+    d = from_start[goal]
+    return {r for r, k in from_start.items() if r in to_goal and k + to_goal[r] == d and r != start}
+
+
+def _walk_fits(links: dict, start: int, goal: int, d: int, rolls, from_start: dict) -> bool:
+    """Whether the retrace rolls are a walk from start back to goal: every room named in order
+    through joined rooms (no room twice), or, where the rolls name none (or only some), one d6 for
+    each room of a shortest walk (a named room at its place on one)."""
+    names = [r.room for r in rolls]
+    if names and all(n is not None for n in names):
+        if names[0] == start:
+            # each d6 named by the room walked out of (the start, not the goal): the same walk
+            names = names[1:] + [goal]
+        prev, seen = start, {start}
+        for n in names:
+            if n not in links.get(prev, ()) or n in seen:
+                return False
+            prev = n
+            seen.add(n)
+        return prev == goal
+    if len(rolls) != d:
+        return False
+    if any(n is not None for n in names):
+        to_goal = _distances(links, goal)
+        return all(n is None or (from_start.get(n) == i and to_goal.get(n) == d - i)
+                   for i, n in enumerate(names, 1))
+    return True
+
+
+def _squares_named(found) -> str:
+    """'square 10,29' or 'squares 10,29, 11,29' of (line, square) pairs."""
+    cells = [_cell(c) for _, c in found]
+    return ("square " if len(cells) == 1 else "squares ") + ", ".join(cells)
+
+
 def _describe_transform(t: Transform) -> str:
     parts = [f"rotated {t.rotate}"] if t.rotate else []
     if t.mirror:
@@ -241,12 +332,12 @@ def _describe_transform(t: Transform) -> str:
 
 
 def norm_reason(reason) -> str | None:
-    """An end reason as written -> 'final-boss', 'map-full' or the words written."""
+    """An end reason as written -> one of END_REASONS ('final-boss', 'map-full', 'retreat',
+    'dead', 'rooms', 'stopped'), or the words written when it is none of them."""
     text = " ".join(str(reason or "").strip().lower().replace("_", " ").split())
-    if text in FINAL_REASONS or text.replace("-", " ") in FINAL_REASONS:
-        return "final-boss"
-    if text in FULL_REASONS or text.replace("-", " ") in FULL_REASONS:
-        return "map-full"
+    for name, words in END_REASONS.items():
+        if text in words or text.replace("-", " ") in words:
+            return name
     return text or None
 
 
@@ -269,6 +360,7 @@ class Drawn:
     overlapping: bool = False
     irregular: bool = False               # some squares off the sheet or another room's
     exits: tuple | None = None            # (placements, kept out by the readings in use, entry edges, specs)
+    opened_via: tuple = ()                # ((earlier room id, its edge), ...): the doors it may have been opened by
     _shape: tuple | None = None
 
     def shape(self) -> tuple:
@@ -285,7 +377,8 @@ class State:
     """The sheet so far.  A step returns a new state (copy): states share what they do not
     change (the sheet's list and the rooms table are copied when a room is placed)."""
     __slots__ = ("sheet", "readings", "rooms", "by_id", "generated", "last_id", "current", "contents_due",
-                 "times", "bosses", "final_at", "maybe_final", "after_final", "ended")
+                 "times", "bosses", "final_at", "maybe_final", "after_final", "ended",
+                 "links", "here", "walking", "unwritten", "searched", "empty", "loose")
 
     def __init__(self, sheet: Sheet, readings: ReadingsInUse | None = None):
         self.sheet = sheet
@@ -302,6 +395,13 @@ class State:
         self.maybe_final: int | None = None   # an 11 whose escalation the log leaves open
         self.after_final = False              # a room after the Final Boss was reported
         self.ended: End | None = None
+        self.links: dict = {}                 # room id -> frozenset of the room ids joined to it by a door
+        self.here: int | None = None          # the room the party is in (the last one placed)
+        self.walking: Retrace | None = None   # the retrace written for the room about to be placed
+        self.unwritten: tuple = ()            # walks back with no retrace of their own: (Walk, ...)
+        self.searched: frozenset = frozenset()    # ids of the rooms searched
+        self.empty: dict = {}                 # room id -> empty after the encounter (None: cannot tell)
+        self.loose: Retrace | None = None     # retrace rolls written beside the rooms (no room of their own)
 
     def copy(self) -> "State":
         new = State.__new__(State)
@@ -310,6 +410,8 @@ class State:
                                                                     self.contents_due)
         new.times, new.bosses, new.final_at, new.maybe_final = self.times, self.bosses, self.final_at, self.maybe_final
         new.after_final, new.ended = self.after_final, self.ended
+        new.links, new.here, new.walking, new.unwritten = self.links, self.here, self.walking, self.unwritten
+        new.searched, new.empty, new.loose = self.searched, self.empty, self.loose
         return new
 
 
@@ -344,34 +446,52 @@ class ExplorationRules(Rules):
         return found, state.readings.consulted
 
     def step(self, state: State, action: Action) -> Outcome:
+        """One action; each violation's step is the place of its room in the log's rooms list
+        (1-based: `LOG:LINE: step N: ...`), none for the log's end as a whole."""
         out: list[Violation] = []
         kind = action.__class__
         if kind is Retrace:
-            self._retrace(state, action, out)
+            state = self._retrace(state, action, out)
+            number = state.generated + 1 if action.toward is not None else None
         elif kind is Place:
             state = self._place(state, action, out)
+            number = state.generated
         elif kind is Contents:
             state = self._contents_step(state, action, out)
+            number = state.generated
+        elif kind is Search:
+            state = self._search(state, action, out)
+            number = state.generated
         elif kind is Time:
             if state.generated:
                 state = state.copy()
                 state.times = state.times + ((state.generated - 1, state.last_id, action),)
+            number = None
         elif kind is End:
             state = self._end_step(state, action, out)
+            number = None
         else:
             raise TypeError(f"not an exploration action: {action!r}")
-        return Outcome(state, tuple(out)) if out else Outcome(state)
+        if not out:
+            return Outcome(state)
+        if number is not None:
+            for v in out:
+                if v.step is None:
+                    v.step = number
+        return Outcome(state, tuple(out))
 
     # -- reporting ------------------------------------------------------------------------------
     @staticmethod
     def _at(out: list, lines, message: str, rule: str) -> None:
-        """One slip that more than one written line may hold: reported at each of them."""
+        """One slip that more than one written line may hold: reported once, at the most
+        precise of them (the last: a block-style key's own line), naming the others."""
         seen = []
         for line in lines:
             if line is not None and line not in seen:
                 seen.append(line)
-        for line in seen or [None]:
-            out.append(Violation(line, message, rule=rule))
+        if len(seen) > 1:
+            message += f" (see also line {', '.join(map(str, seen[:-1]))})"
+        out.append(Violation(seen[-1] if seen else None, message, rule=rule))
 
     def _door_broken(self, out, door: DoorMark, message: str, rule: str) -> None:
         """A door's slip at its line, and (block style) at the line of the key it is about."""
@@ -393,7 +513,7 @@ class ExplorationRules(Rules):
         if a.id in st.by_id:
             out.append(Violation(line, f"room id {a.id} is used twice (first at line "
                                        f"{st.by_id[a.id].place.where.get('line')})", rule="room.id"))
-            st.current, st.contents_due = None, False
+            st.current, st.contents_due, st.walking = None, False, None
             return st
         cells, overlapping, off, corner = self._squares(st, a, out)
         room = Drawn(a.id, a, index, len(st.rooms) + 1, cells, overlapping=overlapping, irregular=overlapping or off)
@@ -415,6 +535,9 @@ class ExplorationRules(Rules):
             self._entrance(st, room, entry, out)
         else:
             self._joined(st, room, entry, out)
+            self._walk(st, room, out)
+            self._link(st, room)
+        st.here = room.id
         return st
 
     def _squares(self, st: State, a: Place, out: list) -> tuple[set, bool, bool, tuple]:
@@ -430,9 +553,12 @@ class ExplorationRules(Rules):
         if not a.cells:
             out.append(Violation(w.get("cells") or w.get("line"), f"room {a.id} has no squares", rule="cell.format"))
         cell_lines = w.get("cell_lines") or ()
+        # one slip, one violation: the squares off the sheet, listed twice or shared with each
+        # other room are reported together, at the line of the first of them
+        offs, twice, shared = [], [], {}
         for k, c in enumerate(a.cells):
+            line = cell_lines[k] if k < len(cell_lines) else w.get("cells")
             if c.__class__ is Unreadable:
-                line = cell_lines[k] if k < len(cell_lines) else w.get("cells")
                 out.append(Violation(line, f"'{c.text}' is not a square: write x,y such as \"10,28\"",
                                      rule="cell.format"))
                 continue
@@ -444,25 +570,31 @@ class ExplorationRules(Rules):
             on = 1 <= x <= W and 1 <= y <= H
             if not on:
                 off = True
-                line = cell_lines[k] if k < len(cell_lines) else w.get("cells")
-                out.append(Violation(line, f"square {_cell(c)} of room {a.id} is off the {W}x{H} sheet "
-                                           f"(x 1-{W}, y 1-{H})", rule="cell.on-sheet"))
+                offs.append((line, c))
             if c in mine:
-                line = cell_lines[k] if k < len(cell_lines) else w.get("cells")
-                out.append(Violation(line, f"square {_cell(c)} is listed twice in room {a.id}", rule="cell.overlap"))
+                twice.append((line, c))
                 continue
             other = owner[(y - 1) * W + x - 1] if on else sheet.outside.get(c, 0)
             if other:
                 overlapping = True
-                line = cell_lines[k] if k < len(cell_lines) else w.get("cells")
-                out.append(Violation(line, f"square {_cell(c)} of room {a.id} is already part of room "
-                                           f"{st.rooms[other - 1].id}: rooms never share a square",
-                                     rule="cell.overlap"))
+                shared.setdefault(other, []).append((line, c))
             elif on:
                 owner[(y - 1) * W + x - 1] = number
             else:
                 sheet.outside[c] = number
             mine.add(c)
+        if offs:
+            out.append(Violation(offs[0][0], f"{_squares_named(offs)} of room {a.id} "
+                                             f"{'is' if len(offs) == 1 else 'are'} off the {W}x{H} sheet "
+                                             f"(x 1-{W}, y 1-{H})", rule="cell.on-sheet"))
+        if twice:
+            out.append(Violation(twice[0][0], f"{_squares_named(twice)} {'is' if len(twice) == 1 else 'are'} "
+                                              f"listed twice in room {a.id}", rule="cell.overlap"))
+        for other, found in shared.items():
+            out.append(Violation(found[0][0], f"{_squares_named(found)} of room {a.id} "
+                                              f"{'is' if len(found) == 1 else 'are'} already part of room "
+                                              f"{st.rooms[other - 1].id}: rooms never share a square",
+                                 rule="cell.overlap"))
         return mine, overlapping, off, (mx, my)
 
     def _named(self, st: State, room: Drawn, written, out: list | None = None) -> list:
@@ -476,7 +608,8 @@ class ExplorationRules(Rules):
             if (d[0], d[1]) not in mine and beyond(d) in mine:
                 n = st.sheet.holder((d[0], d[1]))
                 outside = st.rooms[n - 1].id if n else None
-                if outside == door.to if door.to is not None else outside is None:
+                # (an explored door without to: leads to whatever room the map shows beyond it)
+                if outside == door.to if door.to is not None else (outside is None or door.state == EXPLORED):
                     b = beyond(d)
                     d = (b[0], b[1], OPPOSITE[d[2]])
             if d in seen:
@@ -712,22 +845,21 @@ class ExplorationRules(Rules):
             if other is not None:
                 hint, line = f"; they match it {other[0]}", w.get("transform")
                 sub = {"rotate": w.get("rotate"), "mirror": w.get("mirror"), "stretch": w.get("stretch")}
-                if sub[other[1]] and sub[other[1]] != line:
-                    # block style: the key that differs has a line of its own
-                    out.append(Violation(sub[other[1]], f"the squares of room {a.id} are not the shape of {label} "
-                                                        f"{how}{where}{hint}", rule="shape.match"))
+                if sub[other[1]]:
+                    line = sub[other[1]]        # block style: the key that differs has a line of its own
         if not hint:
             other = self._other_entry(st, room, entry_edges)
             if other is not None:
                 hint, line = f"; they are the shape of {other}", w.get("roll")
         if not hint:
             hint = flag_hint or free_hint
+        cells_line = w.get("cells")
+        # the roll or transform is the likelier slip, but the squares may be the one made: one
+        # slip, reported once, naming the squares' line too
+        also = (f" (or the squares at line {cells_line} are drawn wrong)"
+                if line is not None and cells_line and line != cells_line and line != w.get("truncated") else "")
         out.append(Violation(line or w.get("line"), f"the squares of room {a.id} are not the shape of {label} {how}"
-                                                    f"{where}{hint}", rule="shape.match"))
-        if line in (w.get("transform"), w.get("roll")) and w.get("cells") and line != w.get("cells"):
-            # the roll or transform is the likelier slip, but the squares may be the one made
-            out.append(Violation(w.get("cells"), f"the squares of room {a.id} do not make {label} "
-                                                 f"{how} (see line {line})", rule="shape.match"))
+                                                    f"{where}{hint}{also}", rule="shape.match"))
 
     def _other_transform(self, room: Drawn, entry: RoomEntry) -> tuple | None:
         """(what the squares fit, the key that differs: rotate | mirror | stretch) or None;
@@ -800,16 +932,22 @@ class ExplorationRules(Rules):
                     joining.append((other.id, d, door))
         opened = any(door.state == EXPLORED or (door.state == SECRET and door.to is not None)
                      for _, _, door in joining)
-        # or the room lists its own side of the door it came in by
+        # or the room lists its own side of the door it came in by (an explored door needs no
+        # to: where the map shows the room beyond it)
+        own: set = set()
         for d, door in room.doors:
-            to = st.by_id.get(door.to) if door.to is not None else None
+            to = st.by_id.get(door.to) if door.to is not None else (
+                self._room_at(st, beyond(d)) if door.state == EXPLORED else None)
             if door.state in (EXPLORED, SECRET) and to is not None and to.index < mine \
                     and beyond(d) in to.cells and (parent_id is None or to.id == parent_id):
                 b = beyond(d)
                 edges.setdefault(d, (to.id, (b[0], b[1], OPPOSITE[d[2]])))
+                own.add(d)
                 opened = True
         if joining and not opened:
             for oid, d, door in joining:     # (an unexplored one is reported with the door states)
+                if door.state == SECRET and oid not in st.searched:
+                    continue                # never revealed: that is the slip (reported with the secrets)
                 if door.state == SECRET or door.state in DEAD_END_STATES:
                     self._door_broken(out, door, f"room {a.id} was opened through door {_door(d)} of room {oid}, "
                                                  f"so that door is explored (to: {a.id}), not {door.state}",
@@ -829,19 +967,97 @@ class ExplorationRules(Rules):
         if not edges:
             w = a.where
             came = f" from room {parent_id}" if parent_id is not None else ""
-            out.append(Violation(w.get("line"), f"room {a.id} is not joined{came} through a door: an earlier room "
-                                 f"needs a door with state explored and to: {a.id} on an edge of its squares",
-                                 rule="room.joined"))
             named = [(o.id, d) for o in earlier for d, door in self._doors_now(st, o)
                      if door.to == a.id and (d[0], d[1]) in o.cells]
-            if named and w.get("cells") and w.get("cells") != w.get("line"):
-                # a door names this room, so the squares are drawn away from it
+            # a door that names this room: the squares are drawn away from it (one slip, said once)
+            if named and w.get("cells"):
                 oid, d = named[0]
-                out.append(Violation(w.get("cells"), f"the squares of room {a.id} are not beyond door {_door(d)} "
-                                                     f"of room {oid}, which leads to it", rule="room.joined"))
+                out.append(Violation(w.get("cells"), f"room {a.id} is not joined{came} through a door: door "
+                                     f"{_door(d)} of room {oid} leads to it, but its squares are not beyond that "
+                                     f"door (see also line {w.get('line')})", rule="room.joined"))
+            else:
+                out.append(Violation(w.get("line"), f"room {a.id} is not joined{came} through a door: an earlier "
+                                     f"room needs an explored door on an edge of its squares", rule="room.joined"))
             return
+        # the doors it may have been opened through: those written open onto it, else any that joins
+        opening = [(oid, d) for oid, d, door in joining if _opens(door, a.id)] + \
+                  [e for k, e in edges.items() if k in own]
+        room.opened_via = tuple(dict.fromkeys(opening or edges.values()))
         parent, d = next(iter(edges.values()))
         self._shape(st, room, entry, set(edges), f", entered through door {_door(d)} of room {parent}", out)
+
+    @staticmethod
+    def _room_at(st: State, c) -> Drawn | None:
+        n = st.sheet.holder(c)
+        return st.rooms[n - 1] if n else None
+
+    # -- the party's walk back, and the rooms joined by doors --------------------------------------
+    def _link(self, st: State, room: Drawn) -> None:
+        """The rooms the new room is joined to by a door it was opened through, or by an explored
+        door on an edge they share (either room's): the map the party walks back along."""
+        near = self._neighbours(st, room)
+        joined = {oid for oid, _ in room.opened_via}
+        cells = room.cells
+        for other in st.rooms[:-1]:
+            if other.id in joined or (near is not None and other.number not in near and not other.irregular):
+                continue
+            theirs = other.cells
+            if any(_opens(door, room.id) and (d[0], d[1]) in theirs and beyond(d) in cells
+                   for d, door in self._doors_now(st, other)) or \
+                    any(_opens(door, other.id) and beyond(d) in theirs for d, door in room.doors):
+                joined.add(other.id)
+        if not joined:
+            return
+        links = dict(st.links)
+        links[room.id] = links.get(room.id, frozenset()) | joined
+        for oid in joined:
+            links[oid] = links.get(oid, frozenset()) | {room.id}
+        st.links = links
+
+    def _walk(self, st: State, room: Drawn, out: list) -> None:
+        """Retracing: the party walks from the room it is in back to the room whose door it opens,
+        through the rooms joined by doors ("Every time you move back through a previously explored
+        room or corridor: Roll d6 per room or corridor segment"): one d6 for each room entered on
+        the way, that room included.  The rolls written must be those of such a path."""
+        walked, st.walking = st.walking, None
+        here = st.here
+        starts = [oid for oid, _ in room.opened_via if oid in st.by_id]
+        if here is None or not starts:
+            return                          # the first room, or not joined (reported there)
+        a = room.place
+        line = a.where.get("line")
+        near = _distances(st.links, here)
+        rolls = walked.rolls if walked is not None else ()
+        if here in starts and not rolls:
+            return                          # opened from the room the party is in
+        targets = [(p, near[p]) for p in starts if p != here and p in near]
+        if not targets:
+            if rolls and here in starts:
+                out.append(Violation(rolls[0].where.get("line") or line,
+                                     f"room {a.id} was opened from room {here}, where the party already was: "
+                                     f"there is no walk back to roll for ({len(rolls)} retrace roll"
+                                     f"{'s' if len(rolls) != 1 else ''} written)", rule="retrace.path"))
+            return                          # the doors written do not join them: nothing to measure
+        if walked is None:
+            st.unwritten = st.unwritten + ((room.id, line, here, min(targets, key=lambda t: t[1])),)
+            return
+        if any(_walk_fits(st.links, here, p, d, rolls, near) for p, d in targets):
+            return
+        p, d = min(targets, key=lambda t: t[1])
+        path = _shortest_path(st.links, here, p)
+        way = ", ".join(map(str, path))
+        named = [r.room for r in rolls if r.room is not None]
+        off = [n for n in named if n not in _on_shortest(st.links, here, p, near)]
+        if len(rolls) != d:
+            why = f"{'too few' if len(rolls) < d else 'too many'}: {len(rolls)}"
+        elif off:
+            why = f"room {off[0]} is not on that way"
+        else:
+            why = "the rooms named are not a walk through the doors joining them"
+        out.append(Violation(rolls[0].where.get("line") or line,
+                             f"room {a.id} was opened from a door of room {p} and the party was in room {here}: "
+                             f"walking back passes through room{'s' if d != 1 else ''} {way}, a d6 for each "
+                             f"({d} roll{'s' if d != 1 else ''}); {why}", rule="retrace.path"))
 
     @staticmethod
     def _neighbours(st: State, room: Drawn) -> set | None:
@@ -865,23 +1081,24 @@ class ExplorationRules(Rules):
         return near
 
     # -- exits and doors, on the finished sheet ------------------------------------------------------
-    def _exits(self, st: State, room: Drawn, doors, out: list):
+    def _exits(self, st: State, room: Drawn, doors, out: list) -> frozenset:
         """The listed doors against the shape's exits, for the placement that fits them best.
 
         When the doors fit the squares under another transform, that one mistake is reported
         at the transform instead.  (Not so for another table entry: small shapes share
-        squares and doors by chance, and a misplaced door is the likelier slip.)"""
+        squares and doors by chance, and a misplaced door is the likelier slip.)  Returns the
+        secret exits of that placement."""
         fits, kept_out, entry_edges, specs, stray = room.exits
         a = room.place
         entry = room.entry
-        best = self._door_problems(st, room, doors, fits, entry_edges)
+        best, secret = self._door_problems(st, room, doors, fits, entry_edges)
         if best and (kept_out or (R.STRETCH_TWO_LINES not in st.readings.chosen
                                   and any(s[2] == 2 for s in specs))):
             # placements only readings not in use accept (an exit off the door: door-anywhere;
             # two lines stretched: stretch-two-lines) may fit the doors better: consulted then
             wider = [f for f in self._fits(st, room, entry, specs, entry_edges, True)[0]
                      if f not in fits and f not in kept_out] if R.STRETCH_TWO_LINES not in st.readings.chosen else []
-            if len(self._door_problems(st, room, doors, fits + kept_out + wider, entry_edges)) < len(best):
+            if len(self._door_problems(st, room, doors, fits + kept_out + wider, entry_edges)[0]) < len(best):
                 if kept_out or any(not self._meets(f, entry_edges) for f in wider):
                     st.readings.uses(R.DOOR_ANYWHERE)
                 if wider:
@@ -889,26 +1106,29 @@ class ExplorationRules(Rules):
         if not best:
             if stray is not None:
                 out.append(stray)
-            return
+            return secret
         if a.transform is not None:
             s = a.transform.stretch
             for stretch_by in dict.fromkeys((s, 0, 1, 2)):
                 for r, m in ORIENTATIONS:
                     fits2 = self._fits(st, room, entry, [(r, m, stretch_by)], entry_edges)[0]
-                    if fits2 and not self._door_problems(st, room, doors, fits2, entry_edges):
+                    if fits2 and not self._door_problems(st, room, doors, fits2, entry_edges)[0]:
                         out.append(Violation(a.where.get("transform"), f"the doors of room {a.id} are not where "
                                              f"{self._label(a)} ({entry.name}) has its exits "
                                              f"{_describe_transform(a.transform)}; they fit it with rotate: {r}, "
                                              f"mirror: {str(m).lower()}, stretch: {stretch_by}", rule="shape.match"))
                         if stray is not None and not any(self._meets(f, entry_edges) for f in fits2):
                             out.append(stray)     # (turned that way, an exit is the door: one slip)
-                        return
+                        return secret
         if stray is not None:
             out.append(stray)
         for line, message, rule in best:
             out.append(Violation(line, message, rule=rule))
+        return secret
 
-    def _door_problems(self, st: State, room: Drawn, doors, placements, entry_edges) -> list:
+    def _door_problems(self, st: State, room: Drawn, doors, placements, entry_edges) -> tuple[list, frozenset]:
+        """The door slips of the placement that has fewest, and that placement's secret exits."""
+        secret_edges = frozenset()
         sheet = st.sheet
         a = room.place
         cells = room.cells
@@ -942,11 +1162,14 @@ class ExplorationRules(Rules):
                     problems.append((a.where.get("doors") or a.where.get("line"),
                                      f"room {a.id} is missing the door at {_door(e)} (an exit of its "
                                      "shape): list it as unexplored, explored or secret", "door.missing"))
+            mine = frozenset(p for i, g in enumerate(placed) if i in secret for p in g)
             if best is None or len(problems) < len(best):
-                best = problems
-            if not problems:
+                best, secret_edges = problems, mine
+            elif not problems:
+                secret_edges &= mine        # a door is a secret exit only if every fitting placement says so
+            if not problems and not secret_edges:
                 break
-        return best or []
+        return best or [], secret_edges
 
     def _door_states(self, st: State, room: Drawn, doors, out: list):
         sheet = st.sheet
@@ -962,11 +1185,16 @@ class ExplorationRules(Rules):
             state = door.state
             holder = sheet.holder(b)
             if state in DEAD_END_STATES:
-                # the paper edge (or the room in the way) made it a dead end
+                # the paper edge made it a dead end (or the truncation of its room)
                 if sheet.on_sheet(*b) and not holder and room.place.truncated is not True:
                     self._door_broken(out, door, f"door {_door(d)} is not a dead end: the square beyond it, "
                                                  f"{_cell(b)}, is free and on the sheet (unexplored, explored or "
                                                  "secret)", "door.state")
+                elif holder and room.place.truncated is not True and \
+                        (room.id, d) not in st.rooms[holder - 1].opened_via:   # (else said when that room came)
+                    there = st.rooms[holder - 1].id
+                    self._door_broken(out, door, f"door {_door(d)} opens into room {there}, so it is explored "
+                                                 f"(it leads to an existing room), not a dead end", "door.state")
                 continue
             if state not in DOOR_STATES:
                 from difflib import get_close_matches
@@ -975,12 +1203,21 @@ class ExplorationRules(Rules):
                                              + (f"; did you mean '{hint[0]}'?" if hint else ""), "door.state")
                 continue
             there = st.rooms[holder - 1].id if holder else None
+            if state == UNEXPLORED and not sheet.on_sheet(*b):
+                # "a door leading off the edge becomes a dead end"
+                self._door_broken(out, door, f"door {_door(d)} leads off the paper edge: it is a dead end "
+                                             f"(state: dead-end, or leave it out), not unexplored", "door.state")
+                continue
             if state == EXPLORED or (state == SECRET and door.to is not None):
                 what = "explored" if state == EXPLORED else "secret"
                 if door.to is None:
-                    self._door_broken(out, door, f"explored door {_door(d)} must say which room it leads to (to: N)"
-                                      + (f": the square beyond it, {_cell(b)}, is empty" if there is None else ""),
-                                      "door.to")
+                    # the map says which room it leads to, if any: no to: is needed then
+                    if not sheet.on_sheet(*b):
+                        self._door_broken(out, door, f"door {_door(d)} leads off the edge of the sheet: it is a "
+                                                     "dead end, not explored", "door.to")
+                    elif there is None:
+                        self._door_broken(out, door, f"explored door {_door(d)} leads to square {_cell(b)}, which is "
+                                                     "empty: an explored door leads to an existing room", "door.to")
                 elif door.to not in st.by_id:
                     self._door_broken(out, door, f"door {_door(d)} leads to room {door.to}, which is not in the log",
                                       "door.to")
@@ -1015,13 +1252,44 @@ class ExplorationRules(Rules):
             st.maybe_final = room.id      # an 11 whose escalation the log leaves open
         return st
 
+    def _search(self, st: State, a: Search, out: list) -> State:
+        """ "4. Search the room (optional, once per room) if it's empty after the encounter": the
+        room just placed, searched once, and only if its contents left it empty."""
+        if st.contents_due:
+            st = self._contents_step(st, Contents(where={"line": st.current.place.where.get("line")}), out)
+        room = st.current
+        if room is None:
+            return st
+        line = a.where.get("line")
+        if not isinstance(a.times, int) or a.times > 1:
+            out.append(Violation(line, f"room {room.id} is searched {a.times} times: a room is searched once",
+                                 rule="search.once"))
+        empty, what = st.empty.get(room.id, (None, ""))
+        if empty is False:
+            out.append(Violation(line, f"room {room.id} is not empty after the encounter ({what}): only an empty "
+                                       "room is searched", rule="search.empty"))
+        doors = {d for d, _ in room.doors} | {d for d, _ in room.written}
+        for d in a.found:
+            if isinstance(d, Unreadable) or (d not in doors and (beyond(d)[0], beyond(d)[1], OPPOSITE[d[2]]) not in doors):
+                what = d.text if isinstance(d, Unreadable) else _door(d)
+                out.append(Violation(line, f"the search of room {room.id} found door {what}, which is not one of "
+                                           "its doors", rule="search.found"))
+        st = st.copy()
+        st.searched = st.searched | {room.id}
+        return st
+
     def _contents(self, st: State, room: Drawn, a: Contents, out: list) -> tuple[bool | None, int]:
         """Check the 2d6 contents -> (Final Boss: True/False/None when unknown, 1 if a boss result)."""
         w = a.where
         line = w.get("contents") or w.get("line")
         roll = a.roll
-        if roll is None and room.index == 0 and st.readings.uses(R.ENTRANCE_NO_CONTENTS):
-            return False, 0     # the rules roll contents when a door is opened; the entrance may have none
+        st.empty = dict(st.empty)
+        st.empty[room.id] = (None, "")
+        if roll is None and room.index == 0:
+            # "When you open an unexplored door: ... 2. Roll 2d6 on the Room Contents Table": the
+            # entrance is not opened through a door, so it rolls none (a roll written is accepted)
+            st.empty[room.id] = (True, "")
+            return False, 0
         if roll is None:
             out.append(Violation(line, f"room {room.id} has no contents roll: every room and corridor rolls 2d6, "
                                        "a truncated one too (contents: {roll: N, result: ...})", rule="contents.missing"))
@@ -1032,6 +1300,10 @@ class ExplorationRules(Rules):
             return False, 0
         kinds = room.kinds
         expected = [self.contents.result(roll, k) for k in kinds]
+        empty = {e.category == "empty" for e in expected}
+        # (two columns that differ: cannot tell)
+        st.empty[room.id] = (empty.pop() if len(empty) == 1 else None,
+                             f"2d6 {roll} in the {kinds[0]} column: {expected[0].label}, {expected[0].category}")
         is_boss = roll == BOSS_ROLL and any(e.category == "boss" for e in expected)
         final = None
         if a.escalation is not None and not is_boss:
@@ -1138,9 +1410,14 @@ class ExplorationRules(Rules):
         return finals.pop() if len(finals) == 1 else None
 
     # -- retracing -------------------------------------------------------------------------------
-    def _retrace(self, st: State, a: Retrace, out: list) -> None:
+    def _retrace(self, st: State, a: Retrace, out: list) -> State:
         if a.toward is not None and a.toward in st.by_id:
-            return                          # a room whose id is taken is not checked further
+            return st                       # a room whose id is taken is not checked further
+        st = st.copy()
+        if a.toward is not None:
+            st.walking = a                  # judged with the room it leads to (_walk)
+        else:
+            st.loose = a if st.loose is None else Retrace(st.loose.rolls + a.rolls, None)
         for r in a.rolls:
             line = r.where.get("line")
             if a.toward is not None:
@@ -1156,6 +1433,7 @@ class ExplorationRules(Rules):
             elif r.wandering is not None and r.wandering != is_wandering(roll):
                 out.append(Violation(line, f"a retrace roll of {roll} {'brings' if roll == 1 else 'does not bring'} "
                                            "wandering monsters (they come on a 1)", rule="retrace.wandering"))
+        return st
 
     # -- the end ---------------------------------------------------------------------------------
     def _end_step(self, st: State, a: End, out: list) -> State:
@@ -1163,14 +1441,88 @@ class ExplorationRules(Rules):
             st = self._contents_step(st, Contents(where={"line": st.current.place.where.get("line")}), out)
         st = st.copy()
         st.ended = a
+        secrets: dict = {}
         for room in st.rooms:
+            found: list = []
             doors = self._doors_now(st, room)
             if room.exits is not None:
-                self._exits(st, room, doors, out)
-            self._door_states(st, room, doors, out)
+                secrets[room.id] = self._exits(st, room, doors, found)
+            self._door_states(st, room, doors, found)
+            for v in found:
+                v.step = room.index + 1
+            out += found
+        self._secrets(st, secrets, out)
         self._time(st, a, out)
+        self._walks_back(st, a, out)
         self._ending(st, a, out)
         return st
+
+    def _secrets(self, st: State, secrets: dict, out: list) -> None:
+        """ "secret (revealed only by searching)": a secret door (its shape's secret exit, or a door
+        written secret) is found only by searching its room, so without a search it stays secret
+        and unused, whatever else the log writes on it (to: included)."""
+        used: dict = {}                     # (room id, its edge) -> the later room opened through it
+        for room in st.rooms:
+            for oid, d in room.opened_via:
+                used.setdefault((oid, d), room)
+        for room in st.rooms:
+            if room.id in st.searched:
+                continue
+            shape_secret = secrets.get(room.id, frozenset())
+            listed = set()
+            for d, door in self._doors_now(st, room):
+                listed.add(d)
+                if not (d in shape_secret or door.state == SECRET or door.secret):
+                    continue
+                later = used.get((room.id, d))
+                if door.state == SECRET and door.to is None and later is None:
+                    continue                # never found, never used
+                how = (f"room {later.id} was opened through it" if later is not None else
+                       f"it is written {door.state}" + (f" with to: {door.to}" if door.to is not None else "")
+                       + (", secret: true" if door.secret else ""))
+                v = Violation(door.where.get("line"), f"door {_door(d)} of room {room.id} is a secret door, "
+                              f"revealed only by searching, and room {room.id} was not searched (search: true); "
+                              f"yet {how}", rule="door.secret", step=room.index + 1)
+                out.append(v)
+            for (oid, d), later in used.items():
+                if oid == room.id and d in shape_secret and d not in listed:
+                    out.append(Violation(later.place.where.get("line"),
+                                         f"room {later.id} was opened through the secret door {_door(d)} of room "
+                                         f"{room.id}, which only a search reveals, and room {room.id} was not "
+                                         "searched (search: true)", rule="door.secret", step=later.index + 1))
+
+    def _walks_back(self, st: State, a: End, out: list) -> None:
+        """The walks back that wrote no retrace with their room, and the retreat out of the
+        entrance: their d6s are the retrace rolls beside the rooms (in order), else missing."""
+        walks = list(st.unwritten)
+        if norm_reason(a.reason) == "retreat" and st.rooms and st.here is not None:
+            entrance = st.rooms[0].id
+            near = _distances(st.links, st.here)
+            if st.here != entrance and entrance in near:
+                walks.append((None, a.where.get("line"), st.here, (entrance, near[entrance])))
+        need = sum(d for *_, (_, d) in walks)
+        loose = st.loose
+        if loose is not None:
+            if len(loose.rolls) != need:
+                parts = ", ".join((f"room {rid}: {d}" if rid is not None else f"the retreat: {d}")
+                                  for rid, _, _, (_, d) in walks) or "none"
+                out.append(Violation(loose.rolls[0].where.get("line"),
+                                     f"the retrace rolls beside the rooms are {len(loose.rolls)}, but the walks back "
+                                     f"that write none of their own need {need} ({parts})", rule="retrace.path"))
+            return
+        for rid, line, here, (p, d) in walks:
+            path = ", ".join(map(str, _shortest_path(st.links, here, p)))
+            if rid is None:
+                out.append(Violation(line, f"the party retreats out the entrance from room {here}: walking back "
+                                           f"through room{'s' if d != 1 else ''} {path} rolls a d6 for each ({d}), "
+                                           "and the log writes none (a retrace: list beside the rooms)",
+                                     rule="retrace.missing"))
+                continue
+            room = st.by_id[rid]
+            out.append(Violation(line, f"room {rid} was opened from a door of room {p} and the party was in room "
+                                       f"{here}: walking back through room{'s' if d != 1 else ''} {path} rolls a d6 "
+                                       f"for each ({d}: retrace: [...]), and the log writes none",
+                                 rule="retrace.missing", step=room.index + 1))
 
     def _time(self, st: State, a: End, out: list) -> None:
         """10 minutes per room or corridor.  A room's time may be written as the total after it
@@ -1195,7 +1547,7 @@ class ExplorationRules(Rules):
                     unit = "10-minute turns" if name == "turns" else "minutes"
                     out.append(Violation(t.where.get("line"), f"time {what} room {rid} is {want(i)} {unit} "
                                          f"({MINUTES_PER_ROOM} minutes per room or corridor generated), "
-                                         f"not {t.minutes}", rule="time"))
+                                         f"not {t.minutes}", rule="time", step=i + 1))
         n = st.generated
         if a.minutes is not None and a.minutes != MINUTES_PER_ROOM * n:
             out.append(Violation(a.where.get("minutes"), f"{n} rooms take {MINUTES_PER_ROOM * n} minutes "
@@ -1255,8 +1607,8 @@ class ExplorationRules(Rules):
                 found = exit_door(state.sheet, X, Y, s, (ex, ey, s) in v.secret)
                 if found is not None:
                     door_state, n = found
-                    doors.append(DoorMark((X, Y, s), door_state, state.rooms[n - 1].id if n else None,
-                                          door_state == SECRET))
+                    doors.append(DoorMark((X, Y, s), door_state, state.rooms[n - 1].id if n and door_state == EXPLORED
+                                          else None))
         if die == ENTRANCE:
             return Place(new_id, die, roll, tuple(cells), None, None, entry.kind, None, None, tuple(doors))
         return Place(new_id, die, roll, tuple(cells), parent, Transform(v.rotate, v.mirror, v.stretch),

@@ -40,12 +40,14 @@ Readings we chose where the rules text is ambiguous (each one tested):
   Oracle, a campaign start) into an unexplored cell is "placing yourself" there:
   the roll is optional and, if given, uses the events of the zone entered (the
   reading 'oracle-round-zone': those of the round's zone).
-- A pending extra step is the very next `move`, even one into an explored room, the
-  Oracle or water that needed no roll anyway (a shovel or circle keeps it).  The other
-  reading, 'extra-after-free': free moves along explored rooms keep it for the next
-  unexplored room ("along already explored spaces, you can move freely").  The
-  potions' and the star's steps are a "may"/"can": a roll given on such a step is
-  resolved as usual (the step is spent); the `extra step` event's step is never rolled.
+- A pending extra step is spent by the very next move, whatever it enters: a `move`
+  into an explored room, the Oracle or water that needed no roll anyway, a shovel's
+  crossing, a magic circle ("Resolve the room, then move one additional space": the
+  next space; walking explored rooms does not keep it for a later unexplored room,
+  so the old reading 'extra-after-free' is retired: a log naming it is judged without
+  it).  The potions' and the star's steps are a "may"/"can": a roll given on such a
+  step is resolved as usual (the step is spent); the `extra step` event's step is
+  never rolled.
 - Landing on a printed star grants its 4 free steps at once (a `collect: star` after
   it is the same star).  An item a `find` event gave is marked at once; a `collect`
   of it right after, in that room, is the same item (like the chest event's chest);
@@ -113,8 +115,10 @@ Readings we chose where the rules text is ambiguous (each one tested):
   written as the first steps of the next round counts as before its entry;
   Elydion may once per round trade at the next round's value (also inside the
   dungeon; `rate: next`, or simply a price that only that value explains).
-- INSERT COIN (once, when dead): the five traits start again (the starting ones or
-  new ones), chests/cornucopias stay (the reading 'coin-reset': they go too), the hero is outside and starts the
+- INSERT COIN (once, when dead): "starting again from point (1)": the character is
+  prepared again, 12 traits freely marked (within the sheet's boxes, at least 1 heart)
+  or, for a hero, the hero's sheet exactly (the starting traits when the coin names
+  none); chests/cornucopias stay (the reading 'coin-reset': they go too), the hero is outside and starts the
   unfinished round again through an unused arrow (the died round's arrow stays
   blacked out: "you can no longer exit or enter through this space"; the coin is the
   alternative to a new sheet).
@@ -144,7 +148,7 @@ from .actions import (Candy, Circle, Climb, Coin, Collect, Enter, Exit, Fight, F
                       Oracle, Redeem, Score, Sheet, Shovel)
 from .board import DELTA, ENEMIES, OPPOSITE, Board, Coord, cell_name, direction, neighbour, parse_cell_side, \
     relative_side, wall_key
-from .heroes import TRAITS, Hero
+from .heroes import TRAITS, Hero, check_free_traits
 from .tables import (ANCIENT, COLLECT_GAIN, EXTRA_STEPS, FLOOD_EVERY, FURY_BOXES, KILLS_PER_CORNUCOPIA,
                      KRAKEN, OPPOSITE_ZONE, REQUIREMENT_COUNT, RESOURCE_ITEMS, RESOURCES, ROUND_BONUS, CHEST_VALUE,
                      SANTA, SANTA_COUNTERS, SANTA_TURNS, SLAUGHTER, SLAUGHTER_MAX, STRENGTH, SWIM_LIMIT, Campaign,
@@ -164,11 +168,16 @@ class FouryReading(Reading):
     MONSTER_TOO = "monster-too"                 # a monster event in a printed foe's room: both are fought
     COIN_RESET = "coin-reset"                   # INSERT COIN also clears the chests and cornucopias
     ORACLE_ROUND_ZONE = "oracle-round-zone"     # leaving the Oracle rolls on the round's zone's events
-    EXTRA_AFTER_FREE = "extra-after-free"       # free moves along explored rooms keep a pending extra step
 
 
-WEAPON_ONCE, MONSTER_TOO, COIN_RESET, ORACLE_ROUND_ZONE, EXTRA_AFTER_FREE = FouryReading
+WEAPON_ONCE, MONSTER_TOO, COIN_RESET, ORACLE_ROUND_ZONE = FouryReading
 READINGS = tuple(r.value for r in FouryReading)     # their names, as a play log's `readings:` writes them
+# readings once offered and dropped because the rules text does not support them: a log may
+# still name one (it was documented), and is then judged without it (docs/readings.md)
+RETIRED_READINGS = {
+    "extra-after-free": "the extra step is the very next move (\"then move one additional space\"); "
+                        "walking explored rooms does not keep it",
+}
 
 
 class _Hard(Exception):
@@ -331,6 +340,12 @@ def _check_death(s: GameState) -> None:
     if s.res.get("hearts", 0) <= 0:
         s.phase = DEAD
         s.engaged = False
+
+
+def _spend_extra(s: GameState) -> None:
+    """A pending extra step taken: by the very next move, whatever it enters."""
+    s.extra -= 1
+    s.extra_may = max(0, min(s.extra_may - 1, s.extra))
 
 
 def _end_combat(s: GameState) -> None:
@@ -835,9 +850,7 @@ class FouryRules(Rules):
             # a flood the log did not write (the issue's format has no flood step) reached this cell
             s.flooded = s.flooded | {to}
             rule = "free"
-        # the reading 'extra-after-free': walking explored rooms (free anyway) keeps a pending extra step
-        keep = s.extra > 0 and rule == "free" and to in s.explored and s.readings.uses(EXTRA_AFTER_FREE)
-        paid = rule == "extra" or (rule == "free" and s.extra > 0 and not keep)   # this move is a pending extra step
+        paid = rule == "extra" or (rule == "free" and s.extra > 0)   # this move is a pending extra step
         if rule == "due":
             if roll is None:
                 ctx.soft("roll.missing", f"{_fmt(to)} is unexplored: a roll (1-6) is due on entering it")
@@ -860,15 +873,15 @@ class FouryRules(Rules):
                 else:
                     use_events = True
         elif rule == "extra":
-            s.extra -= 1
-            if roll is not None and s.extra_may > 0:
+            may = s.extra_may > 0
+            _spend_extra(s)
+            if roll is not None and may:
                 if not 1 <= roll <= 6:      # a potion's step "may" be taken without rolling: rolled all the same
                     ctx.soft("roll.range", f"roll {roll} is not a d6 result (1-6)")
                 else:
                     use_events = True
             elif roll is not None:
                 ctx.soft("roll.not_due", f"this is an extra step into {_fmt(to)}: it is taken without rolling")
-            s.extra_may = max(0, min(s.extra_may - 1, s.extra))
         else:
             if roll is not None:
                 why = ("the Oracle's room is entered without rolling" if b.is_centre(to) else
@@ -876,9 +889,8 @@ class FouryRules(Rules):
                        "Kael rolls no event entering a space with an enemy" if to not in s.explored else
                        f"{_fmt(to)} is already explored: free movement, no roll")
                 ctx.soft("roll.not_due", f"no roll is due: {why}")
-            if s.extra > 0 and not keep:
-                s.extra -= 1                     # the extra step is this move, though it needed no roll
-                s.extra_may = max(0, min(s.extra_may - 1, s.extra))
+            if s.extra > 0:
+                _spend_extra(s)                  # the extra step is this move, though it needed no roll
         # turns (the hourglass): a new turn starts unless this continues free movement or is an extra
         # step; the other reading (every step marks the hourglass, but a star's, "marking only 1 turn")
         # is turns_hi
@@ -1234,6 +1246,8 @@ class FouryRules(Rules):
             ctx.soft("move.rock", f"{_fmt(beyond)} is solid rock")
         _gain(s, "shovels", -1)
         s.walls = s.walls - {key}
+        if s.extra > 0:
+            _spend_extra(s)          # crossing the cleared wall is the next move: the extra step is spent
         s.upper = False
         s.origin = a.cell
         s.facing = a.side
@@ -1256,6 +1270,8 @@ class FouryRules(Rules):
         _leave_combat(s, ctx)
         if a.to in s.rooms:
             ctx.soft("move.collapsed_room", f"{_fmt(a.to)} is a collapsed room")
+        if s.extra > 0:
+            _spend_extra(s)          # the circle's move is the next move: the extra step is spent
         s.upper = False
         s.origin = s.pos
         s.pos = a.to
@@ -1433,6 +1449,8 @@ class FouryRules(Rules):
         if s.readings.uses(COIN_RESET):      # "starting again from point (1)": a fresh character sheet
             res["chests"] = res["cornucopias"] = 0
         traits = dict(a.traits) if a.traits else dict(s.hero.traits)
+        if a.traits:                        # (the starting traits were judged at the start)
+            self._check_coin_traits(s, traits, ctx)
         for k in TRAITS:
             res[k] = int(traits.get(k, 0))
         s.res = res
@@ -1445,6 +1463,26 @@ class FouryRules(Rules):
         s.upper = False
         s.extra = 0
         s.extra_may = 0
+
+    @staticmethod
+    def _check_coin_traits(s: GameState, traits: dict, ctx: _Ctx) -> None:
+        """INSERT COIN starts again "from point (1)": 12 traits freely marked (within the sheet's
+        boxes), or the hero's own sheet exactly."""
+        unknown = [k for k in traits if k not in TRAITS]
+        if unknown:
+            ctx.soft("coin.traits", f"INSERT COIN: {', '.join(map(str, unknown))} is not a trait "
+                     f"(traits are {', '.join(TRAITS)})")
+        if s.hero.ability is not None or s.hero.name is not None:
+            sheet = dict(s.hero.traits)
+            if any(int(traits.get(k, 0)) != sheet.get(k, 0) for k in TRAITS):
+                shown = ", ".join(f"{k} {sheet.get(k, 0)}" for k in TRAITS)
+                ctx.soft("coin.traits", f"INSERT COIN starts again from point (1): {s.hero.name} is prepared "
+                         f"again from the hero's sheet ({shown}), not "
+                         + ", ".join(f"{k} {int(traits.get(k, 0))}" for k in TRAITS))
+            return
+        for message in check_free_traits({k: int(v) for k, v in traits.items() if k in TRAITS},
+                                         caps=dict(s.caps)):
+            ctx.soft("coin.traits", f"INSERT COIN starts again from point (1), freely marking 12 traits: {message}")
 
     def _flood(self, s: GameState, a: Flood, ctx: _Ctx) -> None:
         _inside(s, "flood")
@@ -1586,6 +1624,15 @@ class Slaughter(FouryRules):
     def check_start(self, s: GameState, start: Coord, ctx: _Ctx) -> None:
         if s.phase != START:
             raise _Hard("round.one", "The Slaughter of Monsters is one endless round")
+        # "The path starts at the center of the Map, where you find the Black Start triangle"
+        b = s.board
+        triangle = b.start if b.start is not None else None
+        if triangle is not None and start != triangle:
+            ctx.soft("slaughter.start", f"the path starts at the black start triangle in {_fmt(triangle)}, "
+                     f"at the centre of the map, not in {_fmt(start)}")
+        elif triangle is None and not b.is_centre(start) and b.centre_cells():
+            ctx.soft("slaughter.start", f"the path starts at the centre of the map (the black start triangle), "
+                     f"not in {_fmt(start)}")
 
     def monster_may_appear(self, s: GameState) -> bool:
         return s.kills_total < self.max_enemies(s)

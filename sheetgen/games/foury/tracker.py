@@ -6,6 +6,9 @@ back into the log's `rounds:` list.
 """
 from __future__ import annotations
 
+import hashlib
+import json
+from functools import lru_cache
 from pathlib import Path
 
 from sheetgen.games.base import Illegal, TrackerAdapter
@@ -27,6 +30,84 @@ class TrackState:
 def _load_map(name: str):
     from .formats.map import load_map
     return load_map(name)
+
+
+# -- what each `track` command would otherwise rebuild, kept in the user cache -------------------
+# A track command is one short process: validating the map (pydantic) and reading every recorded
+# step again cost more than the rules.  The board of a map file, and the state a game's steps
+# replay to, are kept by what they were made from (the map's bytes, the code of this game and of
+# the definitions core); a changed map or code, an undo, a damaged entry: a miss, replayed as before.
+@lru_cache(maxsize=1)
+def _code() -> str:
+    from sheetgen.definitions.snapshot import code_fingerprint
+    h = hashlib.sha256(code_fingerprint().encode())
+    games = Path(__file__).resolve().parent.parent
+    for path in sorted([*games.glob("*.py"), *(games / "foury").rglob("*.py")]):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:32]
+
+
+def _map_key(ref: str) -> str | None:
+    """The cache key of a map reference: its file's path and bytes, and the code; None if no file."""
+    from sheetgen.limits import name_problem
+    if name_problem(ref):
+        return None
+    path = Path(ref)
+    if not path.is_file():
+        from sheetgen.definitions.builtins import find_builtin
+        try:
+            path = find_builtin(ref)
+        except Exception:           # noqa: BLE001 - not a built-in: the loader says what is wrong
+            return None
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return hashlib.sha256(f"{path.resolve()}\0{_code()}\0".encode() + data).hexdigest()[:40]
+
+
+def _board(ref: str):
+    from sheetgen.usercache import cached
+    key = _map_key(ref)
+    if key is None:
+        return _load_map(ref).board            # its errors, located, as before
+    return cached("foury-board", key, lambda: _load_map(ref).board)
+
+
+def _steps_text(steps: list) -> list[str]:
+    return [json.dumps(step, sort_keys=True, separators=(",", ":")) for step in steps]
+
+
+def _state_entry(header: dict) -> tuple[str, str] | None:
+    key = _map_key(header["map"])
+    if key is None:
+        return None
+    from sheetgen.usercache import entry_path
+    game_key = hashlib.sha256((key + json.dumps(header, sort_keys=True)).encode()).hexdigest()[:40]
+    return game_key, str(entry_path("foury-track", game_key))
+
+
+def _recall(header: dict, steps: list):
+    """(hero, game, how many of steps it covers) from the cache, or None."""
+    import pickle
+    entry = _state_entry(header)
+    if entry is None:
+        return None
+    try:
+        done, hero, game = pickle.loads(Path(entry[1]).read_bytes())
+    except Exception:               # noqa: BLE001 - missing or damaged: replay
+        return None
+    if done != _steps_text(steps)[:len(done)]:
+        return None                 # an undo, or another game's steps: replay from the start
+    return hero, game, len(done)
+
+
+def _remember(header: dict, steps: list, hero, game) -> None:
+    from sheetgen.usercache import store
+    entry = _state_entry(header)
+    if entry is not None:
+        store(Path(entry[1]), (_steps_text(steps), hero, game))
 
 
 def _map_ref(name: str) -> str:
@@ -55,6 +136,23 @@ def _hero(header: dict, board) -> tuple[Hero, list[str]]:
     return free_hero(traits, full_scale=full, caps=caps), check_free_traits(traits, full_scale=full, caps=caps)
 
 
+def _plain_action(step):
+    """The action of a move or an entry written in its plain form ({move: C3, roll: 4},
+    {entry: C1:N}), read by the notation alone: the format's validation (pydantic, whose
+    import costs more than the rules) has nothing to add to a step of that shape.  None for
+    any other step: it goes through the format, with its messages."""
+    if not isinstance(step, dict):
+        return None
+    plain = {"move": str, "roll": int, "note": str} if "move" in step else {"entry": str}
+    if not step or not step.keys() <= plain.keys() or not all(
+            type(value) is plain[key] or (value is None and key != next(iter(plain))) for key, value in step.items()):
+        return None
+    try:
+        return notation.parse(step)
+    except ValueError:
+        return None                 # the format says what is wrong, located
+
+
 def _actions(steps: list) -> list:
     """The journal's steps as actions (a step the format cannot read is left out)."""
     from .formats.playlog import step_action
@@ -72,7 +170,7 @@ class FouryTracker(TrackerAdapter):
 
     def start(self, params: dict) -> dict:
         ref = _map_ref(params["map"])
-        board = _load_map(ref).board
+        board = _board(ref)
         header = {"ruleset": "foury", "map": ref}
         if params.get("hero"):
             header["hero"] = {"name": params["hero"].strip().lower()}
@@ -84,12 +182,21 @@ class FouryTracker(TrackerAdapter):
         return header
 
     def replay(self, header: dict, steps: list) -> TrackState:
-        board = _load_map(header["map"]).board
-        hero, _ = _hero(header, board)
+        known = _recall(header, steps)
+        if known is not None and known[2] == len(steps):
+            hero, game, _ = known
+            return TrackState(header, game.board, hero, game, list(steps))
+        if known is not None:
+            hero, game, done = known
+            board = game.board
+        else:
+            board = _board(header["map"])
+            hero, _ = _hero(header, board)
+            game, done = E.rules_for(board).new_game(board, hero), 0
         rules = E.rules_for(board)
-        game = rules.new_game(board, hero)
-        for action in _actions(steps):
+        for action in _actions(steps[done:]):
             game = rules.step(game, action).state
+        _remember(header, steps, hero, game)
         return TrackState(header, board, hero, game, list(steps))
 
     def prepare(self, state: TrackState, step: dict, rng) -> dict:
@@ -116,16 +223,20 @@ class FouryTracker(TrackerAdapter):
         return step
 
     def apply(self, state: TrackState, step) -> TrackState:
-        from .formats.playlog import step_action
-        try:
-            action = step_action(step)
-        except ValueError as exc:
-            raise Illegal(str(exc)) from None
+        action = _plain_action(step)
+        if action is None:
+            from .formats.playlog import step_action
+            try:
+                action = step_action(step)
+            except ValueError as exc:
+                raise Illegal(str(exc)) from None
         try:
             game = state.game.rules.apply(state.game, action)
         except Illegal as refused:
             raise Illegal("; ".join(v.message for v in refused.violations)) from None
-        return TrackState(state.header, state.board, state.hero, game, state.steps + [step])
+        steps = state.steps + [step]
+        _remember(state.header, steps, state.hero, game)      # the next command starts from here
+        return TrackState(state.header, state.board, state.hero, game, steps)
 
     def status(self, state: TrackState) -> str:
         g = state.game

@@ -70,12 +70,16 @@ class Resolve:
 
     function: its name or its 1-based number (None: the next unresolved one, a pending
     hazard first); a room id here names the room (another room than the player's is
-    refused).  xp is the XP the room gave (None: the card's bonus XP when completed);
-    gain and lose are the resources that came with it."""
+    refused).  named says how the log named it: 'function' ({resolve: {function: X}}:
+    always the function), 'room' ({resolve: {room: X}}: always the card), None (bare
+    `resolve X`: a name that is both a card id and a function is refused, asking which).
+    xp is the XP the room gave (None: the card's bonus XP when completed); gain and lose
+    are the resources that came with it."""
     function: str | None = None
     xp: int | None = None
     gain: Changes = ()
     lose: Changes = ()
+    named: str | None = None
     verb: ClassVar[str] = "resolve"
 
 
@@ -87,6 +91,7 @@ class PlaceToken:
     xp: int | None = None
     gain: Changes = ()
     lose: Changes = ()
+    named: str | None = None                # as Resolve's
     verb: ClassVar[str] = "place-token"
 
 

@@ -82,6 +82,11 @@ def parse(raw) -> Action:
                 arg = rest[1] if len(rest) > 1 else None
     elif isinstance(raw, dict) and raw:
         verbs = [k for k in raw if _norm(k) in _VERB_ALIASES]
+        if len(verbs) > 1:
+            # {resolve: rat, lose: {hp: 1}}: gain/lose beside another verb are its options
+            others = [k for k in verbs if not (_norm(k) in ("gain", "lose") and isinstance(raw[k], dict))]
+            if len(others) == 1:
+                verbs = others
         if len(verbs) != 1:
             raise ValueError("an action mapping needs exactly one verb (" + VERBS_HELP + ")")
         head = _norm(verbs[0])
@@ -96,6 +101,13 @@ def parse(raw) -> Action:
             if head in ("gain", "lose"):
                 pass
             else:
+                if _VERB_ALIASES.get(head) in ("resolve", "place-token"):
+                    # {resolve: {function: X}} always names the function, {resolve: {room: X}} the card
+                    given = [k for k in arg if _norm(k) in ("function", "room") and arg[k] is not None]
+                    if len(given) > 1:
+                        raise ValueError(f"{head}: name the function or the room, not both")
+                    if given:
+                        options["named"] = _norm(given[0])
                 for k, v in arg.items():
                     if _norm(k) not in _OPTION_KEYS:
                         raise ValueError(f"unknown option '{k}' (options: {', '.join(sorted(_OPTION_KEYS))})")
@@ -148,7 +160,7 @@ def _build(verb: str, arg, options: dict) -> Action:
         return EndTurn()
     if verb in ("resolve", "place-token"):
         kind = Resolve if verb == "resolve" else PlaceToken
-        return kind(None if arg is None else str(arg), xp, gain, lose)
+        return kind(None if arg is None else str(arg), xp, gain, lose, options.get("named"))
     if verb == "gain":
         return Gain(_changes(arg))
     return Lose(_changes(arg))
@@ -208,18 +220,19 @@ def _entry(a: Action):
         return {"sacrifice": "hp"} if a.tool == "hp" else a.tool
     if isinstance(a, (Resolve, PlaceToken)):
         options: dict = {}
-        if a.function is not None:
-            options["function"] = a.function
+        if a.function is not None and a.named is not None:
+            options[a.named] = a.function           # named in the mapping: always that one
         if a.xp is not None:
             options["xp"] = a.xp
         if a.gain:
             options["gain"] = _written_changes(a.gain)
         if a.lose:
             options["lose"] = _written_changes(a.lose)
-        if not options:
-            return a.verb
-        if list(options) == ["function"]:
-            return {a.verb: a.function}
+        if a.named is None:
+            # a bare name (what `resolve X` writes): beside the verb, the options next to it
+            if a.function is None:
+                return {a.verb: options} if options else a.verb
+            return {a.verb: a.function, **options}
         return {a.verb: options}
     if isinstance(a, (Gain, Lose)):
         return {a.verb: _written_changes(a.changes)}

@@ -11,9 +11,9 @@ from sheetgen.definitions.turnlog import LoadedTurns, declared_readings, parse_t
 from sheetgen.errors import InputError, did_you_mean
 from ..base import Judgement, judge
 from . import notation
-from .actions import BeginTurn, EndTurn
+from .actions import BeginTurn, EndTurn, PlaceToken, Resolve
 from .formats import NavigationLog, load_reference, to_engine_dungeon
-from .rules import RULES, NavigationReading, Player
+from .rules import RULES, NavigationReading, Player, ambiguous_name
 from .tables import item_key
 
 MODEL = NavigationLog
@@ -43,9 +43,31 @@ def load(data, source):
                                            suggestion=did_you_mean(p.start, dungeon.pos)))
     actions, lines, turn_lines, bad = parse_turns(log.turns, source, notation.parse, "player", names, "players")
     problems += bad
+    problems += _ambiguous_resolves(log, source, dungeon)
     if problems:
         raise InputError(problems)
     return LoadedLog(log, source, dungeon, actions, lines, turn_lines, readings)
+
+
+def _ambiguous_resolves(log, source, dungeon) -> list:
+    """A bare `resolve X` where X is both a card of the dungeon and a function cannot be read:
+    the log must say which ({resolve: {function: X}} or {resolve: {room: X}})."""
+    engine = to_engine_dungeon(dungeon)
+    out = []
+    for t, turn in enumerate(log.turns):
+        for a, raw in enumerate(turn.actions):
+            try:
+                action = notation.parse(raw)
+            except ValueError:
+                continue                # (reported by parse_turns)
+            if isinstance(action, (Resolve, PlaceToken)) and action.named is None \
+                    and ambiguous_name(engine, action.function):
+                x = action.function
+                out.append(source.problem(("turns", t, "actions", a),
+                                          f"'{x}' is both a card of the dungeon and a function: which one?",
+                                          expected=f"{{{action.verb}: {{function: {x}}}}} for the function or "
+                                                   f"{{{action.verb}: {{room: {x}}}}} for the card"))
+    return out
 
 
 def initial_state(loaded: LoadedLog, readings=()):

@@ -164,9 +164,10 @@ class NavigationRules(Rules[State, Action]):
             return Outcome(st, tuple(report))
         p = st.players.get(st.current)
         if p is None:
-            return Outcome(st, (broken("nav.player", f"no player named '{st.current}'"),))
+            return Outcome(st, (broken("nav.player", f"no player named '{st.current}'"),), False)
         _HANDLERS[type(action)](st, p, action, report)
-        return Outcome(st, tuple(report))
+        # an action these rules refuse was not carried out: what builds on it only echoes it
+        return Outcome(st, tuple(report), not any(v.rule in REFUSALS for v in report))
 
     def legal_actions(self, state: State) -> list[Action]:
         """The actions of the current player the rules accept now: moves, wraps, warps,
@@ -186,6 +187,10 @@ class NavigationRules(Rules[State, Action]):
 
 
 RULES = NavigationRules()
+# the rules whose violation means the action was not carried out (the player stays, no token)
+REFUSALS = frozenset({"nav.player", "nav.no-room", "nav.not-adjacent", "nav.wrap-edge", "nav.wrap-match", "nav.mirror",
+                      "nav.warp", "nav.resolve", "nav.resolve-here", "nav.resolve-which", "nav.already-resolved",
+                      "nav.unresolve-adjacent", "nav.unresolve-resolved"})
 
 
 def _begin_turn(st: State, player: str, report: Report) -> None:
@@ -405,13 +410,25 @@ def _prepay(st: State, p: Player, a: Pay, report: Report) -> None:
     p.credit = "paid-" + need
 
 
+def ambiguous_name(dungeon: "Dungeon", name: str | None) -> bool:
+    """Whether a bare `resolve NAME` could mean both a card of the dungeon and a function."""
+    return bool(name) and name in dungeon.rooms and any(name in r.functions for r in dungeon.rooms.values())
+
+
 def _resolve(st: State, p: Player, a: Resolve | PlaceToken, report: Report) -> None:
     room = st.dungeon.rooms[p.room]
-    if a.function and a.function in st.dungeon.rooms and a.function != p.room:
+    named = a.named
+    if named is None and ambiguous_name(st.dungeon, a.function):
+        report.append(broken("nav.resolve-which", f"'{a.function}' is both a card of the dungeon and a function: "
+                                                  f"write {{{a.verb}: {{function: {a.function}}}}} for the function "
+                                                  f"or {{{a.verb}: {{room: {a.function}}}}} for the card"))
+        return
+    as_room = a.function and (named == "room" or (named is None and a.function in st.dungeon.rooms))
+    if as_room and a.function != p.room:
         report.append(broken("nav.resolve-here", f"resolve acts on the room the player is in ('{p.room}'), "
                                                  f"not '{a.function}'"))
         return
-    function = a.function if a.function and a.function not in st.dungeon.rooms else None
+    function = a.function if a.function and not as_room else None
     done = st.tokens.get(p.room, frozenset())
     pending_hazard = [f for f in room.functions if f in room.hazard and f not in done]
     if not room.functions:

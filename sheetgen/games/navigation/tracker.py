@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sheetgen.errors import InputError
+from sheetgen.limits import check_name
 from sheetgen.games.base import Illegal as StepRefused, TrackerAdapter
 from sheetgen.paths import relative_ref
 from ..grid import DIR_NAMES
@@ -28,7 +29,7 @@ class TrackState:
 
 
 def _ref(name: str) -> str:
-    p = Path(name)
+    p = check_name(name, "--map")
     if p.suffix in (".yaml", ".yml") or p.exists():
         return str(p.resolve())
     return name
@@ -38,10 +39,10 @@ def _load_dungeon(ref: str):
     from sheetgen.definitions.registry import load
     try:
         loaded = load(ref)
-    except InputError as exc:
-        raise StepRefused(str(exc)) from None
+    except InputError:
+        raise                               # unusable input (exit 2), not a refused step
     if (loaded.kind, loaded.ruleset) != ("dungeon", "navigation"):
-        raise StepRefused(f"'{ref}' is a {loaded.kind} ({loaded.ruleset}), not a navigation dungeon")
+        raise InputError(f"'{ref}' is a {loaded.kind} ({loaded.ruleset}), not a navigation dungeon")
     return loaded.definition
 
 
@@ -62,12 +63,12 @@ class NavigationAdapter(TrackerAdapter):
         _load_dungeon(ref)
         names = [n.strip() for n in str(params.get("hero") or "Player 1").split(",") if n.strip()]
         if len(set(names)) != len(names):
-            raise StepRefused("player names must differ")
+            raise InputError("player names must differ")
         extra = {}
         for key, value in (params.get("traits") or {}).items():
             key = key.strip().lower()
             if key not in RESOURCES:
-                raise StepRefused(f"unknown player setting '{key}' (hp, keys, bombs, xp)")
+                raise InputError(f"unknown player setting '{key}' (hp, keys, bombs, xp)")
             extra[key] = int(value)
         return {"ruleset": "navigation", "map": ref, "dungeon": ref, "players": [{"name": n, **extra} for n in names]}
 

@@ -89,7 +89,11 @@ class Eat:
 
 @dataclass(frozen=True, slots=True)
 class Burn:
-    cards: tuple
+    """BURN cards from the hand (or equipment); or, top > 0, the top cards of the dungeon pile
+    (a monster's power: monster names it, if the log says whose)."""
+    cards: tuple = ()
+    top: int = 0
+    monster: str | None = None
     by: str | None = None
     verb: ClassVar[str] = "burn"
 

@@ -31,7 +31,7 @@ from sheetgen.errors import InputError, Problem
 from sheetgen.definitions.models import Strict, validate_model
 from sheetgen.definitions.turnlog import renamed
 from .rules import RULES, Catalog, Hero as HeroState, HeroSpec, ItemSpec, MonsterSpec, RoomSpec, Tile
-from .tables import DEFAULT_DICE, NEIGHBOURS
+from .tables import DEFAULT_DICE, NEIGHBOURS, power_from_text
 
 Dir = Literal["n", "e", "s", "w"]
 _DIRS = ("n", "e", "s", "w")
@@ -72,6 +72,40 @@ class Wounds(Strict):
     red: int = Field(default=0, ge=0, le=20)
 
 
+class PowerEffect(Strict):
+    """What a power does, for the checker (one key): LOOT n cards into the monster's loot pile,
+    burn the top n cards of the dungeon pile, SHIFT the hero's room one space, n damage."""
+    loot: int | None = Field(default=None, ge=1)
+    burn: int | None = Field(default=None, ge=1)
+    shift: Literal["hero-room"] | None = None
+    damage: int | None = Field(default=None, ge=1)
+
+    @model_validator(mode="after")
+    def _one(self):
+        given = [k for k in ("loot", "burn", "shift", "damage") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("an effect does one thing: loot: N, burn: N, shift: hero-room or damage: N"
+                             + (f" (this one has {', '.join(given)})" if given else ""))
+        return self
+
+    def as_power(self) -> tuple[str, int]:
+        if self.shift is not None:
+            return "shift", 1
+        return next((k, getattr(self, k)) for k in ("loot", "burn", "damage") if getattr(self, k) is not None)
+
+
+Effect = Union[PowerEffect, Literal["none"]]
+
+
+def _power(effect, text: str):
+    """A card's power as the engine knows it: its effect key, else its printed text (tables)."""
+    if effect == "none":
+        return "none", 0
+    if isinstance(effect, PowerEffect):
+        return effect.as_power()
+    return power_from_text(text)
+
+
 class Monster(Strict):
     id: str
     name: str | None = None
@@ -81,6 +115,9 @@ class Monster(Strict):
     wounds: Wounds = Wounds()
     loot: int = Field(default=0, ge=0)
     power: str = ""
+    # what the power does, for the checker (else read from power:); not printed, so not part of
+    # the sheet's identity (excluded from the dump the sheet id is made of)
+    effect: Effect | None = Field(default=None, exclude=True)
     area: list[list[int]] | None = None                  # minimap offsets [dx, dy]; default the 4 neighbours
     room_paths: list[Dir] = Field(default_factory=lambda: list(_DIRS))   # the room side, once slain
     copies: int = Field(default=1, ge=1, le=20)
@@ -153,6 +190,7 @@ class Boss(Strict):
     name: str | None = None
     paths: list[Dir] = Field(min_length=1)
     flip_power: str = ""
+    flip_effect: Effect | None = Field(default=None, exclude=True)   # the flip power on every hero (as effect:)
     attack: int = 0
     hp: int = 0
 
@@ -260,7 +298,7 @@ class LoadedDeck:
         for m in d.monsters:
             kw = {"area": tuple(tuple(o) for o in m.area)} if m.area is not None else {}
             monsters[m.id] = MonsterSpec(m.id, m.attack, m.hp, m.dice, m.wounds.black, m.wounds.red, m.loot,
-                                         room_paths=up(m.room_paths), **kw)
+                                         room_paths=up(m.room_paths), power=_power(m.effect, m.power), **kw)
         items = {i.id: ItemSpec(i.id, i.type, i.attack, i.speed, i.hp, i.heal,
                                 i.upgrade.requires if i.upgrade else None,
                                 i.upgrade.attack if i.upgrade else 0, i.upgrade.speed if i.upgrade else 0)
@@ -268,7 +306,8 @@ class LoadedDeck:
         heroes = {h.id: HeroSpec(h.id, h.speed, h.attack, h.hp, h.dice,
                                  (h.leveled.speed, h.leveled.attack, h.leveled.hp, h.leveled.dice)) for h in d.heroes}
         boss = RoomSpec(d.boss.id, up(d.boss.paths), "boss") if d.boss else None
-        return Catalog(rooms, monsters, items, heroes, boss)
+        flip = _power(d.boss.flip_effect, d.boss.flip_power) if d.boss else None
+        return Catalog(rooms, monsters, items, heroes, boss, flip)
 
     def card(self, cid: str):
         for group in (self.deck.rooms, self.deck.monsters, self.deck.items, self.deck.heroes):

@@ -258,6 +258,12 @@ def _a_one(kind, key):
 
 
 def _a_burn(arg, opts):
+    if isinstance(arg, dict) and "top" in opts:
+        # {burn: {top: 1}}: the top card(s) of the dungeon pile (a monster's power: monster: ID)
+        out = {"top": _int(opts.pop("top"), "burn: top", 1)}
+        if "monster" in opts:
+            out["monster"] = str(opts.pop("monster"))
+        return Burn, out
     return Burn, {"cards": _cards(_pick(arg, opts, "cards"), "burn")}
 
 
@@ -505,6 +511,8 @@ def _entry(a: Action):
     if isinstance(a, Eat):
         return {"eat": a.snack} if a.target is None else {"eat": a.snack, "target": a.target}
     if isinstance(a, Burn):
+        if a.top:
+            return {"burn": {"top": a.top, **({"monster": a.monster} if a.monster is not None else {})}}
         return {"burn": list(a.cards)}
     if isinstance(a, Trade):
         out = {"with": a.partner, "give": list(a.give), "take": list(a.take)}

@@ -75,6 +75,7 @@ class MonsterSpec:
     loot: int = 0                       # printed loot (cards looted from the pile when slain)
     area: tuple = NEIGHBOURS
     room_paths: frozenset = frozenset(ORDER)
+    power: tuple | None = None          # what its power does when it wins (tables.power_from_text); None: unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +108,7 @@ class Catalog:
     items: dict
     heroes: dict
     boss: RoomSpec | None = None
+    boss_flip: tuple | None = None      # what the Boss's flip power does to every hero; None: unknown
 
     def kind(self, card: str) -> str | None:
         if card in self.rooms:
@@ -152,6 +154,10 @@ class Hero:
     monsters: list = field(default_factory=list)     # drawn monsters still to place
     level_up_due: tuple = ()            # who may still level up after this turn's slaying fight
     auto_loot: tuple = ()               # cards the last action looted for the log (trap reward, slain monster)
+    traded: bool = False                # traded this turn ("once per turn")
+    power_due: tuple | None = None      # (monster card, its cell, (kind, n), the fighter's cell): a won fight's power
+    refused: frozenset = frozenset()    # cards in hand whose play this turn was refused (they stay in the hand)
+    lost: bool = False                  # a move of this turn was refused: the log has the hero elsewhere
 
     def copy(self) -> "Hero":
         return replace(self, hand=list(self.hand), equipped=dict(self.equipped), powers=set(self.powers),
@@ -168,12 +174,14 @@ class State:
     active: str | None = None
     boss_flipped: list = field(default_factory=list)  # events, for reports
     readings: ReadingsInUse = field(default_factory=ReadingsInUse)   # shared by every copy of a replay
+    flip_due: tuple | None = None       # (damage, heroes still to take it): the Boss's flip power this turn
+    burn_due: int = 0                   # pile cards a knock-out burns once the monster's power has acted
 
     def copy(self) -> "State":
         return State(self.catalog, {k: replace(v) for k, v in self.tiles.items()},
                      {k: v.copy() for k, v in self.heroes.items()},
                      None if self.pile is None else list(self.pile), list(self.burned), self.active,
-                     list(self.boss_flipped), self.readings)
+                     list(self.boss_flipped), self.readings, self.flip_due, self.burn_due)
 
     # -- geometry --
     def paths(self, cell) -> frozenset:
@@ -230,7 +238,16 @@ class State:
         return req in h.equipped            # e.g. a weapon upgraded while a spell is equipped
 
 
-Report = list   # of Violation (sheetgen.games.base.broken)
+class Report(list):
+    """The violations of one step (sheetgen.games.base.broken); refused: the action was not
+    carried out (so a checker knows that what builds on it only echoes it)."""
+    refused = False
+
+
+def _refuse(report: Report, rule: str, message: str) -> None:
+    """A violation that stops the action: it is not carried out."""
+    report.append(broken(rule, message))
+    report.refused = True
 
 # after a fight only its aftermath: the monster's power (loot into its pile, effects), level-up, burns, snacks
 _AFTERMATH = ("burn", "end-turn", "eat", "level-up", "loot", "gain")
@@ -249,7 +266,7 @@ class ShuffleRules(Rules[State, Action]):
     def step(self, state: State, action: Action) -> Outcome[State]:
         """The state after action (followed as far as it goes) and every rule it broke."""
         st = state.copy()
-        report: Report = []
+        report = Report()
         if isinstance(action, BeginTurn):
             _begin_turn(st, action.hero, report)
             return Outcome(st, tuple(report))
@@ -258,10 +275,10 @@ class ShuffleRules(Rules[State, Action]):
         if h is None:
             return Outcome(st, (broken("shuffle.hero", f"no hero named '{who}'"),))
         if who != st.active and action.verb != "eat":
-            report.append(broken("shuffle.off-turn", f"it is {st.active}'s turn; {who} may only use snacks now"))
-            return Outcome(st, tuple(report))
+            _refuse(report, "shuffle.off-turn", f"it is {st.active}'s turn; {who} may only use snacks now")
+            return Outcome(st, tuple(report), False)
         active = st.heroes[st.active]
-        if active.fought and action.verb not in _AFTERMATH:
+        if active.fought and action.verb not in _AFTERMATH and not _is_monster_power(active, action):
             report.append(broken("shuffle.fight-ends-turn", f"fighting ended {active.name}'s turn; "
                                                             f"'{action.verb}' comes too late"))
         if active.trap is not None and action.verb not in ("trap", "eat"):
@@ -269,9 +286,16 @@ class ShuffleRules(Rules[State, Action]):
                                                       f"before '{action.verb}'"))
             active.trap = None
         restated, h.auto_loot = _restates_loot(h, action), ()
+        lost = h.lost
         if not restated:
             _HANDLERS[type(action)](st, h, action, report)
-        return Outcome(st, tuple(report))
+        if lost:
+            for v in report:
+                if v.rule in _WHERE_RULES:
+                    v.consequence = True        # where the hero is: the earlier refused move's echo
+        if report.refused:
+            _remember_refusal(st, h, action)
+        return Outcome(st, tuple(report), not report.refused)
 
     def legal_actions(self, state: State) -> list[Action]:
         """The actions of the active hero the rules accept now that need no dice and no
@@ -297,12 +321,40 @@ RULES = ShuffleRules()
 
 def _begin_turn(st: State, hero: str, report: Report) -> None:
     if hero not in st.heroes:
-        report.append(broken("shuffle.hero", f"no hero named '{hero}'"))
+        _refuse(report, "shuffle.hero", f"no hero named '{hero}'")
         return
     h = st.heroes[hero]
-    h.steps, h.drew, h.fought, h.powers, h.shrine, h.trap, h.monsters = 0, False, False, set(), False, None, []
-    h.trap_may, h.level_up_due = None, ()
+    _new_turn(h)
     st.active = hero
+
+
+def _new_turn(h: Hero) -> None:
+    h.steps, h.drew, h.fought, h.powers, h.shrine, h.trap, h.monsters = 0, False, False, set(), False, None, []
+    h.trap_may, h.level_up_due, h.traded, h.power_due, h.refused, h.lost = None, (), False, None, frozenset(), False
+
+
+def _remember_refusal(st: State, h: Hero, a: Action) -> None:
+    """What a refused action leaves behind for later reports to be read as its echoes: the
+    card it would have played stays in the hand; a refused move leaves the hero elsewhere
+    than the log has them."""
+    card = getattr(a, "room", None) if isinstance(a, Build) else getattr(a, "item", None) or getattr(a, "snack", None)
+    if isinstance(card, str) and card in h.hand:
+        h.refused = h.refused | {card}
+    if isinstance(a, PlaceMonster) and a.monster in h.monsters:
+        h.refused = h.refused | {a.monster}
+    if isinstance(a, (Move, Slide)):
+        h.lost = True
+
+
+# what a hero's position decides: after a refused move these only echo it (the log has the hero elsewhere)
+_WHERE_RULES = frozenset({"shuffle.move-path", "shuffle.move-speed", "shuffle.fight-area", "shuffle.trap",
+                          "shuffle.trap-roll", "shuffle.trade-room", "shuffle.must-fight", "shuffle.shrine",
+                          "shuffle.ward", "shuffle.draw-count", "shuffle.build-path", "shuffle.place-monster"})
+
+
+def _is_monster_power(h: Hero, a: Action) -> bool:
+    """A room moved by the power of the monster that just won (a SHIFT via it): the fight's aftermath."""
+    return h.power_due is not None and isinstance(a, Shift) and a.via == h.power_due[0]
 
 
 def _restates_loot(h: Hero, a: Action) -> bool:
@@ -347,9 +399,17 @@ def _knock_out(st: State, h: Hero) -> None:
     h.equipped = {}
     h.armor_damage = 0
     h.damage = 0
-    if st.pile is not None:
-        st.burned.extend(st.pile[:KO_BURN])
-        del st.pile[:KO_BURN]
+    due = st.heroes[st.active].power_due if st.active in st.heroes else None
+    if due is not None and due[2] is not None and due[2][0] in ("loot", "burn"):
+        st.burn_due += KO_BURN      # "3. Monster activates power  4. If Hero knocked out: ... Burn top 5"
+    else:
+        _burn_pile(st, KO_BURN)
+
+
+def _burn_pile(st: State, n: int) -> None:
+    if st.pile is not None and n:
+        st.burned.extend(st.pile[:n])
+        del st.pile[:n]
 
 
 def _enter(st: State, h: Hero, cell) -> None:
@@ -383,13 +443,13 @@ def _cell_of(st: State, ref, report: Report, verb: str):
     """A room reference (a card id on the table or [x, y]) -> cell, or None."""
     if isinstance(ref, tuple):
         if ref not in st.tiles:
-            report.append(broken("shuffle.no-room", f"{verb}: nothing at {_cell_name(ref)}"))
+            _refuse(report, "shuffle.no-room", f"{verb}: nothing at {_cell_name(ref)}")
             return None
         return ref
     found = [c for c, t in st.tiles.items() if t.card == ref]
     if len(found) != 1:
-        report.append(broken("shuffle.no-room", f"{verb}: " + (f"'{ref}' is not on the table" if not found else
-                                                               f"'{ref}' is on the table {len(found)} times; give [x, y]")))
+        _refuse(report, "shuffle.no-room", f"{verb}: " + (f"'{ref}' is not on the table" if not found else
+                                                               f"'{ref}' is on the table {len(found)} times; give [x, y]"))
         return None
     return found[0]
 
@@ -397,7 +457,7 @@ def _cell_of(st: State, ref, report: Report, verb: str):
 def _room_only(st: State, cell, report: Report, verb: str) -> bool:
     t = st.tiles[cell]
     if t.kind == "monster":
-        report.append(broken("shuffle.monster-not-room", f"{verb}: '{t.card}' is a monster, not a room, until slain"))
+        _refuse(report, "shuffle.monster-not-room", f"{verb}: '{t.card}' is a monster, not a room, until slain")
         return False
     return True
 
@@ -410,7 +470,7 @@ def _move(st: State, h: Hero, a: Move, report: Report) -> None:
             h.trap = None
         ok, why = _can_step(st, h.at, d)
         if not ok:
-            report.append(broken("shuffle.move-path", f"{h.name} cannot move {_NAMES[d]}: {why}"))
+            _refuse(report, "shuffle.move-path", f"{h.name} cannot move {_NAMES[d]}: {why}")
             return
         speed = st.hero_stat(h, "speed")
         if h.steps >= speed:
@@ -425,10 +485,10 @@ def _move(st: State, h: Hero, a: Move, report: Report) -> None:
 def _trap(st: State, h: Hero, a: Trap, report: Report) -> None:
     spec = st.room_spec(h.at)
     if spec is None or spec.type != "trap":
-        report.append(broken("shuffle.trap", f"{h.name} is not in a trap room"))
+        _refuse(report, "shuffle.trap", f"{h.name} is not in a trap room")
         return
     if h.trap is None and h.trap_may != h.at:
-        report.append(broken("shuffle.trap", f"the trap at {_cell_name(h.at)} was already rolled for"))
+        _refuse(report, "shuffle.trap", f"the trap at {_cell_name(h.at)} was already rolled for")
         return
     if h.trap is None and not st.readings.uses(ShuffleReading.SLIDE_ENTERS_TRAP):
         report.append(broken("shuffle.trap", f"{h.name} was slid into the trap at {_cell_name(h.at)}, not moved: "
@@ -436,7 +496,7 @@ def _trap(st: State, h: Hero, a: Trap, report: Report) -> None:
     h.trap = h.trap_may = None
     roll = a.roll
     if roll not in DIE_FACES:
-        report.append(broken("shuffle.dice", f"a trap roll is one d6 (1-6), got {roll!r}"))
+        _refuse(report, "shuffle.dice", f"a trap roll is one d6 (1-6), got {roll!r}")
         return
     total = roll + st.hero_stat(h, "speed")
     result = "reward" if total >= spec.challenge else "penalty"
@@ -501,17 +561,17 @@ def _draw(st: State, h: Hero, a: Draw, report: Report) -> None:
 def _place_monster(st: State, h: Hero, a: PlaceMonster, report: Report) -> None:
     monster = a.monster
     if monster not in h.monsters:
-        report.append(broken("shuffle.place-monster", f"'{monster}' is not a monster {h.name} just drew"))
+        _refuse(report, "shuffle.place-monster", f"'{monster}' is not a monster {h.name} just drew")
         return
     d = a.path
     if d not in st.paths(h.at):
-        report.append(broken("shuffle.place-monster", f"a drawn monster is played from an open path of the current "
-                                                      f"room; {_cell_name(h.at)} has no open path {_NAMES.get(d, d)}"))
+        _refuse(report, "shuffle.place-monster", f"a drawn monster is played from an open path of the current "
+                                                      f"room; {_cell_name(h.at)} has no open path {_NAMES.get(d, d)}")
         return
     dx, dy = DIRS[d]
     cell = (h.at[0] + dx, h.at[1] + dy)
     if cell in st.tiles:
-        report.append(broken("shuffle.place-monster", f"{_cell_name(cell)} is not empty"))
+        _refuse(report, "shuffle.place-monster", f"{_cell_name(cell)} is not empty")
         return
     h.monsters.remove(monster)
     st.tiles[cell] = Tile(monster, "monster")
@@ -520,27 +580,27 @@ def _place_monster(st: State, h: Hero, a: PlaceMonster, report: Report) -> None:
 def _build(st: State, h: Hero, a: Build, report: Report) -> None:
     room = a.room
     if room not in h.hand:
-        report.append(broken("shuffle.hand", f"'{room}' is not in {h.name}'s hand"))
+        _refuse(report, "shuffle.hand", f"'{room}' is not in {h.name}'s hand")
         return
     if st.catalog.kind(room) != "room":
-        report.append(broken("shuffle.build", f"'{room}' is not a room card"))
+        _refuse(report, "shuffle.build", f"'{room}' is not a room card")
         return
     cell = a.at
     if cell is None:
         d = a.path
         if d not in st.paths(h.at):
-            report.append(broken("shuffle.build-path", f"build only on an open path: the room at {_cell_name(h.at)} "
-                                                       f"has no open path {_NAMES.get(d, d)}"))
+            _refuse(report, "shuffle.build-path", f"build only on an open path: the room at {_cell_name(h.at)} "
+                                                       f"has no open path {_NAMES.get(d, d)}")
             return
         cell = (h.at[0] + DIRS[d][0], h.at[1] + DIRS[d][1])
     if cell in st.tiles:
-        report.append(broken("shuffle.build", f"{_cell_name(cell)} is not empty"))
+        _refuse(report, "shuffle.build", f"{_cell_name(cell)} is not empty")
         return
     feeding = [d for d, (dx, dy) in DIRS.items()
                if OPPOSITE[d] in st.paths((cell[0] + dx, cell[1] + dy))]
     if not feeding:
-        report.append(broken("shuffle.build-path", f"build only on an open path: no room has an open path into "
-                                                   f"{_cell_name(cell)}"))
+        _refuse(report, "shuffle.build-path", f"build only on an open path: no room has an open path into "
+                                                   f"{_cell_name(cell)}")
         return
     h.hand.remove(room)
     st.tiles[cell] = Tile(room, "room", a.turns)
@@ -562,17 +622,21 @@ def _flip_boss(st: State, moved) -> None:
             if n in moved and st.is_room(n) and (OPPOSITE[d] in st.paths(n) or d in own):
                 t.face_up = True
                 st.boss_flipped.append(cell)
+                flip = st.catalog.boss_flip
+                if flip is not None and flip[0] == "damage":
+                    # "flip Boss face-up and activate flip power": every hero takes it, this turn
+                    st.flip_due = (flip[1], frozenset(st.heroes))
                 break
 
 
 def _equip(st: State, h: Hero, a: Equip, report: Report) -> None:
     item = a.item
     if item not in h.hand:
-        report.append(broken("shuffle.hand", f"'{item}' is not in {h.name}'s hand"))
+        _refuse(report, "shuffle.hand", f"'{item}' is not in {h.name}'s hand")
         return
     spec = st.catalog.items.get(item)
     if spec is None or spec.type not in SLOTS:
-        report.append(broken("shuffle.equip", f"'{item}' cannot be equipped (weapons, armour and spells can)"))
+        _refuse(report, "shuffle.equip", f"'{item}' cannot be equipped (weapons, armour and spells can)")
         return
     h.hand.remove(item)
     old = h.equipped.get(spec.type)
@@ -586,15 +650,15 @@ def _equip(st: State, h: Hero, a: Equip, report: Report) -> None:
 def _eat(st: State, h: Hero, a: Eat, report: Report) -> None:
     snack = a.snack
     if snack not in h.hand:
-        report.append(broken("shuffle.hand", f"'{snack}' is not in {h.name}'s hand"))
+        _refuse(report, "shuffle.hand", f"'{snack}' is not in {h.name}'s hand")
         return
     spec = st.catalog.items.get(snack)
     if spec is None or spec.type != "snack":
-        report.append(broken("shuffle.snack", f"'{snack}' is not a snack"))
+        _refuse(report, "shuffle.snack", f"'{snack}' is not a snack")
         return
     target = st.heroes.get(a.target or h.name)
     if target is None:
-        report.append(broken("shuffle.hero", f"no hero named '{a.target}'"))
+        _refuse(report, "shuffle.hero", f"no hero named '{a.target}'")
         return
     h.hand.remove(snack)
     st.burned.append(snack)              # eat, then burn
@@ -602,6 +666,9 @@ def _eat(st: State, h: Hero, a: Eat, report: Report) -> None:
 
 
 def _burn(st: State, h: Hero, a: Burn, report: Report) -> None:
+    if a.top:
+        _burn_top(st, h, a, report)
+        return
     for card in a.cards:
         if card in h.hand:
             h.hand.remove(card)
@@ -617,23 +684,27 @@ def _burn(st: State, h: Hero, a: Burn, report: Report) -> None:
 def _trade(st: State, h: Hero, a: Trade, report: Report) -> None:
     other = st.heroes.get(a.partner)
     if other is None or other is h:
-        report.append(broken("shuffle.trade", f"trade with whom? no other hero '{a.partner}'"))
+        _refuse(report, "shuffle.trade", f"trade with whom? no other hero '{a.partner}'")
         return
     if other.at != h.at:
-        report.append(broken("shuffle.trade-room", f"trades are only between heroes in the same room: {h.name} is at "
-                                                   f"{_cell_name(h.at)}, {other.name} at {_cell_name(other.at)}"))
+        _refuse(report, "shuffle.trade-room", f"trades are only between heroes in the same room: {h.name} is at "
+                                                   f"{_cell_name(h.at)}, {other.name} at {_cell_name(other.at)}")
         return
     if not a.agreed:
-        report.append(broken("shuffle.trade-agree", f"a trade needs both players to agree ({other.name} did not)"))
+        _refuse(report, "shuffle.trade-agree", f"a trade needs both players to agree ({other.name} did not)")
         return
+    if h.traded:
+        # "In any order, once per turn: ... Trade cards with other hero" (only Move "can be split")
+        report.append(broken("shuffle.trade-once", f"{h.name} already traded this turn: trading is once per turn "
+                                                   f"(give and take every card in that one trade)"))
     give, take = list(a.give), list(a.take)
     for card in give:
         if card not in h.hand:
-            report.append(broken("shuffle.hand", f"'{card}' is not in {h.name}'s hand"))
+            _refuse(report, "shuffle.hand", f"'{card}' is not in {h.name}'s hand")
             return
     for card in take:
         if card not in other.hand:
-            report.append(broken("shuffle.hand", f"'{card}' is not in {other.name}'s hand"))
+            _refuse(report, "shuffle.hand", f"'{card}' is not in {other.name}'s hand")
             return
     for card in give:
         h.hand.remove(card)
@@ -641,13 +712,14 @@ def _trade(st: State, h: Hero, a: Trade, report: Report) -> None:
     for card in take:
         other.hand.remove(card)
         h.hand.append(card)
+    h.traded = True
 
 
 def _power(st: State, h: Hero, a: Power, report: Report) -> None:
     card = a.card
     in_play = {h.spec.id, *h.equipped.values(), *h.hand}
     if card not in in_play:
-        report.append(broken("shuffle.power", f"{h.name} has no card '{card}' whose power to use"))
+        _refuse(report, "shuffle.power", f"{h.name} has no card '{card}' whose power to use")
         return
     if card in h.powers:
         report.append(broken("shuffle.power-once", f"the power of '{card}' was already used this turn"))
@@ -657,7 +729,7 @@ def _power(st: State, h: Hero, a: Power, report: Report) -> None:
 def _shrine(st: State, h: Hero, a: Shrine, report: Report) -> None:
     spec = st.room_spec(h.at)
     if spec is None or spec.type != "shrine":
-        report.append(broken("shuffle.shrine", f"{h.name} is not in a Shrine"))
+        _refuse(report, "shuffle.shrine", f"{h.name} is not in a Shrine")
         return
     if h.shrine:
         report.append(broken("shuffle.shrine-once", "a Shrine's power is used once per turn"))
@@ -675,10 +747,15 @@ def _ward(st: State, h: Hero, a: Ward, report: Report) -> None:
 
 def _via(st: State, h: Hero, a: Action, report: Report) -> None:
     via = a.via
+    refused = report.refused                # (a power that cannot be used does not stop the move itself)
+    if via is not None and st.catalog.kind(via) == "monster":
+        _monster_power(st, h, via, "shift", report, a)       # a monster's power moving a room
+        return
     if via == "shrine":
         _shrine(st, h, a, report)
     elif via is not None:
         _power(st, h, Power(via), report)
+    report.refused = refused
 
 
 def _empty_check(st: State, cells, a: Action, report: Report, verb: str) -> None:
@@ -706,8 +783,8 @@ def _shift(st: State, h: Hero, a: Shift, report: Report) -> None:
     d = a.dir
     dst = (cell[0] + DIRS[d][0], cell[1] + DIRS[d][1])
     if dst in st.tiles:
-        report.append(broken("shuffle.shift", f"SHIFT moves a room one space into an empty space; "
-                                              f"{_cell_name(dst)} is taken"))
+        _refuse(report, "shuffle.shift", f"SHIFT moves a room one space into an empty space; "
+                                              f"{_cell_name(dst)} is taken")
         return
     _check_to(a, dst, report, "shift")
     _move_tile(st, cell, dst)
@@ -727,13 +804,13 @@ def _slide(st: State, h: Hero, a: Slide, report: Report) -> None:
     if a.hero is not None:
         mover = st.heroes.get(a.hero)
         if mover is None:
-            report.append(broken("shuffle.hero", f"no hero named '{a.hero}'"))
+            _refuse(report, "shuffle.hero", f"no hero named '{a.hero}'")
             return
         cell = mover.at
         while _can_step(st, cell, d)[0]:
             cell = (cell[0] + dx, cell[1] + dy)
         if cell == mover.at:
-            report.append(broken("shuffle.slide", f"{mover.name} cannot SLIDE {_NAMES[d]}: no open straight path"))
+            _refuse(report, "shuffle.slide", f"{mover.name} cannot SLIDE {_NAMES[d]}: no open straight path")
             return
         _check_to(a, cell, report, "slide")
         mover.at = cell             # slid, not moving: a trap here may be rolled for, need not be
@@ -752,7 +829,7 @@ def _slide(st: State, h: Hero, a: Slide, report: Report) -> None:
             break
         end = nxt
     if end == cell:
-        report.append(broken("shuffle.slide", f"the room at {_cell_name(cell)} cannot SLIDE {_NAMES[d]}: blocked"))
+        _refuse(report, "shuffle.slide", f"the room at {_cell_name(cell)} cannot SLIDE {_NAMES[d]}: blocked")
         return
     _check_to(a, end, report, "slide")
     _move_tile(st, cell, end)
@@ -769,7 +846,7 @@ def _swap(st: State, h: Hero, a: Swap, report: Report) -> None:
     _via(st, h, a, report)
     refs = a.rooms
     if len(refs) != 2:
-        report.append(broken("shuffle.swap", "SWAP trades the places of two rooms"))
+        _refuse(report, "shuffle.swap", "SWAP trades the places of two rooms")
         return
     cells = [_cell_of(st, r, report, "swap") for r in refs]
     if None in cells or not all(_room_only(st, c, report, "swap") for c in cells) or cells[0] == cells[1]:
@@ -796,7 +873,7 @@ def _twist(st: State, h: Hero, a: Twist, report: Report) -> None:
     t = st.tiles[cell]
     new = a.turns % 4
     if new == t.turns % 4:
-        report.append(broken("shuffle.twist", "TWIST turns a room to a new direction; it already faces that way"))
+        _refuse(report, "shuffle.twist", "TWIST turns a room to a new direction; it already faces that way")
         return
     t.turns = new
     _flip_boss(st, [cell])
@@ -809,20 +886,20 @@ def _fight(st: State, h: Hero, a: Fight, report: Report) -> None:
         found = [c for c, t in st.tiles.items() if t.kind == "monster" and t.card == ref]
         cell = found[0] if len(found) == 1 else None
         if cell is None:
-            report.append(broken("shuffle.fight", f"no monster '{ref}' on the table" if not found else
-                                    f"'{ref}' is on the table {len(found)} times; give at: [x, y]"))
+            _refuse(report, "shuffle.fight", f"no monster '{ref}' on the table" if not found else
+                                    f"'{ref}' is on the table {len(found)} times; give at: [x, y]")
             return
     t = st.tiles.get(cell)
     if t is None or t.kind != "monster":
-        report.append(broken("shuffle.fight", f"there is no monster at {_cell_name(cell)}"))
+        _refuse(report, "shuffle.fight", f"there is no monster at {_cell_name(cell)}")
         return
     if h.fought:
         report.append(broken("shuffle.fight-ends-turn", f"{h.name} already fought this turn"))
     h.fought = True
     area = st.monster_area(cell)
     if h.at not in area:
-        report.append(broken("shuffle.fight-area", f"{h.name} at {_cell_name(h.at)} is not in the area of "
-                                                   f"'{t.card}'"))
+        _refuse(report, "shuffle.fight-area", f"{h.name} at {_cell_name(h.at)} is not in the area of "
+                                                   f"'{t.card}'")
         return
     mspec = st.catalog.monsters[t.card]
     assistants = [x for x in st.heroes.values() if x is not h and x.at in area]
@@ -883,6 +960,9 @@ def _fight(st: State, h: Hero, a: Fight, report: Report) -> None:
         return
     if a.level_up is not None:
         report.append(broken("shuffle.level-up", "the monster won: nobody levels up"))
+    if mspec.power is None or mspec.power[0] != "none":
+        # "Else, if Monster wins: ... 3. Monster activates power (if any)" (None: a power the checker cannot read)
+        h.power_due = (t.card, cell, mspec.power, h.at)
     participants = [h] + assistants
     red = dict(a.red) or {h.name: mspec.red}
     if sum(red.values()) != mspec.red:
@@ -903,7 +983,7 @@ def _level_up(st: State, h: Hero, a: LevelUp, report: Report) -> None:
     (in the fight, level-up: NAME, or as its own action right after it)."""
     up = a.hero or h.name
     if not h.level_up_due:
-        report.append(broken("shuffle.level-up", "a hero levels up only after slaying a monster, once"))
+        _refuse(report, "shuffle.level-up", "a hero levels up only after slaying a monster, once")
         return
     x = st.heroes.get(up)
     if x is None or up not in h.level_up_due:
@@ -915,21 +995,108 @@ def _level_up(st: State, h: Hero, a: LevelUp, report: Report) -> None:
         h.level_up_due = ()
 
 
+_POWER_WORDS = {"loot": "LOOT {n} card(s) into its loot pile: {{loot: {n}, monster: {card}}}",
+                "burn": "burn the top {n} card(s) of the dungeon: {{burn: {{top: {n}, monster: {card}}}}}",
+                "shift": "SHIFT the hero's room one space: {{shift: {{room: {room}, dir: DIR, via: {card}}}}}",
+                "damage": "{n} damage to the hero: {{effect: {{damage: {n}}}}}"}
+
+
+def _power_words(due) -> str:
+    card, _, (kind, n), room = due
+    return _POWER_WORDS[kind].format(n=n, card=card, room=f"[{room[0]}, {room[1]}]")
+
+
+def _power_possible(st: State, due) -> bool:
+    """Whether the due power can act at all (an empty pile burns nothing; a room walled in
+    on every side cannot SHIFT)."""
+    kind = due[2][0]
+    if kind == "burn":
+        return st.pile is None or bool(st.pile)
+    if kind == "shift":
+        room = due[3]
+        return room in st.tiles and any((room[0] + dx, room[1] + dy) not in st.tiles for dx, dy in DIRS.values())
+    return True
+
+
+def _monster_power(st: State, h: Hero, card: str, kind: str, report: Report, a: Action, n: int = 1) -> None:
+    """An action written as a monster's power (LOOT into its pile, BURN the pile's top, SHIFT via
+    it): the power of that monster must be the one due now, as its card says."""
+    due = h.power_due
+    spec = st.catalog.monsters.get(card)
+    known = spec.power if spec is not None else None
+    if due is None or due[0] != card:
+        if known is not None and known[0] == kind:
+            report.append(broken("shuffle.monster-power", f"the power of '{card}' acts only when it has just won "
+                                                          f"a fight against {h.name} this turn"))
+        elif known is not None:
+            report.append(broken("shuffle.monster-power", f"'{card}' has no such power (its card: "
+                                                          f"{known[0] if known[0] != 'none' else 'no power'})"))
+        return
+    if due[2] is not None:
+        want_kind, want_n = due[2]
+        if want_kind != kind:
+            report.append(broken("shuffle.monster-power", f"the power of '{card}' is to {_power_words(due)}"))
+        elif kind == "shift":
+            room = _cell_of(st, a.room, Report(), "shift") if a.room is not None else None
+            if room != due[3]:
+                report.append(broken("shuffle.monster-power", f"the power of '{card}' shifts the hero's room "
+                                                              f"{_cell_name(due[3])}, not "
+                                                              f"{_cell_name(room) if room else a.room}"))
+        elif n != want_n:
+            report.append(broken("shuffle.monster-power", f"the power of '{card}' is to {_power_words(due)}, "
+                                                          f"not {n}"))
+    h.power_due = None
+
+
+def _after_power(st: State) -> None:
+    """The knock-out's burn of the pile, held back while the monster's power acted first."""
+    _burn_pile(st, st.burn_due)
+    st.burn_due = 0
+
+
+def _burn_top(st: State, h: Hero, a: Burn, report: Report) -> None:
+    """Burn the top card(s) of the dungeon pile: a monster's power (the one due, or the one named)."""
+    due = h.power_due
+    card = a.monster or (due[0] if due is not None else None)
+    if card is None:
+        report.append(broken("shuffle.monster-power", "burning the top of the dungeon pile is a monster's power: "
+                                                      "no monster has just won a fight this turn"))
+    else:
+        _monster_power(st, h, card, "burn", report, a, a.top)
+    _burn_pile(st, a.top)
+    if h.power_due is None:
+        _after_power(st)
+
+
 def _loot(st: State, h: Hero, a: Loot, report: Report) -> None:
     if a.monster is not None:
         cell = monster_cell(st, a.monster)
         if cell is None:
-            report.append(broken("shuffle.no-monster", f"no monster '{a.monster}' on the table"))
+            _refuse(report, "shuffle.no-monster", f"no monster '{a.monster}' on the table")
             return
+        _monster_power(st, h, a.monster, "loot", report, a, len(a.cards) if a.cards is not None else a.count)
         sink = Hero("loot", h.spec, h.at)          # monsters loot into their loot pile
         _draw_into(st, sink, a.cards, a.count, report, "monster loot")
         st.tiles[cell].loot = tuple(st.tiles[cell].loot) + tuple(sink.hand) + tuple(sink.monsters)
+        if h.power_due is None:
+            _after_power(st)
         return
     _draw_into(st, h, a.cards, a.count, report, "loot")
 
 
 def _gain(st: State, h: Hero, a: Effect, report: Report) -> None:
-    """Bookkeeping the log asserts (card effects): damage, heal; on the acting hero or on targets."""
+    """Bookkeeping the log asserts (card effects): damage, heal; on the acting hero or on targets.
+    A damage effect is also how a log writes a monster's damage power and the Boss's flip power."""
+    hit = frozenset(a.targets or (h.name,))
+    if a.damage and st.flip_due is not None and st.flip_due[0] == a.damage:
+        left = st.flip_due[1] - hit
+        st.flip_due = (a.damage, left) if left else None
+    due = h.power_due
+    if a.damage and due is not None and due[2] is not None and due[2][0] == "damage" and h.name in hit:
+        if a.damage != due[2][1]:
+            report.append(broken("shuffle.monster-power", f"the power of '{due[0]}' deals {due[2][1]} damage, "
+                                                          f"not {a.damage}"))
+        h.power_due = None
     targets = []
     for name in a.targets or (h.name,):
         if name not in st.heroes:
@@ -947,8 +1114,21 @@ def _end_turn(st: State, h: Hero, a: EndTurn, report: Report) -> None:
     h = st.heroes[st.active]
     free = [d for d in st.paths(h.at) if (h.at[0] + DIRS[d][0], h.at[1] + DIRS[d][1]) not in st.tiles]
     if h.monsters and free:
-        report.append(broken("shuffle.place-monster", f"drawn monster(s) {', '.join(h.monsters)} must be played "
-                                                      f"face up from an open path"))
+        v = broken("shuffle.place-monster", f"drawn monster(s) {', '.join(h.monsters)} must be played "
+                                            f"face up from an open path")
+        v.consequence = all(m in h.refused for m in h.monsters)     # its placing was refused: reported there
+        report.append(v)
+    due = h.power_due
+    if due is not None and due[2] is not None and _power_possible(st, due):
+        report.append(broken("shuffle.monster-power", f"'{due[0]}' won the fight: its power is activated "
+                                                      f"({_power_words(due)}), and the log does not write it"))
+    _after_power(st)
+    if st.flip_due is not None:
+        n, left = st.flip_due
+        report.append(broken("shuffle.boss-flip", f"the Boss room flipped face up this turn: its flip power is "
+                                                  f"activated (every hero takes {n} damage): write "
+                                                  f"{{effect: {{damage: {n}, target: [{', '.join(sorted(left))}]}}}}"))
+        st.flip_due = None
     if not h.fought:
         threats = st.monsters_threatening(h.at)
         if threats:
@@ -956,12 +1136,14 @@ def _end_turn(st: State, h: Hero, a: EndTurn, report: Report) -> None:
             report.append(broken("shuffle.must-fight", f"{h.name} ends the turn in the area of {names} "
                                                        f"and must fight"))
     if len(h.hand) > HAND_SIZE:
-        report.append(broken("shuffle.hand-size", f"{h.name} ends the turn with {len(h.hand)} cards; the hand size is "
-                                                  f"{HAND_SIZE} (burn the extras)"))
+        v = broken("shuffle.hand-size", f"{h.name} ends the turn with {len(h.hand)} cards; the hand size is "
+                                        f"{HAND_SIZE} (burn the extras)")
+        # cards whose play was refused stayed in the hand: that refusal was the mistake
+        v.consequence = len([c for c in h.hand if c not in h.refused]) <= HAND_SIZE
+        report.append(v)
         st.burned.extend(h.hand[HAND_SIZE:])
         del h.hand[HAND_SIZE:]
-    h.steps, h.drew, h.fought, h.powers, h.shrine, h.trap, h.monsters = 0, False, False, set(), False, None, []
-    h.trap_may, h.level_up_due = None, ()
+    _new_turn(h)
 
 
 _HANDLERS = {

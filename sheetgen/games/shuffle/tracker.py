@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sheetgen.errors import InputError
+from sheetgen.limits import check_name
 from sheetgen.games.base import Illegal as StepRefused, TrackerAdapter
 from sheetgen.games.dice import d6
 from sheetgen.paths import relative_ref
@@ -32,8 +33,8 @@ def _deck(ref):
         if isinstance(ref, dict):
             return load(ref["inline-in"]).definition.deck
         loaded = load(ref)
-    except InputError as exc:
-        raise StepRefused(str(exc)) from None
+    except InputError:
+        raise                               # unusable input (exit 2), not a refused step
     return loaded.definition
 
 
@@ -44,16 +45,16 @@ class ShuffleAdapter(TrackerAdapter):
         from sheetgen.definitions.registry import load
         try:
             loaded = load(params["map"])
-        except InputError as exc:
-            raise StepRefused(str(exc)) from None
+        except InputError:
+            raise                           # unusable input (exit 2), not a refused step
         if (loaded.kind, loaded.ruleset) != ("playlog", "shuffle"):
-            raise StepRefused(f"'{params['map']}' is a {loaded.kind}; give a shuffle play log whose setup: "
+            raise InputError(f"'{params['map']}' is a {loaded.kind}; give a shuffle play log whose setup: "
                               f"starts the game")
         log = loaded.definition.log
         if isinstance(log.deck, dict):                  # the deck is written inside the set-up log
             ref = {"inline-in": str(Path(loaded.source.path).resolve())}
         else:
-            deck = Path(loaded.source.folder) / log.deck
+            deck = check_name(Path(loaded.source.folder) / log.deck, "deck")
             ref = str(deck.resolve()) if deck.exists() else log.deck
         return {"ruleset": "shuffle", "map": str(Path(loaded.source.path).resolve()), "deck": ref,
                 "setup": log.setup.model_dump(mode="json", exclude_defaults=True)}

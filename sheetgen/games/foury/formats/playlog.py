@@ -71,7 +71,7 @@ from .. import actions as A
 from .. import notation
 from ..notation import (STEP_KEYS, bare_words, clover_die, clover_words, enemy_text, fight_words, trade_forms,
                         trade_words, weapon_used)
-from ..rules import READINGS, FouryReading, canonical, rules_for
+from ..rules import READINGS, RETIRED_READINGS, FouryReading, canonical, rules_for
 from ..heroes import HEROES, TRAITS, Hero, check_free_traits, free_hero, named_hero
 
 
@@ -293,6 +293,8 @@ def _declared_readings(model: PlayLogModel, source, problems: list[Problem]) -> 
         return None
     out = set()
     for i, name in enumerate(model.readings):
+        if str(name) in RETIRED_READINGS:
+            continue                # dropped (docs/readings.md): the log is judged without it
         try:
             out |= FouryReading.parse([name])
         except ValueError:
@@ -479,6 +481,7 @@ def replay(log: FouryLog, readings=()):
     rules = rules_for(log.board)
     state = rules.new_game(log.board, log.hero, readings)
     step = rules.step
+    refused = False             # the step before was refused (not carried out): what follows may only echo it
     for e in log.entries:
         out = step(state, e.action)
         state = out.state
@@ -489,7 +492,10 @@ def replay(log: FouryLog, readings=()):
             elif e.round > 1 and e.round_step is not None:
                 # step N counts over the whole log; a reader counting within the round finds it here
                 message = f"round {e.round}, step {e.round_step}: {message}"
-            violations.append(Violation(e.line, message, e.step, v.rule))
+            violations.append(Violation(e.line, message, e.step, v.rule, consequence=refused))
+        # a refused step leaves the state as it was, so the steps that build on it break again:
+        # those reports are consequences, until a step goes through cleanly
+        refused = (refused and bool(out.violations)) or not out.followed
     return state, violations
 
 
