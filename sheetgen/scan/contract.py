@@ -131,8 +131,14 @@ class GameScanner(ABC):
         """The rules a finished sheet can be held to: sheetgen.games.base.Violation list."""
 
     def load_record(self, path: str):
-        """A play log of this game (InputError for an unusable one)."""
-        raise NotImplementedError(f"the {self.game} scanner reads no play logs")
+        """A play log of this game (InputError for an unusable one, or a log of another game)."""
+        from ..definitions.registry import find_game, load
+        from ..errors import InputError, Problem
+        loaded = load(path)
+        if loaded.kind != "playlog" or loaded.ruleset != self.game:
+            raise InputError(Problem(f"--log: a {loaded.kind} of {loaded.ruleset or 'the core'}, not a "
+                                     f"{find_game(self.game).title} play log", str(path)))
+        return loaded
 
     def mismatch(self, sheet: ScannedSheet, record) -> str | None:
         """Why the record was not played on this sheet (None: it was)."""

@@ -260,15 +260,6 @@ class ExplorationScanner(GameScanner):
         return out
 
     # -- against a play log ------------------------------------------------------------------
-    def load_record(self, path: str):
-        from sheetgen.definitions.registry import load
-        from sheetgen.errors import InputError, Problem
-        loaded = load(path)
-        if loaded.kind != "playlog" or loaded.ruleset != "exploration":
-            raise InputError(Problem(f"--log: a {loaded.kind} of {loaded.ruleset or 'the core'}, not a Dungeon "
-                                     "Exploration play log", str(path)))
-        return loaded
-
     def mismatch(self, sheet, record) -> str | None:
         log = record.definition
         g = self.grid(sheet)

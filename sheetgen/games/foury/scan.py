@@ -505,15 +505,6 @@ class FouryScanner(GameScanner):
         return out
 
     # -- against a play log -------------------------------------------------------------------
-    def load_record(self, path: str):
-        from sheetgen.definitions.registry import load
-        from sheetgen.errors import InputError, Problem
-        loaded = load(path)
-        if loaded.kind != "playlog" or loaded.ruleset != "foury":
-            raise InputError(Problem(f"--log: a {loaded.kind} of {loaded.ruleset or 'the core'}, not a Dungeon "
-                                     "Foury play log", str(path)))
-        return loaded
-
     def mismatch(self, sheet, record) -> str | None:
         log = record.definition
         if sheet.loaded.kind != "map":
