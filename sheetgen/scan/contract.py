@@ -122,6 +122,13 @@ class GameScanner(ABC):
     def regions(self, sheet: ScannedSheet) -> list[Region]:
         """Every region a player may mark on the page, from the drawing model."""
 
+    def refine(self, sheet: ScannedSheet, readings: dict[str, RegionReading]) -> dict[str, RegionReading]:
+        """Readings decided again where a measure alone is weak and the marks around it tell
+        (a faint path between two visited rooms): the game's knowledge of how its sheet is
+        penciled.  A changed reading keeps its low confidence (it stays listed as uncertain).
+        By default nothing changes."""
+        return readings
+
     @abstractmethod
     def interpret(self, sheet: ScannedSheet, readings: Mapping[str, RegionReading]) -> SheetView:
         """What the readings (by region id) mean."""

@@ -168,7 +168,7 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
     tmpl = template(sheet)
     rect = I.rectify(gray, loc, tmpl.shape[:2])
     page = Page(rect, tmpl, (sheet.page.width, sheet.page.height), blur_mm=quality.blur_mm)
-    readings = read_regions(page, plan)
+    readings = scanner.refine(sheet, read_regions(page, plan))
     view = scanner.interpret(sheet, readings)
     violations = scanner.check(sheet, view)
     result = ScanResult(photo, sheet, identity_from, loc, quality, readings, view, violations)

@@ -280,6 +280,16 @@ def _cell_order(text: str):
     return (int(m.group(2)), m.group(1), text) if m else (0, "", text)
 
 
+PATH_WEAK = (0.25, 0.75)     # a path's share of pencil between these: decided by its ends (refine)
+UNCERTAIN_REFINED = 0.2      # the confidence of a reading refine decided
+
+
+def _side_between(a: str, b: str) -> str:
+    """The side of cell a that faces the adjacent cell b."""
+    (ax, ay), (bx, by) = _coord(a), _coord(b)
+    return {(1, 0): "E", (-1, 0): "W", (0, 1): "S", (0, -1): "N"}[(bx - ax, by - ay)]
+
+
 def _role_of(rid: str) -> str:
     return rid.split("-")[0]
 
@@ -313,6 +323,26 @@ class FouryScanner(GameScanner):
     def regions(self, sheet) -> list[Region]:
         where, layout = self._layout(sheet)
         return map_regions(layout, self._floods(sheet)) + box_regions(where)
+
+    def refine(self, sheet, readings):
+        """A path line between two rooms read weakly (a faint or broken stroke, or the ink of a
+        wall penciled across it) is decided by its ends: marked when the wall between the rooms
+        is not penciled and both rooms' dots are (or cannot be seen); else empty."""
+        from dataclasses import replace
+        out = dict(readings)
+        for rid, r in readings.items():
+            if r.region.role != "path" or r.hidden or not PATH_WEAK[0] <= r.score < PATH_WEAK[1]:
+                continue
+            a, _, b = rid[len("path-"):].partition("-")
+            if b in ("N", "E", "S", "W"):
+                continue
+            wall = readings.get(f"wall-{a}-{_side_between(a, b)}") or readings.get(f"wall-{b}-{_side_between(b, a)}")
+            ends = [readings.get(f"cell-{c}") for c in (a, b)]
+            walked = (wall is None or not wall.marked) and all(e is None or e.marked or e.hidden for e in ends)
+            value = MARKED if walked else EMPTY
+            if value != r.value:
+                out[rid] = replace(r, value=value, confidence=min(r.confidence, UNCERTAIN_REFINED))
+        return out
 
     def interpret(self, sheet, readings) -> FouryView:
         view = FouryView()
