@@ -5,6 +5,7 @@ traceback).  The photos are the corpus's (tests/data/scan/recipes.yaml), made in
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -55,6 +56,7 @@ def photos(tmp_path_factory) -> dict[str, Path]:
     save("table", (rng.random((900, 1200, 3)) * 80 + 60).astype(np.uint8))
     save("dark", (img.astype(np.float32) * 0.08).astype(np.uint8))
     save("cut", img[: img.shape[0] // 2, :])
+    save("blurred", cv2.GaussianBlur(photo_of(recipes["photo-0184"])[0], (0, 0), 4.0))
     return out
 
 
@@ -179,6 +181,13 @@ def test_too_dark(photos, tmp_path):
     result = run(photos["dark"], "-o", tmp_path)
     assert result.exit_code == 2
     assert "too dark" in result.output and "/255" in result.output and "more light" in result.output
+
+
+def test_too_blurred_says_how_blurred_and_what_is_needed(photos, tmp_path):
+    result = run(photos["blurred"], "-o", tmp_path)
+    assert result.exit_code == 2
+    spread = float(re.search(r"edges are spread over ([0-9.]+) px", result.output).group(1))
+    assert spread > 3.0 and "at most 2 px" in result.output and "Traceback" not in result.output
 
 
 def test_a_corner_cut_off_is_named(photos, tmp_path):
