@@ -20,8 +20,10 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "calibrate": ("sheetgen.commands.calibrate", "calibrate", "Print a scale test page, or store measured printer scale."),
     "check": ("sheetgen.commands.check", "check", "Replay a play log against the rules and list violations."),
     "track": ("sheetgen.commands.track", "track", "Record a game live in a journal, step by step."),
+    "play": ("sheetgen.commands.play", "play", "Play beside the paper sheet: a local page for phone or laptop."),
     "roll": ("sheetgen.commands.roll", "roll", "Roll dice: d6, 2d6, d66, NdM."),
     "simulate": ("sheetgen.commands.simulate", "simulate", "Play a map thousands of times and report how it plays."),
+    "design": ("sheetgen.commands.design", "design", "Draw a map in the browser: the workbench, with the lint and playtests."),
     "scan": ("sheetgen.commands.scan", "scan", "Read a photo of a penciled sheet and check what it shows."),
 }
 

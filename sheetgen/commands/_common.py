@@ -92,3 +92,24 @@ def debug_enabled() -> bool:
 
 def echo_err(message: str) -> None:
     click.echo(message, err=True)
+
+
+# the optional parts and the libraries each needs (pyproject's extras)
+EXTRAS = {"web": ("starlette", "uvicorn", "jinja2", "ruamel.yaml"), "scan": ("numpy", "cv2")}
+
+
+def require_extra(extra: str, command: str) -> None:
+    """InputError (exit 2) naming the install line when an optional part's libraries are
+    missing, before the command imports them (else a bare ImportError: a bug, exit 3)."""
+    import importlib.util
+
+    from ..errors import InputError
+    def absent(module: str) -> bool:
+        try:
+            return importlib.util.find_spec(module) is None
+        except ModuleNotFoundError:         # the parent of a dotted name is missing
+            return True
+    missing = [m for m in EXTRAS[extra] if absent(m)]
+    if missing:
+        raise InputError(f"`sheetgen {command}` needs the {extra} extra ({', '.join(missing)} not installed): "
+                         f"python3 -m pip install 'sheetgen[{extra}]' (from a checkout: pip install -e '.[{extra}]')")

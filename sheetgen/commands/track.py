@@ -2,23 +2,36 @@ import click
 
 from ._common import clean_errors
 
-JOURNAL_HELP = "The journal database (default: USER_DATA_DIR/journal.sqlite, or $SHEETGEN_JOURNAL)."
-
-
 def _journal_option(fn):
     return click.option("--journal", "journal_path", type=click.Path(dir_okay=False), default=None,
                         help=JOURNAL_HELP)(fn)
 
 
+JOURNAL_HELP = ("The journal database (default: the one of the game last started, else "
+                "USER_DATA_DIR/journal.sqlite, or $SHEETGEN_JOURNAL).")
+AUTO_ROLL_HELP = "Let sheetgen roll the dice you leave out (else it asks, or refuses off a terminal)."
+# the option that gives each die a step may leave out (`track step`: write it in the step)
+DIE_OPTION = {("roll",): "--roll N", ("fight", "hero"): "--hero N", ("fight", "enemy"): "--enemy N",
+              ("fight", "clover", "roll"): "--clover-roll N",
+              ("collect", "roll"): "track step '{collect: {item: die, roll: N}}'"}
+_PROMPTING = {"on": None}       # `track play` asks for dice whatever stdin is
+
+
 @click.group()
 @click.option("--journal", "journal_path", type=click.Path(dir_okay=False), default=None, help=JOURNAL_HELP)
+@click.option("--auto-roll", is_flag=True, help=AUTO_ROLL_HELP)
 @click.pass_context
-def track(ctx, journal_path):
+def track(ctx, journal_path, auto_roll):
     """Record a game live in a journal, step by step.
 
     Each action is checked against the rules before it is recorded; an
-    illegal one is refused with the reason (exit 1) and nothing is written.
-    Leave out --roll (or the fight dice) to let sheetgen roll.
+    illegal one is refused with the reason (exit 1) and nothing is written;
+    a recorded one is told in words: the roll's events, the walls to pencil
+    by side, the fight's totals and damage.  A die you leave out (--roll,
+    the fight dice) is asked for on a terminal; elsewhere sheetgen rolls it
+    only with --auto-roll (or --seed, or a game started with --auto-roll).
+    The journal of the game last started is remembered: --journal only
+    picks another.
 
     \b
     Example:
@@ -30,18 +43,16 @@ def track(ctx, journal_path):
       sheetgen track export -o my-game.yaml
     """
     ctx.ensure_object(dict)
-    ctx.obj["journal"] = journal_path
+    ctx.obj["journal"] = journal_path or ctx.obj.get("journal")
+    ctx.obj["auto_roll"] = auto_roll or ctx.obj.get("auto_roll", False)
 
 
 def _open(journal_path):
-    import os
-
     from ..errors import InputError
-    from ..tracker.journal import Journal, JournalError
+    from ..tracker.journal import Journal, JournalError, resolve
     ctx = click.get_current_context()
-    path = journal_path or (ctx.obj or {}).get("journal") or os.environ.get("SHEETGEN_JOURNAL")
     try:
-        return Journal(path)
+        return Journal(resolve(journal_path or (ctx.obj or {}).get("journal")))
     except JournalError as exc:
         raise InputError(str(exc)) from None
 
@@ -61,8 +72,53 @@ def _refuse(message: str):
     sys.exit(1)
 
 
-def _record(journal_path, step, seed=None):
-    """Check step against the rules, then record it in one transaction."""
+def _interactive() -> bool:
+    import sys
+    if _PROMPTING["on"] is not None:
+        return _PROMPTING["on"]
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _auto_roll(header: dict, given: bool = False) -> bool:
+    ctx = click.get_current_context()
+    return given or bool((ctx.obj or {}).get("auto_roll")) or header.get("dice") == "auto"
+
+
+def ask_dice(ad, state, step, auto: bool):
+    """STEP with the dice it leaves out asked for (on a terminal), or left to sheetgen's roll
+    when AUTO; off a terminal and not AUTO: refused (a player with a real die would get
+    another game), saying which option gives the die."""
+    from ..errors import InputError
+    due = ad.dice_due(state, step)
+    if not due or auto:
+        return step
+    if not _interactive():
+        what = ", ".join(f"{text} ({DIE_OPTION.get(path, 'write it in the step')})" for path, text in due)
+        raise InputError(f"a die is due: {what}; give the die you rolled, or --auto-roll to let sheetgen roll "
+                         "(it never rolls unasked)")
+    import copy
+    step = copy.deepcopy(step)
+    for path, text in due:
+        while True:
+            answer = click.prompt(f"{text} (1-6, or r to let sheetgen roll)", default="", show_default=False)
+            answer = answer.strip().lower()
+            if answer in ("r", "roll"):
+                break
+            if answer in ("1", "2", "3", "4", "5", "6"):
+                target = step
+                for key in path[:-1]:
+                    target = target.setdefault(key, {})
+                target[path[-1]] = int(answer)
+                break
+            click.echo("a die shows 1 to 6 (or r: sheetgen rolls)")
+    return step
+
+
+def _record(journal_path, step, seed=None, auto_roll=False):
+    """Check step against the rules, then record it in one transaction; say what it meant."""
     import random
 
     from ..definitions.registry import tracker_for as adapter
@@ -74,15 +130,17 @@ def _record(journal_path, step, seed=None):
             ad = adapter(game.ruleset)
         except StepRefused as exc:
             _refuse(str(exc))
+        # the dice are asked before the write transaction: a prompt never holds the journal
+        auto = seed is not None or _auto_roll(game.header, auto_roll)
+        step = ask_dice(ad, ad.replay(game.header, journal.steps(game.id)), step, auto)
         rng = random.Random(seed) if seed is not None else random.Random()
         result = {}
 
         def check(steps, step):
             # inside the write transaction: validated against exactly the steps it follows
             state = ad.replay(game.header, steps)
-            if hasattr(ad, "prepare"):
-                step = ad.prepare(state, step, rng)
-            result["state"] = ad.apply(state, step)
+            step = ad.prepare(state, step, rng)
+            result["before"], result["state"] = state, ad.apply(state, step)
             return step
 
         try:
@@ -90,6 +148,8 @@ def _record(journal_path, step, seed=None):
         except StepRefused as exc:
             _refuse(str(exc))
         click.echo(f"recorded step {seq}: {_flow(journal.last_step)}")
+        for line in ad.narrate(result["before"], result["state"], journal.last_step):
+            click.echo(f"  {line}")
         lines = ad.status(result["state"]).splitlines()
         brief = [ln for ln in lines if ln.startswith(("hearts", "legal now"))] or lines[-2:]
         click.echo("\n".join(brief))               # resources, then what is legal now
@@ -123,14 +183,17 @@ def _pairs(text: str | None, what: str) -> dict:
 
 # -- games -----------------------------------------------------------------------------
 @track.command("new")
-@click.option("--map", "map_name", required=True,
-              help="A built-in map name or a map YAML file (shuffle: a set-up play log).")
+@click.option("--map", "map_name", default=None,
+              help="A built-in map name or a map YAML file (shuffle: a set-up play log; exploration: the d66 "
+                   "table, default the built-in one).")
 @click.option("--hero", default=None, help="A pre-filled hero: kael, melyra, thalindra, elydion.")
 @click.option("--traits", default=None, help="12 traits freely marked: hearts=4,shields=2,weapon=2,clovers=2,shovels=2")
 @click.option("--ruleset", default="foury", show_default=True, help="The ruleset of the game.")
+@click.option("--question", default=None, help="The question you ask the Oracle (drawn on the sheet).")
+@click.option("--auto-roll", is_flag=True, help="This game: sheetgen may roll every die you leave out.")
 @_journal_option
 @clean_errors
-def new(map_name, hero, traits, ruleset, journal_path):
+def new(map_name, hero, traits, ruleset, question, auto_roll, journal_path):
     """Start a new game; it becomes the current game of the journal.
 
     \b
@@ -143,6 +206,8 @@ def new(map_name, hero, traits, ruleset, journal_path):
     from ..games.base import Illegal as StepRefused
     if hero and traits:
         raise InputError("give either --hero or --traits, not both")
+    if not map_name and ruleset != "exploration":
+        raise InputError("give --map MAP (a built-in map name or a map YAML file)")
     if ruleset == "foury" and not hero and not traits:
         raise InputError("give --hero NAME or --traits hearts=4,shields=2,... (12 in all)")
     try:
@@ -150,9 +215,15 @@ def new(map_name, hero, traits, ruleset, journal_path):
         header = ad.start({"map": map_name, "hero": hero, "traits": _pairs(traits, "--traits")})
     except StepRefused as exc:
         _refuse(str(exc))
+    if question:
+        header["question"] = _bounded_text(question, "--question")
+    if auto_roll:
+        header["dice"] = "auto"
     journal = _open(journal_path)
     try:
+        from ..tracker.journal import remember
         gid = journal.new_game(ruleset, header)
+        remember(journal.path)
         click.echo(f"game {gid} started in {journal.path}")
         click.echo(ad.status(ad.replay(header, [])))
     finally:
@@ -243,6 +314,8 @@ def use(game_id, journal_path):
             journal.set_current(game_id)
         except JournalError as exc:
             raise InputError(str(exc)) from None
+        from ..tracker.journal import remember
+        remember(journal.path)
         click.echo(f"current game: {game_id}")
     finally:
         journal.close()
@@ -313,10 +386,11 @@ def render(outdir, formats, paper, grayscale, journal_path):
 # -- steps -----------------------------------------------------------------------------
 @track.command("step")
 @click.argument("step")
-@click.option("--seed", type=int, default=None, help="Seed for dice sheetgen rolls.")
+@click.option("--seed", type=int, default=None, help="Seed for dice sheetgen rolls (lets it roll).")
+@click.option("--auto-roll", is_flag=True, help=AUTO_ROLL_HELP)
 @_journal_option
 @clean_errors
-def step_(step, seed, journal_path):
+def step_(step, seed, auto_roll, journal_path):
     """Record any step, written in play-log step syntax (a YAML flow mapping).
 
     \b
@@ -334,7 +408,7 @@ def step_(step, seed, journal_path):
         raise
     if not isinstance(data, (dict, str)):
         raise InputError("a step is a mapping like '{move: C2, roll: 5}' or a word like flee")
-    _record(journal_path, data, seed)
+    _record(journal_path, data, seed, auto_roll)
 
 
 @track.command("enter")
@@ -357,11 +431,12 @@ def enter(entry, start, journal_path):
 
 @track.command("move")
 @click.argument("cell")
-@click.option("--roll", type=int, default=None, help="The d6 you rolled (omit to let sheetgen roll if one is due).")
-@click.option("--seed", type=int, default=None, help="Seed for the roll sheetgen makes.")
+@click.option("--roll", type=int, default=None, help="The d6 you rolled (left out: asked, or --auto-roll).")
+@click.option("--seed", type=int, default=None, help="Seed for the roll sheetgen makes (lets it roll).")
+@click.option("--auto-roll", is_flag=True, help=AUTO_ROLL_HELP)
 @_journal_option
 @clean_errors
-def move(cell, roll, seed, journal_path):
+def move(cell, roll, seed, auto_roll, journal_path):
     """Move to an adjacent cell.
 
     \b
@@ -371,12 +446,12 @@ def move(cell, roll, seed, journal_path):
     step = {"move": cell.upper()}
     if roll is not None:
         step["roll"] = roll
-    _record(journal_path, step, seed)
+    _record(journal_path, step, seed, auto_roll)
 
 
 @track.command("fight")
-@click.option("--hero", "hero_roll", type=int, default=None, help="Your d6 (omit to let sheetgen roll).")
-@click.option("--enemy", "enemy_roll", type=int, default=None, help="The foe's d6 (omit to let sheetgen roll).")
+@click.option("--hero", "hero_roll", type=int, default=None, help="Your d6 (left out: asked, or --auto-roll).")
+@click.option("--enemy", "enemy_roll", type=int, default=None, help="The foe's d6 (left out: asked, or --auto-roll).")
 @click.option("--weapon", is_flag=True, help="Add your full weapon value (it drops by 1 after).")
 @click.option("--clover", type=click.Choice(["hero", "enemy"]), default=None, help="Reroll this die with a clover.")
 @click.option("--clover-roll", type=int, default=None, help="The reroll (Melyra: the chosen value).")
@@ -384,10 +459,12 @@ def move(cell, roll, seed, journal_path):
 @click.option("--type", "enemy_type", default=None, help="Name the monster's type (goblin, orc, ...).")
 @click.option("--stolen", default=None, help="What a Bandit's hit steals.")
 @click.option("--fury", type=int, default=0, help="Slaughter: Fury boxes blacked out instead.")
-@click.option("--seed", type=int, default=None, help="Seed for dice sheetgen rolls.")
+@click.option("--seed", type=int, default=None, help="Seed for dice sheetgen rolls (lets it roll).")
+@click.option("--auto-roll", is_flag=True, help=AUTO_ROLL_HELP)
 @_journal_option
 @clean_errors
-def fight(hero_roll, enemy_roll, weapon, clover, clover_roll, shield, enemy_type, stolen, fury, seed, journal_path):
+def fight(hero_roll, enemy_roll, weapon, clover, clover_roll, shield, enemy_type, stolen, fury, seed, auto_roll,
+          journal_path):
     """Face the monster or statue in your cell.
 
     \b
@@ -407,7 +484,7 @@ def fight(hero_roll, enemy_roll, weapon, clover, clover_roll, shield, enemy_type
         f["stolen"] = stolen
     if fury:
         f["fury"] = fury
-    _record(journal_path, {"fight": f}, seed)
+    _record(journal_path, {"fight": f}, seed, auto_roll)
 
 
 def _simple(name, word, doc):
@@ -485,3 +562,125 @@ def market(spend, gain, give, get_, next_rate, journal_path):
     if next_rate:
         m["rate"] = "next"
     _record(journal_path, {"market": m})
+
+
+# -- per-game settings -------------------------------------------------------------------
+QUESTION_MAX = 300          # characters: one answer line of the sheet holds far less
+
+
+def _bounded_text(text: str, what: str) -> str:
+    from ..errors import InputError
+    text = " ".join(str(text).split())
+    if len(text) > QUESTION_MAX:
+        raise InputError(f"{what}: {len(text)} characters is too long (at most {QUESTION_MAX})")
+    return text
+
+
+def _set_header(journal_path, changes: dict) -> None:
+    journal = _open(journal_path)
+    try:
+        game = _current(journal)
+        journal.update_header(game.id, changes)
+    finally:
+        journal.close()
+
+
+@track.command("question")
+@click.argument("text")
+@_journal_option
+@clean_errors
+def question(text, journal_path):
+    """Write down the question you ask the Oracle (exported, and drawn by `track render`).
+
+    \b
+    Example:
+      sheetgen track question "Will the river rise?"
+    """
+    _set_header(journal_path, {"question": _bounded_text(text, "question")})
+    click.echo(f"question: {_bounded_text(text, 'question')}")
+
+
+@track.command("dice")
+@click.argument("mode", type=click.Choice(["ask", "auto"]))
+@_journal_option
+@clean_errors
+def dice(mode, journal_path):
+    """This game's dice: ask for every die (you roll a real one), or auto (sheetgen rolls
+    the dice you leave out).
+
+    \b
+    Example:
+      sheetgen track dice auto
+    """
+    _set_header(journal_path, {"dice": mode})
+    click.echo("dice: " + ("sheetgen rolls the dice you leave out" if mode == "auto" else
+                           "you roll: every die is asked for"))
+
+
+# -- the interactive prompt --------------------------------------------------------------------
+PLAY_HELP = """one action per line, as the track commands take it (without 'sheetgen track'):
+  move C2 [--roll 4]      fight [--weapon] [--hero 3 --enemy 4]     enter C1:N     collect potion
+  flee  climb  lever D4  shovel D1:W  circle E5  exit E3:E  oracle --words "two words"  market ...
+  undo   status   question "..."   help   quit
+a die you leave out is asked for (r: sheetgen rolls it)"""
+SHORT = {"m": "move", "f": "fight", "s": "status", "u": "undo", "e": "enter", "q": "quit", "?": "help", "h": "help"}
+
+
+@track.command("play")
+@_journal_option
+@click.pass_context
+@clean_errors
+def play(ctx, journal_path):
+    """Play the current game at an interactive prompt: one action per line, the same
+    checks and words as the commands, undo and status; quit (or Ctrl-D) to stop.
+
+    \b
+    Example:
+      sheetgen track play
+      > move C1
+      the d6 for entering C1 (1-6, or r to let sheetgen roll): 4
+    """
+    import shlex
+    obj = dict(ctx.obj or {}, journal=journal_path or (ctx.obj or {}).get("journal"))
+    journal = _open(journal_path)
+    try:
+        click.echo(f"game {_current(journal).id} in {journal.path}; 'help' lists the actions")
+    finally:
+        journal.close()
+    _PROMPTING["on"] = True
+    try:
+        while True:
+            try:
+                line = click.prompt(">", prompt_suffix=" ", default="", show_default=False)
+            except (click.Abort, EOFError):
+                click.echo("")
+                return
+            try:
+                words = shlex.split(line)
+            except ValueError as exc:
+                click.echo(f"not understood: {exc}")
+                continue
+            if not words:
+                continue
+            name = SHORT.get(words[0].lower(), words[0].lower())
+            if name in ("quit", "exit") and len(words) == 1:
+                return
+            if name == "help" or name == "play":
+                click.echo(PLAY_HELP)
+                continue
+            command = track.get_command(ctx, name)
+            if command is None:
+                click.echo(f"unknown action '{words[0]}': 'help' lists them")
+                continue
+            try:
+                command.main(args=words[1:], prog_name=name, standalone_mode=False, obj=obj)
+            except SystemExit:
+                pass                       # refused or an error: said already; the prompt goes on
+            except click.exceptions.Exit:
+                pass
+            except click.ClickException as exc:
+                click.echo(f"error: {exc.format_message()}")
+            except click.Abort:
+                return
+    finally:
+        _PROMPTING["on"] = None

@@ -314,6 +314,15 @@ class TrackerAdapter(ABC):
         """Fill in the dice the player left to sheetgen (a roll that is due)."""
         return step
 
+    def dice_due(self, state: Any, step: dict) -> list:
+        """The dice STEP leaves to sheetgen, as (path of keys in the step, what the die is for),
+        so that a command asks the player for them (or rolls only when told it may)."""
+        return []
+
+    def narrate(self, before: Any, after: Any, step: dict) -> list[str]:
+        """What a recorded step meant, in words for the player (one line each)."""
+        return []
+
     @abstractmethod
     def apply(self, state: Any, step: dict) -> Any:
         """The state after one more step; Illegal(reason) if the step breaks a rule."""

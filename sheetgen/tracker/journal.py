@@ -67,6 +67,45 @@ def default_path() -> Path:
     return user_data_dir() / "journal.sqlite"
 
 
+REMEMBERED = "current-journal.txt"     # in the user's data folder: the journal of the last game started
+
+
+def remembered() -> Path | None:
+    """The journal of the game last started or picked (`track new`, `track use`, `play`), if
+    it still exists: so `--journal` is needed only to pick another."""
+    from ..paths import user_data_dir
+    try:
+        text = (user_data_dir() / REMEMBERED).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    path = Path(text) if text else None
+    return path if path is not None and path.is_file() else None
+
+
+def remember(path: str | Path) -> None:
+    """Remember PATH as the current journal (best effort: a read-only data folder is no error)."""
+    from ..paths import user_data_dir
+    folder = user_data_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / (REMEMBERED + ".part")
+        tmp.write_text(str(Path(path).resolve()) + "\n", encoding="utf-8")
+        os.replace(tmp, folder / REMEMBERED)
+    except OSError:
+        pass
+
+
+def resolve(path: str | Path | None) -> Path:
+    """The journal a command uses: the one given, else $SHEETGEN_JOURNAL, else the remembered
+    one, else USER_DATA_DIR/journal.sqlite."""
+    if path:
+        return Path(path)
+    env = os.environ.get("SHEETGEN_JOURNAL")
+    if env:
+        return Path(env)
+    return remembered() or default_path()
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -312,6 +351,18 @@ class Journal:
         except (TypeError, ValueError):
             raise self._damaged("the current game is not a number: the journal was changed outside sheetgen") from None
         return self.game(gid)
+
+    def update_header(self, gid: int, changes: dict) -> Game:
+        """Add or replace keys of a game's header (a per-game setting such as the dice mode or
+        the Oracle question) in one transaction; the keys a header had stay."""
+        with self._tx() as db:
+            row = db.execute("SELECT id, ruleset, header, created FROM games WHERE id = ?", (gid,)).fetchone()
+            if row is None:
+                raise JournalError(f"no game {gid} in {self.path}")
+            game = self._game(row)
+            header = dict(game.header, **changes)
+            db.execute("UPDATE games SET header = ? WHERE id = ?", (json.dumps(header, sort_keys=True), gid))
+        return Game(gid, game.ruleset, header, game.created)
 
     def set_current(self, gid: int) -> None:
         self.game(gid)

@@ -15,6 +15,8 @@
     sheets.py     composers: graph sheet, table pages, drawn maps
     sim.py, report.py   `sheetgen simulate --ruleset exploration`
     cli.py        the game's commands: `sheetgen explore`, `sheetgen table`
+    tracker.py    map mode played by a person in the journal (`sheetgen track`, `sheetgen play`): ADAPTER
+    web.py        map mode on the companion page (`sheetgen play --ruleset exploration`): PAGE
 """
 from ..base import Command, Game
 
@@ -26,6 +28,8 @@ GAME = Game(
            "sheet": "sheetgen.games.exploration.handlers",
            "playlog": "sheetgen.games.exploration.playlog"},
     simulator="sheetgen.games.exploration.sim",
+    tracker="sheetgen.games.exploration.tracker",
+    web="sheetgen.games.exploration.web",
     readings="sheetgen.games.exploration.readings:ExplorationReading",
     scanner="sheetgen.games.exploration.scan",
     commands=(Command("table", "sheetgen.games.exploration.cli", "table", "Generate fresh d66 room tables."),

@@ -18,9 +18,14 @@ The rest:
                   heroes), playlog.py (the play log and `sheetgen check`)
     sheets/       composers into the drawing model: map.py (map page), character.py (character
                   sheet), pictograms.py (event icons), pencil.py (a played game over the map)
-    tracker.py    the journal adapter of `sheetgen track` (ADAPTER)
+    tracker.py    the journal adapter of `sheetgen track` (ADAPTER), the words of every step
+    web.py        the companion page's adapter (`sheetgen play`: PAGE)
     cli.py        the game's own commands: `sheetgen new map NAME`
     randomplay.py a random legal player (benchmarks, tests)
+    design.py     the map workbench's model (`sheetgen design`): editing operations on a map file,
+                  written back with its comments, checked, drawn and played
+    scan.py       the scanner's side of `sheetgen scan` (SCANNER): the regions of its sheets by their ids,
+                  what the pencil there means, the rules a finished sheet is held to
     sim/          `sheetgen simulate`: policies, runner (four rounds), campaigns (the campaign
                   maps' own games), results, stats, report, pages, export (play logs)
 
@@ -36,8 +41,10 @@ GAME = Game(
            "sheet": "sheetgen.games.foury.formats.sheet",
            "playlog": "sheetgen.games.foury.formats.playlog"},
     tracker="sheetgen.games.foury.tracker",
+    web="sheetgen.games.foury.web",
     simulator="sheetgen.games.foury.sim.api",
     readings="sheetgen.games.foury.rules:FouryReading",
+    designer="sheetgen.games.foury.design",
     scanner="sheetgen.games.foury.scan",
     commands=(Command("new", "sheetgen.games.foury.cli", "new",
                       "Write a map to start from: `new map NAME`."),),

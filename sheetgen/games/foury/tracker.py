@@ -14,10 +14,50 @@ from pathlib import Path
 from sheetgen.games.base import Illegal, TrackerAdapter
 from . import notation
 from . import rules as E
-from .actions import Fight, Move
-from .board import cell_name, parse_cell
+from .actions import Circle, Climb, Coin, Collect, Enter, Exit, Fight, Flee, Lever, Market, Move, Oracle, Shovel
+from .board import OPPOSITE, cell_name, direction, parse_cell, relative_side, wall_key
 from .heroes import HEROES, Hero, check_free_traits, free_hero, named_hero
 from .tables import REQUIREMENT_COUNT, RESOURCES, SANTA_COUNTERS
+
+
+SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+RELATIVE = ("left", "front", "right", "behind")
+
+
+class Told:
+    """What one step meant, in words (lines) and as marks to highlight on the map:
+    walls [(cell name, side)] to pencil, cells [cell name] to look at."""
+    __slots__ = ("lines", "walls", "cells")
+
+    def __init__(self):
+        self.lines: list[str] = []
+        self.walls: list[tuple[str, str]] = []
+        self.cells: list[str] = []
+
+
+def _event_words(ev, frm) -> str:
+    k = ev.kind
+    if k == "collapse":
+        return "the wall" + ("s" if len(ev.sides) > 1 else "") + " " + " and ".join(
+            "behind you" if s == "behind" else ("in front" if s == "front" else f"to the {s}") for s in ev.sides) \
+            + " collapse" + ("" if len(ev.sides) > 1 else "s")
+    if k == "monster":
+        return f"you encounter a {ev.enemy}" if ev.enemy else "you encounter a monster"
+    if k == "chest":
+        return "you find a chest: mark it on the chest counter"
+    if k == "extra step":
+        return "resolve the room, then move one more space without rolling"
+    if k == "collapse origin":
+        return f"the room you came from{f' ({cell_name(frm)})' if frm else ''} collapses: cross it out"
+    if k == "flood origin":
+        return f"the room you came from{f' ({cell_name(frm)})' if frm else ''} floods"
+    if k == "find":
+        return f"you find a {ev.item}"
+    return ev.text()
+
+
+def _and(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 class TrackState:
@@ -27,9 +67,26 @@ class TrackState:
         self.header, self.board, self.hero, self.game, self.steps = header, board, hero, game, steps
 
 
+_MAPS: dict = {}          # (ref, file stamp) -> the loaded map: a page replays each request
+
+
 def _load_map(name: str):
+    import os
+
     from .formats.map import load_map
-    return load_map(name)
+    try:
+        st = os.stat(name)
+        stamp = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = None                          # a built-in map name
+    key = (name, stamp)
+    fmap = _MAPS.get(key)
+    if fmap is None:
+        fmap = load_map(name)
+        if len(_MAPS) > 32:
+            _MAPS.clear()
+        _MAPS[key] = fmap
+    return fmap
 
 
 # -- what each `track` command would otherwise rebuild, kept in the user cache -------------------
@@ -212,6 +269,9 @@ class FouryTracker(TrackerAdapter):
                 return step
             if g.phase == E.INSIDE and g.board.on_board(to) and g.roll_due(to):
                 step["roll"] = rng.randint(1, 6)
+        c = step.get("collect")
+        if isinstance(c, dict) and c.get("item") == "die" and c.get("roll") is None and "gain" not in c:
+            step["collect"] = dict(c, roll=rng.randint(1, 6))
         if isinstance(step.get("fight"), dict):
             f = dict(step["fight"])
             for key in ("hero", "enemy"):
@@ -237,6 +297,212 @@ class FouryTracker(TrackerAdapter):
         steps = state.steps + [step]
         _remember(state.header, steps, state.hero, game)      # the next command starts from here
         return TrackState(state.header, state.board, state.hero, game, steps)
+
+    def dice_due(self, state: TrackState, step) -> list[tuple[tuple[str, ...], str]]:
+        """The dice a step leaves to sheetgen, as (path in the step, what the die is for)."""
+        if not isinstance(step, dict):
+            return []
+        g = state.game
+        out = []
+        if "move" in step and step.get("roll") is None:
+            try:
+                to = parse_cell(str(step["move"]))
+            except ValueError:
+                return []
+            if g.phase == E.INSIDE and g.board.on_board(to) and g.roll_due(to):
+                out.append((("roll",), f"the d6 for entering {cell_name(to)}"))
+        c = step.get("collect")
+        if isinstance(c, dict) and c.get("item") == "die" and c.get("roll") is None and "gain" not in c:
+            out.append((("collect", "roll"), "the die item's roll (the die table)"))
+        f = step.get("fight")
+        if isinstance(f, dict):
+            foe = (g.enemy_at(g.pos) if g.pos is not None else None) or "foe"
+            if f.get("hero") is None:
+                out.append((("fight", "hero"), "your fight die"))
+            if f.get("enemy") is None:
+                out.append((("fight", "enemy"), f"the {foe}'s die"))
+            if isinstance(f.get("clover"), dict) and f["clover"].get("roll") is None:
+                out.append((("fight", "clover", "roll"), "the clover's reroll"))
+        return out
+
+    def narrate(self, before: TrackState, after: TrackState, step) -> list[str]:
+        return self.tell(before, after, step).lines
+
+    def tell(self, before: TrackState, after: TrackState, step) -> Told:
+        """What the recorded step meant: the roll's events, the walls to pencil by side,
+        the fight's totals and damage, what was gained or lost."""
+        told = Told()
+        say = told.lines.append
+        action = _plain_action(step)            # a plain move needs no format (no pydantic import)
+        if action is None:
+            from .formats.playlog import step_action
+            try:
+                action = step_action(step)
+            except ValueError:
+                return told
+        g0, g1 = before.game, after.game
+        b = g0.board
+        if isinstance(action, Enter):
+            if action.entry:
+                cell, side = action.entry
+                zone = b.zones.get(b.zone_of(cell))
+                say(f"round {g1.round_no}: colour and black out the arrow {cell_name(cell)}:{side}; "
+                    f"you enter zone {b.zone_of(cell)}{f' ({zone.name})' if zone and zone.name else ''} "
+                    f"heading {SIDE_WORDS[OPPOSITE[side]]}")
+                told.cells.append(cell_name(cell))
+            elif g1.pos is not None:
+                say(f"round {g1.round_no}: you start in {cell_name(g1.pos)}")
+            if g1.kind:
+                say(f"requirement of this round: {g1.kind} ({g1.requirement_target()})")
+        elif isinstance(action, Fight):
+            self._tell_fight(g0, g1, action, say)
+        elif isinstance(action, (Move, Shovel, Exit)) or (isinstance(action, Oracle) and g0.pos != g1.pos):
+            if isinstance(action, Shovel):
+                say(f"erase the collapsed wall {cell_name(action.cell)}:{action.side} with a shovel")
+            self._tell_move(g0, g1, action, told)
+        elif isinstance(action, Collect):
+            say(f"collect the {action.item}" + (f" (rolled {action.roll})" if action.roll else ""))
+        elif isinstance(action, Climb):
+            say("you climb the stairs to the upper level" if g1.upper else "you climb back down")
+        elif isinstance(action, Lever):
+            say(f"you pull the lever{f' in {cell_name(action.cell)}' if action.cell else ''}")
+        elif isinstance(action, Market):
+            say("market: " + ("nothing traded" if not (action.spend_chests or action.give) else
+                              f"{action.spend_chests} chest(s) spent at x{g0.rules.chest_value(g0)}"
+                              if action.spend_chests else "resources traded"))
+        elif isinstance(action, Coin):
+            say("INSERT COIN: you are back, once; the game goes on")
+        elif isinstance(action, Flee):
+            foe = g0.enemy_at(g0.pos) if g0.pos is not None else None
+            say(f"you flee: the {foe or 'foe'} stays in {cell_name(g0.pos)}; move on" if g0.pos else "you flee")
+        elif isinstance(action, Circle):
+            say(f"through the magic circle to {cell_name(action.to)}")
+            told.cells.append(cell_name(action.to))
+        if isinstance(action, Oracle):
+            if action.words:
+                say(f"write the Oracle's words on the answer lines: \"{action.words}\"")
+        if g1.visited and not g0.visited:
+            say("you reach the Oracle: do not roll" + (", gain 1 chest" if g1.awakened else "")
+                + "; open a book at random and read the last two complete words at the bottom right "
+                "(record them: oracle words); then exit through a different zone")
+        if g1.awakened and not g0.awakened:
+            say("the requirement is met: the Oracle is awakened")
+        elif g1.phase == E.INSIDE and g1.kind and g1.requirement_progress() != g0.requirement_progress() \
+                and g0.phase == E.INSIDE:
+            say(f"requirement {g1.kind}: cross off a space ({g1.requirement_progress()}/{g1.requirement_target()})")
+        changes = [f"{k} {g0.res.get(k, 0)} -> {g1.res.get(k, 0)}" for k in RESOURCES
+                   if g0.res.get(k, 0) != g1.res.get(k, 0)]
+        if changes:
+            say("on your sheet: " + ", ".join(changes))
+        if g1.completed > g0.completed:
+            say(f"round complete ({g1.completed} of 4): market time, spend chests or trade, then a new round"
+                if g1.phase != E.OVER else "the fourth round is complete: the game is won")
+        if g1.phase == E.DEAD and g0.phase != E.DEAD:
+            say("you are dead" + ("" if g1.coin_used else ": INSERT COIN (once) brings you back"))
+        if g1.phase == E.INSIDE and g1.extra > g0.extra:
+            say(f"{g1.extra} extra step(s) to take without rolling")
+        if not told.lines:
+            say(notation.describe(action))
+        return told
+
+    def _tell_move(self, g0, g1, action, told: Told) -> None:
+        say = told.lines.append
+        b = g0.board
+        to, frm = g1.pos, g0.pos
+        if to is None or (g1 is g0):
+            return
+        facing = g1.facing
+        heading = f"heading {SIDE_WORDS.get(facing, facing)}"
+        if frm is None and g0.entry is not None:
+            say(f"draw the line from the arrow into {cell_name(to)} and a small circle in it ({heading})")
+            frm_zone = b.zone_of(g0.entry[0])
+        else:
+            if frm is not None and direction(frm, to) is None and g0.lever_at is not None:
+                frm = g0.lever_at
+            say(f"draw the line {cell_name(frm)} -> {cell_name(to)} and a small circle in {cell_name(to)} ({heading})"
+                if frm is not None else f"you are in {cell_name(to)}")
+            frm_zone = b.zone_of(frm) if frm is not None else None
+        told.cells.append(cell_name(to))
+        roll = getattr(action, "roll", None)
+        rule = g0.rules.roll_rule(g0, to) if frm is not None or g0.entry is not None else "free"
+        if roll is None:
+            if rule == "free" or to in g0.explored:
+                why = ("the Oracle's room: never rolled" if b.is_centre(to) else
+                       "an explored room: free movement, no roll" if to in g0.explored else "no roll is due")
+                say(why)
+            elif rule == "extra":
+                say("an extra step: no roll")
+            return
+        zone_letter = frm_zone
+        if rule == "optional":
+            zone_letter = b.zone_of(to)
+        zone = b.zones.get(zone_letter) if zone_letter else None
+        if zone is None:
+            say(f"roll {roll}: no events here")
+            return
+        events = zone.events.get(roll, ())
+        name = f" ({zone.name})" if zone.name else ""
+        say(f"roll {roll} on zone {zone_letter}{name}: " + (_and([_event_words(e, frm) for e in events])
+                                                            if events else "nothing happens"))
+        added = g1.walls - g0.walls
+        for ev in events:
+            if ev.kind != "collapse" or not g0.rules.campaign.cave_ins:
+                continue
+            drawn, present = [], []
+            for rel in ev.sides:
+                side = relative_side(facing, rel)
+                label = f"{rel} ({cell_name(to)}:{side})"
+                if wall_key(to, side) in added:
+                    drawn.append(label)
+                    told.walls.append((cell_name(to), side))
+                else:
+                    present.append(label)
+            if drawn:
+                say("draw walls: " + _and(drawn))
+            if present:
+                say(_and(present) + (" is" if len(present) == 1 else " are") + " already a wall: nothing to draw")
+        for c in sorted(g1.rooms - g0.rooms):
+            told.cells.append(cell_name(c))
+        if g1.engaged:
+            foe = g1.enemy_at(to)
+            if foe:
+                strength = g1.rules.strength(g1, foe)
+                say(f"a {foe} is here (its die +{strength}): you must face it"
+                    + (" (name its type when you fight)" if foe == "monster" else ""))
+
+    def _tell_fight(self, g0, g1, a: Fight, say) -> None:
+        foe = g0.enemy_at(g0.pos) if g0.pos is not None else None
+        if foe == "monster" and a.enemy_type:
+            foe = a.enemy_type
+        foe = foe or "foe"
+        hero, enemy = a.hero, a.enemy
+        if a.clover_die is not None and a.clover_roll is not None:
+            was = hero if a.clover_die == "hero" else enemy
+            say(f"a clover rerolls {'your' if a.clover_die == 'hero' else 'the ' + foe + chr(39) + 's'} die: "
+                f"{was} -> {a.clover_roll}")
+            if a.clover_die == "hero":
+                hero = a.clover_roll
+            else:
+                enemy = a.clover_roll
+        weapon = g0.res.get("weapon", 0) if a.weapon else 0
+        strength = g0.rules.strength(g0, foe)
+        mine, theirs = hero + weapon, enemy + strength
+        you = f"you {hero}" + (f" + weapon {weapon} = {mine}" if a.weapon else "")
+        them = f"the {foe} {enemy}" + (f" + {strength} = {theirs}" if strength else "")
+        if mine > theirs:
+            say(f"{you} against {them}: you win; erase the {foe}" + ("" if foe == "statue" else " and mark a kill")
+                + f" (kills {g1.kills})" * (foe != "statue"))
+        elif mine == theirs:
+            say(f"{you} against {them}: a tie, nothing happens; fight again or flee")
+        elif a.shield:
+            say(f"{you} against {them}: a hit of {theirs - mine}, blocked by a shield; "
+                f"the {foe} remains: fight again or flee")
+        else:
+            lost = g0.res.get("hearts", 0) - g1.res.get("hearts", 0)
+            say(f"{you} against {them}: you are hit, lose {lost} heart(s)"
+                + ("" if g1.phase == E.DEAD else f"; the {foe} remains: fight again or flee"))
+        if a.weapon:
+            say("you used the weapon: its value drops by 1 after the combat")
 
     def status(self, state: TrackState) -> str:
         g = state.game
@@ -290,7 +556,8 @@ class FouryTracker(TrackerAdapter):
     def export(self, header: dict, steps: list, relative_to: Path | None = None) -> str:
         from .formats.playlog import dump_log
         from sheetgen.paths import relative_ref
-        return dump_log(relative_ref(header["map"], relative_to), header.get("hero", {}), steps)
+        return dump_log(relative_ref(header["map"], relative_to), header.get("hero", {}), steps,
+                        question=header.get("question"))
 
     def render(self, header: dict, steps: list, outdir, formats=("pdf", "svg", "png"), paper=None,
                grayscale=False) -> list:
@@ -304,7 +571,8 @@ class FouryTracker(TrackerAdapter):
         hero, _ = _hero(header, fmap.board)
         options = BuildOptions(paper=paper, grayscale=grayscale, game=game_options(hero=hero.name or None))
         card = hero_object(hero.name) if hero.name else None
-        doc = pencil_over(compose_map(fmap, options, card), fmap.board, hero, _actions(steps), options)
+        doc = pencil_over(compose_map(fmap, options, card), fmap.board, hero, _actions(steps), options,
+                          question=header.get("question"))
         return render_document(doc, outdir, formats=formats)
 
 

@@ -433,10 +433,14 @@ def log_text(map_ref: str, hero: dict, actions) -> str:
     return dump_log(map_ref, hero, [notation.serialize(a) for a in actions])
 
 
-def dump_log(ref: str, hero: dict, steps: list) -> str:
+def dump_log(ref: str, hero: dict, steps: list, question: str | None = None) -> str:
     """A play log as YAML text: steps are play-log step dicts, a round starting at each
-    {entry: ...} / {start: ...} step; one flow mapping per step, as a player writes them."""
-    out = ["sheetgen: 1", "kind: playlog", "ruleset: foury", f"map: {_scalar(ref)}", "hero:"]
+    {entry: ...} / {start: ...} step; one flow mapping per step, as a player writes them
+    (the Oracle question, when one was written down, in the header's `question:`)."""
+    out = ["sheetgen: 1", "kind: playlog", "ruleset: foury", f"map: {_scalar(ref)}"]
+    if question:
+        out.append(f"question: {_scalar(question)}")
+    out.append("hero:")
     if hero.get("name"):
         out.append(f"  name: {hero['name']}")
     else:

@@ -218,11 +218,50 @@ def _sheet_marks(rects, state) -> list:
     return out
 
 
-def pencil_over(doc, board, hero, actions, options):
-    """The map sheet doc (sheets.map.compose_map) with the pencil of the played actions over it."""
+def _oracle_marks(page, question: str | None, words) -> list:
+    """The Oracle question after its label and the words gathered on the answer lines, in pencil."""
+    from sheetgen.fonts import fit_size
+    out = []
+    lines, label = {}, None
+    for item, t in walk(page.items):
+        if not item.id:
+            continue
+        if isinstance(item, Line) and "oracle-answer-" in item.id:
+            x1, y1, x2, y2 = item.x1, item.y1, item.x2, item.y2
+            if t is not None:
+                a, b, c, d, e, f = t
+                x1, y1, x2, y2 = a * x1 + c * y1 + e, b * x1 + d * y1 + f, a * x2 + c * y2 + e, b * x2 + d * y2 + f
+            lines[int(item.id.rsplit("-", 1)[1])] = (x1, y1, x2)
+        elif isinstance(item, Text) and item.id.endswith("oracle-question"):
+            label = item, t
+    pencil = "#2a2a2a"
+    if question and label is not None and lines.get(1):
+        item, t = label
+        x, y = item.x, item.y
+        if t is not None:
+            a, b, c, d, e, f = t
+            x, y = a * x + c * y + e, b * x + d * y + f
+        start, end = x + 13.8, max(x2 for _, _, x2 in lines.values())
+        size = fit_size(question, "serif-italic", 7.5, end - start, minimum=4.0)
+        out.append(Text(start, y - 0.1, question, size, "serif-italic", fill=pencil, id="pencil-oracle-question",
+                        cls="pencil oracle"))
+    for i, text in enumerate(w for w in words if w):
+        if i + 1 not in lines:
+            break
+        x1, y, x2 = lines[i + 1]
+        size = fit_size(text, "serif-italic", 7.5, x2 - x1 - 0.6, minimum=4.0)
+        out.append(Text(x1 + 0.6, y - 0.5, text, size, "serif-italic", fill=pencil,
+                        id=f"pencil-oracle-words-{i + 1}", cls="pencil oracle"))
+    return out
+
+
+def pencil_over(doc, board, hero, actions, options, question: str | None = None):
+    """The map sheet doc (sheets.map.compose_map) with the pencil of the played actions over it
+    (and the Oracle question and the words recorded, on the sheet's Oracle lines)."""
     state, trail = replay_with_trail(board, hero, actions)
     page = doc.pages[0]
-    page.add(Group(tuple(overlay(page, state, trail, options.grayscale)), id="pencil", cls="pencil"))
+    marks = overlay(page, state, trail, options.grayscale) + _oracle_marks(page, question, state.words)
+    page.add(Group(tuple(marks), id="pencil", cls="pencil"))
     doc.name = f"{doc.name}-played"
     doc.title = f"{doc.title} (as played)"
     return doc

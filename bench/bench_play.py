@@ -1,0 +1,283 @@
+"""`sheetgen play` under load: concurrent games against the real server on 127.0.0.1.
+
+1. GAMES games of ACTIONS actions each (legal games of the random player on the Ancient
+   Story, dice written in), every game played by its own client thread at once, one POST per
+   action, against `sheetgen play` running as its own process; the latency of every action
+   (p50, p99, max) against a plain baseline: the same load on a bare Starlette app that only
+   records each POST in SQLite (same journal settings, one transaction each);
+2. afterwards: no action lost or doubled (each game's journal is exactly its actions) and
+   every game's export passes `sheetgen check`;
+3. KILLS times: the server killed with SIGKILL in the middle of a game, restarted, and
+   every acknowledged action is in the journal (the one in flight may or may not be).
+
+Not a timed test: the figures depend on the machine (target: p99 under 50 ms here).
+
+Usage: python bench/bench_play.py [--games 50] [--actions 200] [--kills 20]
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET_P99_MS = 50.0
+TRAITS = {"hearts": 4, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 2}
+
+
+def games_of(count: int, actions: int) -> list[list]:
+    """COUNT games of the random player with at least ACTIONS actions, as play-log steps."""
+    from sheetgen.games.foury import notation
+    from sheetgen.games.foury.formats.map import load_map
+    from sheetgen.games.foury.heroes import free_hero
+    from sheetgen.games.foury.randomplay import random_game
+    board = load_map("ancient-story").board
+    hero = free_hero(TRAITS)
+    out, seed = [], 0
+    while len(out) < count:
+        game = random_game(board, hero, seed, max_actions=5000)
+        seed += 1
+        if len(game) >= actions:
+            out.append([notation.serialize(a) for a in game[:actions]])
+    return out
+
+
+def new_journal(path: Path, count: int) -> list[int]:
+    from sheetgen.definitions.registry import tracker_for
+    from sheetgen.tracker.journal import Journal
+    header = tracker_for("foury").start({"map": "ancient-story", "traits": TRAITS})
+    with Journal(path) as j:
+        return [j.new_game("foury", header) for _ in range(count)]
+
+
+def start(cmd: list[str], env=None) -> tuple[subprocess.Popen, str]:
+    """Start a server process; its address from the line it prints."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
+                            env=env)
+    deadline = time.monotonic() + 60
+    for line in proc.stdout:
+        m = re.search(r"(?:playing|serving) at (http://\S+)", line)
+        if m:
+            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
+            return proc, m.group(1)
+        if time.monotonic() > deadline:
+            break
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def form_key(base: str, gid: int) -> str:
+    host = urlsplit(base)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=30)
+    conn.request("GET", f"/g/{gid}")
+    page = conn.getresponse().read().decode()
+    conn.close()
+    return re.search(r'name="key" value="([^"]+)"', page).group(1)
+
+
+def play(base: str, key: str, gid: int, steps: list, latencies: list, errors: list, acked: list | None = None):
+    host = urlsplit(base)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=60)
+    for i, step in enumerate(steps):
+        body = urlencode({"key": key, "step": json.dumps(step)})
+        t = time.perf_counter()
+        try:
+            conn.request("POST", f"/g/{gid}/act", body, {"content-type": "application/x-www-form-urlencoded"})
+            res = conn.getresponse()
+            res.read()
+        except (OSError, http.client.HTTPException) as exc:
+            errors.append(f"game {gid} action {i + 1}: {exc}")
+            return
+        latencies.append(time.perf_counter() - t)
+        if res.status != 303:
+            errors.append(f"game {gid} action {i + 1}: HTTP {res.status}")
+            return
+        if acked is not None:
+            acked.append(i)
+    conn.close()
+
+
+def load(base: str, key: str, gids: list[int], games: list[list]) -> tuple[list, list, float]:
+    latencies: list = []
+    errors: list = []
+    threads = [threading.Thread(target=play, args=(base, key, gid, steps, latencies, errors))
+               for gid, steps in zip(gids, games)]
+    t = time.perf_counter()
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    return latencies, errors, time.perf_counter() - t
+
+
+def figures(name: str, latencies: list, wall: float) -> dict:
+    ms = sorted(x * 1000 for x in latencies)
+    p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+    out = {"p50": statistics.median(ms), "p99": p99, "max": ms[-1], "rate": len(ms) / wall}
+    print(f"{name}: {len(ms)} actions in {wall:.1f} s ({out['rate']:.0f}/s): p50 {out['p50']:.1f} ms, "
+          f"p99 {out['p99']:.1f} ms, max {out['max']:.1f} ms")
+    return out
+
+
+def verify(journal: Path, gids: list[int], games: list[list], folder: Path) -> list[str]:
+    from click.testing import CliRunner
+
+    from sheetgen.cli import main
+    from sheetgen.definitions.registry import tracker_for
+    from sheetgen.tracker.journal import Journal
+    problems = []
+    ad = tracker_for("foury")
+    with Journal(journal) as j:
+        for gid, steps in zip(gids, games):
+            got = j.steps(gid)
+            if got != steps:
+                problems.append(f"game {gid}: {len(got)} steps recorded, {len(steps)} played"
+                                + ("" if len(got) == len(steps) else "") + " (lost or doubled)")
+                continue
+            log = folder / f"game-{gid}.yaml"
+            log.write_text(ad.export(j.game(gid).header, got, folder))
+            res = CliRunner().invoke(main, ["check", str(log)])
+            if res.exit_code != 0:
+                problems.append(f"game {gid}: sheetgen check exit {res.exit_code}: {res.output[:200]}")
+    return problems
+
+
+def kill_check(journal: Path, games: list[list], kills: int) -> list[str]:
+    """Kill the server with SIGKILL mid-game KILLS times; after each restart the journal holds
+    every acknowledged action (and nothing but the game's actions, in order).  A game played
+    to its end makes way for the next one."""
+    from sheetgen.tracker.journal import Journal
+    problems = []
+    rng = random.Random(7)
+    pool = iter(games)
+    steps = next(pool)
+    gid = new_journal(journal, 1)[0]
+    done = total = 0
+    for round_no in range(kills):
+        if done >= len(steps):
+            steps, done = next(pool), 0
+            gid = new_journal(journal, 1)[0]
+        proc, base = start([sys.executable, "-m", "sheetgen", "play", "--journal", str(journal), "--port", "0"])
+        key = form_key(base, gid)
+        acked: list = []
+        errors: list = []
+        client = threading.Thread(target=play, args=(base, key, gid, steps[done:], [], errors, acked))
+        client.start()
+        time.sleep(rng.uniform(0.05, 0.3))
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        client.join()
+        with Journal(journal) as j:
+            got = j.steps(gid)
+        acknowledged = done + len(acked)
+        if len(got) < acknowledged:
+            problems.append(f"kill {round_no + 1}: {acknowledged} acknowledged, {len(got)} in the journal")
+        if got != steps[:len(got)]:
+            problems.append(f"kill {round_no + 1}: the journal is not the game's actions in order")
+        total += len(got) - done
+        done = len(got)
+    print(f"SIGKILL: {kills} kills mid-game, {total} actions recorded across them, "
+          f"{'every acknowledged action kept' if not problems else 'PROBLEMS'}")
+    return problems
+
+
+PLAIN = '''
+import sqlite3, sys, threading
+from urllib.parse import parse_qsl
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import RedirectResponse
+from starlette.routing import Route
+import uvicorn
+from sheetgen.web.server import bind
+local = threading.local()
+def db():
+    c = getattr(local, "c", None)
+    if c is None:
+        c = local.c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=10)
+        c.execute("PRAGMA journal_mode=WAL"); c.execute("PRAGMA synchronous=FULL")
+        c.execute("CREATE TABLE IF NOT EXISTS steps (game INTEGER, seq INTEGER, step TEXT, PRIMARY KEY (game, seq))")
+    return c
+def record(gid, step):
+    c = db()
+    c.execute("BEGIN IMMEDIATE")
+    seq = c.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM steps WHERE game = ?", (gid,)).fetchone()[0]
+    c.execute("INSERT INTO steps VALUES (?, ?, ?)", (gid, seq, step))
+    c.execute("COMMIT")
+    return seq
+async def act(request):
+    form = dict(parse_qsl((await request.body()).decode()))
+    seq = await run_in_threadpool(record, request.path_params["gid"], form["step"])
+    return RedirectResponse(f"/g/{request.path_params['gid']}?told={seq}", status_code=303)
+async def page(request):
+    from starlette.responses import HTMLResponse
+    return HTMLResponse('<input name="key" value="plain">')
+sock = bind("127.0.0.1", 0)
+print(f"serving at http://127.0.0.1:{sock.getsockname()[1]}/", flush=True)
+app = Starlette(routes=[Route("/g/{gid:int}", page), Route("/g/{gid:int}/act", act, methods=["POST"])])
+uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+'''
+
+
+def main(argv: list[str]) -> int:
+    def opt(name, default):
+        return int(argv[argv.index(name) + 1]) if name in argv else default
+    count, actions, kills = opt("--games", 50), opt("--actions", 200), opt("--kills", 20)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        os.environ.setdefault("SHEETGEN_DATA_DIR", str(folder / "data"))
+        games = games_of(count, actions)
+        journal = folder / "play.sqlite"
+        gids = new_journal(journal, count)
+        # the plain baseline first, then sheetgen play (alternate order does not matter much here)
+        plain_script = folder / "plain.py"
+        plain_script.write_text(PLAIN)
+        proc, base = start([sys.executable, str(plain_script), str(folder / "plain.sqlite")], env)
+        try:
+            lat, errors, wall = load(base, "plain", gids, games)
+        finally:
+            proc.kill()
+            proc.wait()
+        plain = figures("plain baseline (Starlette + one SQLite insert per POST)", lat, wall)
+        proc, base = start([sys.executable, "-m", "sheetgen", "play", "--journal", str(journal), "--port", "0"], env)
+        try:
+            key = form_key(base, gids[0])
+            lat, errors, wall = load(base, key, gids, games)
+            # one player alone (a fresh copy of the first game): what one action costs, no queue
+            solo_gid = new_journal(journal, 1)[0]
+            solo: list = []
+            t = time.perf_counter()
+            play(base, key, solo_gid, games[0], solo, errors)
+            solo_wall = time.perf_counter() - t
+        finally:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        ours = figures(f"sheetgen play ({count} games x {actions} actions at once)", lat, wall)
+        figures("sheetgen play (one game alone)", solo, solo_wall)
+        print(f"ratio p99 {ours['p99'] / plain['p99']:.2f}x, p50 {ours['p50'] / plain['p50']:.2f}x the plain "
+              f"baseline; p99 target {TARGET_P99_MS:.0f} ms: {'met' if ours['p99'] < TARGET_P99_MS else 'NOT met'}")
+        problems = errors + verify(journal, gids, games, folder)
+        print(f"journals: {count} games, {'no action lost or doubled, every export passes sheetgen check' if not problems else 'PROBLEMS'}")
+        problems += kill_check(folder / "kill.sqlite", games, kills)
+    for p in problems[:20]:
+        print("problem:", p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

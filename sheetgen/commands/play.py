@@ -1,0 +1,90 @@
+import click
+
+from ._common import clean_errors, require_extra
+
+
+@click.command("play")
+@click.option("--map", "map_name", default=None,
+              help="Start a new game on this map (a built-in name or a map YAML file); "
+                   "without it the journal's current game goes on.")
+@click.option("--hero", default=None, help="The hero of the new game: kael, melyra, thalindra, elydion.")
+@click.option("--traits", default=None, help="Or 12 traits freely marked: hearts=4,shields=2,weapon=2,clovers=2,shovels=2")
+@click.option("--ruleset", default=None,
+              help="The ruleset of a new game: foury (the default with --map) or exploration (map mode; "
+                   "--map names its d66 table, default the built-in one).")
+@click.option("--journal", "journal_path", type=click.Path(dir_okay=False), default=None,
+              help="The journal (default: the one of the game last started, as `sheetgen track`).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="The port (0: a free one).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on: 0.0.0.0 to play from a phone on this network (a token guards it).")
+@clean_errors
+def play(map_name, hero, traits, ruleset, journal_path, port, host):
+    """Play beside the paper sheet: a local page (phone or laptop) with the map, the pencil so
+    far and, after every step, what to pencil: the walls by side, the fight, the Oracle.
+
+    It records in the same journal as `sheetgen track` (a game goes on in either).  On
+    127.0.0.1 only this machine reaches it; with --host 0.0.0.0 it prints an address
+    carrying a random token (and its QR code): every request without it is refused.
+
+    \b
+    Example:
+      sheetgen play --map ancient-story --hero kael
+      sheetgen play --host 0.0.0.0          # the current game, on a phone
+      sheetgen play --ruleset exploration   # map mode on the graph sheet
+    """
+    from ..errors import InputError
+    from ..tracker.journal import Journal, JournalError, remember, resolve
+    require_extra("web", "play")
+    from ..web.server import address, bind, serve, token_for
+    if ruleset == "exploration" and not map_name:
+        map_name = "builtin"
+    ruleset = ruleset or "foury"
+    if map_name:
+        from ..definitions.registry import tracker_for
+        from ..games.base import Illegal
+        from .track import _pairs
+        if hero and traits:
+            raise InputError("give either --hero or --traits, not both")
+        if ruleset == "foury" and not hero and not traits:
+            raise InputError("give --hero NAME or --traits hearts=4,shields=2,... (12 in all)")
+        try:
+            header = tracker_for(ruleset).start({"map": map_name, "hero": hero, "traits": _pairs(traits, "--traits")})
+        except Illegal as exc:
+            raise InputError(str(exc)) from None
+    try:
+        journal = Journal(resolve(journal_path))
+    except JournalError as exc:
+        raise InputError(str(exc)) from None
+    try:
+        if map_name:
+            gid = journal.new_game(ruleset, header)
+            remember(journal.path)
+            click.echo(f"game {gid} started in {journal.path}")
+        else:
+            try:
+                gid = journal.current().id
+            except JournalError:
+                raise InputError(f"no game in {journal.path}: give --map MAP --hero HERO to start one") from None
+            click.echo(f"game {gid} of {journal.path}")
+        path = journal.path
+    finally:
+        journal.close()
+    from ..web.play import make_play_app
+    token = token_for(host)
+    sock = bind(host, port)
+    app = make_play_app(path, host=host, token=token)
+    url = address(sock, token, f"/g/{gid}")
+    click.echo(f"playing at {url}")
+    if token:
+        click.echo("the token in this address guards the game: share it only with your own phone")
+        try:
+            from ..web.play.terminal import qr_text
+            click.echo(qr_text(url))
+        except Exception as exc:  # noqa: BLE001 - the QR code is a convenience: the address is printed
+            click.echo(f"(no QR code: {exc})")
+    click.echo("Ctrl-C stops the server; the journal keeps every step recorded.")
+    try:
+        serve(app, sock)
+    finally:
+        sock.close()

@@ -1,0 +1,150 @@
+"""The Dungeon Exploration adapter of the companion page (`sheetgen play --ruleset exploration`): `PAGE`.
+
+Map mode on the page: the graph sheet with the rooms drawn so far (sheets.map_document),
+the unexplored doors to tap, the dice asked one by one (each a d6: the d66's tens and
+units, the 2d6 of the contents, a retrace d6 per room walked back through), the rolled
+shape's placements at the door drawn and numbered for the player to pick one.  Steps and
+rules are the tracker's (sheetgen.games.exploration.tracker).
+"""
+from __future__ import annotations
+
+from sheetgen.draw.model import Document, Group, Page, Rect, Style, Text
+from .sheets import GraphLayout, _paper, map_document, outline_walls
+from .tracker import ADAPTER
+
+HIGHLIGHT = Style(stroke="#d0342c", stroke_width=1.2, cap="square")
+FAINT = Style(stroke="#d0342c", stroke_width=0.35, dash=(0.8, 0.8))
+FOCUS_SQUARES = 10.5        # squares across a phone's view: about 9 mm each at 360 px
+
+
+class Sheet:
+    __slots__ = ("doc", "rects", "crop", "layout")
+
+    def __init__(self, doc, crop, layout):
+        self.doc, self.crop, self.layout, self.rects = doc, crop, layout, {}
+
+
+class ExplorationPage:
+    ruleset = "exploration"
+    tracker = ADAPTER
+
+    def sheet_key(self, header: dict) -> tuple:
+        return ("exploration", tuple(header.get("sheet", (20, 28))))
+
+    def sheet(self, header: dict) -> Sheet:
+        w, h = header.get("sheet", (20, 28))
+        pw, ph = _paper("a4")
+        lay = GraphLayout(w, h, pw, ph)
+        doc = Document([Page(pw, ph, [], name="blank")], title="graph sheet", name="graph")
+        m = lay.sq * 0.6
+        crop = (lay.x0 - m, lay.y0 - m, w * lay.sq + 2 * m, h * lay.sq + 2 * m)
+        return Sheet(doc, crop, lay)
+
+    def _doc(self, ex):
+        from sheetgen.draw.options import BuildOptions
+        return map_document(ex, BuildOptions(), title="Dungeon map (as played)")
+
+    def print_document(self, header: dict) -> Document:
+        """The blank graph sheet to print."""
+        from sheetgen.draw.options import BuildOptions
+        from .sheets import graph_document
+        w, h = header.get("sheet", (20, 28))
+        return graph_document(w, h, BuildOptions())
+
+    def pencil_document(self, header: dict, steps: list) -> Document:
+        return self._doc(ADAPTER.replay(header, steps).ex)
+
+    def view(self, header: dict, steps: list, sheet: Sheet, told=None, pending=None) -> dict:
+        state = ADAPTER.replay(header, steps)
+        ex = state.ex
+        lay = sheet.layout
+        page = self._doc(ex).pages[0]
+        marks = []
+        sq = lay.sq
+        if told and ex.rooms:
+            marks.extend(outline_walls(set(ex.rooms[-1].cells), lay.x0 - sq, lay.y0 - sq, sq, HIGHLIGHT,
+                                       ident_prefix="hl-room"))
+        choose = None
+        if isinstance(pending, dict) and "open" in pending and pending.get("place") is None:
+            asked = {k: v for k, v in pending.items() if k != "preview"}
+            found = ADAPTER.choices_due(state, asked)
+            if found:
+                shown = pending.get("preview") if isinstance(pending.get("preview"), int) else 1
+                shown = min(max(shown, 1), len(found))
+                options = []
+                for i, (v, tx, ty) in enumerate(found, 1):
+                    cells = {(x + tx, y + ty) for x, y in v.cells}
+                    if i == shown:
+                        for x, y in cells:
+                            cx, cy = lay.cell(x, y)
+                            marks.append(Rect(cx, cy, sq, sq, Style(stroke=None, fill="#f4c7c3"), cls="hl candidate"))
+                        marks.extend(outline_walls(cells, lay.x0 - sq, lay.y0 - sq, sq, HIGHLIGHT,
+                                                   ident_prefix=f"candidate-{i}"))
+                        lx, ly = lay.cell(*_middle(cells))
+                        marks.append(Text(lx + sq * 0.5, ly + sq * 0.75, str(i), sq * 1.4, "sans-bold",
+                                          anchor="middle", fill="#d0342c", id=f"candidate-label-{i}"))
+                    else:
+                        marks.extend(outline_walls(cells, lay.x0 - sq, lay.y0 - sq, sq, FAINT))
+                    turn = [f"rotated {v.rotate}" if v.rotate else "as printed"]
+                    if v.mirror:
+                        turn.append("mirrored")
+                    if v.stretch:
+                        turn.append(f"stretched {v.stretch}")
+                    options.append({"n": i, "label": f"{i}: " + ", ".join(turn), "step": dict(asked, place=i),
+                                    "show": dict(asked, preview=i), "shown": i == shown})
+                choose = {"title": f"Where does the room go? {len(found)} placements fit",
+                          "options": options, "shown": options[shown - 1]}
+        overlay = Document([Page(page.width, page.height,
+                                 [Group(tuple(page.items), id="pencil", cls="pencil"),
+                                  Group(tuple(marks), id="highlight", cls="hl")])])
+        targets, actions = [], []
+        if choose is not None:
+            pass                                # the placement first: no other door meanwhile
+        elif not ex.rooms:
+            actions.append({"kind": "entrance", "label": "roll the entrance room (d6)", "step": {}, "die": True})
+        elif not ex.ended:
+            for room, door in ex.unexplored():
+                (bx, by) = door.beyond
+                cx, cy = lay.cell(bx, by)
+                step = {"open": door.at}
+                label = f"open the door {door.at} of room {room.id}"
+                targets.append({"id": f"open-{door.x}-{door.y}-{door.side}",
+                                "box": (cx - sq * 0.25, cy - sq * 0.25, sq * 1.5, sq * 1.5),
+                                "step": step, "label": label, "die": True})
+                actions.append({"kind": "open", "label": label, "step": step, "die": True})
+        focus = None
+        if ex.rooms and not ex.ended:
+            here = next((r for r in ex.rooms if r.id == ex.here), ex.rooms[-1])
+            mx = sum(x for x, _ in here.cells) / len(here.cells)
+            my = sum(y for _, y in here.cells) / len(here.cells)
+            cx, cy = lay.cell(mx, my)
+            side = sq * FOCUS_SQUARES
+            x0, y0, cw, ch = sheet.crop
+            focus = (min(max(cx + sq / 2 - side / 2, x0), x0 + cw - side),
+                     min(max(cy + sq / 2 - side / 2, y0), y0 + ch - side), side, side)
+        return {
+            "overlay": overlay, "crop": sheet.crop, "focus": focus, "page": (page.width, page.height),
+            "targets": targets, "actions": actions, "fight": None, "choose": choose,
+            "status": ADAPTER.status(state).splitlines()[1:],
+            "resources": [("rooms", len(ex.rooms), None), ("minutes", ex.minutes, None),
+                          ("wandering", ex.wandering(), None)],
+            "phase": "start" if not ex.rooms else ("over" if ex.ended else "inside"),
+            "over": bool(ex.ended),
+            "position": f"room {ex.here}" if ex.rooms else None,
+            "hint": ("The rolled room waits for its place: pick one of the placements." if choose else
+                     "Tap the square beyond an unexplored door to open it." if ex.rooms else
+                     "Roll the entrance room to start."),
+        }
+
+    def step_from_form(self, kind: str, form):
+        return None
+
+
+def _middle(cells):
+    """The square of a room nearest its middle (for its number)."""
+    mx = sum(x for x, _ in cells) / len(cells)
+    my = sum(y for _, y in cells) / len(cells)
+    return min(cells, key=lambda c: ((c[0] - mx) ** 2 + (c[1] - my) ** 2, c))
+
+
+PAGE = ExplorationPage()

@@ -1,0 +1,292 @@
+"""The Dungeon Foury adapter of the companion page (`sheetgen play`): `PAGE`.
+
+What the page shows of a game, as plain data the core page (sheetgen.web.play) renders:
+the printed map sheet (a drawing-model Document, drawn once per map and hero), the pencil
+marks of the game so far with the marks of the last step highlighted, the cells to tap
+(each with the step it records), the other actions the engine says are legal, the fight
+panel and the status lines.  Rules, notation and narration are the tracker's
+(sheetgen.games.foury.tracker): the page and `sheetgen track` record the same steps.
+"""
+from __future__ import annotations
+
+from sheetgen.draw.model import Document, Group, Line, Page, Rect, Style
+from . import notation
+from . import rules as E
+from .actions import Candy, Climb, Coin, Collect, Enter, Fight, Flee, Market, Move, Oracle, Redeem
+from .board import DELTA, ENEMIES, cell_name
+from .heroes import TRAITS
+from .tables import RESOURCES
+from .tracker import ADAPTER, _actions, _hero, _load_map
+
+HIGHLIGHT = "#d0342c"
+HL_WALL = Style(stroke=HIGHLIGHT, stroke_width=1.6, cap="round")
+HL_CELL = Style(stroke=HIGHLIGHT, stroke_width=0.7, fill=None)
+HERO = Style(stroke=HIGHLIGHT, stroke_width=0.5, fill="#ffffff")
+
+
+class Sheet:
+    """The printed map sheet of one map and hero, with the boxes the page needs from it."""
+    __slots__ = ("doc", "rects", "crop")
+
+    def __init__(self, doc: Document, rects: dict, crop: tuple):
+        self.doc, self.rects, self.crop = doc, rects, crop
+
+
+class FouryPage:
+    ruleset = "foury"
+    tracker = ADAPTER
+
+    # -- the sheet ---------------------------------------------------------------------
+    def sheet_key(self, header: dict) -> tuple:
+        """What the printed sheet depends on (a map file's change time included)."""
+        import os
+        ref = header["map"]
+        try:
+            stamp = os.stat(ref).st_mtime_ns
+        except OSError:
+            stamp = None
+        hero = header.get("hero") or {}
+        return (ref, stamp, hero.get("name"), tuple(sorted((hero.get("traits") or {}).items())))
+
+    def sheet(self, header: dict) -> Sheet:
+        from sheetgen.draw.options import BuildOptions, game_options
+        from .formats.sheet import hero_object
+        from .sheets.map import compose_map
+        from .sheets.pencil import _rects
+        fmap = _load_map(header["map"])
+        hero, _ = _hero(header, fmap.board)
+        options = BuildOptions(game=game_options(hero=hero.name or None))
+        doc = compose_map(fmap, options, hero_object(hero.name) if hero.name else None)
+        rects = _rects(doc.pages[0])
+        cells = [r for k, r in rects.items() if k.startswith("cell-")]
+        if cells:
+            size = cells[0][2]
+            x0 = min(r[0] for r in cells) - size * 0.9
+            y0 = min(r[1] for r in cells) - size * 0.9
+            x1 = max(r[0] + r[2] for r in cells) + size * 0.9
+            y1 = max(r[1] + r[3] for r in cells) + size * 0.9
+            crop = (max(0.0, x0), max(0.0, y0), x1 - max(0.0, x0), y1 - max(0.0, y0))
+        else:
+            page = doc.pages[0]
+            crop = (0.0, 0.0, page.width, page.height)
+        return Sheet(doc, rects, crop)
+
+    def pencil_document(self, header: dict, steps: list) -> Document:
+        """The sheet as the pencil has it now (the download), the Oracle lines written."""
+        from sheetgen.draw.options import BuildOptions, game_options
+        from .formats.sheet import hero_object
+        from .sheets.map import compose_map
+        from .sheets.pencil import pencil_over
+        fmap = _load_map(header["map"])
+        hero, _ = _hero(header, fmap.board)
+        options = BuildOptions(game=game_options(hero=hero.name or None))
+        doc = compose_map(fmap, options, hero_object(hero.name) if hero.name else None)
+        return pencil_over(doc, fmap.board, hero, _actions(steps), options, question=header.get("question"))
+
+    # -- the game now ---------------------------------------------------------------------
+    def view(self, header: dict, steps: list, sheet: Sheet, told=None, pending=None) -> dict:
+        """Everything the page shows of the game after STEPS (told: the last step's Told; pending: a
+        step being completed, which changes nothing on a Foury map)."""
+        from .sheets.pencil import _oracle_marks, overlay, replay_with_trail
+        fmap = _load_map(header["map"])
+        hero, _ = _hero(header, fmap.board)
+        state, trail = replay_with_trail(fmap.board, hero, _actions(steps))
+        page = sheet.doc.pages[0]
+        marks = overlay(page, state, trail) + _oracle_marks(page, header.get("question"), state.words)
+        rects = sheet.rects
+        hl = []
+        if told is not None:
+            for cell, side in told.walls:
+                r = rects.get(f"cell-{cell}")
+                if r:
+                    hl.append(Line(*_side_line(r, side), HL_WALL, id=f"hl-wall-{cell}-{side}", cls="hl wall"))
+            for cell in told.cells:
+                r = rects.get(f"cell-{cell}")
+                if r:
+                    hl.append(Rect(r[0] + 0.4, r[1] + 0.4, r[2] - 0.8, r[3] - 0.8, HL_CELL,
+                                   id=f"hl-cell-{cell}", cls="hl cell"))
+        g = state
+        if g.phase == E.INSIDE and g.pos is not None and rects.get(f"cell-{cell_name(g.pos)}"):
+            x, y, w, h = rects[f"cell-{cell_name(g.pos)}"]
+            from sheetgen.draw.model import Circle as Dot
+            hl.append(Dot(x + w * 0.82, y + h * 0.18, max(0.9, w * 0.1), HERO, id="hero-here", cls="hl hero"))
+        overlay_doc = Document([Page(page.width, page.height, [Group(tuple(marks), id="pencil", cls="pencil"),
+                                                               Group(tuple(hl), id="highlight", cls="hl")])])
+        legal = list(g.rules.legal_actions(g))
+        targets, actions, fight = [], [], None
+        for a in legal:
+            step = notation.serialize(a)
+            if isinstance(a, Move):
+                r = rects.get(f"cell-{cell_name(a.to)}")
+                due = g.roll_due(a.to) if g.pos is not None or g.entry is not None else False
+                label = f"move to {cell_name(a.to)}" + (f" ({_heading(g.pos, a.to)})" if g.pos else "")
+                if r:
+                    targets.append({"id": f"go-{cell_name(a.to)}", "box": _grown(r), "step": step, "label": label,
+                                    "die": due})
+                actions.append({"kind": "move", "label": label + (" - roll" if due else ""), "step": step,
+                                "die": due})
+            elif isinstance(a, Enter):
+                label = f"enter through {notation.describe(a)[6:]}" if a.entry else "start the round"
+                if a.entry:
+                    r = rects.get(f"cell-{cell_name(a.entry[0])}")
+                    if r:
+                        targets.append({"id": f"in-{notation.describe(a)[6:].replace(':', '-')}",
+                                        "box": _arrow_box(r, a.entry[1]), "step": step, "label": label,
+                                        "die": False})
+                actions.append({"kind": "enter", "label": label, "step": step, "die": False})
+            elif isinstance(a, Fight):
+                fight = self._fight_panel(g)
+            elif isinstance(a, Collect):
+                if a.item == "die":
+                    step = {"collect": {"item": "die"}}
+                actions.append({"kind": "collect", "label": f"collect the {a.item}", "step": step,
+                                "die": a.item == "die"})
+            elif isinstance(a, Redeem):
+                if not any(x["kind"] == "redeem" for x in actions):
+                    actions.append({"kind": "redeem", "label": "use a cornucopia for",
+                                    "choices": [{"label": t, "step": {"redeem": t}} for t in TRAITS]})
+            elif isinstance(a, Oracle):
+                actions.append({"kind": "oracle", "label": "the Oracle's words", "step": "oracle",
+                                "ask_question": not header.get("question")})
+            elif isinstance(a, Market):
+                actions.append(self._market_panel(g))
+            else:
+                words = {Flee: "flee", Climb: "climb the stairs" if not g.upper else "climb down",
+                         Coin: "INSERT COIN (once)", Candy: "give a candy cane"}
+                label = words.get(type(a)) or notation.describe(a).replace("exit ", "exit through ").replace(
+                    "shovel ", "shovel the wall ").replace("circle ", "magic circle to ").replace("lever ", "pull lever ")
+                actions.append({"kind": type(a).__name__.lower(), "label": label, "step": step, "die": False})
+        return {
+            "overlay": overlay_doc,
+            "crop": sheet.crop,
+            "focus": _focus(sheet.crop, rects.get(f"cell-{cell_name(g.pos)}") if g.pos is not None else None),
+            "page": (page.width, page.height),
+            "targets": targets,
+            "actions": actions,
+            "fight": fight,
+            "status": ADAPTER.status(_track_state(header, fmap, hero, g, steps)).splitlines()[1:-1],
+            "resources": [(k, g.res.get(k, 0), g.caps.get(k)) for k in RESOURCES],
+            "phase": g.phase,
+            "over": g.phase == E.OVER or (g.phase == E.DEAD and g.coin_used),
+            "position": cell_name(g.pos) if g.pos else None,
+            "oracle_question": True,
+        }
+
+    def _fight_panel(self, g) -> dict:
+        foe = g.enemy_at(g.pos) or "foe"
+        return {
+            "foe": foe,
+            "strength": g.rules.strength(g, foe),
+            "weapon": g.res.get("weapon", 0),
+            "clovers": g.res.get("clovers", 0),
+            "shields": g.res.get("shields", 0),
+            "flee": g.last in ("tie", "blocked"),
+            "types": [e for e in ENEMIES if e != "kraken"] if foe == "monster" else [],
+            "steal": [k for k in RESOURCES if g.res.get(k, 0) > 0] if foe == "bandit" else [],
+        }
+
+    def _market_panel(self, g) -> dict:
+        return {"kind": "market", "label": "market", "chests": g.res.get("chests", 0),
+                "value": g.rules.chest_value(g), "resources": list(TRAITS)}
+
+    def step_from_form(self, kind: str, form) -> dict | str | None:
+        """The step of a panel's form (fight, market, oracle) from its fields; None: not this game's."""
+        if kind == "fight":
+            f: dict = {}
+            for key in ("hero", "enemy"):
+                v = form.get(key)
+                if v not in (None, "", "roll"):
+                    f[key] = _die(v)
+            if form.get("weapon"):
+                f["weapon"] = True
+            if form.get("clover") in ("hero", "enemy"):
+                c = {"die": form.get("clover")}
+                v = form.get("clover_roll")
+                if v not in (None, "", "roll"):
+                    c["roll"] = _die(v)
+                f["clover"] = c
+            if form.get("shield"):
+                f["shield"] = True
+            if form.get("type"):
+                f["type"] = str(form.get("type"))[:40]
+            if form.get("stolen"):
+                f["stolen"] = str(form.get("stolen"))[:40]
+            return {"fight": f}
+        if kind == "market":
+            m: dict = {}
+            spend = _count(form.get("spend"))
+            if spend:
+                m["spend"] = {"chests": spend}
+                gain = {k: _count(form.get(f"gain_{k}")) for k in TRAITS}
+                m["gain"] = {k: v for k, v in gain.items() if v}
+            give_k, get_k = form.get("give"), form.get("get")
+            if give_k in TRAITS and get_k in TRAITS and _count(form.get("give_n")):
+                m["trade"] = {"give": {give_k: _count(form.get("give_n"))}, "get": {get_k: _count(form.get("get_n"))}}
+            return {"market": m}
+        if kind == "oracle":
+            words = " ".join(str(form.get("words") or "").split())[:80]
+            return {"oracle": {"words": words}} if words else "oracle"
+        return None
+
+
+def _die(value) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return 0                    # not a die: the rules refuse it with their message
+
+
+def _count(value) -> int:
+    try:
+        return max(0, min(99, int(value)))
+    except (TypeError, ValueError):
+        return 0
+
+
+def _track_state(header, fmap, hero, game, steps):
+    from .tracker import TrackState
+    return TrackState(header, fmap.board, hero, game, list(steps))
+
+
+FOCUS_CELLS = 7.4          # cells across the phone's view around the hero: each about 12 mm on a 360 px screen
+
+
+def _focus(crop, here):
+    """The part of the map around the hero's cell a phone shows (inside crop), or None."""
+    if here is None:
+        return None
+    x, y, w, h = here
+    side = w * FOCUS_CELLS
+    cx0, cy0, cw, ch = crop
+    fx = min(max(x + w / 2 - side / 2, cx0), cx0 + cw - side)
+    fy = min(max(y + h / 2 - side / 2, cy0), cy0 + ch - side)
+    return (max(fx, cx0), max(fy, cy0), min(side, cw), min(side, ch))
+
+
+def _grown(r, by: float = 0.18):
+    """A tap box a little larger than its cell (the 9 mm a finger needs on a phone)."""
+    x, y, w, h = r
+    return (x - w * by, y - h * by, w * (1 + 2 * by), h * (1 + 2 * by))
+
+
+def _side_line(r, side):
+    x, y, w, h = r
+    return {"N": (x, y, x + w, y), "S": (x, y + h, x + w, y + h),
+            "W": (x, y, x, y + h), "E": (x + w, y, x + w, y + h)}[side]
+
+
+def _arrow_box(r, side):
+    """The tap box of an entry arrow: the cell's width outside its side."""
+    x, y, w, h = r
+    dx, dy = DELTA[side]
+    return (x + dx * w * 0.8, y + dy * h * 0.8, w, h)
+
+
+def _heading(frm, to) -> str:
+    from .board import direction
+    from .tracker import SIDE_WORDS
+    d = direction(frm, to) if frm else None
+    return SIDE_WORDS.get(d, "") if d else ""
+
+
+PAGE = FouryPage()

@@ -1,0 +1,543 @@
+"""The routes of the companion page (make_play_app).
+
+GET  /                      the current game of the journal (or how to start one)
+GET  /g/ID                  the page of game ID: the map with the pencil so far, what to pencil
+                            after the last step, the die, the fight, the actions legal now
+POST /g/ID/act              record one step (checked by the rules; a refusal is explained, never
+                            recorded); then 303 back to the page, which tells the step
+POST /g/ID/undo             take back the last step
+POST /g/ID/dice             this game's dice: ask (a real die) or auto (sheetgen rolls), chosen once
+POST /g/ID/question         the question asked of the Oracle
+GET  /g/ID/log.yaml         the play log (`sheetgen check` accepts it)
+GET  /g/ID/pencil.png|pdf   the sheet as the pencil has it;  GET /g/ID/sheet.pdf: the print sheet
+GET  /g/ID/sheet.svg        the printed map sheet the page draws over (cached)
+GET  /g/ID/state.json       the engine's view of the game (tests, the bench)
+
+Every POST carries the page's form key (a secret of this server process, written into its
+forms): a page of another site cannot make a change even on 127.0.0.1; request bodies past
+MAX_BODY bytes are refused (413).  Nothing a request says names a file: the journal is the
+one given at start, the map is the one its game header names.
+"""
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import threading
+from pathlib import Path
+from urllib.parse import parse_qsl, quote, urlsplit
+
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ...errors import InputError, SheetgenError
+from ...tracker.journal import JournalError
+from ..server import DEFAULT_HOST, make_app
+
+HERE = Path(__file__).resolve().parent
+MAX_BODY = 16 * 1024            # bytes: a step, a fight form or the Oracle's words need far less
+MAX_STEP = 4 * 1024             # characters of a step's JSON
+MAX_DEPTH = 6                   # nesting of a step ({fight: {clover: {die: ...}}} is 3)
+FORM_KEY = "key"
+
+
+class BodyLimit:
+    """ASGI middleware: a request body past MAX_BODY bytes is refused (413) before it is read whole."""
+
+    def __init__(self, app, limit: int = MAX_BODY):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    return await _too_big(scope, receive, send, self.limit)
+        seen = 0
+
+        async def limited():
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooBig()
+            return message
+        try:
+            return await self.app(scope, limited, send)
+        except _TooBig:
+            return await _too_big(scope, receive, send, self.limit)
+
+
+class _TooBig(Exception):
+    pass
+
+
+async def _too_big(scope, receive, send, limit):
+    await PlainTextResponse(f"request body too large (at most {limit} bytes)", status_code=413)(scope, receive, send)
+
+
+class Store:
+    """The server's journal (one SQLite connection per worker thread) and its caches."""
+
+    def __init__(self, journal_path):
+        from ...tracker.journal import resolve
+        self.path = resolve(journal_path)
+        self.local = threading.local()
+        self.sheets: dict = {}          # sheet key -> (game sheet, its SVG text)
+        self.states: dict = {}          # game id -> (header, steps, state after them): the last one seen
+        self.lock = threading.Lock()
+        self.writing = threading.Lock()
+
+    def state(self, ad, gid: int, header: dict, steps: list):
+        """The state after STEPS: the one remembered when the journal still holds exactly these
+        steps (another process may have recorded or undone since), else replayed."""
+        with self.lock:
+            hit = self.states.get(gid)
+        if hit is not None and hit[0] == header and hit[1] == steps:
+            return hit[2]
+        state = ad.replay(header, steps)
+        self.keep(gid, header, steps, state)
+        return state
+
+    def keep(self, gid: int, header: dict, steps: list, state) -> None:
+        with self.lock:
+            if len(self.states) > 256:
+                self.states.clear()
+            self.states[gid] = (header, list(steps), state)
+
+    def journal(self):
+        from ...tracker.journal import Journal
+        j = getattr(self.local, "journal", None)
+        if j is None:
+            j = self.local.journal = Journal(self.path)
+        return j
+
+    def close(self):
+        j = getattr(self.local, "journal", None)
+        if j is not None:
+            j.close()
+            self.local.journal = None
+
+
+def game_page(ruleset: str):
+    """A game's page adapter (its module 'web', attribute PAGE), or InputError."""
+    from ...definitions.registry import find_game
+    game = find_game(ruleset)
+    try:
+        return game.module("web").PAGE
+    except LookupError:
+        raise InputError(f"the {game.title} game has no companion page yet (`sheetgen track` records it)") from None
+
+
+def _templates():
+    import jinja2
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")),
+                             autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+    env.filters["tojson_attr"] = lambda v: json.dumps(v, separators=(",", ":"))
+    env.filters["q"] = lambda v: quote(json.dumps(v, separators=(",", ":")) if not isinstance(v, str) else v)
+    return env
+
+
+def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | None = None,
+                  form_key: str | None = None):
+    """The companion page's app over the journal at journal_path (resolved like `sheetgen track`)."""
+    store = Store(journal_path)
+    key = form_key or secrets.token_urlsafe(18)
+    env = _templates()
+
+    def render(name: str, status: int = 200, **values) -> HTMLResponse:
+        return HTMLResponse(env.get_template(name).render(form_key=key, **values), status_code=status)
+
+    # -- the work (in worker threads: SQLite and the rules are blocking) ------------------------
+    def load(gid: int):
+        from ...tracker.journal import JournalError
+        journal = store.journal()
+        try:
+            game = journal.game(gid)
+        except JournalError as exc:
+            raise _NotFound(str(exc)) from None
+        return journal, game, journal.steps(gid)
+
+    def sheet_of(page, header):
+        from ...render import render_svg_pages
+        k = page.sheet_key(header)
+        with store.lock:
+            found = store.sheets.get(k)
+        if found is None:
+            sheet = page.sheet(header)
+            svg = render_svg_pages(sheet.doc)[0]
+            found = (sheet, svg)
+            with store.lock:
+                if len(store.sheets) > 16:
+                    store.sheets.clear()
+                store.sheets[k] = found
+        return found
+
+    def page_values(gid: int, query: dict, refused: str | None = None, pending=None):
+        from ...definitions.registry import tracker_for
+        from ...render import render_svg_pages
+        journal, game, steps = load(gid)
+        page = game_page(game.ruleset)
+        ad = tracker_for(game.ruleset)
+        told = None
+        told_lines: list[str] = []
+        told_seq = _int(query.get("told"))
+        if refused is None and told_seq and told_seq == len(steps):
+            before = ad.replay(game.header, steps[:-1])
+            after = ad.replay(game.header, steps)
+            if hasattr(ad, "tell"):
+                told = ad.tell(before, after, steps[-1])
+                told_lines = told.lines
+            else:
+                told_lines = ad.narrate(before, after, steps[-1])
+        sheet, _ = sheet_of(page, game.header)
+        view = page.view(game.header, steps, sheet, told if told is not None else (told_lines or None),
+                         pending=pending)
+        overlay = _nested(render_svg_pages(view["overlay"])[0], *view["page"])
+        state = ad.replay(game.header, steps)
+        dice = game.header.get("dice")
+        pending_die = None
+        if pending is not None and refused is None:
+            due = ad.dice_due(state, pending)
+            pending_die = {"step": pending, "due": [{"path": ".".join(p), "what": w} for p, w in due],
+                           "label": _describe(pending)}
+        rolled = None
+        if query.get("roll") == "fight" and view.get("fight"):
+            import random
+            rng = random.Random()
+            rolled = {"hero": rng.randint(1, 6), "enemy": rng.randint(1, 6)}
+        return dict(game=game, gid=gid, view=view, overlay=overlay, steps=len(steps), told=told_lines,
+                    undid=query.get("undid"), refused=refused, dice=dice, pending=pending_die, rolled=rolled,
+                    question=game.header.get("question"), title=_title(game.header))
+
+    def record(gid: int, step, dice_values: dict):
+        import random
+
+        from ...definitions.registry import tracker_for
+        from ...games.base import Illegal
+        journal, game, steps = load(gid)
+        ad = tracker_for(game.ruleset)
+        auto = game.header.get("dice") == "auto"
+        step = _fill(step, dice_values)
+        state = store.state(ad, gid, game.header, steps)
+        due = ad.dice_due(state, step)
+        if due and not auto:
+            return "die", step
+        rng = random.Random()
+        choices_due = getattr(ad, "choices_due", None)
+        if choices_due is not None:
+            # a choice the player makes after the dice before it (map mode: where the rolled room goes)
+            try:
+                step = ad.prepare(state, step, rng)
+            except Illegal as exc:
+                return "refused", str(exc)
+            if choices_due(state, step):
+                return "die", step
+        # checked before the journal is locked (the state remembered for these steps), then
+        # recorded in one short transaction that only confirms the journal still holds exactly
+        # the steps it was checked against (else, another program recorded meanwhile: checked
+        # again against what is there)
+        try:
+            step = ad.prepare(state, step, rng)
+            after = ad.apply(state, step)
+        except Illegal as exc:
+            return "refused", str(exc)
+        checked = {"steps": steps, "after": after}
+
+        def check(recorded, step):
+            if recorded != checked["steps"]:
+                again = store.state(ad, gid, game.header, recorded)
+                checked.update(steps=recorded, after=ad.apply(again, step))
+            return step
+        try:
+            with store.writing:         # this server's own writers queue here, not in SQLite's busy loop
+                seq = journal.append(gid, step, check)
+        except Illegal as exc:
+            return "refused", str(exc)
+        store.keep(gid, game.header, checked["steps"] + [json.loads(json.dumps(step))], checked["after"])
+        return "recorded", seq
+
+    # -- the routes ---------------------------------------------------------------------
+    async def home(request):
+        def current():
+            from ...tracker.journal import JournalError
+            try:
+                return store.journal().current().id
+            except JournalError:
+                return None
+        gid = await run_in_threadpool(current)
+        if gid is None:
+            return render("none.html", journal=str(store.path))
+        return RedirectResponse(f"/g/{gid}", status_code=303)
+
+    async def show(request):
+        gid = request.path_params["gid"]
+        query = dict(request.query_params)
+        pending = None
+        if query.get("do"):
+            try:
+                pending = _step_json(query["do"])
+            except InputError as exc:
+                return PlainTextResponse(f"not a step to complete: {exc}", status_code=400)
+        try:
+            values = await run_in_threadpool(page_values, gid, query, None, pending)
+        except _NotFound as exc:
+            return PlainTextResponse(str(exc), status_code=404)
+        return render("game.html", **values)
+
+    async def act(request):
+        gid = request.path_params["gid"]
+        form = await _form(request, key)
+        if isinstance(form, Response):
+            return form
+        kind = form.get("panel")
+        try:
+            if kind:
+                game = await run_in_threadpool(lambda: load(gid)[1])
+                step = game_page(game.ruleset).step_from_form(kind, form)
+                if step is None:
+                    raise InputError(f"no form '{kind}' on this page")
+            else:
+                step = _step_json(form.get("step") or "")
+            dice_values = {k[4:]: v for k, v in form.items() if k.startswith("die.") and v not in ("", "roll")}
+            what, value = await run_in_threadpool(record, gid, step, dice_values)
+        except _NotFound as exc:
+            return PlainTextResponse(str(exc), status_code=404)
+        except JournalError as exc:     # busy, read-only, full: nothing recorded, and not a rule
+            return PlainTextResponse(f"not recorded: {exc}", status_code=503)
+        except SheetgenError as exc:
+            what, value = "refused", str(exc)
+        if what == "recorded":
+            return RedirectResponse(f"/g/{gid}?told={value}", status_code=303)
+        if what == "die":
+            return RedirectResponse(f"/g/{gid}?do={quote(json.dumps(value, separators=(',', ':')))}",
+                                    status_code=303)
+        values = await run_in_threadpool(page_values, gid, {}, value, None)
+        return render("game.html", status=409, **values)
+
+    async def undo(request):
+        gid = request.path_params["gid"]
+        form = await _form(request, key)
+        if isinstance(form, Response):
+            return form
+
+        def work():
+            load(gid)
+            return store.journal().undo(gid)
+        try:
+            step = await run_in_threadpool(work)
+        except _NotFound as exc:
+            return PlainTextResponse(str(exc), status_code=404)
+        return RedirectResponse(f"/g/{gid}?undid={'1' if step is not None else '0'}", status_code=303)
+
+    async def header_change(request):
+        gid = request.path_params["gid"]
+        form = await _form(request, key)
+        if isinstance(form, Response):
+            return form
+        change = {}
+        if request.url.path.endswith("/dice"):
+            if form.get("mode") not in ("ask", "auto"):
+                return PlainTextResponse("dice mode: ask or auto", status_code=400)
+            change["dice"] = form.get("mode")
+        else:
+            text = " ".join(str(form.get("question") or "").split())
+            if len(text) > 300:
+                return PlainTextResponse("the question is too long (at most 300 characters)", status_code=400)
+            change["question"] = text
+
+        def work():
+            load(gid)
+            store.journal().update_header(gid, change)
+        try:
+            await run_in_threadpool(work)
+        except _NotFound as exc:
+            return PlainTextResponse(str(exc), status_code=404)
+        back = form.get("back") or ""
+        return RedirectResponse(f"/g/{gid}" + (back if back.startswith("?") and len(back) < MAX_STEP else ""),
+                                status_code=303)
+
+    async def download(request):
+        gid, what = request.path_params["gid"], request.path_params["what"]
+
+        def work():
+            from ...definitions.registry import tracker_for
+            from ...render import render_pdf_bytes, render_png_pages
+            journal, game, steps = load(gid)
+            name = f"game-{gid}"
+            if what == "log.yaml":
+                text = tracker_for(game.ruleset).export(game.header, steps, None)
+                return Response(text, media_type="text/yaml; charset=utf-8",
+                                headers={"content-disposition": f'attachment; filename="{name}.yaml"'})
+            page = game_page(game.ruleset)
+            if what == "sheet.svg":
+                return Response(sheet_of(page, game.header)[1], media_type="image/svg+xml",
+                                headers={"cache-control": "private, max-age=3600"})
+            if what == "sheet.pdf":
+                printed = getattr(page, "print_document", None)     # a game whose page draws on a blank
+                doc = printed(game.header) if printed else sheet_of(page, game.header)[0].doc
+                return Response(render_pdf_bytes(doc), media_type="application/pdf",
+                                headers={"content-disposition": f'attachment; filename="{name}-sheet.pdf"'})
+            doc = page.pencil_document(game.header, steps)
+            if what == "pencil.pdf":
+                return Response(render_pdf_bytes(doc), media_type="application/pdf",
+                                headers={"content-disposition": f'attachment; filename="{name}-pencil.pdf"'})
+            if what == "pencil.png":
+                return Response(render_png_pages(doc)[0], media_type="image/png",
+                                headers={"content-disposition": f'attachment; filename="{name}-pencil.png"'})
+            if what == "state.json":
+                from ...definitions.registry import tracker_for as t
+                ad = t(game.ruleset)
+                state = ad.replay(game.header, steps)
+                view = page.view(game.header, steps, sheet_of(page, game.header)[0])
+                return JSONResponse({"steps": len(steps), "header": game.header,
+                                     "status": ad.status(state).splitlines(),
+                                     "resources": {k: v for k, v, _ in view["resources"]},
+                                     "position": view["position"], "phase": view["phase"],
+                                     "targets": [t["id"] for t in view["targets"]],
+                                     "actions": [a["label"] for a in view["actions"]],
+                                     "offered": [a["step"] for a in view["actions"] if "step" in a]
+                                     + [c["step"] for a in view["actions"] for c in a.get("choices", ())],
+                                     "fight": view["fight"]})
+            return PlainTextResponse("not found", status_code=404)
+        try:
+            return await run_in_threadpool(work)
+        except _NotFound as exc:
+            return PlainTextResponse(str(exc), status_code=404)
+
+    routes = [
+        Route("/", home),
+        Route("/g/{gid:int}", show),
+        Route("/g/{gid:int}/act", act, methods=["POST"]),
+        Route("/g/{gid:int}/undo", undo, methods=["POST"]),
+        Route("/g/{gid:int}/dice", header_change, methods=["POST"]),
+        Route("/g/{gid:int}/question", header_change, methods=["POST"]),
+        Route("/g/{gid:int}/{what:str}", download),
+        Mount("/play-static", app=StaticFiles(directory=str(HERE / "static")), name="play-static"),
+    ]
+    app = make_app(routes, host=host, token=token)
+    app.state.store = store
+    app.state.form_key = key
+    return BodyLimit(app)
+
+
+class _NotFound(Exception):
+    pass
+
+
+async def _form(request, key: str):
+    """The POSTed form, after the form key and the Origin are checked (else the refusal)."""
+    origin = request.headers.get("origin")
+    if origin and origin != "null":
+        if urlsplit(origin).netloc.lower() != (request.headers.get("host") or "").lower():
+            return PlainTextResponse("refused: a page of another site cannot change this game", status_code=403)
+    kind = (request.headers.get("content-type") or "").split(";")[0].strip().lower()
+    if kind not in ("application/x-www-form-urlencoded", ""):
+        return PlainTextResponse("a form of this page is expected (application/x-www-form-urlencoded)",
+                                 status_code=415)
+    body = await request.body()         # bounded by BodyLimit
+    try:
+        pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=200)
+    except (UnicodeDecodeError, ValueError):
+        return PlainTextResponse("an unreadable form", status_code=400)
+    form: dict = {}
+    for k, v in pairs:
+        form.setdefault(k, v)           # the first value of a name
+    if not secrets.compare_digest(str(form.get(FORM_KEY) or ""), key):
+        return PlainTextResponse("refused: this form is not from this server's page (reload the page)",
+                                 status_code=403)
+    return form
+
+
+def _step_json(text: str):
+    if len(text) > MAX_STEP:
+        raise InputError(f"a step of {len(text)} characters is too long")
+    try:
+        step = json.loads(text)
+    except (ValueError, RecursionError):
+        raise InputError("not a step (JSON expected)") from None
+    if _depth(step) > MAX_DEPTH:
+        raise InputError(f"a step nested more than {MAX_DEPTH} deep is not a step")
+    if not isinstance(step, (dict, str)):
+        raise InputError("a step is a mapping like {\"move\": \"C2\"} or a word like \"flee\"")
+    return step
+
+
+def _depth(value, level: int = 0) -> int:
+    if level > MAX_DEPTH:
+        return level
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
+
+
+def _fill(step, values: dict):
+    """STEP with the dice of the form (fields 'die.PATH', PATH like roll or fight.hero)."""
+    import copy
+    if not values or not isinstance(step, dict):
+        return step
+    step = copy.deepcopy(step)
+    for path, value in values.items():
+        keys = [k for k in path.split(".") if k]
+        if not keys or len(keys) > 3:
+            continue
+        try:
+            die = int(value)
+        except ValueError:
+            die = 0
+        target = step
+        for k in keys[:-1]:
+            nxt = target.get(k)
+            if not isinstance(nxt, dict):
+                nxt = {"item": nxt} if isinstance(nxt, str) else {}
+                target[k] = nxt
+            target = nxt
+        target[keys[-1]] = die
+    return step
+
+
+def _int(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _describe(step) -> str:
+    if isinstance(step, str):
+        return step
+    k, v = next(iter(step.items()), ("the next step", ""))
+    if isinstance(v, dict):
+        v = v.get("item", "")
+    return f"{k} {v}".strip()
+
+
+def _title(header: dict) -> str:
+    if "map" not in header:
+        return f"Dungeon Exploration, table {header.get('table', 'builtin')}"
+    ref = str(header.get("map", ""))
+    name = Path(ref).stem if ref.endswith((".yaml", ".yml")) else ref
+    hero = (header.get("hero") or {}).get("name")
+    return f"{name}" + (f", {hero.capitalize()}" if hero else "")
+
+
+_ROOT = re.compile(r"<svg\b[^>]*>")
+_BACKGROUND = re.compile(r'<rect class="page-background"[^>]*/>')
+
+
+def _nested(svg: str, width: float, height: float) -> str:
+    """An SVG page as a nested <svg> in page units (mm), without its white background."""
+    svg = svg[svg.index("<svg"):]
+    svg = _BACKGROUND.sub("", svg, count=1)
+    return _ROOT.sub(f'<svg x="0" y="0" width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} {height:g}" '
+                     'class="pencil-layer">', svg, count=1)
