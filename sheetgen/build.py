@@ -77,7 +77,45 @@ def compose_loaded(loaded: Loaded, options: BuildOptions) -> Document:
         hint = hint_for(loaded.kind)
         raise InputError(Problem(f"a {loaded.kind}{' (' + loaded.ruleset + ')' if loaded.ruleset else ''} "
                                  "has no pages to print" + (f"; {hint}" if hint else ""), loaded.source.filename))
-    return compose(loaded.definition, options)
+    doc = compose(loaded.definition, options)
+    if options.scan_marks:
+        mark_playable(loaded, doc, options)
+    return doc
+
+
+def scanner_of(loaded: Loaded):
+    """The SCANNER of the definition's game (sheetgen.scan.contract.GameScanner), or None."""
+    from .definitions.registry import games
+    game = games().get(loaded.ruleset) if loaded.ruleset else None
+    if game is None or not game.scanner:
+        return None
+    return game.module("scanner").SCANNER
+
+
+def sheet_identity(loaded: Loaded, options: BuildOptions, page_no: int = 1, paper: str = "a4"):
+    """Which sheet a composed page is (sheetgen.draw.scanmarks.SheetIdentity): what its QR code says."""
+    from .draw.scanmarks import SheetIdentity, content_hash
+    if loaded.source.builtin:
+        definition = loaded.source.path.stem
+    else:
+        definition = content_hash(loaded.source.path.read_bytes())
+    taken = options_taken(loaded)
+    given = tuple(sorted((k, str(v)) for k, v in options.game.given().items() if k in taken))
+    return SheetIdentity(definition, paper=paper, seed=options.seed, grayscale=options.grayscale,
+                         options=given, page=page_no)
+
+
+def mark_playable(loaded: Loaded, doc: Document, options: BuildOptions) -> None:
+    """The scan marks on every page of a sheet its game says is played on (pencil and paper)."""
+    scanner = scanner_of(loaded)
+    if scanner is None or not scanner.playable(loaded):
+        return
+    from .draw.furniture import add_scan_marks
+    from .draw.scanmarks import paper_of
+    for i, page in enumerate(doc.pages):
+        layout = paper_of(page.width, page.height)
+        if layout:
+            add_scan_marks(page, sheet_identity(loaded, options, i + 1, layout[0]))
 
 
 def hint_for(kind: str) -> str | None:

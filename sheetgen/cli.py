@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "roll": ("sheetgen.commands.roll", "roll", "Roll dice: d6, 2d6, d66, NdM."),
     "simulate": ("sheetgen.commands.simulate", "simulate", "Play a map thousands of times and report how it plays."),
     "design": ("sheetgen.commands.design", "design", "Draw a map in the browser: the workbench, with the lint and playtests."),
+    "scan": ("sheetgen.commands.scan", "scan", "Read a photo of a penciled sheet and check what it shows."),
 }
 
 

@@ -97,7 +97,7 @@ THIRD_PARTY = {
     "cli": {"click"}, "commands": {"click", "yaml"}, "calibration": set(), "build": set(),
     "definitions": {"yaml", "pydantic", "pydantic_core", "PIL", "ruamel"},
     "fonts": {"PIL", "reportlab"}, "draw": {"PIL", "segno"}, "render": {"reportlab", "svgwrite", "PIL"},
-    "tracker": set(), "scan": {"numpy", "cv2", "PIL", "segno"},
+    "tracker": set(), "scan": {"numpy", "cv2", "PIL", "segno", "yaml"},      # yaml: the sheetscan file, corpus recipes
     "web": {"starlette", "uvicorn", "jinja2", "ruamel", "segno", "click"},
     "game:formats": {"pydantic", "pydantic_core", "yaml", "ruamel"}, "game:sheets": {"segno"},
     "game:tracker": {"yaml"}, "game:sim": {"yaml"}, "game:cli": {"click", "yaml"},

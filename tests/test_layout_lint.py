@@ -128,7 +128,9 @@ SHOWN = 12          # findings printed per sheet and paper
 PLAYABLE = ("ancient-story", "slaughter", "santa", "strength", "kraken", "foury-blank", "foury-blank-plain",
             "sheet-character", "sheet-heroes", "sheet-2players", "graph-20x28", "hex-sheet",
             "exploration-sheet-20x28", "nav-crypt", "nav-player-sheet")
-FURNITURE = ("footer", "calibration-ruler")      # the footer line and the ruler: page furniture
+# the footer line, the ruler and the scanner's corner markers (what the corners are kept for)
+FURNITURE = ("footer", "calibration-ruler") + tuple(f"scan-marker-{c}" for c in
+                                                    ("top-left", "top-right", "bottom-right", "bottom-left"))
 
 
 def _report(capsys, title: str, lines: list[str]) -> None:

@@ -38,12 +38,14 @@ def game_build_options(fn):
 @click.option("--printer", default=None, help="Apply the calibration stored for this printer.")
 @click.option("--no-calibration", is_flag=True, help="Ignore the stored printer scale correction.")
 @click.option("--no-ruler", is_flag=True, help="Leave out the 50 mm calibration ruler.")
+@click.option("--no-scan-marks", is_flag=True, help="Leave out the corner markers and QR code that "
+              "`sheetgen scan` reads on playable sheets.")
 @click.option("-v", "--verbose", is_flag=True, help=f"List every file written (else more than {LISTED} "
               "files are counted and only the PDFs named).")
 @game_build_options
 @clean_errors
 def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, printer, no_calibration, no_ruler,
-          verbose, **game_values):
+          no_scan_marks, verbose, **game_values):
     """Render definitions (files or built-in names) to PDF, SVG and PNG.
 
     With no DEFINITIONS, builds the default print pack (every built-in sheet)
@@ -72,7 +74,8 @@ def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, pri
                        frozenset(declared))
     cal = Calibration() if no_calibration else calibration.current(printer)
     options = BuildOptions(paper=paper.lower() if paper else None, dpi=dpi, seed=seed, grayscale=grayscale,
-                           calibration=cal, duplex=duplex, ruler=not no_ruler, game=game)
+                           calibration=cal, duplex=duplex, ruler=not no_ruler, game=game,
+                           scan_marks=not no_scan_marks)
     loaded = builder.load_targets(list(definitions))
     for note in builder.ignored_options(loaded, options):
         click.echo(note, err=True)

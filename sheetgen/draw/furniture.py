@@ -55,3 +55,20 @@ def finish_page(page: Page, options: BuildOptions, sid: str, footer: str = "",
         t = compose(translate(cx, cy), compose(scale(cal.factor_x, cal.factor_y), translate(-cx, -cy)))
         page.items = [Group(tuple(page.items), transform=t, id="calibrated")]
     return page
+
+
+def add_scan_marks(page: Page, identity) -> bool:
+    """Add the corner markers and the QR code of `identity` (sheetgen.draw.scanmarks.SheetIdentity)
+    to a finished page, inside its printer scale correction (the marks scale with what they
+    locate); False for a page that is neither A4 nor Letter (it gets none)."""
+    from dataclasses import replace
+
+    from .scanmarks import scan_marks
+    marks = scan_marks(page.width, page.height, identity)
+    if marks is None:
+        return False
+    if len(page.items) == 1 and isinstance(page.items[0], Group) and page.items[0].id == "calibrated":
+        page.items = [replace(page.items[0], items=page.items[0].items + (marks,))]
+    else:
+        page.add(marks)
+    return True

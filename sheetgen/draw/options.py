@@ -66,6 +66,7 @@ class BuildOptions:
     duplex: bool = False                # card sheets: add mirrored back pages
     ruler: bool = True                  # print the 50 mm calibration ruler
     game: GameOptions = field(default_factory=GameOptions)   # options a game's sheets take
+    scan_marks: bool = True             # playable pages: the corner markers and QR code of `sheetgen scan`
 
     def option(self, name: str, default=None):
         """A game option's value (e.g. option("columns")), or default when not given."""

@@ -276,9 +276,12 @@ class Game:
     vocabularies: Mapping[str, str] = field(default_factory=dict)   # `sheetgen list WORD` -> "module:function"
     web: str | None = None                                  # module of its companion page (`sheetgen play`)
     designer: str | None = None                             # module of its map workbench (`sheetgen design`)
+    scanner: str | None = None                              # module of `sheetgen scan` (its SCANNER): which
+                                                            # sheets are playable, what their marks mean
 
     def module(self, role: str):
-        """Import the module behind a role: 'tracker', 'simulator', 'web', 'designer' or a definition kind."""
+        """Import the module behind a role: 'tracker', 'simulator', 'web', 'designer', 'scanner' or a
+        definition kind."""
         name = self.kinds.get(role) if role in self.kinds else getattr(self, role, None)
         if not isinstance(name, str):
             raise LookupError(f"the {self.title} game has no {role}")

@@ -31,6 +31,7 @@ GAME = Game(
     tracker="sheetgen.games.exploration.tracker",
     web="sheetgen.games.exploration.web",
     readings="sheetgen.games.exploration.readings:ExplorationReading",
+    scanner="sheetgen.games.exploration.scan",
     commands=(Command("table", "sheetgen.games.exploration.cli", "table", "Generate fresh d66 room tables."),
               Command("explore", "sheetgen.games.exploration.cli", "explore",
                       "Map mode: generate a dungeon on a graph sheet.")),

@@ -24,6 +24,8 @@ The rest:
     randomplay.py a random legal player (benchmarks, tests)
     design.py     the map workbench's model (`sheetgen design`): editing operations on a map file,
                   written back with its comments, checked, drawn and played
+    scan.py       the scanner's side of `sheetgen scan` (SCANNER): the regions of its sheets by their ids,
+                  what the pencil there means, the rules a finished sheet is held to
     sim/          `sheetgen simulate`: policies, runner (four rounds), campaigns (the campaign
                   maps' own games), results, stats, report, pages, export (play logs)
 
@@ -43,6 +45,7 @@ GAME = Game(
     simulator="sheetgen.games.foury.sim.api",
     readings="sheetgen.games.foury.rules:FouryReading",
     designer="sheetgen.games.foury.design",
+    scanner="sheetgen.games.foury.scan",
     commands=(Command("new", "sheetgen.games.foury.cli", "new",
                       "Write a map to start from: `new map NAME`."),),
     vocabularies={word: f"sheetgen.games.foury.vocabulary:{attr}" for word, attr in (

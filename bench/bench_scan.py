@@ -1,0 +1,238 @@
+"""Scan-back benchmark: `sheetgen scan` on the synthetic photo corpus.
+
+The corpus is tests/data/scan/recipes.yaml (320 recipes over the scan corpus's play logs):
+each log is penciled on its sheet by a seeded hand (sheetgen.scan.graphite), rasterised by
+pdftoppm and photographed by the seeded camera (sheetgen.scan.photo: tilt up to 30 degrees,
+any rotation, 60-95 % of the frame, lens, light, shadow, blur up to 1.5 px, noise, JPEG
+50-90, 2 and 12 MP).  Figures:
+
+- region accuracy: every region whose truth is known (the log's pencil), read right or not,
+  every misread listed by kind (role, what it read, what it was); regions under print too
+  dark for a pencil to show are counted apart (nothing can be read there);
+- whole-sheet accuracy: photos whose reading equals the log's final state (the scanner's
+  comparison finds no difference), and photos that could not be used at all;
+- flat 300 dpi renders (a flatbed scan): the same, on the raster itself;
+- speed: sheets a minute on one core (OpenCV limited to one thread), from the decoded 2 MP
+  and 12 MP photos to the checked result, the sheet's template made once (in process);
+  against a plain baseline in the same run (OpenCV reading the JPEG and warping it flat
+  with a known homography: the least any scanner does), as a ratio;
+- whole process: `sheetgen scan` as a user runs it, a new process over a folder of photos
+  (sheets a minute, start-up and the sheet's template included).
+
+OMRChecker, the anchor (its README): about 100 % on good scans, about 90 % on phone
+photos, about 200 sheets a minute.
+
+Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N]
+"""
+from __future__ import annotations
+
+import collections
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RECIPES = ROOT / "tests" / "data" / "scan" / "recipes.yaml"
+TARGETS = {"regions": 99.5, "sheets": 98.0, "flat": 100.0, "speed": 300.0}
+
+
+def _arg(argv, name, default):
+    return int(argv[argv.index(name) + 1]) if name in argv else default
+
+
+def score(result, played) -> tuple[int, int, list, collections.Counter]:
+    """(regions read right, regions counted, misreads, hidden by role) of one scan."""
+    right = counted = 0
+    misreads = []
+    hidden = collections.Counter()
+    for rid, truth in played.truth.items():
+        reading = result.readings.get(rid)
+        if reading is None:
+            continue
+        if reading.hidden:
+            hidden[reading.region.role] += 1
+            continue
+        counted += 1
+        if (reading.value != "empty") == (truth != "empty"):
+            right += 1
+        else:
+            misreads.append((reading.region.role, "read marked, was empty" if reading.marked else
+                             "read empty, was marked", rid))
+    return right, counted, misreads, hidden
+
+
+def run(recipes, label: str, flat: bool = False) -> dict:
+    import cv2
+
+    from sheetgen.errors import SheetgenError
+    from sheetgen.scan.corpus import photo_of
+    from sheetgen.scan.pipeline import as_seen, scan_photo
+    totals = {"right": 0, "counted": 0, "sheets": 0, "whole": 0, "failed": [], "qr": 0, "misreads": [],
+              "hidden": collections.Counter(), "times": collections.defaultdict(list), "making": 0.0}
+    for recipe in recipes:
+        t = time.perf_counter()
+        img, played = photo_of(recipe)
+        totals["making"] += time.perf_counter() - t
+        totals["sheets"] += 1
+        mp = "flat" if flat else f"{recipe.camera.megapixels} MP"
+        try:
+            scan_photo("warm", sheet_ref=played.ref, options=played.options, img=img) \
+                if not totals["times"][mp] else None       # the sheet's template, once
+            t = time.perf_counter()
+            result = scan_photo(recipe.id, sheet_ref=played.ref, options=played.options, img=img)
+            totals["times"][mp].append(time.perf_counter() - t)
+        except SheetgenError as exc:
+            totals["failed"].append((recipe.id, exc.problems[0].message))
+            continue
+        right, counted, misreads, hidden = score(result, played)
+        totals["right"] += right
+        totals["counted"] += counted
+        totals["misreads"] += [(recipe.id, *m) for m in misreads]
+        totals["hidden"] += hidden
+        totals["qr"] += result.identity_from == "QR code"
+        if not played.scanner.compare(played.sheet, result.view, as_seen(played.scanner, result, played.expected)):
+            totals["whole"] += 1
+    return totals
+
+
+def report(t: dict, label: str, target_regions: float, target_sheets: float) -> None:
+    pct = 100.0 * t["right"] / max(1, t["counted"])
+    whole = 100.0 * t["whole"] / max(1, t["sheets"])
+    print(f"{label}: region accuracy {pct:.2f}% ({t['right']} of {t['counted']} regions over {t['sheets']} "
+          f"images; target >= {target_regions}%)", flush=True)
+    print(f"{label}: whole-sheet accuracy {whole:.1f}% ({t['whole']} of {t['sheets']} read exactly as the log's "
+          f"final state; target >= {target_sheets}%); {len(t['failed'])} could not be used; "
+          f"QR code read on {t['qr']} of {t['sheets'] - len(t['failed'])}", flush=True)
+    kinds = collections.Counter((role, what) for _, role, what, _ in t["misreads"])
+    for (role, what), n in kinds.most_common():
+        examples = [f"{rid}:{region}" for rid, r, w, region in t["misreads"] if (r, w) == (role, what)][:3]
+        print(f"    misread {n:5d} x {role}: {what} (e.g. {', '.join(examples)})")
+    for rid, why in t["failed"][:12]:
+        print(f"    not usable: {rid}: {why}")
+    if t["hidden"]:
+        print(f"    not readable (under dark print, left out): "
+              + ", ".join(f"{role} {n}" for role, n in t["hidden"].most_common()))
+
+
+def plain_baseline(recipes, n: int = 12) -> float:
+    """Median seconds of the plain baseline on n 2 MP photos: cv2.imdecode of the JPEG and one
+    warpPerspective of the page to 5 px a mm (what any photo scanner does at the least)."""
+    import cv2
+    import numpy as np
+
+    from sheetgen.scan.corpus import photo_of
+    from sheetgen.scan.photo import page_quad_in_photo
+    times = []
+    for recipe in [r for r in recipes if r.camera is not None and r.camera.megapixels == 2][:n]:
+        img, played = photo_of(recipe)
+        page = played.sheet.page
+        ok, jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        quad = page_quad_in_photo((page.width, page.height), recipe.camera).astype(np.float32)
+        size = (int(page.width * 5), int(page.height * 5))
+        dst = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
+        t = time.perf_counter()
+        photo = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+        gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+        cv2.warpPerspective(gray, cv2.getPerspectiveTransform(quad, dst), size)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def ours_from_jpeg(recipes, n: int = 12) -> float:
+    """Median seconds of scan_photo on the same photos, from the JPEG bytes decoded."""
+    import cv2
+
+    from sheetgen.errors import SheetgenError
+    from sheetgen.scan.corpus import photo_of
+    from sheetgen.scan.pipeline import scan_photo
+    times = []
+    for recipe in [r for r in recipes if r.camera is not None and r.camera.megapixels == 2][:n]:
+        img, played = photo_of(recipe)
+        ok, jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        try:
+            scan_photo("warm", sheet_ref=played.ref, options=played.options, img=img)
+        except SheetgenError:
+            continue
+        t = time.perf_counter()
+        scan_photo(recipe.id, sheet_ref=played.ref, options=played.options,
+                   img=cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def whole_process(recipes, n: int) -> tuple[float, int]:
+    """(seconds, photos) of one `sheetgen scan` process over n 2 MP photos of one sheet."""
+    import os
+    import subprocess
+    import tempfile
+
+    import cv2
+
+    from sheetgen.scan.corpus import photo_of
+    chosen = [r for r in recipes if r.camera is not None and r.camera.megapixels == 2
+              and "exploration/" in r.log][:n]
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for recipe in chosen:
+            img, played = photo_of(recipe)
+            path = Path(tmp) / f"{recipe.id}.jpg"
+            cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 85])
+            paths.append(str(path))
+        env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1")
+        cmd = [sys.executable, "-m", "sheetgen", "scan", *paths, "--sheet", played.ref, "-o",
+               str(Path(tmp) / "out"), "--format", "json"]
+        t = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
+        return time.perf_counter() - t, len(paths)
+
+
+def main(argv: list[str]) -> int:
+    import cv2
+
+    from sheetgen.scan.corpus import Recipe, load_recipes, pdftoppm_available
+    if not pdftoppm_available():
+        print("bench_scan: pdftoppm (poppler-utils) is needed to rasterise the corpus", file=sys.stderr)
+        return 1
+    cv2.setNumThreads(1)
+    recipes = load_recipes(RECIPES)
+    n = _arg(argv, "--photos", len(recipes))
+    recipes = recipes[:n]
+    start = time.perf_counter()
+    photos = run(recipes, "photos")
+    report(photos, "synthetic photos", TARGETS["regions"], TARGETS["sheets"])
+    # flat 300 dpi renders: one per log of the corpus
+    seen, flats = set(), []
+    for r in recipes:
+        if r.log not in seen:
+            seen.add(r.log)
+            flats.append(Recipe(r.id + "-flat", r.log, r.paper, r.pencil, 300, None))
+    flats = flats[:_arg(argv, "--flats", len(flats))]
+    flat = run(flats, "flat", flat=True)
+    report(flat, "flat 300 dpi renders", TARGETS["flat"], TARGETS["flat"])
+    for mp in ("2 MP", "12 MP", "flat"):
+        times = (photos if mp != "flat" else flat)["times"].get(mp, [])
+        if times:
+            med = statistics.median(times)
+            print(f"speed, {mp}: {60.0 / med:.0f} sheets a minute on one core (median {med * 1000:.0f} ms of "
+                  f"{len(times)} scans, photo decoded, template made once{'; target >= 300' if mp == '2 MP' else ''})",
+                  flush=True)
+    plain = plain_baseline(recipes)
+    ours = ours_from_jpeg(recipes)
+    print(f"speed against the plain baseline (cv2 decode + one warp of the page), 2 MP JPEG: "
+          f"{ours / plain:.1f}x ({ours * 1000:.0f} ms vs {plain * 1000:.0f} ms a photo; "
+          f"{60.0 / ours:.0f} vs {60.0 / plain:.0f} sheets a minute)", flush=True)
+    n = _arg(argv, "--process", 20)
+    if n:
+        seconds, count = whole_process(load_recipes(RECIPES), n)
+        print(f"whole process: `sheetgen scan` over {count} photos in one run: {seconds:.1f} s, "
+              f"{60.0 * count / seconds:.0f} sheets a minute (start-up and the sheet's template included; "
+              f"OMRChecker: about 200)", flush=True)
+    print("OMRChecker (its README): about 100 % on good scans, about 90 % on phone photos, about 200 sheets "
+          "a minute", flush=True)
+    print(f"(corpus made in {photos['making'] + flat['making']:.0f} s; whole bench {time.perf_counter() - start:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

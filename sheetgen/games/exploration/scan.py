@@ -1,0 +1,402 @@
+"""Dungeon Exploration's scan side (`SCANNER`): the graph sheet's penciled grid edges, the
+rooms they enclose and their doors, the time boxes, and the checks.
+
+Regions (sheetgen.scan.contract), on the grid the `sheet-edge` rectangle of sheets.py
+frames (cols x rows squares):
+- every grid edge: a wall penciled along it (LINE `edge-X-Y-E` / `edge-X-Y-S`: the edge
+  right of or below square X,Y; `edge-0-Y-E` and `edge-X-0-S` are the sheet's left and top
+  borders);
+- on every edge, a door drawn across it (LINE `door-X-Y-S` ...: the side of the small door
+  box, parallel to the edge), and the box filled in (AREA `fill-X-Y-S`: an explored door);
+- the time boxes `time-N` of the side panel.
+
+The rooms are what the walls enclose: squares joined across edges without a wall, every
+group whose outline (the sheet's border included) is penciled all round.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sheetgen.scan.contract import AREA, BOX, CROSSED, EMPTY, FILL, FILLED, LINE, MARKED, Difference, GameScanner, \
+    Region, SheetView
+
+EDGE_BAND = 1.4              # mm across an edge's wall region
+EDGE_BLACK = 0.08            # mm of black across it for a pencil wall (a grid line is printed, not counted)
+MAX_ROOM = 40                # squares: a larger enclosed group is the open sheet, not a room
+
+
+@dataclass
+class Grid:
+    x0: float
+    y0: float
+    sq: float
+    cols: int
+    rows: int
+
+    def corner(self, x: int, y: int) -> tuple[float, float]:
+        """Top-left of square (x, y), 1-based (x, y = 0 is the border's outside)."""
+        return self.x0 + (x - 1) * self.sq, self.y0 + (y - 1) * self.sq
+
+    def edge(self, x: int, y: int, side: str) -> tuple[float, float, float, float]:
+        """The segment of the edge right of (E) or below (S) square (x, y)."""
+        left, top = self.corner(x, y)
+        if side == "E":
+            return (left + self.sq, top, left + self.sq, top + self.sq)
+        return (left, top + self.sq, left + self.sq, top + self.sq)
+
+
+def edges(grid: Grid):
+    """(x, y, side) of every grid edge inside the sheet's border (the border is printed: a
+    room's wall along it is the border itself)."""
+    for y in range(1, grid.rows + 1):
+        for x in range(1, grid.cols):
+            yield (x, y, "E")
+    for y in range(1, grid.rows):
+        for x in range(1, grid.cols + 1):
+            yield (x, y, "S")
+
+
+def canonical(x: int, y: int, side: str) -> tuple[int, int, str]:
+    """'x,y:N' -> the same edge named from the square above or left of it."""
+    return {"E": (x, y, "E"), "S": (x, y, "S"), "W": (x - 1, y, "E"), "N": (x, y - 1, "S")}[side]
+
+
+def edge_name(e) -> str:
+    x, y, side = e
+    return f"{x},{y}:{side}"
+
+
+@dataclass
+class ExplorationView(SheetView):
+    walls: set = field(default_factory=set)        # canonical edges (x, y, 'E'|'S')
+    doors: dict = field(default_factory=dict)      # edge -> 'explored' (filled) | 'open'
+    rooms: list = field(default_factory=list)      # frozensets of squares enclosed, with a number written in
+    time: int = 0                                  # time boxes crossed
+    numbered: set = field(default_factory=set)     # squares with something written in (a room's number)
+
+    def as_dict(self) -> dict:
+        rooms = sorted((sorted(r, key=lambda c: (c[1], c[0])) for r in self.rooms), key=lambda r: (r[0][1], r[0][0]))
+        return {"rooms": [[f"{x},{y}" for x, y in r] for r in rooms],
+                "doors": {edge_name(e): s for e, s in sorted(self.doors.items())},
+                "walls": len(self.walls), "time_boxes": self.time}
+
+
+def enclosed(walls: set, cols: int, rows: int) -> list[frozenset]:
+    """The groups of squares the walls enclose all round (the sheet's border is a wall)."""
+    seen: set = set()
+    out = []
+    for y0 in range(1, rows + 1):
+        for x0 in range(1, cols + 1):
+            if (x0, y0) in seen:
+                continue
+            group, todo = set(), [(x0, y0)]
+            while todo:
+                x, y = todo.pop()
+                if (x, y) in group:
+                    continue
+                group.add((x, y))
+                for nx, ny, e in ((x + 1, y, (x, y, "E")), (x - 1, y, (x - 1, y, "E")),
+                                  (x, y + 1, (x, y, "S")), (x, y - 1, (x, y - 1, "S"))):
+                    if e in walls:
+                        continue
+                    if 1 <= nx <= cols and 1 <= ny <= rows:
+                        todo.append((nx, ny))
+            seen |= group
+            if len(group) <= MAX_ROOM:
+                out.append(frozenset(group))
+    return out
+
+
+def outline(cells) -> set:
+    """The canonical edges around a set of squares."""
+    out = set()
+    cells = set(cells)
+    for x, y in cells:
+        for side, (dx, dy) in (("E", (1, 0)), ("W", (-1, 0)), ("S", (0, 1)), ("N", (0, -1))):
+            if (x + dx, y + dy) not in cells:
+                out.add(canonical(x, y, side))
+    return out
+
+
+def _cell(text) -> tuple[int, int]:
+    if isinstance(text, (list, tuple)):
+        return int(text[0]), int(text[1])
+    x, y = str(text).split(",")
+    return int(x), int(y)
+
+
+class ExplorationScanner(GameScanner):
+    game = "exploration"
+
+    def playable(self, loaded) -> bool:
+        return loaded.kind == "sheet" and loaded.definition.model.sheet == "graph"
+
+    def grid(self, sheet) -> Grid:
+        cached = getattr(sheet, "_grid", None)
+        if cached is None:
+            from sheetgen.scan.geometry import placed
+            where = placed(sheet.page.items)
+            d = sheet.loaded.definition
+            x, y, w, h = where["sheet-edge"].rect
+            cached = Grid(x, y, w / d.width, d.width, d.height)
+            sheet._grid = cached
+            sheet._where = where
+        return cached
+
+    def regions(self, sheet) -> list[Region]:
+        g = self.grid(sheet)
+        out = []
+        sq = g.sq
+        off, half = 0.98 * sq / 7.0, 0.2 * sq       # the door box's side: where door_mark draws it at 7 mm squares
+        for x, y, side in edges(g):
+            x1, y1, x2, y2 = g.edge(x, y, side)
+            t = 0.15
+            a = (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t, x1 + (x2 - x1) * (1 - t), y1 + (y2 - y1) * (1 - t))
+            out.append(Region(f"edge-{x}-{y}-{side}", LINE, (*a, EDGE_BAND, EDGE_BLACK), "wall"))
+            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+            if side == "S":
+                out.append(Region(f"door-{x}-{y}-{side}", LINE, (mx - half, my + off, mx + half, my + off, 0.9),
+                                  "door"))
+                out.append(Region(f"fill-{x}-{y}-{side}", FILL, (mx - half, my + 0.56 * off, 2 * half, 0.26 * off),
+                                  "explored door"))
+            else:
+                out.append(Region(f"door-{x}-{y}-{side}", LINE, (mx + off, my - half, mx + off, my + half, 0.9),
+                                  "door"))
+                out.append(Region(f"fill-{x}-{y}-{side}", FILL, (mx + 0.56 * off, my - half, 0.26 * off, 2 * half),
+                                  "explored door"))
+        for y in range(1, g.rows + 1):
+            for x in range(1, g.cols + 1):
+                left, top = g.corner(x, y)
+                out.append(Region(f"note-{x}-{y}", AREA, (left + 0.3 * sq, top + 0.38 * sq, 0.4 * sq, 0.34 * sq),
+                                  "room number"))
+        for pid, p in sheet._where.items():
+            if re.match(r"^time-\d+$", pid):
+                out.append(Region(pid, BOX, p.rect, "time box"))
+        return out
+
+    def interpret(self, sheet, readings) -> ExplorationView:
+        g = self.grid(sheet)
+        view = ExplorationView()
+        for rid, r in readings.items():
+            if not r.marked:
+                continue
+            kind, *rest = rid.split("-")
+            if kind == "time":
+                view.time += 1
+                continue
+            if kind == "note":
+                view.numbered.add((int(rest[0]), int(rest[1])))
+                continue
+            e = (int(rest[0]), int(rest[1]), rest[2])
+            if kind == "edge":
+                view.walls.add(e)
+            elif kind == "door":
+                view.doors[e] = "open"
+                view.walls.add(e)               # a door sits on a wall
+        for rid, r in readings.items():
+            if rid.startswith("fill-") and r.marked:
+                _, x, y, side = rid.split("-")
+                e = (int(x), int(y), side)
+                if e in view.doors:
+                    view.doors[e] = "explored"
+        # a room is what the walls enclose with its number written in (not a pocket between rooms)
+        view.rooms = [r for r in enclosed(view.walls, g.cols, g.rows) if r & view.numbered]
+        return view
+
+    def expected_values(self, sheet, expected: ExplorationView) -> dict[str, str]:
+        out = {}
+        for region in self.regions(sheet):
+            kind, *rest = region.id.split("-")
+            if kind == "time":
+                out[region.id] = CROSSED if int(rest[0]) <= expected.time else EMPTY
+                continue
+            if kind == "note":
+                out[region.id] = MARKED if (int(rest[0]), int(rest[1])) in expected.numbered else EMPTY
+                continue
+            e = (int(rest[0]), int(rest[1]), rest[2])
+            if kind == "edge":
+                if e in expected.doors:
+                    continue                    # under a door box: the door's, not a wall's reading
+                out[region.id] = MARKED if e in expected.walls else EMPTY
+            elif kind == "door":
+                out[region.id] = MARKED if e in expected.doors else EMPTY
+            elif kind == "fill":
+                out[region.id] = FILLED if expected.doors.get(e) == "explored" else EMPTY
+        return out
+
+    def check(self, sheet, view: ExplorationView) -> list:
+        from sheetgen.games.base import broken
+        from .rules import Sheet, at_bottom_centre
+        g = self.grid(sheet)
+        out = []
+        owner = {}
+        for i, room in enumerate(view.rooms):
+            for c in room:
+                owner[c] = i
+        for e in sorted(view.doors):
+            x, y, side = e
+            a = (x, y)
+            b = (x + 1, y) if side == "E" else (x, y + 1)
+            if a not in owner and b not in owner:
+                out.append(broken("scan.door-wall", f"a door at {edge_name(e)} is on no room's wall"))
+            elif a in owner and b in owner and view.doors[e] != "explored":
+                out.append(broken("scan.door-state", f"the door at {edge_name(e)} joins two rooms but is not drawn "
+                                  "explored (filled in)"))
+        if view.rooms:
+            sheet_model = Sheet(g.cols, g.rows)
+            entrances = [r for r in view.rooms if at_bottom_centre(sheet_model, r)]
+            if not entrances:
+                out.append(broken("scan.entrance", "no room touches the bottom edge in the middle: the entrance "
+                                  "is drawn at the bottom centre of the sheet"))
+            for i, room in enumerate(view.rooms):
+                if room in entrances[:1]:
+                    continue
+                doors = [e for e in view.doors if _sides(e) & room]
+                if not any(owner.get(c) not in (None, i) for e in doors for c in _sides(e)):
+                    cells = sorted(room, key=lambda c: (c[1], c[0]))
+                    out.append(broken("scan.room-door", f"the room at {', '.join(f'{x},{y}' for x, y in cells[:4])}"
+                                      f"{' ...' if len(cells) > 4 else ''} has no door to another room"))
+        return out
+
+    # -- against a play log ------------------------------------------------------------------
+    def mismatch(self, sheet, record) -> str | None:
+        log = record.definition
+        g = self.grid(sheet)
+        if (log.width, log.height) != (g.cols, g.rows):
+            return f"the log plays a {log.width}x{log.height} sheet; the photo shows {g.cols}x{g.rows}"
+        return None
+
+    def expected(self, sheet, record) -> ExplorationView:
+        log = record.definition
+        view = ExplorationView()
+        rooms = []
+        for room in log.model.rooms:
+            try:
+                cells = frozenset(_cell(c) for c in room.cells)
+            except (ValueError, IndexError):
+                continue
+            rooms.append(cells)
+            view.walls |= outline(cells)
+            for d in room.doors or []:
+                try:
+                    cell, side = str(d.at).split(":")
+                    e = canonical(*_cell(cell), side.strip().upper())
+                except (ValueError, KeyError):
+                    continue
+                view.doors[e] = "explored" if d.state == "explored" else "open"
+                view.walls.add(e)
+        g = self.grid(sheet)
+        view.numbered = {label_square(r) for r in rooms if r}
+        view.rooms = [r for r in enclosed(view.walls, g.cols, g.rows) if r & view.numbered]
+        end = getattr(log.model, "end", None)
+        minutes = getattr(end, "minutes", None) if end is not None else None
+        view.time = int(minutes) // 10 if minutes else len(rooms)
+        return view
+
+    def compare(self, sheet, view: ExplorationView, expected: ExplorationView) -> list[Difference]:
+        out = []
+
+        def name(room):
+            cells = sorted(room, key=lambda c: (c[1], c[0]))
+            return ", ".join(f"{x},{y}" for x, y in cells[:4]) + (" ..." if len(cells) > 4 else "")
+        got, want = set(view.rooms), set(expected.rooms)
+        for room in sorted(got - want, key=lambda r: min(r)):
+            out.append(Difference(f"room {name(room)}", f"a room penciled at {name(room)}: no room of the log is there"))
+        for room in sorted(want - got, key=lambda r: min(r)):
+            out.append(Difference(f"room {name(room)}", f"the log's room at {name(room)} is not penciled as drawn"))
+        for e in sorted(set(view.doors) | set(expected.doors)):
+            a, b = view.doors.get(e), expected.doors.get(e)
+            if a == b:
+                continue
+            if a is None:
+                out.append(Difference(f"door {edge_name(e)}", f"door {edge_name(e)}: in the log ({b}), not on paper"))
+            elif b is None:
+                out.append(Difference(f"door {edge_name(e)}", f"door {edge_name(e)} on paper, not in the log"))
+            else:
+                out.append(Difference(f"door {edge_name(e)}", f"door {edge_name(e)}: paper {a}, log {b}"))
+        if view.time != expected.time:
+            out.append(Difference("time", f"paper: time boxes {view.time}, log: {expected.time}"))
+        return out
+
+    # -- for the photo simulator ------------------------------------------------------------------
+    def record_sheet_ref(self, record):
+        log = record.definition
+        return f"exploration-sheet-{log.width}x{log.height}", ()
+
+    def penciled(self, sheet, record, rng) -> tuple:
+        """The graph sheet with the log's rooms drawn: walls round every room, the doors (filled
+        when explored, an S when secret), each room's number, the time boxes crossed."""
+        import copy
+        from sheetgen.draw.model import Group, Line, Rect, Style, Text
+        g = self.grid(sheet)
+        page = copy.deepcopy(sheet.document.pages[sheet.identity.page - 1])
+        expected = self.expected(sheet, record)
+        wall = Style(stroke="#3a3a3a", stroke_width=0.7, cap="round")
+        items = []
+        for e in sorted(expected.walls):
+            items.append(Line(*g.edge(*e), wall, cls="pencil wall"))
+        sq = g.sq
+        for e, state in sorted(expected.doors.items()):
+            x1, y1, x2, y2 = g.edge(*e)
+            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+            long, thick = sq * 0.55, max(sq * 0.28, 0.9)
+            w, h = (long, thick) if e[2] == "S" else (thick, long)
+            fill = "#3a3a3a" if state == "explored" else "#ffffff"
+            items.append(Rect(mx - w / 2, my - h / 2, w, h, Style(stroke="#3a3a3a", stroke_width=0.35, fill=fill),
+                              cls="pencil door"))
+        log = record.definition
+        for room in log.model.rooms:
+            try:
+                cells = [_cell(c) for c in room.cells]
+            except (ValueError, IndexError):
+                continue
+            if not cells:
+                continue
+            cx, cy = label_square(cells)
+            left, top = g.corner(cx, cy)
+            items.append(Text(left + sq / 2, top + sq * 0.68, str(room.id), size=6.5, font="sans", anchor="middle",
+                              fill="#3a3a3a", cls="pencil number"))
+        where = sheet._where
+        cross = Style(stroke="#3a3a3a", stroke_width=0.45, cap="round")
+        for i in range(1, expected.time + 1):
+            p = where.get(f"time-{i}")
+            if p is None:
+                break
+            x, y, w, h = p.rect
+            d = 0.2
+            items.append(Group((Line(x + w * d, y + h * d, x + w * (1 - d), y + h * (1 - d), cross),
+                                Line(x + w * (1 - d), y + h * d, x + w * d, y + h * (1 - d), cross)), cls="pencil cross"))
+        page.add(Group(tuple(items), id="pencil", cls="pencil"))
+        return page, []
+
+    def tamper(self, sheet, page, marks):
+        """Marks the log does not explain: ('wall', 'x,y:S')."""
+        from dataclasses import replace
+        from sheetgen.draw.model import Group, Line, Style
+        g = self.grid(sheet)
+        extra = []
+        for kind, what in marks:
+            if kind == "wall":
+                cell, side = what.split(":")
+                extra.append(Line(*g.edge(*canonical(*_cell(cell), side)),
+                                  Style(stroke="#3a3a3a", stroke_width=0.7, cap="round"), cls="pencil wall"))
+        page.items = [replace(i, items=i.items + tuple(extra)) if isinstance(i, Group) and i.id == "pencil" else i
+                      for i in page.items]
+        return page
+
+
+def label_square(cells) -> tuple[int, int]:
+    """The square nearest the middle of a room, where its number is written (as sheets.py does)."""
+    cells = list(cells)
+    mx = sum(x for x, _ in cells) / len(cells)
+    my = sum(y for _, y in cells) / len(cells)
+    return min(cells, key=lambda c: ((c[0] - mx) ** 2 + (c[1] - my) ** 2, c[1], c[0]))
+
+
+def _sides(e) -> set:
+    x, y, side = e
+    return {(x, y), (x + 1, y) if side == "E" else (x, y + 1)}
+
+
+SCANNER = ExplorationScanner()

@@ -1,0 +1,806 @@
+"""Dungeon Foury's scan side (`SCANNER`): which sheets are played on, their regions by the
+drawing model's ids, what the pencil on them means, and the checks.
+
+Regions (sheetgen.scan.contract), by the ids of sheets/map.py and sheets/character.py:
+- on the map, for every cell `cell-C4` but rock: the visited dot (DOT `cell-C4`), the crossed-out
+  collapsed room (LINE `room-C4`, the lower right arm of the cross), a foe's letter written in
+  (AREA `monster-C4`), an item struck through (LINE `struck-C4`, cells with printed items), a
+  flooded room's waves (LINE `flood-C4`, maps whose water spreads); for every edge between two
+  cells but printed walls: a wall penciled (LINE `wall-C4-E`, `wall-C4-S`) and the path across it
+  (LINE `path-C4-D4`); at every entry arrow `entry-C1-N`: the arrow blacked out (FILL) and the
+  path from it (LINE `path-C1-N`);
+- on the character sheet(s) (ids prefixed `p2-` ... on several-sheet pages): every box of the
+  tracks (`track-hearts-3`, `track-turns-12` ...), the Fury skulls (FILL), the requirement boxes
+  and the Oracle and exit circles (`req-A-1`, `req-A-oracle`), the round markers
+  (`chest-round-2`), Santa's collection and the INSERT COIN box.  Boxes printed blacked out
+  (caps) take no pencil and are not read.
+
+The expected view of a play log is read off the pencil drawing of it (sheets/pencil.py) by the
+same ids and places, so the scanner and the pencil always mean the same thing.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sheetgen.scan.contract import (BOX, CROSSED, DOT, EMPTY, FILL, FILLED, LINE, MARKED, AREA, Difference,
+                                    GameScanner, Region, SheetView)
+
+BOX_RE = re.compile(r"^(p\d+-)?(track-[a-z-]+-\d+|req-[A-Z]-(?:\d+|oracle|exit)|chest-round-\d+|monster-round-\d+|"
+                    r"insert-coin-box|collect-[a-z-]+-\d+|safe-zone)$")
+CELL_RE = re.compile(r"^cell-([A-Z]\d+)$")
+ENTRY_RE = re.compile(r"^entry-([A-Z]\d+)-([NESW])$")
+WALL_BAND = 1.8             # mm across a wall or path line region
+TRIM = 0.16                 # of an edge, left out at each end (corners: the next edge's wall)
+WALL_BLACK = 0.18           # mm of black across a wall's band: a wall is a thick line (an erased one is not)
+
+
+def _role(key: str) -> str:
+    key = re.sub(r"^p\d+-", "", key)
+    if key.startswith("track-turns"):
+        return "hourglass box"
+    if key.startswith("track-fury"):
+        return "fury box"
+    if key.startswith("track-"):
+        return "track box"
+    if key.endswith("-oracle"):
+        return "oracle tick"
+    if key.endswith("-exit"):
+        return "exit tick"
+    if key.startswith("req-"):
+        return "requirement box"
+    if "round" in key:
+        return "round marker"
+    if key.startswith("collect") or key == "safe-zone":
+        return "collection box"
+    return "coin box"
+
+
+def _dark_fill(item) -> bool:
+    style = getattr(item, "style", None)
+    fill = getattr(style, "fill", None)
+    if not fill or not fill.startswith("#") or len(fill) != 7:
+        return False
+    r, g, b = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b < 100
+
+
+@dataclass
+class MapLayout:
+    """The map's cells on the page: name -> (x, y, size), rock and centre cells, printed walls, entries."""
+    cells: dict = field(default_factory=dict)
+    rock: set = field(default_factory=set)
+    centre: set = field(default_factory=set)
+    printed: set = field(default_factory=set)          # canonical 'C4:E' / 'C4:S' edges printed as walls
+    entries: dict = field(default_factory=dict)        # 'C1:N' -> (cell, side)
+    items: dict = field(default_factory=dict)          # cell -> [item ids]
+    size: float = 0.0
+
+    @property
+    def circles(self) -> list[str]:
+        """The cells with a magic circle (a path may jump between any two)."""
+        return sorted((c for c, ids in self.items.items() if any(i.endswith("magic-circle") for i in ids)),
+                      key=_cell_order)
+
+
+def _coord(name: str) -> tuple[int, int]:
+    from .board import parse_cell
+    return parse_cell(name)
+
+
+def _name(c) -> str:
+    from .board import cell_name
+    return cell_name(c)
+
+
+def canonical_edge(cell: str, side: str) -> str | None:
+    """'C4:N' -> 'C3:S': every edge named by the cell to its left or above (None off the map's top/left)."""
+    from .board import DELTA, OPPOSITE
+    x, y = _coord(cell)
+    if side in ("E", "S"):
+        return f"{cell}:{side}"
+    dx, dy = DELTA[side]
+    if x + dx < 0 or y + dy < 0:
+        return None
+    return f"{_name((x + dx, y + dy))}:{OPPOSITE[side]}"
+
+
+def map_layout(placed: dict) -> MapLayout:
+    out = MapLayout()
+    for pid, p in placed.items():
+        m = CELL_RE.match(pid)
+        if m:
+            x0, y0, x1, y1 = p.box
+            out.cells[m.group(1)] = (x0, y0, x1 - x0)
+            cls = (getattr(p.item, "cls", "") or "").split()
+            if "rock" in cls:
+                out.rock.add(m.group(1))
+            if "centre" in cls:
+                out.centre.add(m.group(1))
+    if out.cells:
+        out.size = min(s for _, _, s in out.cells.values())
+    for pid in placed:
+        if pid.startswith("wall-") and pid.count("-") == 2:
+            _, cell, side = pid.split("-")
+            if cell in out.cells and side in "NESW":
+                key = canonical_edge(cell, side)
+                if key:
+                    out.printed.add(key)
+        m = ENTRY_RE.match(pid)
+        if m and m.group(1) in out.cells:
+            out.entries[f"{m.group(1)}:{m.group(2)}"] = (m.group(1), m.group(2))
+        if pid.startswith("item-"):
+            cell = pid.split("-")[1]
+            if cell in out.cells:
+                out.items.setdefault(cell, []).append(pid)
+    return out
+
+
+def _neighbour_name(cell: str, side: str) -> str | None:
+    from .board import DELTA
+    x, y = _coord(cell)
+    dx, dy = DELTA[side]
+    if x + dx < 0 or y + dy < 0:
+        return None
+    return _name((x + dx, y + dy))
+
+
+def _edge_line(layout: MapLayout, cell: str, side: str):
+    x, y, s = layout.cells[cell]
+    return {"N": (x, y, x + s, y), "S": (x, y + s, x + s, y + s),
+            "W": (x, y, x, y + s), "E": (x + s, y, x + s, y + s)}[side]
+
+
+def _centre(layout: MapLayout, cell: str):
+    x, y, s = layout.cells[cell]
+    return (x + s / 2, y + s / 2)
+
+
+def _trim(x1, y1, x2, y2, a, b):
+    return (x1 + (x2 - x1) * a, y1 + (y2 - y1) * a, x1 + (x2 - x1) * b, y1 + (y2 - y1) * b)
+
+
+def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
+    out: list[Region] = []
+    from .board import DELTA
+    for cell, (x, y, s) in sorted(layout.cells.items()):
+        if cell in layout.rock:
+            continue
+        cx, cy = x + s / 2, y + s / 2
+        out.append(Region(f"cell-{cell}", DOT, (cx, cy, max(0.5, s * 0.07)), "visited"))
+        out.append(Region(f"room-{cell}", LINE, (x + 0.70 * s, y + 0.70 * s, x + 0.91 * s, y + 0.91 * s, 1.6),
+                          "crossed room"))
+        fs = max(6.5, s * 0.9) * 0.3528
+        out.append(Region(f"monster-{cell}", AREA, (x + 0.08 * s, y + 0.32 * s - fs * 0.72, fs * 0.62, fs * 0.72),
+                          "foe written in"))
+        if layout.items.get(cell):
+            out.append(Region(f"struck-{cell}", LINE, (x + 0.15 * s, y + 0.85 * s, x + 0.85 * s, y + 0.15 * s, 1.6),
+                              "struck item"))
+        if floods:
+            out.append(Region(f"flood-{cell}", LINE, (x + 0.17 * s, y + 0.35 * s, x + 0.83 * s, y + 0.35 * s, 2.0),
+                              "flooded room"))
+        for side in ("E", "S"):
+            other = _neighbour_name(cell, side)
+            if other not in layout.cells or other in layout.rock:
+                continue
+            key = f"{cell}:{side}"
+            if not (cell in layout.centre and other in layout.centre) and key not in layout.printed:
+                out.append(Region(f"wall-{cell}-{side}", LINE, (*_trim(*_edge_line(layout, cell, side), TRIM, 1 - TRIM),
+                                                                 WALL_BAND, WALL_BLACK), "wall"))
+            a, b = _centre(layout, cell), _centre(layout, other)
+            out.append(Region(f"path-{cell}-{other}", LINE, (*_trim(*a, *b, 0.3, 0.7), WALL_BAND), "path"))
+    circles = layout.circles
+    for i, a in enumerate(circles):
+        for b in circles[i + 1:]:
+            out.append(Region(f"jump-{a}-{b}", LINE, (*_trim(*_centre(layout, a), *_centre(layout, b), 0.2, 0.8),
+                                                     WALL_BAND), "jump"))
+    for key, (cell, side) in sorted(layout.entries.items()):
+        x1, y1, x2, y2 = _edge_line(layout, cell, side)
+        s = layout.cells[cell][2]
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        dx, dy = DELTA[side]                     # outwards
+        px, py = -dy, dx
+        a = (mx - dx * 0.06 * s, my - dy * 0.06 * s)
+        b = (mx - dx * 0.3 * s, my - dy * 0.3 * s)
+        out.append(Region(f"path-{cell}-{side}", LINE, (*a, *b, WALL_BAND), "path"))
+        # the blacked-out arrow: a box across the triangle, outside the edge
+        near, far = 0.23 * s, 0.33 * s
+        half = 0.09 * s
+        xs = [mx + dx * near + px * half, mx + dx * far - px * half]
+        ys = [my + dy * near + py * half, my + dy * far - py * half]
+        out.append(Region(f"entry-{cell}-{side}", FILL, (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)),
+                          "used arrow"))
+    return out
+
+
+def box_regions(placed: dict) -> list[Region]:
+    out = []
+    for pid, p in placed.items():
+        if not BOX_RE.match(pid):
+            continue
+        if _dark_fill(p.item):
+            continue                        # a cap: printed blacked out, never penciled
+        role = _role(pid)
+        kind = FILL if role == "fury box" else BOX
+        x, y, w, h = p.rect
+        if pid.endswith("-oracle") or pid.endswith("-exit"):
+            # a circle: read the square inside it
+            k = 0.15 * w
+            x, y, w, h = x + k, y + k, w - 2 * k, h - 2 * k
+        out.append(Region(pid, kind, (x, y, w, h), role))
+    return sorted(out, key=lambda r: r.id)
+
+
+# -- what a sheet shows -----------------------------------------------------------------------------
+@dataclass
+class FouryView(SheetView):
+    boxes: dict = field(default_factory=dict)       # box region id -> CROSSED / FILLED (marked boxes only)
+    walls: set = field(default_factory=set)         # 'C4:E'
+    path: set = field(default_factory=set)          # 'C4-D4' (cells in reading order), 'C1:N' (from an arrow),
+                                                    # 'A9~K5' (a jump between magic circles)
+    visited: set = field(default_factory=set)
+    rooms: set = field(default_factory=set)         # collapsed rooms crossed out
+    struck: set = field(default_factory=set)        # cells with an item struck through
+    foes: set = field(default_factory=set)          # cells with a foe written in
+    floods: set = field(default_factory=set)
+    arrows: set = field(default_factory=set)        # arrows blacked out ('C1:N')
+
+    def tracks(self) -> dict[str, list[int]]:
+        """'hearts' (or 'p2-hearts') -> the numbers of its marked boxes, for every track and box row."""
+        out: dict[str, list[int]] = {}
+        for rid in self.boxes:
+            m = re.match(r"^(p\d+-)?(?:track-([a-z-]+)|(req-[A-Z])|(chest-round|monster-round)|(collect-[a-z-]+))-(\d+)$",
+                         rid)
+            if m:
+                name = (m.group(1) or "") + next(g for g in m.groups()[1:5] if g)
+                out.setdefault(name, []).append(int(m.group(6)))
+        return {k: sorted(v) for k, v in sorted(out.items())}
+
+    def count(self, track: str) -> int:
+        return len(self.tracks().get(track, []))
+
+    def ticks(self) -> list[str]:
+        return sorted(rid for rid in self.boxes if rid.endswith("-oracle") or rid.endswith("-exit")
+                      or rid.endswith("insert-coin-box") or rid.endswith("safe-zone"))
+
+    def as_dict(self) -> dict:
+        tracks = self.tracks()
+        out: dict = {"resources": {k: len(v) for k, v in tracks.items()}}
+        if self.ticks():
+            out["ticked"] = self.ticks()
+        for name in ("visited", "path", "walls", "arrows", "rooms", "struck", "foes", "floods"):
+            values = getattr(self, name)
+            if values:
+                out[name] = sorted(values, key=_cell_order)
+        return out
+
+
+def _cell_order(text: str):
+    m = re.match(r"([A-Z])(\d+)", text)
+    return (int(m.group(2)), m.group(1), text) if m else (0, "", text)
+
+
+PATH_WEAK = (0.25, 0.75)     # a path's share of pencil between these: decided by its ends (refine)
+UNCERTAIN_REFINED = 0.2      # the confidence of a reading refine decided
+
+
+def _side_between(a: str, b: str) -> str:
+    """The side of cell a that faces the adjacent cell b."""
+    (ax, ay), (bx, by) = _coord(a), _coord(b)
+    return {(1, 0): "E", (-1, 0): "W", (0, 1): "S", (0, -1): "N"}[(bx - ax, by - ay)]
+
+
+def _role_of(rid: str) -> str:
+    return rid.split("-")[0]
+
+
+class FouryScanner(GameScanner):
+    game = "foury"
+
+    def playable(self, loaded) -> bool:
+        if loaded.kind == "map":
+            return True
+        if loaded.kind == "sheet":
+            return loaded.definition.model.sheet != "icons"
+        return False
+
+    # -- regions ---------------------------------------------------------------------------
+    def _layout(self, sheet):
+        cached = getattr(sheet, "_foury_layout", None)
+        if cached is None:
+            from sheetgen.scan.geometry import placed
+            where = placed(sheet.page.items)
+            cached = (where, map_layout(where))
+            sheet._foury_layout = cached
+        return cached
+
+    def _floods(self, sheet) -> bool:
+        if sheet.loaded.kind != "map":
+            return False
+        from .rules import rules_for
+        return rules_for(sheet.loaded.definition.board).campaign.flood_every is not None
+
+    def regions(self, sheet) -> list[Region]:
+        where, layout = self._layout(sheet)
+        return map_regions(layout, self._floods(sheet)) + box_regions(where)
+
+    def refine(self, sheet, readings):
+        """A path line between two rooms read weakly (a faint or broken stroke, or the ink of a
+        wall penciled across it) is decided by its ends: marked when the wall between the rooms
+        is not penciled and both rooms' dots are (or cannot be seen); else empty."""
+        from dataclasses import replace
+        out = dict(readings)
+        for rid, r in readings.items():
+            if r.region.role != "path" or r.hidden or not PATH_WEAK[0] <= r.score < PATH_WEAK[1]:
+                continue
+            a, _, b = rid[len("path-"):].partition("-")
+            if b in ("N", "E", "S", "W"):
+                continue
+            wall = readings.get(f"wall-{a}-{_side_between(a, b)}") or readings.get(f"wall-{b}-{_side_between(b, a)}")
+            ends = [readings.get(f"cell-{c}") for c in (a, b)]
+            walked = (wall is None or not wall.marked) and all(e is None or e.marked or e.hidden for e in ends)
+            value = MARKED if walked else EMPTY
+            if value != r.value:
+                out[rid] = replace(r, value=value, confidence=min(r.confidence, UNCERTAIN_REFINED))
+        return out
+
+    def interpret(self, sheet, readings) -> FouryView:
+        view = FouryView()
+        jumps = [r.region for r in readings.values() if r.region.role == "jump" and r.marked]
+        for rid, r in readings.items():
+            if not r.marked:
+                continue
+            if jumps and r.region.kind == LINE and r.region.role != "jump" and \
+                    any(under(r.region, j) >= UNDER for j in jumps):
+                continue                    # the jump's line, not a mark of this region
+            role = r.region.role
+            if r.region.kind in (BOX, FILL) and role not in ("used arrow",):
+                view.boxes[rid] = r.value
+                continue
+            _, _, rest = rid.partition("-")
+            if role == "visited":
+                view.visited.add(rest)
+            elif role == "crossed room":
+                view.rooms.add(rest)
+            elif role == "foe written in":
+                view.foes.add(rest)
+            elif role == "struck item":
+                view.struck.add(rest)
+            elif role == "flooded room":
+                view.floods.add(rest)
+            elif role == "wall":
+                cell, side = rest.split("-")
+                view.walls.add(f"{cell}:{side}")
+            elif role == "path":
+                a, b = rest.split("-")
+                view.path.add(f"{a}:{b}" if b in "NESW" else f"{a}-{b}")
+            elif role == "jump":
+                a, b = rest.split("-")
+                view.path.add(f"{a}~{b}")
+            elif role == "used arrow":
+                cell, side = rest.split("-")
+                view.arrows.add(f"{cell}:{side}")
+        view.struck -= view.rooms           # a room crossed out crosses its items too: no telling
+        # a room the path runs into was visited, even where its dot sits on an icon too dark to show it
+        for link in view.path:
+            view.visited |= {link.split(":")[0]} if ":" in link else set(re.split("[-~]", link))
+        return view
+
+    def expected_values(self, sheet, expected: FouryView) -> dict[str, str]:
+        """Region id -> the reading the view implies; regions a jump's line runs along are left
+        out (their ink is the jump's)."""
+        out = {}
+        jumps = [r for r in self.regions(sheet) if r.role == "jump"
+                 and f"{r.id.split('-')[1]}~{r.id.split('-')[2]}" in expected.path]
+        for region in self.regions(sheet):
+            rid, role = region.id, region.role
+            _, _, rest = rid.partition("-")
+            if region.kind == LINE and role != "jump" and any(under(region, j) >= UNDER for j in jumps):
+                continue
+            if region.kind in (BOX, FILL) and role != "used arrow":
+                out[rid] = expected.boxes.get(rid, EMPTY)
+                continue
+            hit = {
+                "visited": lambda: rest in expected.visited,
+                "crossed room": lambda: rest in expected.rooms,
+                "foe written in": lambda: rest in expected.foes,
+                "struck item": lambda: rest in expected.struck or rest in expected.rooms,
+                "flooded room": lambda: rest in expected.floods,
+                "wall": lambda: rest.replace("-", ":") in expected.walls,
+                "path": lambda: (rest.replace("-", ":") if rest[-1] in "NESW" else rest) in expected.path,
+                "jump": lambda: rest.replace("-", "~") in expected.path,
+                "used arrow": lambda: rest.replace("-", ":") in expected.arrows,
+            }[role]()
+            out[rid] = (FILLED if region.kind == FILL else MARKED) if hit else EMPTY
+        return out
+
+    # -- the rules a finished sheet is held to --------------------------------------------
+    def check(self, sheet, view: FouryView) -> list:
+        from sheetgen.games.base import broken
+        out = []
+        where, layout = self._layout(sheet)
+        tracks = view.tracks()
+        # every track is a count: its marked boxes are 1..n, no gaps
+        for name, marked in tracks.items():
+            gaps = [i for i in range(1, max(marked) + 1) if i not in marked]
+            if gaps and not name.endswith(("chest-round", "monster-round")):
+                out.append(broken("scan.track-gap", f"{name}: box {max(marked)} is marked but box "
+                                  f"{', '.join(map(str, gaps[:4]))} {'is' if len(gaps) == 1 else 'are'} not"))
+        caps = self._caps(sheet)
+        for key, cap in caps.items():
+            for name in [n for n in tracks if re.sub(r"^p\d+-", "", n) == key]:
+                n = len(tracks[name])
+                if n > cap:
+                    out.append(broken("scan.cap", f"{name}: {n} boxes marked, more than the cap of {cap}"))
+        if layout.cells:
+            out += self._map_checks(sheet, view, layout)
+        return out
+
+    def _caps(self, sheet) -> dict[str, int]:
+        loaded = sheet.loaded
+        try:
+            from .formats.sheet import track_limits
+            if loaded.kind == "map":
+                hero = dict(sheet.identity.options).get("hero")
+                return dict(track_limits(loaded.definition.board.campaign, hero))
+            m = loaded.definition.model
+            return dict(track_limits(m.campaign, m.hero)) if m.sheet == "character" else {}
+        except Exception:  # noqa: BLE001 - an unknown hero or campaign: no caps to hold to
+            return {}
+
+    def _map_checks(self, sheet, view: FouryView, layout: MapLayout) -> list:
+        from sheetgen.games.base import broken
+        out = []
+        visited = view.visited
+        for wall in sorted(view.walls, key=_cell_order):
+            cell, side = wall.split(":")
+            other = _neighbour_name(cell, side)
+            if cell not in visited and other not in visited:
+                out.append(broken("scan.wall-unexplored", f"wall {wall} penciled, but neither {cell} nor {other} "
+                                  "was visited (walls collapse around the rooms entered)"))
+        arrows_with_path = set()
+        graph: dict[str, set] = {}
+        for link in sorted(view.path, key=_cell_order):
+            if ":" in link:
+                cell, side = link.split(":")
+                arrows_with_path.add(link)
+                if link not in view.arrows:
+                    out.append(broken("scan.path-arrow", f"a path leaves the arrow {link}, which is not blacked out"))
+                if cell not in visited:
+                    out.append(broken("scan.path-dot", f"the path from the arrow {link} reaches {cell}, "
+                                      "which has no visited mark"))
+                graph.setdefault(cell, set()).add(link)
+                graph.setdefault(link, set()).add(cell)
+                continue
+            a, b = re.split("[-~]", link)
+            for c in (a, b):
+                if c not in visited:
+                    out.append(broken("scan.path-dot", f"the path {link} runs through {c}, which has no visited mark"))
+            graph.setdefault(a, set()).add(b)
+            graph.setdefault(b, set()).add(a)
+        starts = set(view.arrows) | self._start_cells(sheet)
+        seen: set = set()
+        for node in sorted(set(graph) | visited, key=_cell_order):
+            if node in seen:
+                continue
+            part, todo = set(), [node]
+            while todo:
+                n = todo.pop()
+                if n in part:
+                    continue
+                part.add(n)
+                todo += list(graph.get(n, ()))
+            seen |= part
+            if not part & starts:
+                cells = sorted((c for c in part if ":" not in c), key=_cell_order)
+                out.append(broken("scan.path-start", f"the path through {', '.join(cells[:6])}"
+                                  f"{' ...' if len(cells) > 6 else ''} starts at no used arrow"))
+        # the rounds: exits need the Oracle; arrows used = rounds begun
+        zones = sorted({m.group(1) for rid in view.boxes for m in [re.match(r"^req-([A-Z])-exit$", rid)] if m})
+        for z in zones:
+            if f"req-{z}-oracle" not in view.boxes:
+                out.append(broken("scan.exit-oracle", f"zone {z}: the exit is ticked but not the Oracle"))
+        exits = len(zones)
+        # every round enters by an arrow (the path starts there) and leaves by another (blacked out, no path)
+        entered, left = len(arrows_with_path), len(view.arrows - arrows_with_path)
+        if layout.entries and view.arrows and not exits <= entered <= exits + 1:
+            out.append(broken("scan.rounds", f"paths start at {entered} arrow{'s' if entered != 1 else ''} but {exits} "
+                              f"round{'s' if exits != 1 else ''} {'are' if exits != 1 else 'is'} ticked as exited"))
+        if layout.entries and left > exits:
+            out.append(broken("scan.rounds", f"{left} arrows are blacked out with no path from them (the exits), "
+                              f"but only {exits} round{'s' if exits != 1 else ''} {'are' if exits != 1 else 'is'} "
+                              "ticked as exited"))
+        for marker in ("chest-round", "monster-round"):
+            marked = view.tracks().get(marker, [])
+            if len(marked) > 1:
+                out.append(broken("scan.round-marker", f"{marker}: {len(marked)} rounds ticked; tick only the current one"))
+            elif marked and view.arrows and marked[0] != min(exits + 1, 4):
+                out.append(broken("scan.round-marker", f"{marker}: round {marked[0]} ticked, but {exits} "
+                                  f"round{'s' if exits != 1 else ''} {'are' if exits != 1 else 'is'} exited "
+                                  f"(round {min(exits + 1, 4)})"))
+        # (kills are not held to the foes on the map: a monster the dice put in a room and the hero
+        # beat is no longer written there, as `sheetgen track render` draws it)
+        return out
+
+    def _start_cells(self, sheet) -> set:
+        out = set()
+        board = getattr(sheet.loaded.definition, "board", None)
+        if board is not None:
+            if board.start is not None:
+                out.add(_name(board.start))
+            for c, items in board.items.items():
+                if "magic circle" in items:
+                    out.add(_name(c))
+            out |= {_name(c) for c in board.centre_cells()}
+        return out
+
+    # -- against a play log -------------------------------------------------------------------
+    def mismatch(self, sheet, record) -> str | None:
+        log = record.definition
+        if sheet.loaded.kind != "map":
+            return (f"the log plays the map {log.map_name}; the photo shows {sheet.identity.describe()}, "
+                    "a sheet without a map")
+        from sheetgen.definitions.registry import resolve
+        from sheetgen.draw.scanmarks import content_hash
+        ref, _ = self.record_sheet_ref(record)
+        try:
+            path, builtin = resolve(ref)
+            definition = path.stem if builtin else content_hash(path.read_bytes())
+        except Exception:  # noqa: BLE001 - the log's map cannot be found: it cannot be this sheet's
+            definition = None
+        if definition != sheet.identity.definition:
+            return f"the log plays the map {log.map_name}; the photo shows {sheet.identity.describe()}"
+        hero = dict(sheet.identity.options).get("hero")
+        if hero and (log.hero.name or "") != hero:
+            return f"the sheet is printed for the hero {hero}; the log plays {log.hero.name or 'a free character'}"
+        return None
+
+    def penciled_document(self, sheet, record):
+        """The sheet's document with the log's pencil over it (sheets/pencil.py)."""
+        import copy
+        from .sheets.pencil import pencil_over
+        log = record.definition
+        doc = copy.deepcopy(sheet.document)
+        doc.pages = [doc.pages[sheet.identity.page - 1]]
+        return pencil_over(doc, log.board, log.hero, [e.action for e in log.entries], sheet.options)
+
+    def expected(self, sheet, record) -> FouryView:
+        doc = self.penciled_document(sheet, record)
+        return self.view_of_pencil(sheet, doc.pages[0])
+
+    def view_of_pencil(self, sheet, page) -> FouryView:
+        """What a pencil drawing (the group id='pencil' of a page) shows, by its ids and places."""
+        from sheetgen.draw.model import Circle, Group, Line, Polygon, Rect
+        from sheetgen.scan.geometry import bounds, items_with_class, transformed_points
+        where, layout = self._layout(sheet)
+        view = FouryView()
+        boxes = [r for r in box_regions(where)]
+        pencil = [g for g in page.items if isinstance(g, Group) and g.id == "pencil"]
+        if not pencil:
+            return view
+        items = pencil[0].items
+
+        def box_at(x, y):
+            hits = [r for r in boxes if r.geometry[0] <= x <= r.geometry[0] + r.geometry[2]
+                    and r.geometry[1] <= y <= r.geometry[1] + r.geometry[3]]
+            return min(hits, key=lambda r: r.geometry[2] * r.geometry[3]) if hits else None
+
+        def cell_at(x, y):
+            for name, (cx, cy, s) in layout.cells.items():
+                if cx <= x < cx + s and cy <= y < cy + s:
+                    return name
+            return None
+
+        for item in items:
+            pid = getattr(item, "id", None) or ""
+            cls = (getattr(item, "cls", None) or "").split()
+            if "path" in cls and isinstance(item, Line):
+                end = cell_at(item.x2, item.y2)
+                start = cell_at(item.x1, item.y1)
+                if end is None:
+                    continue
+                if start is None:
+                    arrow = self._arrow_near(layout, item.x1, item.y1)
+                    if arrow:
+                        view.path.add(arrow)
+                elif start != end:
+                    a, b = sorted((start, end), key=lambda c: (_coord(c)[1], _coord(c)[0]))
+                    if _adjacent(a, b):
+                        view.path.add(f"{a}-{b}")
+                    elif a in layout.circles and b in layout.circles:
+                        a, b = sorted((a, b), key=_cell_order)
+                        view.path.add(f"{a}~{b}")
+                continue
+            if "flood" in cls:
+                pts = transformed_points(item)
+                c = cell_at(*pts[0]) if pts else None
+                if c:
+                    view.floods.add(c)
+                continue
+            m = re.match(r"^pencil-(dot|wall|room|removed|monster|arrow)-([A-Z]\d+)(?:-(.*))?$", pid)
+            if m:
+                what, cell, rest = m.groups()
+                if what == "dot":
+                    view.visited.add(cell)
+                elif what == "wall":
+                    key = canonical_edge(cell, rest)
+                    if key:
+                        view.walls.add(key)
+                elif what == "room":
+                    view.rooms.add(cell)
+                elif what == "removed":
+                    if layout.items.get(cell):
+                        view.struck.add(cell)
+                elif what == "monster":
+                    view.foes.add(cell)
+                elif what == "arrow":
+                    view.arrows.add(f"{cell}:{rest}")
+                continue
+            if "cross" in cls or (isinstance(item, Rect) and pid.startswith("pencil-fury")):
+                b = bounds(item)
+                if b:
+                    r = box_at((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+                    if r is not None:
+                        view.boxes[r.id] = FILLED if r.kind == FILL else CROSSED
+        return view
+
+    def _arrow_near(self, layout, x, y):
+        best, dist = None, 1e9
+        for key, (cell, side) in layout.entries.items():
+            x1, y1, x2, y2 = _edge_line(layout, cell, side)
+            d = (x - (x1 + x2) / 2) ** 2 + (y - (y1 + y2) / 2) ** 2
+            if d < dist:
+                best, dist = key, d
+        return best if dist < layout.size ** 2 else None
+
+    def compare(self, sheet, view: FouryView, expected: FouryView) -> list[Difference]:
+        out: list[Difference] = []
+        got, want = view.tracks(), expected.tracks()
+        for name in sorted(set(got) | set(want)):
+            a, b = len(got.get(name, [])), len(want.get(name, []))
+            if a != b:
+                out.append(Difference(name, f"paper: {_label(name)} {a}, log: {b}"))
+        for tick in sorted(set(view.ticks()) ^ set(expected.ticks())):
+            on_paper = tick in view.boxes
+            out.append(Difference(tick, f"{tick} {'ticked on paper, not in the log' if on_paper else 'ticked in the log, not on paper'}"))
+        for name, paper_only, log_only in (
+                ("walls", "wall {x} penciled, no event of the log collapses it",
+                 "wall {x} collapses in the log, not penciled"),
+                ("visited", "{x} marked visited, the log never enters it", "{x} entered in the log, not marked visited"),
+                ("path", "path {x} penciled, the log never moves along it", "path {x} walked in the log, not penciled"),
+                ("arrows", "arrow {x} blacked out, the log never enters by it",
+                 "arrow {x} used in the log, not blacked out"),
+                ("rooms", "room {x} crossed out, the log never collapses it",
+                 "room {x} collapses in the log, not crossed out"),
+                ("struck", "an item of {x} struck through, the log takes or beats nothing there",
+                 "an item of {x} taken or beaten in the log, not struck through"),
+                ("foes", "a foe written in {x}, no event of the log puts one there",
+                 "a foe appears in {x} in the log, not written in"),
+                ("floods", "{x} drawn flooded, the log floods no such room", "{x} floods in the log, not drawn")):
+            a, b = getattr(view, name), getattr(expected, name)
+            for x in sorted(a - b, key=_cell_order):
+                out.append(Difference(f"{name} {x}", paper_only.format(x=x)))
+            for x in sorted(b - a, key=_cell_order):
+                out.append(Difference(f"{name} {x}", log_only.format(x=x)))
+        return out
+
+    # -- for the photo simulator ------------------------------------------------------------------
+    def record_sheet_ref(self, record):
+        """(the sheet's definition reference, build game options) a play log is played on."""
+        log = record.definition
+        from pathlib import Path
+        ref = log.map_name
+        p = Path(ref)
+        if p.suffix in (".yaml", ".yml") and not p.is_absolute():
+            ref = str(record.source.folder / p)
+        options = (("hero", log.hero.name),) if log.hero.name else ()
+        return ref, options
+
+    def penciled(self, sheet, record, rng) -> tuple:
+        """(the played page with its pencil group, residue: the marks erased during play)."""
+        from sheetgen.draw.model import Line
+        doc = self.penciled_document(sheet, record)
+        page = doc.pages[0]
+        where, layout = self._layout(sheet)
+        log = record.definition
+        from .rules import rules_for
+        rules = rules_for(log.board)
+        state = rules.new_game(log.board, log.hero)
+        most: dict[str, int] = {}
+        walls_ever = set()
+        for e in log.entries:
+            state = rules.step(state, e.action).state
+            for k, v in dict(state.res).items():
+                most[k] = max(most.get(k, 0), int(v))
+            most["kills"] = max(most.get("kills", 0), state.kills)
+            walls_ever |= set(state.walls)
+        final = dict(state.res)
+        final["kills"] = state.kills
+        residue = []
+        for key, top in most.items():
+            for i in range(int(final.get(key, 0)) + 1, top + 1):
+                p = where.get(f"track-{key.replace(' ', '-')}-{i}")
+                if p is None or rng.random() < 0.3:      # some erased marks leave nothing
+                    continue
+                x, y, w, h = p.rect
+                d = 0.22
+                residue += [Line(x + w * d, y + h * d, x + w * (1 - d), y + h * (1 - d)),
+                            Line(x + w * (1 - d), y + h * d, x + w * d, y + h * (1 - d))]
+        from .board import OPPOSITE
+        for c, side in sorted(walls_ever - set(state.walls)):
+            cell = _name(c)
+            if cell not in layout.cells:
+                n = _neighbour_name(cell, side)
+                if n not in layout.cells:
+                    continue
+                cell, side = n, OPPOSITE[side]
+            residue.append(Line(*_edge_line(layout, cell, side)))
+        return page, residue
+
+
+UNDER = 0.4                 # a region this much under a jump's line is the jump's
+
+
+def under(region: Region, line: Region) -> float:
+    """The share of a LINE region's length within its band of another LINE region's segment."""
+    import math
+    x1, y1, x2, y2 = region.geometry[:4]
+    a1, b1, a2, b2 = line.geometry[:4]
+    band = region.geometry[4] / 2 + 0.3
+    # the jump region is trimmed: measure against the whole line between the centres
+    dx, dy = a2 - a1, b2 - b1
+    length = math.hypot(dx, dy)
+    if length == 0:
+        return 0.0
+    a1, b1, a2, b2 = a1 - dx * 0.34, b1 - dy * 0.34, a2 + dx * 0.34, b2 + dy * 0.34
+    dx, dy = a2 - a1, b2 - b1
+    length2 = dx * dx + dy * dy
+    hits = 0
+    n = 12
+    for i in range(n):
+        px, py = x1 + (x2 - x1) * (i + 0.5) / n, y1 + (y2 - y1) * (i + 0.5) / n
+        t = max(0.0, min(1.0, ((px - a1) * dx + (py - b1) * dy) / length2))
+        if math.hypot(px - (a1 + t * dx), py - (b1 + t * dy)) <= band:
+            hits += 1
+    return hits / n
+
+
+def _adjacent(a: str, b: str) -> bool:
+    (ax, ay), (bx, by) = _coord(a), _coord(b)
+    return abs(ax - bx) + abs(ay - by) == 1
+
+
+def _label(name: str) -> str:
+    return name.replace("-", " ")
+
+
+def _tamper(self, sheet, page, marks):
+    """The page with marks the log does not explain added to its pencil: ('wall', 'D4:N'),
+    ('dot', 'C4'), ('box', 'track-hearts-9') (for the tests of what a scan must find)."""
+    from dataclasses import replace
+    from sheetgen.draw.model import Circle, Group, Line, Style
+    where, layout = self._layout(sheet)
+    extra = []
+    for kind, what in marks:
+        if kind == "wall":
+            cell, side = what.split(":")
+            extra.append(Line(*_edge_line(layout, cell, side), Style(stroke="#3a3a3a", stroke_width=1.1, cap="round"),
+                              id=f"pencil-wall-{cell}-{side}", cls="pencil wall"))
+        elif kind == "dot":
+            cx, cy = _centre(layout, what)
+            extra.append(Circle(cx, cy, max(0.5, layout.size * 0.07), Style(stroke=None, fill="#111111"),
+                                id=f"pencil-dot-{what}", cls="pencil dot"))
+        elif kind == "box":
+            x, y, w, h = where[what].rect
+            d = 0.22
+            st = Style(stroke="#3a3a3a", stroke_width=0.5, cap="round")
+            extra.append(Group((Line(x + w * d, y + h * d, x + w * (1 - d), y + h * (1 - d), st),
+                                Line(x + w * (1 - d), y + h * d, x + w * d, y + h * (1 - d), st)),
+                               id=f"pencil-{what}", cls="pencil cross"))
+    page.items = [replace(i, items=i.items + tuple(extra)) if isinstance(i, Group) and i.id == "pencil" else i
+                  for i in page.items]
+    return page
+
+
+FouryScanner.tamper = _tamper
+SCANNER = FouryScanner()

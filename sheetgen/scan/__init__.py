@@ -1,0 +1,33 @@
+"""`sheetgen scan`: a phone photo (or a flat scan) of a sheet sheetgen printed and a player
+penciled on, read back region by region and checked.
+
+    contract.py   what the core and a game's scan side tell each other (Region, GameScanner ...)
+    sheet.py      the printed sheet again: identity -> definition, options, document, template
+    image.py      the photo: markers, QR code, homography, quality, rectifying, lighting
+    read.py       every region measured and classified (empty / marked / crossed / filled)
+    pipeline.py   one photo from file to a ScanResult; report.py the sheetscan YAML and text;
+                  overlay.py the overlay PNG
+    graphite.py, photo.py, corpus.py   the photo simulator (pencil look, synthetic camera,
+                  the corpus of recipes the tests and the bench photograph)
+
+The image work needs numpy and OpenCV (`pip install 'sheetgen[scan]'`): `require()` says so.
+The core knows no game: a game's scan module (`Game.scanner`) names its regions by the
+stable ids of its drawing model and says what they mean.
+"""
+from __future__ import annotations
+
+INSTALL = "pip install 'sheetgen[scan]'   (or: pip install opencv-python-headless numpy)"
+
+
+def require() -> None:
+    """InputError (exit 2) naming what to install when numpy or OpenCV is missing."""
+    missing = []
+    for module, package in (("numpy", "numpy"), ("cv2", "opencv-python-headless")):
+        try:
+            __import__(module)
+        except ImportError:
+            missing.append(package)
+    if missing:
+        from ..errors import InputError, Problem
+        raise InputError(Problem(f"`sheetgen scan` needs {' and '.join(missing)}, which are not installed",
+                                 expected=INSTALL))

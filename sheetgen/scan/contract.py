@@ -1,0 +1,170 @@
+"""What the scanner core and a game's scan side tell each other (the standard library only).
+
+The core finds the page in a photo, rebuilds the very document that was printed
+(`ScannedSheet`), and reads every `Region` a game names on it; the game's scan module
+(`Game.scanner`, exposing `SCANNER`, a `GameScanner`) says which sheets are playable,
+which regions its pages have (taken from the drawing model by their stable ids), what
+the readings mean (a `SheetView`) and how they square with the rules and with a play
+record.
+
+Region kinds, each a way a pencil marks paper:
+    BOX   (x, y, w, h): a box crossed, filled (blacked out) or left empty
+    LINE  (x1, y1, x2, y2, band): a stroke along the segment (a wall, a path, a strike-through)
+    DOT   (cx, cy, r): a dot or small circle (a visited room)
+    AREA  (x, y, w, h): anything written there (a letter, a scribble)
+    FILL  (x, y, w, h): a shape blacked out (a used arrow, a Fury box): marked when filled
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+BOX, LINE, DOT, AREA, FILL = "box", "line", "dot", "area", "fill"
+EMPTY, MARKED, CROSSED, FILLED = "empty", "marked", "crossed", "filled"
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """One place a player may mark: id (the drawing model's id where it has one), kind (BOX,
+    LINE, DOT, AREA), geometry in page mm, and role (what it is for the game: 'wall', 'track
+    box', ...: misreads are counted by role)."""
+    id: str
+    kind: str
+    geometry: tuple[float, ...]
+    role: str
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) in mm."""
+        g = self.geometry
+        if self.kind == LINE:
+            x1, y1, x2, y2, band = g[:5]
+            return (min(x1, x2) - band / 2, min(y1, y2) - band / 2, max(x1, x2) + band / 2, max(y1, y2) + band / 2)
+        if self.kind == DOT:
+            cx, cy, r = g
+            return (cx - r, cy - r, cx + r, cy + r)
+        x, y, w, h = g
+        return (x, y, x + w, y + h)
+
+
+@dataclass(frozen=True, slots=True)
+class RegionReading:
+    """What the scanner read in a region: value (EMPTY, MARKED, or for a BOX CROSSED / FILLED),
+    confidence 0..1 (how far the measure was from the nearest decision threshold) and the
+    measure itself (score: the pencil's darkness, in the region's own unit)."""
+    region: Region
+    value: str
+    confidence: float
+    score: float
+    visible: float = 1.0        # the share of the region where pencil would show (0: all under dark print)
+
+    @property
+    def marked(self) -> bool:
+        return self.value != EMPTY
+
+    @property
+    def uncertain(self) -> bool:
+        return self.confidence < UNCERTAIN
+
+    @property
+    def hidden(self) -> bool:
+        """Nothing could be read: the region is (almost) all under dark print."""
+        return self.visible < HIDDEN
+
+
+HIDDEN = 0.25
+
+
+UNCERTAIN = 0.5          # readings below this confidence are listed as uncertain
+
+
+@dataclass
+class ScannedSheet:
+    """The sheet a photo shows, composed again: the loaded definition (a registry Loaded), the
+    build options it was printed with, the page, and its identity (sheetgen.draw.scanmarks)."""
+    loaded: Any
+    options: Any
+    page: Any
+    identity: Any
+    document: Any = None
+
+
+class SheetView(ABC):
+    """What a scanned sheet shows, in the game's own terms (resources, walls, rooms ...)."""
+
+    @abstractmethod
+    def as_dict(self) -> dict:
+        """The view as plain data (the `shows:` of a sheetscan file)."""
+
+
+@dataclass
+class Difference:
+    """One way the paper and the play record disagree, named for a person."""
+    what: str                   # a stable key ('hearts', 'wall D4:N', ...)
+    message: str                # "paper: hearts 3, log: 4"
+    regions: tuple[str, ...] = field(default_factory=tuple)
+
+    def as_dict(self) -> dict:
+        return {"what": self.what, "message": self.message}
+
+
+class GameScanner(ABC):
+    """A game's scan side: `SCANNER` in the module `Game.scanner` names."""
+
+    game: str = ""
+
+    @abstractmethod
+    def playable(self, loaded) -> bool:
+        """Is this definition's sheet played on with a pencil (does it get scan marks)?
+        Called at build time: must stay cheap and import nothing heavy."""
+
+    @abstractmethod
+    def regions(self, sheet: ScannedSheet) -> list[Region]:
+        """Every region a player may mark on the page, from the drawing model."""
+
+    def refine(self, sheet: ScannedSheet, readings: dict[str, RegionReading]) -> dict[str, RegionReading]:
+        """Readings decided again where a measure alone is weak and the marks around it tell
+        (a faint path between two visited rooms): the game's knowledge of how its sheet is
+        penciled.  A changed reading keeps its low confidence (it stays listed as uncertain).
+        By default nothing changes."""
+        return readings
+
+    @abstractmethod
+    def interpret(self, sheet: ScannedSheet, readings: Mapping[str, RegionReading]) -> SheetView:
+        """What the readings (by region id) mean."""
+
+    @abstractmethod
+    def check(self, sheet: ScannedSheet, view: SheetView) -> list:
+        """The rules a finished sheet can be held to: sheetgen.games.base.Violation list."""
+
+    def load_record(self, path: str):
+        """A play log of this game (InputError for an unusable one, or a log of another game)."""
+        from ..definitions.registry import find_game, load
+        from ..errors import InputError, Problem
+        loaded = load(path)
+        if loaded.kind != "playlog" or loaded.ruleset != self.game:
+            raise InputError(Problem(f"--log: a {loaded.kind} of {loaded.ruleset or 'the core'}, not a "
+                                     f"{find_game(self.game).title} play log", str(path)))
+        return loaded
+
+    def mismatch(self, sheet: ScannedSheet, record) -> str | None:
+        """Why the record was not played on this sheet (None: it was)."""
+        return None
+
+    def expected(self, sheet: ScannedSheet, record) -> SheetView:
+        """What the sheet should show after the record."""
+        raise NotImplementedError
+
+    def compare(self, sheet: ScannedSheet, view: SheetView, expected: SheetView) -> list[Difference]:
+        """Every way the paper and the record's final state differ."""
+        raise NotImplementedError
+
+    def expected_values(self, sheet: ScannedSheet, expected: SheetView) -> dict[str, str]:
+        """Region id -> the reading the view implies (EMPTY, MARKED, CROSSED, FILLED): the
+        ground truth of synthetic photos."""
+        raise NotImplementedError
+
+    def penciled(self, record, options, rng) -> tuple[Any, list]:
+        """For the photo simulator: (the played sheet's Document with its pencil marks in a
+        group id='pencil', erased marks as items of the faint residue)."""
+        raise NotImplementedError

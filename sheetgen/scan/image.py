@@ -1,0 +1,453 @@
+"""The photo: finding the sheet in it and making it flat.
+
+- `load_photo`: the image file (JPEG, PNG, ...) as BGR pixels;
+- `find_markers`: the four corner markers (ArUco 4x4, sheetgen.draw.scanmarks) by id,
+  each id naming its corner and the page's paper and orientation;
+- `locate`: the homography page mm -> photo pixels from the markers' corners (a corner
+  cut off is named), or from the page's outline when the sheet has no markers;
+- `measure_quality`: how sharp and how bright the photo is, measured on the markers'
+  edges (blur as the edge's spread in page mm, paper and ink levels);
+- `read_qr`: the QR code's text, from a warp of just its square at many pixels a module;
+- `rectify`: the page seen flat at PX_PER_MM (sheetgen.scan.sheet), from the full photo.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..draw import scanmarks as SM
+from ..errors import InputError, Problem
+
+WORK_SIDE = 2000            # px: marker search on a copy at most this big
+MAX_BLUR_MM = 0.42          # a pencil line is about 0.45 mm wide: softer edges blur it away
+MIN_CONTRAST = 50           # of 255: paper minus ink on the markers
+MIN_PAPER = 70              # of 255: the paper's level on the markers
+
+
+def _problem(message: str, photo: str, expected: str | None = None) -> InputError:
+    return InputError(Problem(message, photo, expected=expected))
+
+
+def load_photo(path: str | Path) -> np.ndarray:
+    """The photo as BGR pixels; InputError for a file that is not an image."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(Problem("no such file", str(path)))
+    data = np.fromfile(str(path), dtype=np.uint8)
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if img is None:
+        raise _problem("not an image this scanner can read", str(path), "a photo or scan as JPEG, PNG, TIFF or BMP")
+    if min(img.shape[:2]) < 200:
+        raise _problem(f"the image is only {img.shape[1]} x {img.shape[0]} pixels", str(path),
+                       "a photo of at least 1 megapixel (2 MP or more is best)")
+    return img
+
+
+@dataclass
+class Markers:
+    """The corner markers found: corner name -> 4x2 pixel corners (the marker's own TL, TR, BR, BL)."""
+    layout: tuple[str, str] | None                 # (paper, orientation) the ids say
+    corners: dict = field(default_factory=dict)
+    foreign: int = 0                               # markers of another sheet layout or dictionary
+
+    @property
+    def missing(self) -> list[str]:
+        return [c for c in SM.CORNERS if c not in self.corners]
+
+
+def _detector():
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.adaptiveThreshWinSizeMin = 7
+    params.adaptiveThreshWinSizeMax = 23
+    params.adaptiveThreshWinSizeStep = 8
+    params.minMarkerPerimeterRate = 0.02
+    params.polygonalApproxAccuracyRate = 0.05
+    params.errorCorrectionRate = 0.6
+    # blurred or small markers: read each cell's middle only, finely
+    params.perspectiveRemovePixelPerCell = 8
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.25
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+
+
+_DETECTOR = None
+
+
+def _detect(work: np.ndarray, scale: float, found: dict) -> None:
+    global _DETECTOR
+    if _DETECTOR is None:
+        _DETECTOR = _detector()
+    corners, ids, _ = _DETECTOR.detectMarkers(work)
+    if ids is not None:
+        for quad, mid in zip(corners, ids.ravel()):
+            found.setdefault(int(mid), quad.reshape(4, 2) / scale)
+
+
+def _layout_ids(found: dict) -> dict:
+    layouts: dict = {}
+    for mid in found:
+        known = SM.layout_of_marker(mid)
+        if known:
+            layouts.setdefault(known[:2], []).append(mid)
+    return layouts
+
+
+def find_markers(gray: np.ndarray) -> Markers:
+    """The corner markers; again on a copy 1.5 times bigger (small or blurred markers) when
+    fewer than three of one layout are found."""
+    scale = min(1.0, WORK_SIDE / max(gray.shape))
+    work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1.0 else gray
+    found: dict[int, np.ndarray] = {}
+    attempts = [(work, scale)]
+    if scale >= 1.0 and max(gray.shape) * 1.5 <= 3200:
+        attempts.append((None, 1.5))
+    for img, s in attempts:
+        if img is None:
+            img = cv2.resize(gray, None, fx=s, fy=s, interpolation=cv2.INTER_CUBIC)
+        _detect(img, s, found)
+        layouts = _layout_ids(found)
+        if layouts and max(len(v) for v in layouts.values()) >= 3:
+            break
+    layouts = _layout_ids(found)
+    if not layouts:
+        return Markers(None, {}, len(found))
+    layout = max(layouts, key=lambda k: len(layouts[k]))
+    out = Markers(layout, {}, len(found) - len(layouts[layout]))
+    for mid in layouts[layout]:
+        quad = found[mid]
+        win = max(2, int(round(2 / scale)))
+        quad = cv2.cornerSubPix(gray, quad.astype(np.float32).reshape(-1, 1, 2), (win, win), (-1, -1),
+                                (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)).reshape(4, 2)
+        out.corners[SM.layout_of_marker(mid)[2]] = quad
+    return out
+
+
+@dataclass
+class Location:
+    """Where the page is in the photo: H maps page mm to photo pixels."""
+    H: np.ndarray
+    size: tuple[float, float]                      # page width, height in mm
+    layout: tuple[str, str] | None
+    markers: Markers | None
+    error_px: float                                # the markers' reprojection error
+    by: str                                        # 'markers' or 'page outline'
+
+    def to_photo(self, pts_mm) -> np.ndarray:
+        pts = np.asarray(pts_mm, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.H).reshape(-1, 2)
+
+    def px_per_mm(self, x: float, y: float) -> float:
+        a, b = self.to_photo([(x, y), (x + 1.0, y + 1.0)])
+        return float(np.hypot(*(b - a)) / np.sqrt(2))
+
+
+def _homography(pairs_mm, pairs_px) -> tuple[np.ndarray, float]:
+    src = np.asarray(pairs_mm, dtype=np.float64)
+    dst = np.asarray(pairs_px, dtype=np.float64)
+    H, _ = cv2.findHomography(src, dst, 0)
+    if H is None:
+        raise ValueError("degenerate")
+    back = cv2.perspectiveTransform(src.reshape(-1, 1, 2), H).reshape(-1, 2)
+    return H, float(np.sqrt(np.mean(np.sum((back - dst) ** 2, axis=1))))
+
+
+def locate(img: np.ndarray, gray: np.ndarray, photo: str, markers: Markers) -> Location:
+    """The page's place in the photo from its markers; InputError naming a corner cut off or
+    a marker that cannot be found."""
+    if markers.layout is None:
+        raise _problem("no sheetgen corner markers found", photo)
+    w, h = SM.page_size(*markers.layout)
+    mm, px = [], []
+    for corner, quad in markers.corners.items():
+        mm += SM.marker_corners(w, h, corner)
+        px += [tuple(p) for p in quad]
+    H, err = _homography(mm, px)
+    loc = Location(H, (w, h), markers.layout, markers, err, "markers")
+    missing = markers.missing
+    if missing:
+        rows, cols = gray.shape
+        cut = []
+        for corner in missing:
+            pts = loc.to_photo(SM.marker_corners(w, h, corner))
+            if np.any(pts[:, 0] < 0) or np.any(pts[:, 1] < 0) or np.any(pts[:, 0] >= cols) or np.any(pts[:, 1] >= rows):
+                cut.append(corner)
+        if cut:
+            names = " and ".join(cut)
+            raise _problem(f"the {names} corner{'s' if len(cut) > 1 else ''} of the sheet {'are' if len(cut) > 1 else 'is'} "
+                           f"cut off: {'their markers lie' if len(cut) > 1 else 'its marker lies'} outside the photo",
+                           photo, "a photo with all four corner markers in view (step back a little)")
+        if len(missing) > 1:
+            raise _problem(f"the {' and '.join(missing)} corner markers cannot be found (covered, in a shadow or a "
+                           "reflection?)", photo, "all four corner markers in view, uncovered")
+    return loc
+
+
+def locate_page(gray: np.ndarray, photo: str, size: tuple[float, float]) -> list[Location]:
+    """Without markers: the page's outline (the biggest bright quadrilateral) as candidate
+    homographies for a page of `size` mm (both ways up: the caller keeps the one that fits)."""
+    scale = min(1.0, 1000 / max(gray.shape))
+    work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    work = cv2.GaussianBlur(work, (5, 5), 0)
+    _, mask = cv2.threshold(work, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return []
+    best = max(contours, key=cv2.contourArea)
+    if cv2.contourArea(best) < 0.1 * work.size:
+        return []
+    quad = cv2.approxPolyDP(cv2.convexHull(best), 0.02 * cv2.arcLength(best, True), True).reshape(-1, 2)
+    if len(quad) != 4:
+        return []
+    quad = quad.astype(np.float64) / scale
+    # order the quad clockwise from any corner; the page's long side goes with the quad's long side
+    centre = quad.mean(axis=0)
+    quad = quad[np.argsort(np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0]))]
+    w, h = size
+    side01 = np.hypot(*(quad[1] - quad[0])) + np.hypot(*(quad[3] - quad[2]))
+    side12 = np.hypot(*(quad[2] - quad[1])) + np.hypot(*(quad[0] - quad[3]))
+    if (side01 > side12) != (w > h):
+        quad = np.roll(quad, 1, axis=0)
+    page = [(0, 0), (w, 0), (w, h), (0, h)]
+    out = []
+    for k in (0, 2):
+        H, err = _homography(page, np.roll(quad, -k, axis=0))
+        out.append(Location(H, size, SM.paper_of(w, h), None, err, "page outline"))
+    return out
+
+
+@dataclass
+class Quality:
+    blur_mm: float          # the spread (sigma) of the markers' edges on the page
+    paper: float            # 0..255
+    ink: float              # 0..255
+
+    @property
+    def contrast(self) -> float:
+        return self.paper - self.ink
+
+    def as_dict(self) -> dict:
+        return {"blur_mm": round(self.blur_mm, 3), "paper": round(self.paper, 1), "ink": round(self.ink, 1),
+                "contrast": round(self.contrast, 1)}
+
+
+def _edge_profiles(gray: np.ndarray, loc: Location, corner: str, k: float = 20.0) -> list[np.ndarray]:
+    """Samples across the four outer edges of one marker, from black (inside) to white
+    (outside): an array (across, along) per edge, every 1/k mm over +-1.1 mm across."""
+    w, h = loc.size
+    x, y, s, _ = SM.marker_box(w, h, corner)
+    half = 1.1
+    n = int(2 * half * k) + 1
+    t = np.linspace(-half, half, n)                 # across: inside (-) to outside (+)
+    along = np.linspace(1.5, s - 1.5, 16)
+    profiles = []
+    for side in ("top", "bottom", "left", "right"):
+        if side == "top":
+            xs, ys = x + along[None, :], y - t[:, None]
+        elif side == "bottom":
+            xs, ys = x + along[None, :], y + s + t[:, None]
+        elif side == "left":
+            xs, ys = x - t[:, None], y + along[None, :]
+        else:
+            xs, ys = x + s + t[:, None], y + along[None, :]
+        xs, ys = np.broadcast_arrays(xs, ys)
+        pts = loc.to_photo(np.stack([xs.ravel(), ys.ravel()], axis=1)).astype(np.float32)
+        vals = cv2.remap(gray, pts[:, 0].reshape(xs.shape), pts[:, 1].reshape(xs.shape), cv2.INTER_LINEAR)
+        profiles.append(vals.astype(np.float64))
+    return profiles
+
+
+def _spread(samples: np.ndarray, k: float) -> tuple[float, float, float] | None:
+    """(sigma in mm, ink, paper) of an edge from its samples (across, along): each column's
+    edge found where it crosses half way, the columns lined up on it, then 10-90 % width."""
+    ink = float(np.median(samples[:5]))
+    paper = float(np.median(samples[-5:]))
+    if paper - ink < 10:
+        return None
+    mid = (ink + paper) / 2
+    n = samples.shape[0]
+    t = np.arange(n) / k
+    aligned = []
+    grid = np.linspace(-0.8, 0.8, int(1.6 * k) + 1)
+    for col in samples.T:
+        above = np.nonzero(col > mid)[0]
+        if not len(above) or above[0] == 0:
+            continue
+        i = above[0]
+        f = (mid - col[i - 1]) / max(col[i] - col[i - 1], 1e-6)
+        centre = t[i - 1] + f / k
+        aligned.append(np.interp(grid + centre, t, col))
+    if len(aligned) < 4:
+        return None
+    prof = np.median(np.array(aligned), axis=0)
+    lo, hi = ink + 0.1 * (paper - ink), ink + 0.9 * (paper - ink)
+    a = np.nonzero(prof > lo)[0]
+    b = np.nonzero(prof > hi)[0]
+    if not len(a) or not len(b):
+        return None
+    return max(0.0, (b[0] - a[0]) / k) / 2.563, ink, paper
+
+
+def measure_quality(gray: np.ndarray, loc: Location) -> Quality:
+    """Blur and levels on the markers' edges (the photo's own pixels, resampled finely)."""
+    k = 20.0
+    sigmas, papers, inks = [], [], []
+    for corner in (loc.markers.corners if loc.markers else {}):
+        for samples in _edge_profiles(gray, loc, corner, k):
+            got = _spread(samples, k)
+            if got:
+                sigmas.append(got[0])
+                inks.append(got[1])
+                papers.append(got[2])
+    if not sigmas:
+        return Quality(9.9, float(np.percentile(gray, 95)), float(np.percentile(gray, 5)))
+    return Quality(float(np.median(sigmas)), float(np.median(papers)), float(np.median(inks)))
+
+
+def check_quality(q: Quality, photo: str) -> None:
+    if q.paper < MIN_PAPER or q.contrast < MIN_CONTRAST:
+        raise _problem(f"too dark: the paper reads {q.paper:.0f}/255 and the ink-to-paper contrast is "
+                       f"{q.contrast:.0f}/255", photo,
+                       f"paper at least {MIN_PAPER}/255 and contrast at least {MIN_CONTRAST}/255 (more light, no flash glare)")
+    if q.blur_mm > MAX_BLUR_MM:
+        raise _problem(f"too blurred: edges are spread over {q.blur_mm:.2f} mm of the page (sigma)", photo,
+                       f"at most {MAX_BLUR_MM:.2f} mm (hold the phone still, let it focus, or come closer)")
+
+
+def whole_photo_quality(gray: np.ndarray) -> tuple[float, float, float]:
+    """(paper level, contrast, edge spread in pixels) of a photo without markers: to say why
+    nothing was found."""
+    scale = min(1.0, 1200 / max(gray.shape))
+    work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA).astype(np.float32)
+    lo, hi = np.percentile(work, 2), np.percentile(work, 98)
+    gx = cv2.Sobel(work, cv2.CV_32F, 1, 0, ksize=3) / 8.0
+    gy = cv2.Sobel(work, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+    g = np.percentile(np.hypot(gx, gy), 99.7)
+    spread = (hi - lo) / max(g, 1e-3) / 2.5066 / scale
+    return float(hi), float(hi - lo), float(spread)
+
+
+def _qr_crop(gray: np.ndarray, loc: Location, k: float, pad: float) -> tuple[np.ndarray, tuple]:
+    """The QR code's square (and pad mm around it) warped from the photo at k px a mm."""
+    w, h = loc.size
+    qx, qy, qs, _ = SM.qr_box(w, h)
+    side = int(round((qs + 2 * pad) * k))
+    src = np.float32([[qx - pad, qy - pad], [qx + qs + pad, qy - pad], [qx + qs + pad, qy + qs + pad],
+                      [qx - pad, qy + qs + pad]])
+    M = cv2.getPerspectiveTransform(np.float32([[0, 0], [side, 0], [side, side], [0, side]]),
+                                    loc.to_photo(src).astype(np.float32))
+    crop = cv2.warpPerspective(gray, M, (side, side), flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return crop, (qx - pad, qy - pad)
+
+
+def _clean_code(bits: np.ndarray, k: int = 8, quiet: int = 4) -> np.ndarray:
+    n = bits.shape[0]
+    img = np.full((n + 2 * quiet, n + 2 * quiet), 255, np.uint8)
+    img[quiet:quiet + n, quiet:quiet + n] = np.where(bits, 0, 255)
+    return cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_NEAREST)
+
+
+def _finder(m: float, k: float) -> np.ndarray:
+    """A QR finder pattern with its one-module white ring, m mm a module, at k px a mm."""
+    mod = np.ones((9, 9), np.float32)
+    mod[1:8, 1:8] = 0.0
+    mod[2:7, 2:7] = 1.0
+    mod[3:6, 3:6] = 0.0
+    size = int(round(9 * m * k))
+    return cv2.resize(mod, (size, size), interpolation=cv2.INTER_AREA)
+
+
+def read_qr_grid(gray: np.ndarray, loc: Location) -> str | None:
+    """The QR code read module by module where the sheet drew it: its three finder patterns are
+    found near their places (which puts right what the homography has wrong there), each
+    module's centre is sampled, and the bits, drawn again cleanly, are decoded (its error
+    correction mends the modules read wrong).  For photos whose code is too small or soft for a
+    detector to find."""
+    w, h = loc.size
+    qx, qy, qs, _ = SM.qr_box(w, h)
+    k, pad = 10.0, 2.5
+    crop, (ox, oy) = _qr_crop(gray, loc, k, pad)
+    src = crop.astype(np.float32)
+    detector = cv2.QRCodeDetector()
+    for n in (25, 21, 29, 33):
+        m = qs / n
+        tmpl = _finder(m, k)
+        found = []
+        for i, j in ((0, 0), (n - 7, 0), (0, n - 7)):
+            # the finder's ring's top-left corner, expected at module (i - 1, j - 1)
+            ex, ey = (qx + (i - 1) * m - ox) * k, (qy + (j - 1) * m - oy) * k
+            r = int(1.5 * k)
+            x0, y0 = int(max(0, ex - r)), int(max(0, ey - r))
+            window = src[y0:int(ey + r) + tmpl.shape[0], x0:int(ex + r) + tmpl.shape[1]]
+            if window.shape[0] < tmpl.shape[0] or window.shape[1] < tmpl.shape[1]:
+                break
+            score = cv2.matchTemplate(window, tmpl * 255, cv2.TM_CCOEFF_NORMED)
+            _, best, _, (bx, by) = cv2.minMaxLoc(score)
+            found.append(((x0 + bx - ex) / k, (y0 + by - ey) / k, best))
+        if len(found) < 3 or min(f[2] for f in found) < 0.4:
+            continue
+        # an affine correction from the three finders' shifts (mm): d(i, j) = d0 + i * di + j * dj
+        d0 = np.array(found[0][:2])
+        di = (np.array(found[1][:2]) - d0) / (n - 7)
+        dj = (np.array(found[2][:2]) - d0) / (n - 7)
+        jj, ii = np.mgrid[0:n, 0:n].astype(np.float64)
+        xs = (qx + (ii + 0.5) * m - ox + d0[0] + ii * di[0] + jj * dj[0]) * k
+        ys = (qy + (jj + 0.5) * m - oy + d0[1] + ii * di[1] + jj * dj[1]) * k
+        for sharpen in (0.0, 1.0):
+            img = src if not sharpen else cv2.addWeighted(src, 2.0, cv2.GaussianBlur(src, (0, 0), m * k * 0.6), -1.0, 0)
+            vals = cv2.remap(img, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR)
+            thr = cv2.threshold(np.clip(vals, 0, 255).astype(np.uint8), 0, 255,
+                                cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
+            try:
+                text, _, _ = detector.detectAndDecode(_clean_code(vals < thr))
+            except cv2.error:
+                text = ""
+            if text:
+                return text
+    return None
+
+
+def read_qr(gray: np.ndarray, loc: Location) -> str | None:
+    """The QR code's text, or None: its square warped from the photo at 16 px a mm and given
+    to OpenCV's QRCodeDetector (as is, binarised, sharpened), else read module by module."""
+    crop, _ = _qr_crop(gray, loc, 16.0, SM.QUIET + 1.5)
+    side = crop.shape[0]
+    detector = cv2.QRCodeDetector()
+    blurred = cv2.GaussianBlur(crop, (0, 0), 3)
+    sharp = cv2.addWeighted(crop, 1.8, blurred, -0.8, 0)
+    _, otsu = cv2.threshold(cv2.GaussianBlur(crop, (0, 0), 1.5), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    white = np.full((side + 40, side + 40), 255, np.uint8)
+    for variant in (crop, otsu, sharp):
+        canvas = white.copy()
+        canvas[20:20 + side, 20:20 + side] = variant
+        try:
+            text, _, _ = detector.detectAndDecode(canvas)
+        except cv2.error:
+            text = ""
+        if text:
+            return text
+    return read_qr_grid(gray, loc)
+
+
+def rectify(gray: np.ndarray, loc: Location, shape: tuple[int, int]) -> np.ndarray:
+    """The page flat: shape (rows, cols) pixels over the page's mm, sampled from the photo
+    (halved first while the photo has more than twice the pixels a mm, against aliasing)."""
+    w, h = loc.size
+    rows, cols = shape
+    kx, ky = cols / w, rows / h
+    src = gray
+    S = np.eye(3)
+    ppm = loc.px_per_mm(w / 2, h / 2)
+    while ppm / 2 >= max(kx, ky) * 1.15 and min(src.shape) > 400:
+        src = cv2.pyrDown(src)
+        S = np.diag([0.5, 0.5, 1.0]) @ S
+        ppm /= 2
+    # output pixel (u, v) is page mm ((u + 0.5) / kx, (v + 0.5) / ky) (the template's pixel
+    # centres) -> photo pixel through H, then through the halvings
+    M = S @ loc.H @ np.diag([1.0 / kx, 1.0 / ky, 1.0]) @ np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1.0]])
+    return cv2.warpPerspective(src, M, (cols, rows), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)

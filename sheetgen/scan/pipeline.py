@@ -1,0 +1,213 @@
+"""One photo from file to a ScanResult: find the sheet, read its code, compose it again,
+read every region its game names, and check what it shows."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from ..draw.scanmarks import SheetIdentity
+from ..errors import InputError, Problem
+from . import image as I
+from .contract import RegionReading, ScannedSheet
+from .read import Page, Plan, read_regions
+from .sheet import rebuild, template
+
+
+@dataclass
+class ScanResult:
+    photo: str
+    sheet: ScannedSheet
+    identity_from: str                          # 'QR code' or '--sheet'
+    location: Any                               # image.Location
+    quality: Any                                # image.Quality
+    readings: dict[str, RegionReading]
+    view: Any
+    violations: list                            # what the paper breaks (sheetgen.games.base.Violation)
+    record: str | None = None                   # the --log / --journal the paper was compared with
+    differences: list = field(default_factory=list)
+    record_violations: list = field(default_factory=list)   # the record's own verdict (as `sheetgen check`)
+    record_readings: list = field(default_factory=list)
+    seconds: float = 0.0
+    page: Any = None                            # read.Page (the rectified photo and its darkness)
+    gray: Any = None
+    colour: Any = None
+
+    @property
+    def consistent(self) -> bool:
+        return not self.violations and not self.differences and not [
+            v for v in self.record_violations if not getattr(v, "consequence", False)]
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.consistent else 1
+
+    def uncertain(self) -> list[RegionReading]:
+        return sorted((r for r in self.readings.values() if r.uncertain), key=lambda r: (r.confidence, r.region.id))
+
+
+_sheets: dict = {}
+
+
+def _rebuilt(identity, sheet_ref, layout, options):
+    """rebuild() once per sheet for the run, with its scanner and regions (many photos of one sheet)."""
+    key = (identity.encode() if identity else None, sheet_ref, layout, tuple(options))
+    if sheet_ref is not None:
+        try:
+            key += (Path(sheet_ref).stat().st_mtime_ns,)
+        except OSError:
+            pass
+    hit = _sheets.get(key)
+    if hit is None:
+        sheet = rebuild(identity, sheet_ref, layout, options)
+        scanner = scanner_for(sheet)
+        regions = scanner.regions(sheet)
+        tmpl = template(sheet)
+        hit = (sheet, scanner, Plan(regions, tmpl.shape[:2], (sheet.page.width, sheet.page.height)))
+        if len(_sheets) > 16:
+            _sheets.clear()
+        _sheets[key] = hit
+    return hit
+
+
+def scanner_for(sheet: ScannedSheet):
+    from ..definitions.registry import games
+    ruleset = sheet.loaded.ruleset
+    game = games().get(ruleset) if ruleset else None
+    if game is None or not game.scanner:
+        raise InputError(Problem(f"{sheet.identity.describe()} is not a sheet played with a pencil: "
+                                 "nothing on it to read", path="--sheet"))
+    scanner = game.module("scanner").SCANNER
+    if not scanner.playable(sheet.loaded):
+        raise InputError(Problem(f"{sheet.identity.describe()} is not a sheet played with a pencil: "
+                                 "nothing on it to read", path="--sheet"))
+    return scanner
+
+
+def _no_markers(gray: np.ndarray, photo: str, markers: I.Markers) -> InputError:
+    paper, contrast, spread = I.whole_photo_quality(gray)
+    if paper < I.MIN_PAPER or contrast < I.MIN_CONTRAST:
+        return InputError(Problem(f"too dark to find the sheet: the brightest part reads {paper:.0f}/255 and the "
+                                  f"contrast is {contrast:.0f}/255", photo,
+                                  expected=f"paper at least {I.MIN_PAPER}/255 and contrast at least "
+                                  f"{I.MIN_CONTRAST}/255 (more light)"))
+    if spread > 3.0:
+        return InputError(Problem(f"too blurred to find the sheet's markers: edges are spread over {spread:.1f} px "
+                                  "(sigma)", photo, expected="at most 2 px (hold the phone still and let it focus)"))
+    what = "no sheetgen corner markers and no QR code found"
+    if markers.foreign:
+        what += f" ({markers.foreign} marker{'s' if markers.foreign > 1 else ''} of another kind)"
+    return InputError(Problem(f"{what}: not a sheetgen sheet, or printed with --no-scan-marks", photo,
+                              expected="a photo of a sheet sheetgen printed; if it is one, name it: "
+                              "--sheet NAME or --sheet FILE"))
+
+
+def _by_outline(gray, photo: str, sheet_ref: str, options=()) -> tuple[I.Location, ScannedSheet]:
+    """No markers but --sheet: the page's outline, the right way up by the template."""
+    sheet = rebuild(None, sheet_ref, None, options)
+    page = sheet.page
+    candidates = I.locate_page(gray, photo, (page.width, page.height))
+    if not candidates:
+        raise InputError(Problem("no corner markers, and the page's outline cannot be found either", photo,
+                                 expected="the whole sheet in view on a darker table"))
+    tmpl = template(sheet).mean(axis=2)
+    best, score = None, -2.0
+    for loc in candidates:
+        rect = I.rectify(gray, loc, tmpl.shape[:2]).astype(np.float32)
+        c = float(np.corrcoef(rect.ravel()[::7], tmpl.ravel()[::7])[0, 1])
+        if c > score:
+            best, score = loc, c
+    return best, sheet
+
+
+def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | None = None,
+               keep_images: bool = False, img: np.ndarray | None = None, options: tuple = ()) -> ScanResult:
+    """Read one photo (or an image already decoded: img) and check it; sheet_ref and options
+    (game options such as ('hero', 'kael')): the sheet when its QR code cannot be read;
+    record: a play log path to compare the paper with.  InputError (exit 2) for a photo that
+    cannot be read."""
+    start = time.perf_counter()
+    photo = str(photo)
+    if img is None:
+        img = I.load_photo(photo)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
+    markers = I.find_markers(gray)
+    if markers.layout is None or (len(markers.corners) < 2 and sheet_ref is not None):
+        if sheet_ref is None:
+            raise _no_markers(gray, photo, markers)
+        loc, sheet = _by_outline(gray, photo, sheet_ref, options)
+        quality = I.Quality(0.0, float(np.percentile(gray, 95)), float(np.percentile(gray, 5)))
+        identity_from = "--sheet"
+        scanner = scanner_for(sheet)
+        plan = Plan(scanner.regions(sheet), template(sheet).shape[:2], (sheet.page.width, sheet.page.height))
+    else:
+        if len(markers.corners) < 2:
+            raise InputError(Problem(f"only the {', '.join(markers.corners)} corner marker found: the rest of the "
+                                     "sheet is out of view or covered", photo,
+                                     expected="a photo with all four corner markers in view"))
+        loc = I.locate(img, gray, photo, markers)
+        quality = I.measure_quality(gray, loc)
+        I.check_quality(quality, photo)
+        text = I.read_qr(gray, loc)
+        identity = None
+        if text:
+            try:
+                identity = SheetIdentity.decode(text)
+            except ValueError as exc:
+                raise InputError(Problem(f"the QR code says {text!r}: {exc}", photo)) from None
+        if identity is None and sheet_ref is None:
+            raise InputError(Problem("the corner markers are there but the sheet's QR code cannot be read "
+                                     "(too small in the photo, blurred or covered?)", photo,
+                                     expected="--sheet NAME or --sheet FILE: the sheet the photo shows"))
+        identity_from = "QR code" if identity is not None else "--sheet"
+        sheet, scanner, plan = _rebuilt(identity, sheet_ref, loc.layout, options)
+    tmpl = template(sheet)
+    rect = I.rectify(gray, loc, tmpl.shape[:2])
+    page = Page(rect, tmpl, (sheet.page.width, sheet.page.height), blur_mm=quality.blur_mm)
+    readings = scanner.refine(sheet, read_regions(page, plan))
+    view = scanner.interpret(sheet, readings)
+    violations = scanner.check(sheet, view)
+    result = ScanResult(photo, sheet, identity_from, loc, quality, readings, view, violations)
+    if record is not None:
+        compare_with_record(result, scanner, record)
+    result.seconds = time.perf_counter() - start
+    if keep_images:
+        result.page, result.gray, result.colour = page, gray, img
+    return result
+
+
+def as_seen(scanner, result: ScanResult, expected):
+    """What the paper would show of the record's final state to a scanner reading every region
+    right: the game's view of the record's region readings, where a region could not be read
+    (under dark print) the photo's own reading, and nothing of what no region can show (a wall
+    where the sheet gives no place to pencil one).  The paper is held to this, not to more."""
+    from .contract import RegionReading
+    truth = scanner.expected_values(result.sheet, expected)
+    seen = {}
+    for rid, reading in result.readings.items():
+        if reading.hidden or rid not in truth:
+            seen[rid] = reading
+        else:
+            seen[rid] = RegionReading(reading.region, truth[rid], 1.0, 0.0, reading.visible)
+    return scanner.interpret(result.sheet, seen)
+
+
+def compare_with_record(result: ScanResult, scanner, record_path: str, label: str | None = None) -> None:
+    """The paper against a play log: InputError when the log was played on another sheet."""
+    record = scanner.load_record(record_path)
+    why = scanner.mismatch(result.sheet, record)
+    if why:
+        raise InputError(Problem(f"the wrong sheet for this log: {why}", label or record_path,
+                                 expected="the photo of the sheet the log was played on"))
+    expected = scanner.expected(result.sheet, record)
+    result.differences = scanner.compare(result.sheet, result.view, as_seen(scanner, result, expected))
+    check = getattr(record.handler, "check", None)
+    if check is not None:
+        judgement = check(record.definition)
+        result.record_violations = list(judgement.violations)
+        result.record_readings = judgement.reading_names()
+    result.record = label or record_path

@@ -1,0 +1,82 @@
+"""What a scan says: the `kind: sheetscan` YAML file, the text for a person, the JSON.
+
+The sheetscan file holds the photo, the sheet it shows (its identity and how it was
+known), the photo's quality, what the sheet shows (the game's view), the rules it
+breaks, the differences with the play record, and every region with its reading and
+confidence, the uncertain ones first."""
+from __future__ import annotations
+
+from .contract import UNCERTAIN
+
+
+def _violation(v) -> dict:
+    out = {"rule": v.rule, "message": v.message}
+    if v.line is not None:
+        out["line"] = v.line
+    if v.step is not None:
+        out["step"] = v.step
+    return out
+
+
+def as_data(result) -> dict:
+    """The sheetscan document as plain data (YAML and JSON share it)."""
+    sheet = result.sheet
+    regions = sorted(result.readings.values(), key=lambda r: (not r.uncertain, r.confidence if r.uncertain else 0,
+                                                              r.region.id))
+    out = {
+        "sheetgen": 1,
+        "kind": "sheetscan",
+        "ruleset": sheet.loaded.ruleset,
+        "photo": result.photo,
+        "sheet": {"code": sheet.identity.encode(), "is": sheet.identity.describe(), "known_by": result.identity_from,
+                  "located_by": result.location.by, "marker_error_px": round(result.location.error_px, 2)},
+        "quality": result.quality.as_dict(),
+        "verdict": "consistent" if result.consistent else "not consistent",
+        "shows": result.view.as_dict(),
+        "violations": [_violation(v) for v in result.violations],
+    }
+    if result.record is not None:
+        out["record"] = {"file": result.record, "differences": [d.as_dict() for d in result.differences],
+                         "violations": [_violation(v) for v in result.record_violations]}
+        if result.record_readings:
+            out["record"]["readings"] = result.record_readings
+    out["uncertain"] = [r.region.id for r in regions if r.uncertain]
+    out["regions"] = [{"id": r.region.id, "role": r.region.role, "reading": r.value, "confidence": r.confidence,
+                       **({"hidden": True} if r.hidden else {})} for r in regions]
+    out["seconds"] = round(result.seconds, 3)
+    return out
+
+
+def sheetscan_yaml(result) -> str:
+    import yaml
+    data = as_data(result)
+    head = (f"# sheetgen scan of {result.photo}: {len(data['regions'])} regions read, "
+            f"{len(data['uncertain'])} uncertain (confidence below {UNCERTAIN}), listed first\n")
+    return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120, default_flow_style=None)
+
+
+def text(result) -> str:
+    """The scan for a person: what sheet, what it shows, what is wrong."""
+    sheet = result.sheet
+    lines = [f"{result.photo}: {sheet.identity.describe()} (known by the {result.identity_from}; "
+             f"{len(result.readings)} regions read, {len(result.uncertain())} uncertain)"]
+    shows = result.view.as_dict()
+    for key, value in shows.items():
+        if isinstance(value, dict):
+            value = ", ".join(f"{k} {v}" for k, v in value.items())
+        elif isinstance(value, list):
+            value = ", ".join(str(v) for v in value[:24]) + (f" ... ({len(value)})" if len(value) > 24 else "")
+        lines.append(f"  {key}: {value}")
+    for v in result.violations:
+        lines.append(f"  rule: {v.message}")
+    if result.record is not None:
+        if result.differences:
+            lines.append(f"  against {result.record}: {len(result.differences)} difference"
+                         f"{'s' if len(result.differences) != 1 else ''}")
+            lines += [f"    {d.message}" for d in result.differences]
+        else:
+            lines.append(f"  against {result.record}: the paper shows what the log does")
+        for v in result.record_violations:
+            lines.append(f"  log: {v.format(result.record)}")
+    lines.append("  consistent" if result.consistent else "  NOT consistent")
+    return "\n".join(lines)
