@@ -83,3 +83,18 @@ def browser(tmp_path):
     yield open_window
     for driver in drivers:
         driver.quit()
+
+
+def gone(element):
+    """A wait condition: ELEMENT has left the page (the next page has loaded).  Selenium's
+    staleness_of lets chromium's "Node with given id does not belong to the document",
+    raised mid-navigation, escape as an error; here it means gone too."""
+    from selenium.common.exceptions import WebDriverException
+
+    def check(_driver) -> bool:
+        try:
+            element.is_enabled()
+            return False
+        except WebDriverException:
+            return True
+    return check

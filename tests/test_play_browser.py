@@ -11,7 +11,7 @@ from sheetgen.cli import main
 from sheetgen.definitions.registry import tracker_for
 from sheetgen.tracker.journal import Journal
 from sheetgen.web.play import make_play_app
-from tests.browser import SHOTS, browser, live_server  # noqa: F401  (pytest fixtures)
+from tests.browser import SHOTS, browser, gone, live_server  # noqa: F401  (pytest fixtures)
 
 LOGS = Path(__file__).parent / "data" / "foury_logs"
 HALL = LOGS / "test-hall.yaml"
@@ -49,14 +49,13 @@ def test_a_whole_round_by_taps(tmp_path, live_server, browser, width, height, na
     page.save_screenshot(str(SHOTS / f"play-{name}-0-start.png"))
     def tap(css, loads=True):
         """Tap CSS; when the tap loads the next page, wait until it has."""
-        from selenium.webdriver.support import expected_conditions as EC
         from selenium.webdriver.support.ui import WebDriverWait
         old = page.find_element(By.TAG_NAME, "html")
         el = page.find_element(By.CSS_SELECTOR, css)
         page.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
         el.click()
         if loads:
-            WebDriverWait(page, 10).until(EC.staleness_of(old))
+            WebDriverWait(page, 10).until(gone(old))
             WebDriverWait(page, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
     tap("#dice-ask")

@@ -14,7 +14,7 @@ from sheetgen.cli import main
 from sheetgen.definitions.registry import tracker_for
 from sheetgen.tracker.journal import Journal
 from sheetgen.web.play import make_play_app
-from tests.browser import SHOTS, browser, live_server  # noqa: F401  (pytest fixtures)
+from tests.browser import SHOTS, browser, gone, live_server  # noqa: F401  (pytest fixtures)
 
 KEY = "k"
 
@@ -127,13 +127,12 @@ def test_a_short_run_in_the_browser(journal, live_server, browser, width, height
     page.get(live_server(make_play_app(journal), "/g/1"))
 
     def tap(css):
-        from selenium.webdriver.support import expected_conditions as EC
         from selenium.webdriver.support.ui import WebDriverWait
         old = page.find_element(By.TAG_NAME, "html")
         el = page.find_element(By.CSS_SELECTOR, css)
         page.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
         el.click()
-        WebDriverWait(page, 10).until(EC.staleness_of(old))       # every tap here loads the next page
+        WebDriverWait(page, 10).until(gone(old))       # every tap here loads the next page
         WebDriverWait(page, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
     tap("#dice-ask")
     tap("form.act button.entrance")
