@@ -94,22 +94,24 @@ def echo_err(message: str) -> None:
     click.echo(message, err=True)
 
 
-# the optional parts and the libraries each needs (pyproject's extras)
-EXTRAS = {"web": ("starlette", "uvicorn", "jinja2", "ruamel.yaml"), "scan": ("numpy", "cv2")}
+# the optional parts (pyproject's extras): the modules each needs, and the package that has it
+EXTRAS = {"web": (("starlette", "starlette"), ("uvicorn", "uvicorn"), ("jinja2", "jinja2"),
+                  ("ruamel.yaml", "ruamel.yaml")),
+          "scan": (("numpy", "numpy"), ("cv2", "opencv-python-headless"))}
 
 
 def require_extra(extra: str, command: str) -> None:
     """InputError (exit 2) naming the install line when an optional part's libraries are
     missing, before the command imports them (else a bare ImportError: a bug, exit 3)."""
-    import importlib.util
+    import importlib
 
     from ..errors import InputError
-    def absent(module: str) -> bool:
+    missing = []
+    for module, package in EXTRAS[extra]:
         try:
-            return importlib.util.find_spec(module) is None
-        except ModuleNotFoundError:         # the parent of a dotted name is missing
-            return True
-    missing = [m for m in EXTRAS[extra] if absent(m)]
+            importlib.import_module(module)     # the command imports it next anyway
+        except ImportError:
+            missing.append(package)
     if missing:
         raise InputError(f"`sheetgen {command}` needs the {extra} extra ({', '.join(missing)} not installed): "
                          f"python3 -m pip install 'sheetgen[{extra}]' (from a checkout: pip install -e '.[{extra}]')")

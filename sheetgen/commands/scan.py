@@ -1,6 +1,6 @@
 import click
 
-from ._common import clean_errors
+from ._common import clean_errors, require_extra
 from .build import game_build_options
 
 
@@ -42,8 +42,7 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, **game_values):
     from pathlib import Path
 
     from ..errors import InputError, Problem, SheetgenError
-    from ..scan import require
-    require()
+    require_extra("scan", "scan")
     if log and journal_path:
         raise InputError(Problem("give --log or --journal, not both", path="--journal"))
     from .build import _declared_options

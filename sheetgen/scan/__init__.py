@@ -10,24 +10,9 @@ penciled on, read back region by region and checked.
     graphite.py, photo.py, corpus.py   the photo simulator (pencil look, synthetic camera,
                   the corpus of recipes the tests and the bench photograph)
 
-The image work needs numpy and OpenCV (`pip install 'sheetgen[scan]'`): `require()` says so.
+The image work needs numpy and OpenCV (`pip install 'sheetgen[scan]'`): `sheetgen scan` says so
+(commands._common.require_extra).
 The core knows no game: a game's scan module (`Game.scanner`) names its regions by the
 stable ids of its drawing model and says what they mean.
 """
 from __future__ import annotations
-
-INSTALL = "pip install 'sheetgen[scan]'   (or: pip install opencv-python-headless numpy)"
-
-
-def require() -> None:
-    """InputError (exit 2) naming what to install when numpy or OpenCV is missing."""
-    missing = []
-    for module, package in (("numpy", "numpy"), ("cv2", "opencv-python-headless")):
-        try:
-            __import__(module)
-        except ImportError:
-            missing.append(package)
-    if missing:
-        from ..errors import InputError, Problem
-        raise InputError(Problem(f"`sheetgen scan` needs {' and '.join(missing)}, which are not installed",
-                                 expected=INSTALL))
