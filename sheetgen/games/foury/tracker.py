@@ -124,9 +124,9 @@ def _map_key(ref: str) -> str | None:
     return hashlib.sha256(f"{path.resolve()}\0{_code()}\0".encode() + data).hexdigest()[:40]
 
 
-def _board(ref: str):
+def _board(ref: str, key: str | None):
+    """The board of map REF; KEY (its _map_key) names it in the cache."""
     from sheetgen.usercache import cached
-    key = _map_key(ref)
     if key is None:
         return _load_map(ref).board            # its errors, located, as before
     return cached("foury-board", key, lambda: _load_map(ref).board)
@@ -136,23 +136,22 @@ def _steps_text(steps: list) -> list[str]:
     return [json.dumps(step, sort_keys=True, separators=(",", ":")) for step in steps]
 
 
-def _state_entry(header: dict) -> tuple[str, str] | None:
-    key = _map_key(header["map"])
-    if key is None:
+def _state_entry(header: dict, map_key: str | None) -> Path | None:
+    """The cache entry of a game's replayed state: its map (by MAP_KEY) and its header."""
+    if map_key is None:
         return None
     from sheetgen.usercache import entry_path
-    game_key = hashlib.sha256((key + json.dumps(header, sort_keys=True)).encode()).hexdigest()[:40]
-    return game_key, str(entry_path("foury-track", game_key))
+    return entry_path("foury-track", hashlib.sha256((map_key + json.dumps(header, sort_keys=True)).encode())
+                      .hexdigest()[:40])
 
 
-def _recall(header: dict, steps: list):
-    """(hero, game, how many of steps it covers) from the cache, or None."""
+def _recall(entry: Path | None, steps: list):
+    """(hero, game, how many of steps it covers) from the cache ENTRY, or None."""
     import pickle
-    entry = _state_entry(header)
     if entry is None:
         return None
     try:
-        done, hero, game = pickle.loads(Path(entry[1]).read_bytes())
+        done, hero, game = pickle.loads(entry.read_bytes())
     except Exception:               # noqa: BLE001 - missing or damaged: replay
         return None
     if done != _steps_text(steps)[:len(done)]:
@@ -160,11 +159,10 @@ def _recall(header: dict, steps: list):
     return hero, game, len(done)
 
 
-def _remember(header: dict, steps: list, hero, game) -> None:
+def _remember(entry: Path | None, steps: list, hero, game) -> None:
     from sheetgen.usercache import store
-    entry = _state_entry(header)
     if entry is not None:
-        store(Path(entry[1]), (_steps_text(steps), hero, game))
+        store(entry, (_steps_text(steps), hero, game))
 
 
 def _map_ref(name: str) -> str:
@@ -227,7 +225,7 @@ class FouryTracker(TrackerAdapter):
 
     def start(self, params: dict) -> dict:
         ref = _map_ref(params["map"])
-        board = _board(ref)
+        board = _board(ref, _map_key(ref))
         header = {"ruleset": "foury", "map": ref}
         if params.get("hero"):
             header["hero"] = {"name": params["hero"].strip().lower()}
@@ -239,7 +237,9 @@ class FouryTracker(TrackerAdapter):
         return header
 
     def replay(self, header: dict, steps: list) -> TrackState:
-        known = _recall(header, steps)
+        map_key = _map_key(header["map"])           # the map file read and hashed once a replay
+        entry = _state_entry(header, map_key)
+        known = _recall(entry, steps)
         if known is not None and known[2] == len(steps):
             hero, game, _ = known
             return TrackState(header, game.board, hero, game, list(steps))
@@ -247,13 +247,13 @@ class FouryTracker(TrackerAdapter):
             hero, game, done = known
             board = game.board
         else:
-            board = _board(header["map"])
+            board = _board(header["map"], map_key)
             hero, _ = _hero(header, board)
             game, done = E.rules_for(board).new_game(board, hero), 0
         rules = E.rules_for(board)
         for action in _actions(steps[done:]):
             game = rules.step(game, action).state
-        _remember(header, steps, hero, game)
+        _remember(entry, steps, hero, game)
         return TrackState(header, board, hero, game, list(steps))
 
     def prepare(self, state: TrackState, step: dict, rng) -> dict:
@@ -295,7 +295,8 @@ class FouryTracker(TrackerAdapter):
         except Illegal as refused:
             raise Illegal("; ".join(v.message for v in refused.violations)) from None
         steps = state.steps + [step]
-        _remember(state.header, steps, state.hero, game)      # the next command starts from here
+        # the next command starts from here
+        _remember(_state_entry(state.header, _map_key(state.header["map"])), steps, state.hero, game)
         return TrackState(state.header, state.board, state.hero, game, steps)
 
     def dice_due(self, state: TrackState, step) -> list[tuple[tuple[str, ...], str]]:
