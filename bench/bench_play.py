@@ -2,9 +2,15 @@
 
 1. GAMES games of ACTIONS actions each (legal games of the random player on the Ancient
    Story, dice written in), every game played by its own client thread at once, one POST per
-   action, against `sheetgen play` running as its own process; the latency of every action
-   (p50, p99, max) against a plain baseline: the same load on a bare Starlette app that only
-   records each POST in SQLite (same journal settings, one transaction each);
+   action, against `sheetgen play` running as its own process, in two loads:
+   - flat out: every player sends its next action the moment the last is answered (no pause):
+     the server's throughput; with GAMES players never pausing, each waits about GAMES /
+     throughput (Little's law), whatever the server does;
+   - table pace: a player pauses before each action (exponential, mean THINK s: 0.5 s is ten
+     times faster than a player rolling a die and penciling), then taps: the POST and the page
+     it leads to (what the browser fetches) are timed, the POST alone and the whole tap;
+   each against a plain baseline under the same load: a bare Starlette app that only records
+   each POST in SQLite (one transaction each, synchronous=FULL, the stdlib's own locking);
 2. afterwards: no action lost or doubled (each game's journal is exactly its actions) and
    every game's export passes `sheetgen check`;
 3. KILLS times: the server killed with SIGKILL in the middle of a game, restarted, and
@@ -12,7 +18,7 @@
 
 Not a timed test: the figures depend on the machine (target: p99 under 50 ms here).
 
-Usage: python bench/bench_play.py [--games 50] [--actions 200] [--kills 20]
+Usage: python bench/bench_play.py [--games 50] [--actions 200] [--kills 20] [--think 0.5]
 """
 from __future__ import annotations
 
@@ -33,6 +39,7 @@ from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_P99_MS = 50.0
+THINK_S = 0.5       # the mean pause of a player between actions at the table pace (a real one takes seconds)
 TRAITS = {"hearts": 4, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 2}
 
 
@@ -86,20 +93,36 @@ def form_key(base: str, gid: int) -> str:
     return re.search(r'name="key" value="([^"]+)"', page).group(1)
 
 
-def play(base: str, key: str, gid: int, steps: list, latencies: list, errors: list, acked: list | None = None):
+def play(base: str, key: str, gid: int, steps: list, latencies: list, errors: list, acked: list | None = None,
+         think: float = 0.0, taps: list | None = None):
+    """One player: each step POSTed (its latency in LATENCIES); with THINK, a pause of that mean
+    (exponential, seeded by the game) before each action, and the page the browser is sent to
+    fetched after it (the whole tap, POST + page, in TAPS)."""
     host = urlsplit(base)
     conn = http.client.HTTPConnection(host.hostname, host.port, timeout=60)
+    rng = random.Random(gid)
     for i, step in enumerate(steps):
+        if think:
+            time.sleep(rng.expovariate(1.0 / think))
         body = urlencode({"key": key, "step": json.dumps(step)})
         t = time.perf_counter()
         try:
             conn.request("POST", f"/g/{gid}/act", body, {"content-type": "application/x-www-form-urlencoded"})
             res = conn.getresponse()
             res.read()
+            posted = time.perf_counter()
+            if taps is not None and res.status == 303:
+                conn.request("GET", res.getheader("location"))
+                page = conn.getresponse()
+                page.read()
+                if page.status != 200:
+                    errors.append(f"game {gid} action {i + 1}: the page after it: HTTP {page.status}")
+                    return
+                taps.append(time.perf_counter() - t)
         except (OSError, http.client.HTTPException) as exc:
             errors.append(f"game {gid} action {i + 1}: {exc}")
             return
-        latencies.append(time.perf_counter() - t)
+        latencies.append(posted - t)
         if res.status != 303:
             errors.append(f"game {gid} action {i + 1}: HTTP {res.status}")
             return
@@ -108,10 +131,11 @@ def play(base: str, key: str, gid: int, steps: list, latencies: list, errors: li
     conn.close()
 
 
-def load(base: str, key: str, gids: list[int], games: list[list]) -> tuple[list, list, float]:
+def load(base: str, key: str, gids: list[int], games: list[list], think: float = 0.0,
+         taps: list | None = None) -> tuple[list, list, float]:
     latencies: list = []
     errors: list = []
-    threads = [threading.Thread(target=play, args=(base, key, gid, steps, latencies, errors))
+    threads = [threading.Thread(target=play, args=(base, key, gid, steps, latencies, errors, None, think, taps))
                for gid, steps in zip(gids, games)]
     t = time.perf_counter()
     for th in threads:
@@ -231,35 +255,46 @@ uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
 
 
 def main(argv: list[str]) -> int:
-    def opt(name, default):
-        return int(argv[argv.index(name) + 1]) if name in argv else default
+    def opt(name, default, kind=int):
+        return kind(argv[argv.index(name) + 1]) if name in argv else default
     count, actions, kills = opt("--games", 50), opt("--actions", 200), opt("--kills", 20)
+    think = opt("--think", THINK_S, float)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         os.environ.setdefault("SHEETGEN_DATA_DIR", str(folder / "data"))
         games = games_of(count, actions)
         journal = folder / "play.sqlite"
-        gids = new_journal(journal, count)
-        # the plain baseline first, then sheetgen play (alternate order does not matter much here)
+        flat_gids, paced_gids = new_journal(journal, count), new_journal(journal, count)
         plain_script = folder / "plain.py"
         plain_script.write_text(PLAIN)
+        # the plain baseline: flat out, then at the table pace
         proc, base = start([sys.executable, str(plain_script), str(folder / "plain.sqlite")], env)
         try:
-            lat, errors, wall = load(base, "plain", gids, games)
+            lat, errors, wall = load(base, "plain", flat_gids, games)
+            plain_flat = figures("plain baseline, flat out (Starlette + one SQLite insert per POST)", lat, wall)
+            lat, errors, wall = load(base, "plain", paced_gids, games, think)
+            plain_paced = figures(f"plain baseline, table pace (think {think:g} s)", lat, wall)
         finally:
             proc.kill()
             proc.wait()
-        plain = figures("plain baseline (Starlette + one SQLite insert per POST)", lat, wall)
         proc, base = start([sys.executable, "-m", "sheetgen", "play", "--journal", str(journal), "--port", "0"], env)
         try:
-            key = form_key(base, gids[0])
-            lat, errors, wall = load(base, key, gids, games)
+            key = form_key(base, flat_gids[0])
+            lat, errors, wall = load(base, key, flat_gids, games)
+            flat = figures(f"sheetgen play, flat out ({count} games x {actions} actions, no pause)", lat, wall)
+            taps: list = []
+            lat, more, wall = load(base, key, paced_gids, games, think, taps)
+            errors += more
+            paced = figures(f"sheetgen play, table pace ({count} games x {actions} actions, think {think:g} s), "
+                            "the POST", lat, wall)
+            tap = figures("sheetgen play, table pace, the whole tap (POST + the page it leads to)", taps, wall)
             # one player alone (a fresh copy of the first game): what one action costs, no queue
             solo_gid = new_journal(journal, 1)[0]
             solo: list = []
+            solo_taps: list = []
             t = time.perf_counter()
-            play(base, key, solo_gid, games[0], solo, errors)
+            play(base, key, solo_gid, games[0], solo, errors, None, 0.0, solo_taps)
             solo_wall = time.perf_counter() - t
         finally:
             proc.send_signal(signal.SIGINT)
@@ -267,12 +302,17 @@ def main(argv: list[str]) -> int:
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 proc.kill()
-        ours = figures(f"sheetgen play ({count} games x {actions} actions at once)", lat, wall)
-        figures("sheetgen play (one game alone)", solo, solo_wall)
-        print(f"ratio p99 {ours['p99'] / plain['p99']:.2f}x, p50 {ours['p50'] / plain['p50']:.2f}x the plain "
-              f"baseline; p99 target {TARGET_P99_MS:.0f} ms: {'met' if ours['p99'] < TARGET_P99_MS else 'NOT met'}")
-        problems = errors + verify(journal, gids, games, folder)
-        print(f"journals: {count} games, {'no action lost or doubled, every export passes sheetgen check' if not problems else 'PROBLEMS'}")
+        figures("sheetgen play, one game alone, the POST", solo, solo_wall)
+        figures("sheetgen play, one game alone, the whole tap", solo_taps, solo_wall)
+        print(f"flat out: {flat['rate']:.0f} actions/s ({flat['rate'] / plain_flat['rate']:.2f}x the plain baseline's "
+              f"{plain_flat['rate']:.0f}/s); with {count} players never pausing, latency is players / rate "
+              f"(Little's law): p99 {flat['p99'] / plain_flat['p99']:.2f}x the plain baseline's")
+        print(f"table pace: p99 {paced['p99'] / plain_paced['p99']:.2f}x the plain baseline's; p99 target "
+              f"{TARGET_P99_MS:.0f} ms: the POST {'met' if paced['p99'] < TARGET_P99_MS else 'NOT met'}, "
+              f"the whole tap {'met' if tap['p99'] < TARGET_P99_MS else 'NOT met'}")
+        problems = errors + verify(journal, flat_gids + paced_gids, games + games, folder)
+        print(f"journals: {2 * count} games, "
+              f"{'no action lost or doubled, every export passes sheetgen check' if not problems else 'PROBLEMS'}")
         problems += kill_check(folder / "kill.sqlite", games, kills)
     for p in problems[:20]:
         print("problem:", p)

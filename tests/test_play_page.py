@@ -315,3 +315,44 @@ def test_unusable_requests_are_clean_refusals(game):
                        ).status_code in (400, 403)
     assert client.post("/g/1/act", content=b"{}", headers={"content-type": "application/json"}).status_code == 415
     assert engine(journal)[1] == []
+
+
+def _pencil_svg(page):
+    marks = re.search(r'<g[^>]*id="pencil".*?</g>', page, re.S)
+    return marks.group(0) if marks else ""
+
+
+def test_what_the_server_remembers_never_differs_from_a_fresh_replay(tmp_path):
+    """The server keeps each game's steps, states and pencil trail between taps; after taps, an
+    undo, and a step recorded by another process (`sheetgen track`) the page, the engine's view
+    and the pencil equal those of a new server that replays everything."""
+    journal = tmp_path / "j.sqlite"
+    assert cli("new", "--map", str(HALL), "--traits", TRAITS, journal=journal).exit_code == 0
+    client = TestClient(make_play_app(journal, form_key=KEY), base_url="http://127.0.0.1:8765")
+    steps = [{"entry": ROUND_A["entry"]}] + [s for s in ROUND_A["steps"] if not (isinstance(s, dict) and "sheet" in s)]
+    assert post(client, "/g/1/dice", mode="ask").status_code == 303
+
+    def same_as_fresh():
+        fresh = TestClient(make_play_app(journal, form_key=KEY), base_url="http://127.0.0.1:8765")
+        ours, theirs = client.get("/g/1/state.json").json(), fresh.get("/g/1/state.json").json()
+        assert ours == theirs
+        assert _pencil_svg(client.get("/g/1").text) == _pencil_svg(fresh.get("/g/1").text)
+        return ours
+
+    for step in steps[:4]:
+        assert act(client, step).status_code == 303
+        client.get("/g/1")
+    before_undo = same_as_fresh()
+    assert post(client, "/g/1/undo").status_code == 303
+    after_undo = same_as_fresh()
+    assert after_undo["steps"] == before_undo["steps"] - 1
+    # another process records the undone step again, behind the server's back
+    res = cli("step", json.dumps(steps[3]), journal=journal)
+    assert res.exit_code == 0, res.output
+    assert same_as_fresh() == before_undo
+    for step in steps[4:7]:
+        assert act(client, step).status_code == 303
+    state = same_as_fresh()
+    replayed, recorded = engine(journal)
+    assert state["steps"] == 7 == len(recorded)
+    assert state["resources"] == {k: replayed.game.res.get(k, 0) for k in state["resources"]}

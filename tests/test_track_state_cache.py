@@ -59,7 +59,8 @@ def test_the_cached_state_is_the_replayed_state(tmp_path):
     header["hero"]["traits"] = {k: int(v) for k, v in header["hero"]["traits"].items()}
     steps = [{"entry": "C1:N"}, {"move": "C1", "roll": 2}, {"move": "C2", "roll": 4}, {"move": "D2", "roll": 1},
              {"fight": {"hero": 3, "weapon": True, "enemy": 4}}]
-    state = tracker.ADAPTER.replay(header, steps)                      # from the cache the command left
+    state = tracker.ADAPTER.resume(header, steps)                      # from the cache the command left
+    assert tracker.ADAPTER.status(tracker.ADAPTER.replay(header, steps)) == tracker.ADAPTER.status(state)
     full = _full_replay(header, steps)
     assert tracker.ADAPTER.status(state) == tracker.ADAPTER.status(
         tracker.TrackState(header, full.board, state.hero, full, steps))
@@ -97,3 +98,17 @@ def test_a_plain_move_reads_as_the_format_reads_it(step):
     if fast is None:
         return                                          # the format reads it, as before
     assert fast == step_action(step)
+
+
+def test_the_long_lived_calls_leave_the_cache_alone(tmp_path):
+    """replay and apply (what the web companion calls for every tap) write nothing to the cache:
+    the server keeps its states in memory; only a track command's resume/remember do."""
+    header = tracker.ADAPTER.start({"map": str(HALL), "traits": {"hearts": 4, "shields": 2, "weapon": 2,
+                                                                  "clovers": 2, "shovels": 2}})
+    state = tracker.ADAPTER.replay(header, [{"entry": "C1:N"}])
+    state = tracker.ADAPTER.apply(state, {"move": "C1", "roll": 2})
+    assert _cache_files("foury-track") == []
+    tracker.ADAPTER.remember(state)
+    assert len(_cache_files("foury-track")) == 1
+    again = tracker.ADAPTER.resume(header, [{"entry": "C1:N"}, {"move": "C1", "roll": 2}])
+    assert tracker.ADAPTER.status(again) == tracker.ADAPTER.status(state)

@@ -55,3 +55,28 @@ def test_bind_gives_the_address_served_and_a_taken_port_is_a_clean_error():
                                             ("0.0.0.0", False), ("192.168.1.5", False), ("example.org", False)])
 def test_is_loopback(host, loopback):
     assert server.is_loopback(host) is loopback
+
+
+def test_connections_of_the_bound_socket_send_without_delay():
+    """Every connection the server accepts has Nagle off (TCP_NODELAY): with it on, a response
+    written in two parts (headers, body) waited for the client's delayed ACK, ~40 ms a request
+    after a connection's first.  asyncio sets it only on sockets whose proto says TCP."""
+    import asyncio
+    import socket
+
+    sock = server.bind("127.0.0.1", 0)
+    seen = []
+
+    async def main():
+        async def handler(reader, writer):
+            seen.append(writer.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+        srv = await asyncio.start_server(handler, sock=sock)
+        port = sock.getsockname()[1]
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        await reader.read()
+        writer.close()
+        srv.close()
+        await srv.wait_closed()
+    asyncio.run(main())
+    assert seen and seen[0] != 0

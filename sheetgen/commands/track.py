@@ -132,13 +132,13 @@ def _record(journal_path, step, seed=None, auto_roll=False):
             _refuse(str(exc))
         # the dice are asked before the write transaction: a prompt never holds the journal
         auto = seed is not None or _auto_roll(game.header, auto_roll)
-        step = ask_dice(ad, ad.replay(game.header, journal.steps(game.id)), step, auto)
+        step = ask_dice(ad, ad.resume(game.header, journal.steps(game.id)), step, auto)
         rng = random.Random(seed) if seed is not None else random.Random()
         result = {}
 
         def check(steps, step):
             # inside the write transaction: validated against exactly the steps it follows
-            state = ad.replay(game.header, steps)
+            state = ad.resume(game.header, steps)
             step = ad.prepare(state, step, rng)
             result["before"], result["state"] = state, ad.apply(state, step)
             return step
@@ -147,6 +147,7 @@ def _record(journal_path, step, seed=None, auto_roll=False):
             seq = journal.append(game.id, step, check)
         except StepRefused as exc:
             _refuse(str(exc))
+        ad.remember(result["state"])               # the next command starts from here
         click.echo(f"recorded step {seq}: {_flow(journal.last_step)}")
         for line in ad.narrate(result["before"], result["state"], journal.last_step):
             click.echo(f"  {line}")
@@ -247,7 +248,7 @@ def status(journal_path):
         steps = journal.steps(game.id)
         ad = adapter(game.ruleset)
         click.echo(f"game {game.id}, {len(steps)} step(s)")
-        click.echo(ad.status(ad.replay(game.header, steps)))
+        click.echo(ad.status(ad.resume(game.header, steps)))
     finally:
         journal.close()
 

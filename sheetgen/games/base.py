@@ -310,6 +310,15 @@ class TrackerAdapter(ABC):
     def replay(self, header: dict, steps: list) -> Any:
         """The live state after the recorded steps (they were legal when recorded)."""
 
+    def resume(self, header: dict, steps: list) -> Any:
+        """replay() for a short process (one `sheetgen track` command): a game may keep the state
+        between commands in the user cache (see remember); the default replays."""
+        return self.replay(header, steps)
+
+    def remember(self, state: Any) -> None:
+        """Keep STATE (just recorded in the journal) for the next command's resume(); the default
+        keeps nothing.  A long-lived process (the web companion) keeps states itself and never calls it."""
+
     def prepare(self, state: Any, step: dict, rng) -> dict:
         """Fill in the dice the player left to sheetgen (a roll that is due)."""
         return step

@@ -186,7 +186,8 @@ class SvgRenderer:
         self.style_cache: dict = {}
         self.image_cache: dict = {}
 
-    def page(self, page) -> str:
+    def drawing(self, page):
+        """The svgwrite Drawing of one page."""
         w, h = _n(page.width), _n(page.height)
         dwg = self.svgwrite.Drawing(size=(f"{w}mm", f"{h}mm"), viewBox=f"0 0 {w} {h}", debug=False,
                                     profile="full")
@@ -196,7 +197,57 @@ class SvgRenderer:
         root = dwg.g(**ROOT_STYLE)
         _SvgPage(dwg, self.gray, self.style_cache, self.image_cache).items(root, page.items)
         dwg.add(root)
-        return dwg.tostring()
+        return dwg
+
+    def page(self, page) -> str:
+        return drawing_text(self.drawing(page))
+
+
+def drawing_text(dwg) -> str:
+    """The text svgwrite's Drawing.tostring() gives, character for character, written straight
+    from its elements: tostring builds an ElementTree copy of the whole tree first, which cost
+    more than drawing the page (the companion page redraws its pencil overlay on every tap).
+    tests/test_svg_text.py holds it equal to tostring() on every page sheetgen makes."""
+    from xml.etree.ElementTree import _escape_attrib, _escape_cdata
+
+    from svgwrite.path import Path as PathElement
+    from svgwrite.shapes import Polyline
+    from svgwrite.text import TSpan
+    from svgwrite.utils import strlist
+    # the root's attributes, as Drawing.get_xml adds them
+    dwg.attribs.update({"xmlns": "http://www.w3.org/2000/svg", "xmlns:xlink": "http://www.w3.org/1999/xlink",
+                        "xmlns:ev": "http://www.w3.org/2001/xml-events", "baseProfile": dwg.profile,
+                        "version": dwg.version})
+    out: list[str] = []
+    write = out.append
+
+    def element(el):
+        xml = getattr(el, "xml", None)
+        if xml is not None and not hasattr(el, "attribs"):      # title, desc: a ready ElementTree element
+            write(f"<{xml.tag}>{_escape_cdata(xml.text)}</{xml.tag}>" if xml.text else f"<{xml.tag} />")
+            return
+        if isinstance(el, Polyline):                              # (polygon too) as its get_xml does
+            el.attribs["points"] = el.points_to_string(el.points)
+        elif isinstance(el, PathElement):
+            el.attribs["d"] = str(strlist(el.commands, " "))
+        write("<" + el.elementname)
+        for name, value in sorted(el.attribs.items()):
+            if value is not None:
+                value = str(value)
+                if value:
+                    write(f' {name}="{_escape_attrib(value)}"')
+        text = str(el.text) if isinstance(el, TSpan) else ""      # (text, tspan: their characters)
+        if text or el.elements:
+            write(">")
+            if text:
+                write(_escape_cdata(text))
+            for child in el.elements:
+                element(child)
+            write(f"</{el.elementname}>")
+        else:
+            write(" />")
+    element(dwg)
+    return "".join(out)
 
 
 def iter_svg_pages(doc, grayscale: bool = False):

@@ -107,7 +107,9 @@ def bind(host: str, port: int) -> socket.socket:
     address served, and a taken port is a clean error before anything starts."""
     from ..errors import InputError
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # proto named: asyncio turns Nagle off (TCP_NODELAY) only on sockets whose proto is TCP, and
+    # with Nagle on every response after a connection's first waited ~40 ms for a delayed ACK
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))

@@ -237,6 +237,17 @@ class FouryTracker(TrackerAdapter):
         return header
 
     def replay(self, header: dict, steps: list) -> TrackState:
+        board = _board(header["map"], _map_key(header["map"]))
+        hero, _ = _hero(header, board)
+        rules = E.rules_for(board)
+        game = rules.new_game(board, hero)
+        for action in _actions(steps):
+            game = rules.step(game, action).state
+        return TrackState(header, board, hero, game, list(steps))
+
+    def resume(self, header: dict, steps: list) -> TrackState:
+        """The state from the user cache when it holds these steps (or the first of them: the
+        rest replayed on top), else replayed; kept for the next command either way."""
         map_key = _map_key(header["map"])           # the map file read and hashed once a replay
         entry = _state_entry(header, map_key)
         known = _recall(entry, steps)
@@ -255,6 +266,9 @@ class FouryTracker(TrackerAdapter):
             game = rules.step(game, action).state
         _remember(entry, steps, hero, game)
         return TrackState(header, board, hero, game, list(steps))
+
+    def remember(self, state: TrackState) -> None:
+        _remember(_state_entry(state.header, _map_key(state.header["map"])), state.steps, state.hero, state.game)
 
     def prepare(self, state: TrackState, step: dict, rng) -> dict:
         """Roll the dice the player left to sheetgen."""
@@ -294,10 +308,7 @@ class FouryTracker(TrackerAdapter):
             game = state.game.rules.apply(state.game, action)
         except Illegal as refused:
             raise Illegal("; ".join(v.message for v in refused.violations)) from None
-        steps = state.steps + [step]
-        # the next command starts from here
-        _remember(_state_entry(state.header, _map_key(state.header["map"])), steps, state.hero, game)
-        return TrackState(state.header, state.board, state.hero, game, steps)
+        return TrackState(state.header, state.board, state.hero, game, state.steps + [step])
 
     def dice_due(self, state: TrackState, step) -> list[tuple[tuple[str, ...], str]]:
         """The dice a step leaves to sheetgen, as (path in the step, what the die is for)."""

@@ -9,6 +9,8 @@ panel and the status lines.  Rules, notation and narration are the tracker's
 """
 from __future__ import annotations
 
+import json
+
 from sheetgen.draw.model import Document, Group, Line, Page, Rect, Style
 from . import notation
 from . import rules as E
@@ -35,6 +37,9 @@ class Sheet:
 class FouryPage:
     ruleset = "foury"
     tracker = ADAPTER
+
+    def __init__(self):
+        self._trails: dict = {}         # header (JSON) -> (steps, state, trail) of its last page
 
     # -- the sheet ---------------------------------------------------------------------
     def sheet_key(self, header: dict) -> tuple:
@@ -90,10 +95,10 @@ class FouryPage:
         from .sheets.pencil import _oracle_marks, overlay, replay_with_trail
         fmap = _load_map(header["map"])
         hero, _ = _hero(header, fmap.board)
-        state, trail = replay_with_trail(fmap.board, hero, _actions(steps))
+        state, trail = self._replayed(fmap.board, hero, header, steps)
         page = sheet.doc.pages[0]
-        marks = overlay(page, state, trail) + _oracle_marks(page, header.get("question"), state.words)
         rects = sheet.rects
+        marks = overlay(page, state, trail, rects=rects) + _oracle_marks(page, header.get("question"), state.words)
         hl = []
         if told is not None:
             for cell, side in told.walls:
@@ -171,6 +176,22 @@ class FouryPage:
             "position": cell_name(g.pos) if g.pos else None,
             "oracle_question": True,
         }
+
+    def _replayed(self, board, hero, header: dict, steps: list):
+        """(state, trail) after STEPS: the page is drawn after every tap, so the last game's replay
+        goes on from where it was (a game whose steps changed otherwise, an undo: from the start)."""
+        from .sheets.pencil import replay_with_trail
+        key = json.dumps(header, sort_keys=True)
+        known = self._trails.get(key)
+        if known is not None and known[0] == steps[:len(known[0])] and known[1].board is board:
+            done, state, trail = known
+            state, trail = replay_with_trail(board, hero, _actions(steps[len(done):]), start=(state, trail))
+        else:
+            state, trail = replay_with_trail(board, hero, _actions(steps))
+        if len(self._trails) > 64:
+            self._trails.clear()
+        self._trails[key] = (list(steps), state, trail)
+        return state, trail
 
     def _fight_panel(self, g) -> dict:
         foe = g.enemy_at(g.pos) or "foe"

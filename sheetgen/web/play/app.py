@@ -85,39 +85,59 @@ async def _too_big(scope, receive, send, limit):
 
 
 class Store:
-    """The server's journal (one SQLite connection per worker thread) and its caches."""
+    """The server's journal (one SQLite connection per worker thread) and what it keeps in memory:
+    the printed sheets, and per game the steps last read (their JSON text and decoded) with the
+    states after them and after all but the last, so a tap replays nothing."""
 
     def __init__(self, journal_path):
         from ...tracker.journal import resolve
         self.path = resolve(journal_path)
         self.local = threading.local()
         self.sheets: dict = {}          # sheet key -> (game sheet, its SVG text)
-        self.states: dict = {}          # game id -> (header, steps, state after them): the last one seen
+        self.games: dict = {}           # game id -> Memo
         self.lock = threading.Lock()
-        self.writing = threading.Lock()
+        from ...tracker.journal import GroupCommit
+        self.group = GroupCommit(self.path)     # many players at once: their fsyncs shared
+
+    def read(self, gid: int, header: dict, texts: list[str]) -> list:
+        """The decoded steps of TEXTS (the journal's step_texts): the ones remembered when unchanged."""
+        with self.lock:
+            memo = self.games.get(gid)
+        if memo is not None and memo.header == header and memo.texts == texts:
+            return memo.steps
+        return self.journal().decode_steps(gid, texts)
 
     def state(self, ad, gid: int, header: dict, steps: list):
-        """The state after STEPS: the one remembered when the journal still holds exactly these
-        steps (another process may have recorded or undone since), else replayed."""
+        """The state after STEPS: remembered (after them, or after all of them but the last:
+        the page shown after a tap tells what changed) when the journal still holds exactly
+        these steps (another process may have recorded or undone since), else replayed."""
         with self.lock:
-            hit = self.states.get(gid)
-        if hit is not None and hit[0] == header and hit[1] == steps:
-            return hit[2]
+            memo = self.games.get(gid)
+        if memo is not None and memo.header == header:
+            if memo.steps == steps:
+                return memo.state
+            if memo.steps[:-1] == steps:
+                if memo.before is None:
+                    memo.before = ad.replay(header, steps)
+                return memo.before
         state = ad.replay(header, steps)
-        self.keep(gid, header, steps, state)
+        self.keep(gid, header, None, steps, state)
         return state
 
-    def keep(self, gid: int, header: dict, steps: list, state) -> None:
+    def keep(self, gid: int, header: dict, texts: list[str] | None, steps: list, state, before=None) -> None:
         with self.lock:
-            if len(self.states) > 256:
-                self.states.clear()
-            self.states[gid] = (header, list(steps), state)
+            if len(self.games) > 256:
+                self.games.clear()
+            memo = self.games.get(gid)
+            if texts is None and memo is not None and memo.header == header and memo.steps == steps:
+                return
+            self.games[gid] = Memo(header, texts, list(steps), state, before)
 
     def journal(self):
         from ...tracker.journal import Journal
         j = getattr(self.local, "journal", None)
         if j is None:
-            j = self.local.journal = Journal(self.path)
+            j = self.local.journal = Journal(self.path, group=self.group)
         return j
 
     def close(self):
@@ -125,6 +145,15 @@ class Store:
         if j is not None:
             j.close()
             self.local.journal = None
+
+
+class Memo:
+    """One game as the server last saw it: TEXTS (None when not read from the journal) decode to
+    STEPS, which replay to STATE; BEFORE: the state after all steps but the last, when known."""
+    __slots__ = ("header", "texts", "steps", "state", "before")
+
+    def __init__(self, header, texts, steps, state, before):
+        self.header, self.texts, self.steps, self.state, self.before = header, texts, steps, state, before
 
 
 def game_page(ruleset: str):
@@ -164,7 +193,8 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
             game = journal.game(gid)
         except JournalError as exc:
             raise _NotFound(str(exc)) from None
-        return journal, game, journal.steps(gid)
+        texts = journal.step_texts(gid)
+        return journal, game, texts, store.read(gid, game.header, texts)
 
     def sheet_of(page, header):
         from ...render import render_svg_pages
@@ -184,15 +214,16 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
     def page_values(gid: int, query: dict, refused: str | None = None, pending=None):
         from ...definitions.registry import tracker_for
         from ...render import render_svg_pages
-        journal, game, steps = load(gid)
+        journal, game, texts, steps = load(gid)
         page = game_page(game.ruleset)
         ad = tracker_for(game.ruleset)
+        state = store.state(ad, gid, game.header, steps)
         told = None
         told_lines: list[str] = []
         told_seq = _int(query.get("told"))
         if refused is None and told_seq and told_seq == len(steps):
-            before = ad.replay(game.header, steps[:-1])
-            after = ad.replay(game.header, steps)
+            before = store.state(ad, gid, game.header, steps[:-1])
+            after = state
             if hasattr(ad, "tell"):
                 told = ad.tell(before, after, steps[-1])
                 told_lines = told.lines
@@ -202,7 +233,6 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         view = page.view(game.header, steps, sheet, told if told is not None else (told_lines or None),
                          pending=pending)
         overlay = _nested(render_svg_pages(view["overlay"])[0], *view["page"])
-        state = ad.replay(game.header, steps)
         dice = game.header.get("dice")
         pending_die = None
         if pending is not None and refused is None:
@@ -223,7 +253,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
 
         from ...definitions.registry import tracker_for
         from ...games.base import Illegal
-        journal, game, steps = load(gid)
+        journal, game, texts, steps = load(gid)
         ad = tracker_for(game.ruleset)
         auto = game.header.get("dice") == "auto"
         step = _fill(step, dice_values)
@@ -250,19 +280,20 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
             after = ad.apply(state, step)
         except Illegal as exc:
             return "refused", str(exc)
-        checked = {"steps": steps, "after": after}
+        checked = {"steps": steps, "texts": texts, "before": state, "after": after}
 
         def check(recorded, step):
-            if recorded != checked["steps"]:
-                again = store.state(ad, gid, game.header, recorded)
-                checked.update(steps=recorded, after=ad.apply(again, step))
+            # another program recorded or undid meanwhile: checked again against what is there
+            again = store.state(ad, gid, game.header, recorded)
+            checked.update(steps=recorded, texts=None, before=again, after=ad.apply(again, step))
             return step
         try:
-            with store.writing:         # this server's own writers queue here, not in SQLite's busy loop
-                seq = journal.append(gid, step, check)
+            seq = journal.append(gid, step, check, checked_against=texts)
         except Illegal as exc:
             return "refused", str(exc)
-        store.keep(gid, game.header, checked["steps"] + [json.loads(json.dumps(step))], checked["after"])
+        done = checked["texts"] + [journal.last_text] if checked["texts"] is not None else None
+        store.keep(gid, game.header, done, checked["steps"] + [json.loads(journal.last_text)], checked["after"],
+                   before=checked["before"])
         return "recorded", seq
 
     # -- the routes ---------------------------------------------------------------------
@@ -371,7 +402,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         def work():
             from ...definitions.registry import tracker_for
             from ...render import render_pdf_bytes, render_png_pages
-            journal, game, steps = load(gid)
+            journal, game, texts, steps = load(gid)
             name = f"game-{gid}"
             if what == "log.yaml":
                 text = tracker_for(game.ruleset).export(game.header, steps, None)
@@ -396,7 +427,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
             if what == "state.json":
                 from ...definitions.registry import tracker_for as t
                 ad = t(game.ruleset)
-                state = ad.replay(game.header, steps)
+                state = store.state(ad, gid, game.header, steps)
                 view = page.view(game.header, steps, sheet_of(page, game.header)[0])
                 return JSONResponse({"steps": len(steps), "header": game.header,
                                      "status": ad.status(state).splitlines(),

@@ -32,10 +32,16 @@ class Trail:
         self.dots: list = []
 
 
-def replay_with_trail(board, hero, actions):
+def replay_with_trail(board, hero, actions, start=None):
+    """(state, trail) after ACTIONS, from the new game or from START: a (state, trail) an earlier
+    call returned (its trail is not changed: a copy goes on)."""
     rules = E.rules_for(board)
-    state = rules.new_game(board, hero)
     trail = Trail()
+    if start is None:
+        state = rules.new_game(board, hero)
+    else:
+        state = start[0]
+        trail.segments, trail.dots = list(start[1].segments), list(start[1].dots)
     for action in actions:
         before = state
         state = rules.step(state, action).state
@@ -75,8 +81,9 @@ def _cross(x, y, w, h, st=CROSS, inset=0.22, id=None):
                   Line(x + w - dx, y + dy, x + dx, y + h - dy, st)), id=id, cls="pencil cross")
 
 
-def overlay(page, state, trail, grayscale: bool = False) -> list:
-    rects = _rects(page)
+def overlay(page, state, trail, grayscale: bool = False, rects: dict | None = None) -> list:
+    """The pencil marks over PAGE; rects: its _rects(page), when the caller has them already."""
+    rects = _rects(page) if rects is None else rects
     water = Style(stroke=GRAPHITE, stroke_width=0.35, cap="round") if grayscale else WATER
     b = state.board
     items: list = []
@@ -222,6 +229,8 @@ def _oracle_marks(page, question: str | None, words) -> list:
     """The Oracle question after its label and the words gathered on the answer lines, in pencil."""
     from sheetgen.fonts import fit_size
     out = []
+    if not question and not any(words):
+        return out
     lines, label = {}, None
     for item, t in walk(page.items):
         if not item.id:

@@ -1,0 +1,64 @@
+"""The SVG back end writes each page's text straight from svgwrite's elements (drawing_text)
+instead of svgwrite's tostring(), which builds an ElementTree copy first.  The text must be the
+same, character for character: on every page of the default pack (colour and grayscale), on
+the pencil overlays of the companion page, and on the awkward cases (text to escape, empty
+text, a title)."""
+import pytest
+
+from sheetgen.build import DEFAULT_PACK, compose_pack, load
+from sheetgen.draw.model import Circle, Document, Group, Line, Page, Path, Polygon, Rect, Style, Text
+from sheetgen.draw.options import BuildOptions
+from sheetgen.render.svg import SvgRenderer, drawing_text
+
+
+def _pages(doc, grayscale=False):
+    svg = SvgRenderer(doc, grayscale)
+    for page in doc.pages:
+        yield page.name, svg.drawing(page), svg.drawing(page)
+
+
+@pytest.fixture(scope="module")
+def pack():
+    return compose_pack(load(DEFAULT_PACK), BuildOptions())
+
+
+@pytest.mark.parametrize("grayscale", [False, True])
+def test_every_page_of_the_default_pack_reads_as_svgwrite_writes_it(pack, grayscale):
+    count = 0
+    for name, one, other in _pages(pack, grayscale):
+        assert drawing_text(one) == other.tostring(), name
+        count += 1
+    assert count >= 30
+
+
+def test_awkward_text_reads_as_svgwrite_writes_it():
+    odd = Style(stroke="#123456", stroke_width=0.3, dash=(1.0, 0.5), cap="round", fill="#ffeeaa", opacity=0.5)
+    doc = Document([Page(100, 80, [
+        Text(5, 5, 'Tom & "Jerry" <b> \u00e9\u00e8 \u2014 d66', 9, id="odd-text"),
+        Text(5, 15, "", 9, id="empty-text"),
+        Line(0, 0, 10, 10, odd, id="a-line", cls="pencil"),
+        Line(0, 0, 10, 10, odd, id="a-line"),                       # the repeated id becomes a class
+        Rect(10, 10, -5, -5, odd, radius=1.0, id="negative-rect"),
+        Circle(50, 40, 3, odd),
+        Polygon(((0, 0), (3, 1), (2, 4)), odd, closed=False),
+        Path((("M", 0, 0), ("L", 5, 5), ("C", 1, 2, 3, 4, 5, 6), ("Z",)), odd),
+        Group((Group((Text(0, 0, "nested", 8),), id="inner"),), transform=(1, 0, 0, 1, 3.333333, 4)),
+    ])], title="A title with <angle> & 'quotes'")
+    for name, one, other in _pages(doc):
+        assert drawing_text(one) == other.tostring()
+
+
+def test_the_companion_pages_overlay_reads_as_svgwrite_writes_it():
+    from sheetgen.games.foury.randomplay import random_game
+    from sheetgen.games.foury import notation
+    from sheetgen.games.foury.formats.map import load_map
+    from sheetgen.games.foury.heroes import free_hero
+    from sheetgen.games.foury.tracker import ADAPTER
+    from sheetgen.games.foury.web import PAGE
+    traits = {"hearts": 4, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 2}
+    board = load_map("ancient-story").board
+    steps = [notation.serialize(a) for a in random_game(board, free_hero(traits), 3, max_actions=120)]
+    header = ADAPTER.start({"map": "ancient-story", "traits": traits})
+    view = PAGE.view(header, steps, PAGE.sheet(header))
+    for name, one, other in _pages(view["overlay"]):
+        assert drawing_text(one) == other.tostring()
