@@ -200,54 +200,119 @@ class SvgRenderer:
         return dwg
 
     def page(self, page) -> str:
-        return drawing_text(self.drawing(page))
+        """The page's SVG text: as drawing(page).tostring() gives it, with each drawn primitive's
+        text taken from ITEM_TEXT when the same primitive was written before (the companion page
+        redraws its pencil overlay, mostly unchanged, on every tap)."""
+        items = page.items
+        bare = drawing_text(self.drawing(_Bare(page.width, page.height)))
+        if not items:
+            return bare
+        if not bare.endswith(' stroke-width="0.25" /></svg>'):
+            raise RuntimeError("the SVG frame does not end with the empty root group")
+        head, tail = bare[:-len(" /></svg>")], "</g></svg>"
+        sp = _SvgPage(self.svgwrite.Drawing(debug=False, profile="full"), self.gray, self.style_cache,
+                      self.image_cache)
+        out = [head, ">"]
+        self._items_text(sp, items, out)
+        out.append(tail)
+        return "".join(out)
+
+    def _items_text(self, sp: "_SvgPage", items, out: list) -> None:
+        dwg, gray = sp.dwg, self.gray
+        for item in items:
+            t = type(item)
+            if t is Group:
+                extra = {}
+                if item.transform is not None:
+                    extra["transform"] = "matrix(" + " ".join(str(_n(v)) for v in item.transform) + ")"
+                opened = element_text(dwg.g(**sp._attrs(item, extra)))
+                if not item.items:
+                    out.append(opened)
+                    continue
+                out.append(opened[:-len(" />")] + ">")
+                self._items_text(sp, item.items, out)
+                out.append("</g>")
+                continue
+            key = None if t is Image else (item, gray, item.id is not None and item.id in sp.ids)
+            text = ITEM_TEXT.get(key) if key is not None else None
+            if text is None:
+                holder = dwg.g()
+                sp.items(holder, (item,))
+                text = element_text(holder.elements[0])
+                if key is not None:
+                    if len(ITEM_TEXT) >= ITEM_TEXT_LIMIT:
+                        ITEM_TEXT.clear()
+                    ITEM_TEXT[key] = text
+            elif item.id is not None:
+                sp.ids.add(item.id)                 # as _attrs would: a later repeat becomes a class
+            out.append(text)
+
+
+# (primitive, grayscale, its id already used on the page) -> its SVG text; images are not kept
+# (their file may change).  Bounded: cleared when full.
+ITEM_TEXT: dict = {}
+ITEM_TEXT_LIMIT = 50_000
+
+
+class _Bare:
+    """A page's size without its items (the frame page() writes the items into)."""
+    __slots__ = ("width", "height", "items")
+
+    def __init__(self, width, height):
+        self.width, self.height, self.items = width, height, ()
 
 
 def drawing_text(dwg) -> str:
     """The text svgwrite's Drawing.tostring() gives, character for character, written straight
     from its elements: tostring builds an ElementTree copy of the whole tree first, which cost
-    more than drawing the page (the companion page redraws its pencil overlay on every tap).
-    tests/test_svg_text.py holds it equal to tostring() on every page sheetgen makes."""
+    more than drawing the page.  tests/test_svg_text.py holds it (and page()) equal to
+    tostring() on every page sheetgen makes."""
+    # the root's attributes, as Drawing.get_xml adds them
+    dwg.attribs.update({"xmlns": "http://www.w3.org/2000/svg", "xmlns:xlink": "http://www.w3.org/1999/xlink",
+                        "xmlns:ev": "http://www.w3.org/2001/xml-events", "baseProfile": dwg.profile,
+                        "version": dwg.version})
+    return element_text(dwg)
+
+
+def element_text(el) -> str:
+    """One svgwrite element and its children as ElementTree would write them."""
+    out: list[str] = []
+    _write_element(el, out.append)
+    return "".join(out)
+
+
+def _write_element(el, write) -> None:
     from xml.etree.ElementTree import _escape_attrib, _escape_cdata
 
     from svgwrite.path import Path as PathElement
     from svgwrite.shapes import Polyline
     from svgwrite.text import TSpan
     from svgwrite.utils import strlist
-    # the root's attributes, as Drawing.get_xml adds them
-    dwg.attribs.update({"xmlns": "http://www.w3.org/2000/svg", "xmlns:xlink": "http://www.w3.org/1999/xlink",
-                        "xmlns:ev": "http://www.w3.org/2001/xml-events", "baseProfile": dwg.profile,
-                        "version": dwg.version})
-    out: list[str] = []
-    write = out.append
+    xml = getattr(el, "xml", None)
+    if xml is not None and not hasattr(el, "attribs"):      # title, desc: a ready ElementTree element
+        write(f"<{xml.tag}>{_escape_cdata(xml.text)}</{xml.tag}>" if xml.text else f"<{xml.tag} />")
+        return
+    if isinstance(el, Polyline):                              # (polygon too) as its get_xml does
+        el.attribs["points"] = el.points_to_string(el.points)
+    elif isinstance(el, PathElement):
+        el.attribs["d"] = str(strlist(el.commands, " "))
+    write("<" + el.elementname)
+    for name, value in sorted(el.attribs.items()):
+        if value is not None:
+            value = str(value)
+            if value:
+                write(f' {name}="{_escape_attrib(value)}"')
+    text = str(el.text) if isinstance(el, TSpan) else ""      # (text, tspan: their characters)
+    if text or el.elements:
+        write(">")
+        if text:
+            write(_escape_cdata(text))
+        for child in el.elements:
+            _write_element(child, write)
+        write(f"</{el.elementname}>")
+    else:
+        write(" />")
 
-    def element(el):
-        xml = getattr(el, "xml", None)
-        if xml is not None and not hasattr(el, "attribs"):      # title, desc: a ready ElementTree element
-            write(f"<{xml.tag}>{_escape_cdata(xml.text)}</{xml.tag}>" if xml.text else f"<{xml.tag} />")
-            return
-        if isinstance(el, Polyline):                              # (polygon too) as its get_xml does
-            el.attribs["points"] = el.points_to_string(el.points)
-        elif isinstance(el, PathElement):
-            el.attribs["d"] = str(strlist(el.commands, " "))
-        write("<" + el.elementname)
-        for name, value in sorted(el.attribs.items()):
-            if value is not None:
-                value = str(value)
-                if value:
-                    write(f' {name}="{_escape_attrib(value)}"')
-        text = str(el.text) if isinstance(el, TSpan) else ""      # (text, tspan: their characters)
-        if text or el.elements:
-            write(">")
-            if text:
-                write(_escape_cdata(text))
-            for child in el.elements:
-                element(child)
-            write(f"</{el.elementname}>")
-        else:
-            write(" />")
-    element(dwg)
-    return "".join(out)
 
 
 def iter_svg_pages(doc, grayscale: bool = False):

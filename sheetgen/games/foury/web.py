@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from sheetgen.draw.model import Document, Group, Line, Page, Rect, Style
+from sheetgen.draw.model import PT_PER_MM, Document, Group, Line, Page, Rect, Style, Text, walk
 from . import notation
 from . import rules as E
 from .actions import Candy, Climb, Coin, Collect, Enter, Fight, Flee, Market, Move, Oracle, Redeem
@@ -70,6 +70,12 @@ class FouryPage:
             y0 = min(r[1] for r in cells) - size * 0.9
             x1 = max(r[0] + r[2] for r in cells) + size * 0.9
             y1 = max(r[1] + r[3] for r in cells) + size * 0.9
+            # the map's title line above the grid is shown whole, not cut through the middle
+            for item, _ in walk(doc.pages[0].items):
+                if isinstance(item, Text) and item.id in ("game-title", "map-title"):
+                    top = item.y - item.size / PT_PER_MM - 1.0
+                    if y0 - 1.5 * size < top < y0 + 0.5 * size or item.y > y0 > top:
+                        y0 = min(y0, top)
             crop = (max(0.0, x0), max(0.0, y0), x1 - max(0.0, x0), y1 - max(0.0, y0))
         else:
             page = doc.pages[0]

@@ -105,7 +105,10 @@ class Store:
             memo = self.games.get(gid)
         if memo is not None and memo.header == header and memo.texts == texts:
             return memo.steps
-        return self.journal().decode_steps(gid, texts)
+        steps = self.journal().decode_steps(gid, texts)
+        if memo is not None and memo.header == header and memo.steps == steps:
+            memo.texts = list(texts)            # known now: the next read decodes nothing
+        return steps
 
     def state(self, ad, gid: int, header: dict, steps: list):
         """The state after STEPS: remembered (after them, or after all of them but the last:
