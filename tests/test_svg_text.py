@@ -72,3 +72,18 @@ def test_the_companion_pages_overlay_reads_as_svgwrite_writes_it():
     more = PAGE.view(header, steps[:-5], PAGE.sheet(header))
     for name, ours, direct, theirs in _pages(more["overlay"]):
         assert ours == direct == theirs
+
+
+def test_a_kept_text_is_used_only_where_its_ids_are_new_as_when_written():
+    """A small group kept whole: its text depends on which of its ids the page used before
+    (a repeated id becomes a class), so each case is its own."""
+    st = Style()
+    group = Group((Line(0, 0, 1, 1, st, id="x"),), id="g")
+    docs = [Document([Page(10, 10, [Line(0, 0, 1, 1, st, id="x"), group])]),
+            Document([Page(10, 10, [Rect(0, 0, 1, 1, st, id="g"), group])]),
+            Document([Page(10, 10, [group, group])]),
+            Document([Page(10, 10, [group])])]
+    for _ in range(2):
+        for doc in docs:
+            for name, ours, direct, theirs in _pages(doc):
+                assert ours == direct == theirs

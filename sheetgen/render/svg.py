@@ -221,11 +221,17 @@ class SvgRenderer:
         dwg, gray = sp.dwg, self.gray
         for item in items:
             t = type(item)
-            if t is Group:
-                extra = {}
-                if item.transform is not None:
-                    extra["transform"] = "matrix(" + " ".join(str(_n(v)) for v in item.transform) + ")"
-                opened = element_text(dwg.g(**sp._attrs(item, extra)))
+            if t is Group and not _small(item):
+                # a big group (a sheet's, the whole pencil): its opening tag kept, its items each
+                key = ("g", item.id, item.cls, item.transform, item.id is not None and item.id in sp.ids)
+                opened = ITEM_TEXT.get(key)
+                if opened is None:
+                    extra = {}
+                    if item.transform is not None:
+                        extra["transform"] = "matrix(" + " ".join(str(_n(v)) for v in item.transform) + ")"
+                    opened = ITEM_TEXT[key] = element_text(dwg.g(**sp._attrs(item, extra)))
+                elif item.id is not None:
+                    sp.ids.add(item.id)
                 if not item.items:
                     out.append(opened)
                     continue
@@ -233,7 +239,10 @@ class SvgRenderer:
                 self._items_text(sp, item.items, out)
                 out.append("</g>")
                 continue
-            key = None if t is Image else (item, gray, item.id is not None and item.id in sp.ids)
+            # a primitive, or a small group of primitives (a cross, an icon), kept whole; its ids
+            # must be new on the page for the kept text to hold (a repeat becomes a class)
+            ids = _ids(item) if t is Group else ((item.id,) if item.id is not None else ())
+            key = None if t is Image else (item, gray, tuple(i in sp.ids for i in ids))
             text = ITEM_TEXT.get(key) if key is not None else None
             if text is None:
                 holder = dwg.g()
@@ -243,12 +252,31 @@ class SvgRenderer:
                     if len(ITEM_TEXT) >= ITEM_TEXT_LIMIT:
                         ITEM_TEXT.clear()
                     ITEM_TEXT[key] = text
-            elif item.id is not None:
-                sp.ids.add(item.id)                 # as _attrs would: a later repeat becomes a class
+            else:
+                sp.ids.update(ids)                  # as _attrs would: a later repeat becomes a class
             out.append(text)
 
 
-# (primitive, grayscale, its id already used on the page) -> its SVG text; images are not kept
+def _small(group: Group) -> bool:
+    """A group kept whole: a few primitives, no group or image inside, no id twice."""
+    items = group.items
+    if len(items) > 12:
+        return False
+    ids = []
+    for item in items:
+        if type(item) is Group or type(item) is Image:
+            return False
+        if item.id is not None:
+            ids.append(item.id)
+    return len(set(ids)) == len(ids) and group.id not in ids
+
+
+def _ids(group: Group) -> tuple:
+    return ((group.id,) if group.id is not None else ()) + tuple(i.id for i in group.items if i.id is not None)
+
+
+# (primitive or small group, grayscale, which of its ids are already used on the page) -> its text;
+# the opening tags of big groups too; images are not kept
 # (their file may change).  Bounded: cleared when full.
 ITEM_TEXT: dict = {}
 ITEM_TEXT_LIMIT = 50_000

@@ -54,8 +54,11 @@ class ExplorationPage:
     def pencil_document(self, header: dict, steps: list) -> Document:
         return self._doc(ADAPTER.replay(header, steps).ex)
 
-    def view(self, header: dict, steps: list, sheet: Sheet, told=None, pending=None) -> dict:
-        state = ADAPTER.replay(header, steps)
+    def view(self, header: dict, steps: list, sheet: Sheet, told=None, pending=None, state=None,
+             game=None) -> dict:
+        """What the page shows after STEPS (state: the tracker's state after them, when the caller
+        has it; game: the caller's name for the game, unused here)."""
+        state = ADAPTER.replay(header, steps) if state is None else state
         ex = state.ex
         lay = sheet.layout
         page = self._doc(ex).pages[0]

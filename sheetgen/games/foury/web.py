@@ -39,7 +39,7 @@ class FouryPage:
     tracker = ADAPTER
 
     def __init__(self):
-        self._trails: dict = {}         # header (JSON) -> (steps, state, trail) of its last page
+        self._trails: dict = {}         # (game, header JSON) -> (steps, state, trail) of its last page
 
     # -- the sheet ---------------------------------------------------------------------
     def sheet_key(self, header: dict) -> tuple:
@@ -95,13 +95,16 @@ class FouryPage:
         return pencil_over(doc, fmap.board, hero, _actions(steps), options, question=header.get("question"))
 
     # -- the game now ---------------------------------------------------------------------
-    def view(self, header: dict, steps: list, sheet: Sheet, told=None, pending=None) -> dict:
+    def view(self, header: dict, steps: list, sheet: Sheet, told=None, pending=None, state=None,
+             game=None) -> dict:
         """Everything the page shows of the game after STEPS (told: the last step's Told; pending: a
-        step being completed, which changes nothing on a Foury map)."""
+        step being completed, which changes nothing on a Foury map; state: the tracker's state after
+        STEPS, unused here (the pencil trail needs the replay); game: the caller's name for this game
+        (its journal id), so its replay goes on from the last page's)."""
         from .sheets.pencil import _oracle_marks, overlay, replay_with_trail
         fmap = _load_map(header["map"])
         hero, _ = _hero(header, fmap.board)
-        state, trail = self._replayed(fmap.board, hero, header, steps)
+        state, trail = self._replayed(fmap.board, hero, header, steps, game)
         page = sheet.doc.pages[0]
         rects = sheet.rects
         marks = overlay(page, state, trail, rects=rects) + _oracle_marks(page, header.get("question"), state.words)
@@ -183,11 +186,11 @@ class FouryPage:
             "oracle_question": True,
         }
 
-    def _replayed(self, board, hero, header: dict, steps: list):
-        """(state, trail) after STEPS: the page is drawn after every tap, so the last game's replay
-        goes on from where it was (a game whose steps changed otherwise, an undo: from the start)."""
+    def _replayed(self, board, hero, header: dict, steps: list, game=None):
+        """(state, trail) after STEPS: the page is drawn after every tap, so the game's last replay
+        goes on from where it was (steps changed otherwise, an undo: from the start)."""
         from .sheets.pencil import replay_with_trail
-        key = json.dumps(header, sort_keys=True)
+        key = (game, json.dumps(header, sort_keys=True))
         known = self._trails.get(key)
         if known is not None and known[0] == steps[:len(known[0])] and known[1].board is board:
             done, state, trail = known

@@ -234,7 +234,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
                 told_lines = ad.narrate(before, after, steps[-1])
         sheet, _ = sheet_of(page, game.header)
         view = page.view(game.header, steps, sheet, told if told is not None else (told_lines or None),
-                         pending=pending)
+                         pending=pending, state=state, game=gid)
         overlay = _nested(render_svg_pages(view["overlay"])[0], *view["page"])
         dice = game.header.get("dice")
         pending_die = None
@@ -431,7 +431,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
                 from ...definitions.registry import tracker_for as t
                 ad = t(game.ruleset)
                 state = store.state(ad, gid, game.header, steps)
-                view = page.view(game.header, steps, sheet_of(page, game.header)[0])
+                view = page.view(game.header, steps, sheet_of(page, game.header)[0], state=state, game=gid)
                 return JSONResponse({"steps": len(steps), "header": game.header,
                                      "status": ad.status(state).splitlines(),
                                      "resources": {k: v for k, v, _ in view["resources"]},
