@@ -70,12 +70,22 @@ class FouryPage:
             y0 = min(r[1] for r in cells) - size * 0.9
             x1 = max(r[0] + r[2] for r in cells) + size * 0.9
             y1 = max(r[1] + r[3] for r in cells) + size * 0.9
-            # the map's title line above the grid is shown whole, not cut through the middle
-            for item, _ in walk(doc.pages[0].items):
-                if isinstance(item, Text) and item.id in ("game-title", "map-title"):
+            # the map's title line above the grid is shown whole, not cut through the middle; the
+            # columns of text beside the grid (the legend) are left out rather than cut
+            grid_x1 = max(r[0] + r[2] for r in cells)
+            grid_y0, grid_y1 = min(r[1] for r in cells), max(r[1] + r[3] for r in cells)
+            for item, t in walk(doc.pages[0].items):
+                if not isinstance(item, Text):
+                    continue
+                if item.id in ("game-title", "map-title"):
                     top = item.y - item.size / PT_PER_MM - 1.0
                     if y0 - 1.5 * size < top < y0 + 0.5 * size or item.y > y0 > top:
                         y0 = min(y0, top)
+                    continue
+                x, y = (item.x, item.y) if t is None else (t[0] * item.x + t[2] * item.y + t[4],
+                                                          t[1] * item.x + t[3] * item.y + t[5])
+                if item.anchor == "start" and grid_x1 + 0.3 * size < x < x1 and grid_y0 <= y <= grid_y1:
+                    x1 = x - 1.0
             crop = (max(0.0, x0), max(0.0, y0), x1 - max(0.0, x0), y1 - max(0.0, y0))
         else:
             page = doc.pages[0]
