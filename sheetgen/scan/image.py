@@ -7,7 +7,8 @@
   cut off is named), or from the page's outline when the sheet has no markers;
 - `measure_quality`: how sharp and how bright the photo is, measured on the markers'
   edges (blur as the edge's spread in page mm, paper and ink levels);
-- `read_qr`: the QR code's text, from a warp of just its square at many pixels a module;
+- `read_qr`: the QR code's text, read module by module where the sheet drew it (the photo's
+  blur undone), else by OpenCV's detector on a warp of its square;
 - `rectify`: the page seen flat at PX_PER_MM (sheetgen.scan.sheet), from the full photo.
 """
 from __future__ import annotations
@@ -344,84 +345,185 @@ def _qr_crop(gray: np.ndarray, loc: Location, k: float, pad: float) -> tuple[np.
     return crop, (qx - pad, qy - pad)
 
 
-def _clean_code(bits: np.ndarray, k: int = 8, quiet: int = 4) -> np.ndarray:
+def _clean_code(bits: np.ndarray, k: int = 4, quiet: int = 4) -> np.ndarray:
     n = bits.shape[0]
     img = np.full((n + 2 * quiet, n + 2 * quiet), 255, np.uint8)
     img[quiet:quiet + n, quiet:quiet + n] = np.where(bits, 0, 255)
     return cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_NEAREST)
 
 
-def _finder(m: float, k: float) -> np.ndarray:
-    """A QR finder pattern with its one-module white ring, m mm a module, at k px a mm."""
+_QR_DETECTOR = None
+
+
+def _decode_bits(bits: np.ndarray) -> str | None:
+    """The text of a QR code's modules (True dark), drawn cleanly and decoded where its corners
+    are known (no search); None when its error correction cannot mend them."""
+    global _QR_DETECTOR
+    if _QR_DETECTOR is None:
+        _QR_DETECTOR = cv2.QRCodeDetector()
+    k, q, n = 4, 4, bits.shape[0]
+    corners = np.float32([[q, q], [q + n, q], [q + n, q + n], [q, q + n]]).reshape(1, 4, 2) * k
+    try:
+        return _QR_DETECTOR.decode(_clean_code(bits, k, q), corners)[0] or None
+    except cv2.error:
+        return None
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    """erf, vectorised (Abramowitz and Stegun 7.1.26: within 1.5e-7)."""
+    s, a = np.sign(x), np.abs(x)
+    t = 1.0 / (1.0 + 0.3275911 * a)
+    poly = ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t
+    return s * (1.0 - poly * np.exp(-a * a))
+
+
+def _footprints(t: np.ndarray, n: int, sigma: float) -> np.ndarray:
+    """(samples, modules): how much of module i (one unit wide, from i to i + 1) a sample at
+    t sees through a Gaussian blur of sigma modules."""
+    i = np.arange(n)[None, :]
+    sg = max(sigma, 0.05) * np.sqrt(2.0)
+    return 0.5 * (_erf((t[:, None] - i) / sg) - _erf((t[:, None] - i - 1) / sg))
+
+
+def _function_modules(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(known, dark): the modules every QR code of n modules has fixed (finders with their white
+    separators, timing rows, version 2+'s alignment pattern, the dark module)."""
+    known = np.zeros((n, n), bool)
+    dark = np.zeros((n, n), bool)
+    finder = np.ones((7, 7), bool)
+    finder[1:6, 1:6] = False
+    finder[2:5, 2:5] = True
+    for r, c in ((0, 0), (0, n - 7), (n - 7, 0)):
+        known[max(0, r - 1):r + 8, max(0, c - 1):c + 8] = True
+        dark[r:r + 7, c:c + 7] = finder
+    timing = np.arange(8, n - 8) % 2 == 0
+    known[6, 8:n - 8] = known[8:n - 8, 6] = True
+    dark[6, 8:n - 8] = dark[8:n - 8, 6] = timing
+    if n >= 25:
+        a = n - 7
+        align = np.ones((5, 5), bool)
+        align[1:4, 1:4] = False
+        align[2, 2] = True
+        known[a - 2:a + 3, a - 2:a + 3] = True
+        dark[a - 2:a + 3, a - 2:a + 3] = align
+    known[n - 8, 8] = dark[n - 8, 8] = True
+    return known, dark
+
+
+def _finder(m: float, k: float, blur_px: float = 0.0) -> np.ndarray:
+    """A QR finder pattern with its one-module white ring, m mm a module, at k px a mm, blurred
+    as the photo is."""
     mod = np.ones((9, 9), np.float32)
     mod[1:8, 1:8] = 0.0
     mod[2:7, 2:7] = 1.0
     mod[3:6, 3:6] = 0.0
     size = int(round(9 * m * k))
-    return cv2.resize(mod, (size, size), interpolation=cv2.INTER_AREA)
+    out = cv2.resize(mod, (size, size), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(out, (0, 0), blur_px, borderType=cv2.BORDER_REPLICATE) if blur_px > 0.3 else out
 
 
-def read_qr_grid(gray: np.ndarray, loc: Location) -> str | None:
-    """The QR code read module by module where the sheet drew it: its three finder patterns are
-    found near their places (which puts right what the homography has wrong there), each
-    module's centre is sampled, and the bits, drawn again cleanly, are decoded (its error
-    correction mends the modules read wrong).  For photos whose code is too small or soft for a
-    detector to find."""
+def _peak(score: np.ndarray, x: int, y: int) -> tuple[float, float]:
+    """A correlation peak to a fraction of a pixel (a parabola through it and its neighbours)."""
+    def offset(a, b, c):
+        d = a - 2 * b + c
+        return 0.0 if abs(d) < 1e-9 else float(np.clip(0.5 * (a - c) / d, -0.5, 0.5))
+    dx = offset(score[y, x - 1], score[y, x], score[y, x + 1]) if 0 < x < score.shape[1] - 1 else 0.0
+    dy = offset(score[y - 1, x], score[y, x], score[y + 1, x]) if 0 < y < score.shape[0] - 1 else 0.0
+    return x + dx, y + dy
+
+
+def _finders_found(src, box, origin, k, n, blur_mm, reach):
+    """Where a code of n modules has its three finder patterns in the crop: each one's shift
+    (mm) from where the homography puts it, and its match (0..1); None when the crop is short."""
+    qx, qy, qs = box
+    ox, oy = origin
+    m = qs / n
+    tmpl = _finder(m, k, blur_mm * k) * 255
+    found = []
+    for i, j in ((0, 0), (n - 7, 0), (0, n - 7)):
+        # the finder's ring's top-left corner, expected at module (i - 1, j - 1)
+        ex, ey = (qx + (i - 1) * m - ox) * k, (qy + (j - 1) * m - oy) * k
+        r = int(reach * k)
+        x0, y0 = int(max(0, ex - r)), int(max(0, ey - r))
+        window = src[y0:int(ey + r) + tmpl.shape[0], x0:int(ex + r) + tmpl.shape[1]]
+        if window.shape[0] < tmpl.shape[0] + 2 or window.shape[1] < tmpl.shape[1] + 2:
+            return None
+        score = cv2.matchTemplate(window, tmpl, cv2.TM_CCOEFF_NORMED)
+        _, best, _, (bx, by) = cv2.minMaxLoc(score)
+        sx, sy = _peak(score, bx, by)
+        found.append(((x0 + sx - ex) / k, (y0 + sy - ey) / k, best))
+    return found
+
+
+def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1) -> str | None:
+    """The QR code read module by module where the sheet drew it, for codes too small or soft
+    for a detector to find (a module is 1.3 to 2 pixels in a 2 MP photo).
+
+    Its three finder patterns are found near their places (which puts right what the
+    homography has wrong there: lens distortion bends the page's bottom edge); the code and
+    its quiet zone are sampled four times a module on that grid, the lighting levelled by
+    the quiet zone around it; then the modules' darkness is solved for (least squares,
+    separable: the photo's blur, measured on the corner markers, spreads each module over
+    its neighbours, and this undoes it); the modules every code has fixed set the threshold;
+    the bits, drawn again cleanly, are decoded (its error correction mends the modules read
+    wrong).  Blur a little more and less than measured is tried when that fails."""
     w, h = loc.size
     qx, qy, qs, _ = SM.qr_box(w, h)
-    k, pad = 10.0, 2.5
-    crop, (ox, oy) = _qr_crop(gray, loc, k, pad)
+    k = 10.0
+    # three markers only: the homography is less sure far from them
+    reach = 1.5 if loc.markers is not None and not loc.markers.missing else 3.0
+    crop, origin = _qr_crop(gray, loc, k, reach + 1.0)
     src = crop.astype(np.float32)
-    detector = cv2.QRCodeDetector()
-    for n in (25, 21, 29, 33):
+    candidates = []
+    for n in (21, 25, 29):
+        found = _finders_found(src, (qx, qy, qs), origin, k, n, blur_mm, reach)
+        if found and min(f[2] for f in found) >= 0.4:
+            candidates.append((min(f[2] for f in found), n, found))
+    per_module, quiet = 4, 2
+    for _, n, found in sorted(candidates, reverse=True):
         m = qs / n
-        tmpl = _finder(m, k)
-        found = []
-        for i, j in ((0, 0), (n - 7, 0), (0, n - 7)):
-            # the finder's ring's top-left corner, expected at module (i - 1, j - 1)
-            ex, ey = (qx + (i - 1) * m - ox) * k, (qy + (j - 1) * m - oy) * k
-            r = int(1.5 * k)
-            x0, y0 = int(max(0, ex - r)), int(max(0, ey - r))
-            window = src[y0:int(ey + r) + tmpl.shape[0], x0:int(ex + r) + tmpl.shape[1]]
-            if window.shape[0] < tmpl.shape[0] or window.shape[1] < tmpl.shape[1]:
-                break
-            score = cv2.matchTemplate(window, tmpl * 255, cv2.TM_CCOEFF_NORMED)
-            _, best, _, (bx, by) = cv2.minMaxLoc(score)
-            found.append(((x0 + bx - ex) / k, (y0 + by - ey) / k, best))
-        if len(found) < 3 or min(f[2] for f in found) < 0.4:
-            continue
-        # an affine correction from the three finders' shifts (mm): d(i, j) = d0 + i * di + j * dj
+        # module coordinates (u, v) -> crop pixels: the homography's grid, moved and sheared
+        # by the finders' shifts (d0 at the first, growing linearly to the other two)
         d0 = np.array(found[0][:2])
         di = (np.array(found[1][:2]) - d0) / (n - 7)
         dj = (np.array(found[2][:2]) - d0) / (n - 7)
-        jj, ii = np.mgrid[0:n, 0:n].astype(np.float64)
-        xs = (qx + (ii + 0.5) * m - ox + d0[0] + ii * di[0] + jj * dj[0]) * k
-        ys = (qy + (jj + 0.5) * m - oy + d0[1] + ii * di[1] + jj * dj[1]) * k
-        for sharpen in (0.0, 1.0):
-            img = src if not sharpen else cv2.addWeighted(src, 2.0, cv2.GaussianBlur(src, (0, 0), m * k * 0.6), -1.0, 0)
-            vals = cv2.remap(img, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR)
-            thr = cv2.threshold(np.clip(vals, 0, 255).astype(np.uint8), 0, 255,
-                                cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
-            try:
-                text, _, _ = detector.detectAndDecode(_clean_code(vals < thr))
-            except cv2.error:
-                text = ""
-            if text:
-                return text
+        t = (np.arange((n + 2 * quiet) * per_module) + 0.5) / per_module - quiet
+        uu, vv = np.meshgrid(t, t)
+        xs = ((qx - origin[0] + d0[0]) + uu * (m + di[0]) + vv * dj[0]) * k - 0.5
+        ys = ((qy - origin[1] + d0[1]) + uu * di[1] + vv * (m + dj[1])) * k - 0.5
+        seen = cv2.remap(src, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+        ring = (uu < -0.3) | (uu > n + 0.3) | (vv < -0.3) | (vv > n + 0.3)
+        plane = np.stack([np.ones(int(ring.sum())), uu[ring], vv[ring]], axis=1)
+        coef = np.linalg.lstsq(plane, seen[ring], rcond=None)[0]
+        paper = coef[0] + coef[1] * uu + coef[2] * vv
+        darkness = 1.0 - seen / np.maximum(paper, 1.0)
+        known, dark = _function_modules(n)
+        for spread in (1.0, 1.3, 1.6, 0.75):
+            F = _footprints(t, n, spread * blur_mm / m)
+            for ridge in (0.01, 0.003):
+                P = np.linalg.solve(F.T @ F + ridge * np.eye(n), F.T)
+                modules = P @ darkness @ P.T
+                level = (np.median(modules[known & dark]) + np.median(modules[known & ~dark])) / 2
+                text = _decode_bits(modules > level)
+                if text:
+                    return text
     return None
 
 
-def read_qr(gray: np.ndarray, loc: Location) -> str | None:
-    """The QR code's text, or None: its square warped from the photo at 16 px a mm and given
-    to OpenCV's QRCodeDetector (as is, binarised, sharpened), else read module by module."""
+def read_qr(gray: np.ndarray, loc: Location, blur_mm: float = 0.1) -> str | None:
+    """The QR code's text, or None: read module by module where the sheet drew it
+    (read_qr_grid), else its square warped from the photo at 16 px a mm and given to OpenCV's
+    QRCodeDetector (as is and binarised: for a code the grid misplaces)."""
+    text = read_qr_grid(gray, loc, blur_mm)
+    if text:
+        return text
     crop, _ = _qr_crop(gray, loc, 16.0, SM.QUIET + 1.5)
     side = crop.shape[0]
     detector = cv2.QRCodeDetector()
-    blurred = cv2.GaussianBlur(crop, (0, 0), 3)
-    sharp = cv2.addWeighted(crop, 1.8, blurred, -0.8, 0)
     _, otsu = cv2.threshold(cv2.GaussianBlur(crop, (0, 0), 1.5), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     white = np.full((side + 40, side + 40), 255, np.uint8)
-    for variant in (crop, otsu, sharp):
+    for variant in (crop, otsu):
         canvas = white.copy()
         canvas[20:20 + side, 20:20 + side] = variant
         try:
@@ -430,7 +532,7 @@ def read_qr(gray: np.ndarray, loc: Location) -> str | None:
             text = ""
         if text:
             return text
-    return read_qr_grid(gray, loc)
+    return None
 
 
 def rectify(gray: np.ndarray, loc: Location, shape: tuple[int, int]) -> np.ndarray:

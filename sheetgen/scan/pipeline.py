@@ -152,7 +152,7 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
         loc = I.locate(img, gray, photo, markers)
         quality = I.measure_quality(gray, loc)
         I.check_quality(quality, photo)
-        text = I.read_qr(gray, loc)
+        text = I.read_qr(gray, loc, quality.blur_mm)
         identity = None
         if text:
             try:
