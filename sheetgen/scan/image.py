@@ -2,7 +2,8 @@
 
 - `load_photo`: the image file (JPEG, PNG, ...) as BGR pixels;
 - `find_markers`: the four corner markers (ArUco 4x4, sheetgen.draw.scanmarks) by id,
-  each id naming its corner and the page's paper and orientation;
+  each id naming its corner and the page's paper and orientation: each looked at closely
+  where the page's outline (or the markers already found) put it;
 - `locate`: the homography page mm -> photo pixels from the markers' corners (a corner
   cut off is named), or from the page's outline when the sheet has no markers;
 - `measure_quality`: how sharp and how bright the photo is, measured on the markers'
