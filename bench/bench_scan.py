@@ -13,7 +13,8 @@ any rotation, 60-95 % of the frame, lens, light, shadow, blur up to 1.5 px, nois
   comparison finds no difference), and photos that could not be used at all;
 - flat 300 dpi renders (a flatbed scan): the same, on the raster itself;
 - speed: sheets a minute on one core (OpenCV limited to one thread), from the decoded 2 MP
-  and 12 MP photos to the checked result, the sheet's template made once (in process);
+  and 12 MP photos to the checked result, the sheet's template made once (in process), and
+  of it the part that finds the page (markers, quality, QR code, rectify);
   against a plain baseline in the same run (OpenCV reading the JPEG and warping it flat
   with a known homography: the least any scanner does), as a ratio;
 - whole process: `sheetgen scan` as a user runs it, a new process over a folder of photos
@@ -69,7 +70,8 @@ def run(recipes, label: str, flat: bool = False) -> dict:
     from sheetgen.scan.corpus import photo_of
     from sheetgen.scan.pipeline import as_seen, scan_photo
     totals = {"right": 0, "counted": 0, "sheets": 0, "whole": 0, "failed": [], "qr": 0, "misreads": [],
-              "hidden": collections.Counter(), "times": collections.defaultdict(list), "making": 0.0}
+              "hidden": collections.Counter(), "times": collections.defaultdict(list), "making": 0.0,
+              "finding": collections.defaultdict(list)}
     for recipe in recipes:
         t = time.perf_counter()
         img, played = photo_of(recipe)
@@ -82,6 +84,7 @@ def run(recipes, label: str, flat: bool = False) -> dict:
             t = time.perf_counter()
             result = scan_photo(recipe.id, sheet_ref=played.ref, options=played.options, img=img)
             totals["times"][mp].append(time.perf_counter() - t)
+            totals["finding"][mp].append(result.finding)
         except SheetgenError as exc:
             totals["failed"].append((recipe.id, exc.problems[0].message))
             continue
@@ -216,6 +219,12 @@ def main(argv: list[str]) -> int:
             med = statistics.median(times)
             print(f"speed, {mp}: {60.0 / med:.0f} sheets a minute on one core (median {med * 1000:.0f} ms of "
                   f"{len(times)} scans, photo decoded, template made once{'; target >= 300' if mp == '2 MP' else ''})",
+                  flush=True)
+    for mp in ("2 MP", "12 MP", "flat"):
+        times = (photos if mp != "flat" else flat)["finding"].get(mp, [])
+        if times:
+            print(f"    of which the page found, {mp}: median {statistics.median(times) * 1000:.0f} ms (markers, "
+                  f"quality, QR code, rectify; 90th percentile {sorted(times)[int(0.9 * (len(times) - 1))] * 1000:.0f} ms)",
                   flush=True)
     plain = plain_baseline(recipes)
     ours = ours_from_jpeg(recipes)

@@ -2,12 +2,14 @@
 
 - `load_photo`: the image file (JPEG, PNG, ...) as BGR pixels;
 - `find_markers`: the four corner markers (ArUco 4x4, sheetgen.draw.scanmarks) by id,
-  each id naming its corner and the page's paper and orientation;
+  each id naming its corner and the page's paper and orientation: each looked at closely
+  where the page's outline (or the markers already found) put it;
 - `locate`: the homography page mm -> photo pixels from the markers' corners (a corner
   cut off is named), or from the page's outline when the sheet has no markers;
 - `measure_quality`: how sharp and how bright the photo is, measured on the markers'
   edges (blur as the edge's spread in page mm, paper and ink levels);
-- `read_qr`: the QR code's text, from a warp of just its square at many pixels a module;
+- `read_qr`: the QR code's text, read module by module where the sheet drew it (the photo's
+  blur undone), else by OpenCV's detector on a warp of its square;
 - `rectify`: the page seen flat at PX_PER_MM (sheetgen.scan.sheet), from the full photo.
 """
 from __future__ import annotations
@@ -58,13 +60,11 @@ class Markers:
         return [c for c in SM.CORNERS if c not in self.corners]
 
 
-def _detector():
+def _detector(windows: tuple[int, int, int] = (7, 23, 8), perimeter: tuple[float, float] = (0.02, 4.0)):
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    params.adaptiveThreshWinSizeMin = 7
-    params.adaptiveThreshWinSizeMax = 23
-    params.adaptiveThreshWinSizeStep = 8
-    params.minMarkerPerimeterRate = 0.02
+    params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax, params.adaptiveThreshWinSizeStep = windows
+    params.minMarkerPerimeterRate, params.maxMarkerPerimeterRate = perimeter
     params.polygonalApproxAccuracyRate = 0.05
     params.errorCorrectionRate = 0.6
     # blurred or small markers: read each cell's middle only, finely
@@ -73,14 +73,32 @@ def _detector():
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
 
 
-_DETECTOR = None
+_DETECTORS: dict = {}
 
 
-def _detect(work: np.ndarray, scale: float, found: dict) -> None:
-    global _DETECTOR
-    if _DETECTOR is None:
-        _DETECTOR = _detector()
-    corners, ids, _ = _DETECTOR.detectMarkers(work)
+def _detector_for(kind: str, margin: float = 4.0):
+    """The frame's detectors ('quick': one threshold window, 'thorough': three) and the one
+    for a marker's close-up with margin mm around it ('close')."""
+    key = (kind, margin if kind.startswith("close") else None)
+    if key not in _DETECTORS:
+        if kind.startswith("close"):
+            share = 4 * SM.MARKER / (SM.MARKER + 2 * margin)       # the marker's perimeter / the view's side
+            detector = _detector((5, 25, 4), (0.5 * share, 1.5 * share))
+            # the close-up looks for one id where it must be: every correctable bit corrected
+            params = detector.getDetectorParameters()
+            params.errorCorrectionRate = 1.0
+            if kind == "close":             # soft edges: a lower threshold, rounder corners
+                params.adaptiveThreshConstant = 3
+                params.polygonalApproxAccuracyRate = 0.1
+            detector.setDetectorParameters(params)
+            _DETECTORS[key] = detector
+        else:
+            _DETECTORS[key] = _detector((15, 15, 8)) if kind == "quick" else _detector()
+    return _DETECTORS[key]
+
+
+def _detect(work: np.ndarray, scale: float, found: dict, kind: str = "thorough") -> None:
+    corners, ids, _ = _detector_for(kind).detectMarkers(work)
     if ids is not None:
         for quad, mid in zip(corners, ids.ravel()):
             found.setdefault(int(mid), quad.reshape(4, 2) / scale)
@@ -95,33 +113,122 @@ def _layout_ids(found: dict) -> dict:
     return layouts
 
 
-def find_markers(gray: np.ndarray) -> Markers:
-    """The corner markers; again on a copy 1.5 times bigger (small or blurred markers) when
-    fewer than three of one layout are found."""
-    scale = min(1.0, WORK_SIDE / max(gray.shape))
-    work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1.0 else gray
-    found: dict[int, np.ndarray] = {}
-    attempts = [(work, scale)]
-    if scale >= 1.0 and max(gray.shape) * 1.5 <= 3200:
-        attempts.append((None, 1.5))
-    for img, s in attempts:
-        if img is None:
-            img = cv2.resize(gray, None, fx=s, fy=s, interpolation=cv2.INTER_CUBIC)
-        _detect(img, s, found)
-        layouts = _layout_ids(found)
-        if layouts and max(len(v) for v in layouts.values()) >= 3:
+CLOSE_PX_PER_MM = 6.0       # a marker's close-up: 6 px a cell
+
+
+def _close_up(gray: np.ndarray, H: np.ndarray, layout: tuple[str, str], corner: str, margin: float,
+              want: int | None = None):
+    """The marker of a corner as the page homography H (page mm -> photo px) expects it, seen
+    square on: (its id, its corners in the photo in ArUco's order) when the close-up finds it,
+    else None.  want: the one id taken (default: the corner's own); -1: any id sheetgen prints."""
+    w, h = SM.page_size(*layout)
+    x, y, s, _ = SM.marker_box(w, h, corner)
+    k = CLOSE_PX_PER_MM
+    side = int(round((s + 2 * margin) * k))
+    # close-up pixel -> page mm -> photo pixel
+    C = H @ np.array([[1 / k, 0, x - margin], [0, 1 / k, y - margin], [0, 0, 1.0]])
+    view = cv2.warpPerspective(gray, C, (side, side), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+    want = SM.marker_id(*layout, corner) if want is None else want
+    for kind in ("close", "close, plain"):
+        corners, ids, _ = _detector_for(kind, margin).detectMarkers(view)
+        for quad, mid in zip(corners, ids.ravel() if ids is not None else ()):
+            if int(mid) == want or (want < 0 and SM.layout_of_marker(int(mid))):
+                return int(mid), cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64), C).reshape(4, 2)
+    return None
+
+
+def _by_page_outline(gray: np.ndarray, found: dict) -> None:
+    """Markers where the page's outline puts its corners (a bright quadrilateral, on a copy 500
+    pixels wide: cheap), looked at closely: ids of any layout, the page either way up (a close-up
+    turned a quarter or a half still shows its marker)."""
+    quad = _page_outline(gray, 500)
+    if quad is None:
+        return
+    w, h = SM.page_size("a4", "portrait")
+    if np.hypot(*(quad[1] - quad[0])) + np.hypot(*(quad[3] - quad[2])) > \
+            np.hypot(*(quad[2] - quad[1])) + np.hypot(*(quad[0] - quad[3])):
+        quad = np.roll(quad, 1, axis=0)         # the page's short side first
+    H = _homography([(0, 0), (w, 0), (w, h), (0, h)], quad)[0]
+    for corner in SM.CORNERS:
+        got = _close_up(gray, H, ("a4", "portrait"), corner, 5.0, want=-1)
+        if got is not None:
+            found.setdefault(*got)
+
+
+def _page_homography(layout, quads: dict) -> np.ndarray:
+    w, h = SM.page_size(*layout)
+    mm, px = [], []
+    for corner, quad in quads.items():
+        mm += SM.marker_corners(w, h, corner)
+        px += [tuple(p) for p in quad]
+    return _homography(mm, px)[0]
+
+
+def _closer(gray: np.ndarray, layout, quads: dict) -> dict:
+    """Every corner's marker from a close-up where the markers in quads put it (a wide look
+    while only two are known: a homography from two is loose far from them), twice while
+    the first finds more."""
+    for _ in range(2):
+        H = _page_homography(layout, quads)
+        margin = 4.0 if len(quads) >= 3 else 12.0
+        closer = {}
+        for corner in SM.CORNERS:
+            got = _close_up(gray, H, layout, corner, margin)
+            if got is not None:
+                closer[corner] = got[1]
+        before = len(quads)
+        quads = {**quads, **closer}
+        if len(quads) == 4 or len(quads) == before:
             break
-    layouts = _layout_ids(found)
-    if not layouts:
+    return quads
+
+
+def find_markers(gray: np.ndarray) -> Markers:
+    """The corner markers.  First a quick look at a copy of the frame about 1000 pixels wide
+    (one threshold); a second, full-size and more thorough, when that finds fewer than two of
+    one layout.  Then every corner is looked at closely where the markers found put it: the
+    photo warped square onto the marker at 6 px a mm (small markers made bigger, big ones
+    smaller, the perspective taken out), which finds markers too small or soft for the whole
+    frame and those in a shadow, and reads each marker's corners afresh; these are refined
+    on the photo's own pixels."""
+    found: dict[int, np.ndarray] = {}           # marker id -> its corners, from the frame
+    closer: dict = {}                           # layout -> corner -> its corners, from close-ups
+    layout = None
+    for look in ("outline", "quick", "full size", "thorough"):
+        if look == "outline":
+            _by_page_outline(gray, found)
+        elif look == "quick":
+            scale = min(1.0, 1000 / max(gray.shape))
+            if scale > 0.75:
+                continue
+            _detect(cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), scale, found, "quick")
+        else:
+            big = min(1.0, WORK_SIDE / max(gray.shape))
+            work = cv2.resize(gray, None, fx=big, fy=big, interpolation=cv2.INTER_AREA) if big < 1.0 else gray
+            _detect(work, big, found, "quick" if look == "full size" else "thorough")
+            if look == "thorough" and big >= 1.0 and max(gray.shape) * 1.5 <= 3200:
+                _detect(cv2.resize(gray, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_CUBIC), 1.5, found)
+        layouts = _layout_ids(found)
+        if not layouts:
+            continue
+        layout = max(layouts, key=lambda k: len(layouts[k]))
+        quads = {**closer.get(layout, {}), **{SM.layout_of_marker(mid)[2]: found[mid] for mid in layouts[layout]}}
+        if len(quads) >= 2:
+            quads = _closer(gray, layout, quads)
+        closer[layout] = quads
+        if len(quads) == 4:
+            break
+    if layout is None:
         return Markers(None, {}, len(found))
-    layout = max(layouts, key=lambda k: len(layouts[k]))
-    out = Markers(layout, {}, len(found) - len(layouts[layout]))
-    for mid in layouts[layout]:
-        quad = found[mid]
-        win = max(2, int(round(2 / scale)))
+    out = Markers(layout, {}, len(found) - len(_layout_ids(found)[layout]))
+    quads = closer[layout]
+    for corner, quad in quads.items():
+        side = np.mean(np.hypot(*(quad - np.roll(quad, 1, axis=0)).T))
+        win = max(2, int(round(side / SM.MARKER * 0.45)))
         quad = cv2.cornerSubPix(gray, quad.astype(np.float32).reshape(-1, 1, 2), (win, win), (-1, -1),
                                 (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)).reshape(4, 2)
-        out.corners[SM.layout_of_marker(mid)[2]] = quad
+        out.corners[corner] = quad.astype(np.float64)
     return out
 
 
@@ -185,27 +292,35 @@ def locate(img: np.ndarray, gray: np.ndarray, photo: str, markers: Markers) -> L
     return loc
 
 
-def locate_page(gray: np.ndarray, photo: str, size: tuple[float, float]) -> list[Location]:
-    """Without markers: the page's outline (the biggest bright quadrilateral) as candidate
-    homographies for a page of `size` mm (both ways up: the caller keeps the one that fits)."""
-    scale = min(1.0, 1000 / max(gray.shape))
+def _page_outline(gray: np.ndarray, side: int) -> np.ndarray | None:
+    """The corners (photo pixels, clockwise from any) of the biggest bright quadrilateral, found
+    on a copy at most side pixels big, or None."""
+    scale = min(1.0, side / max(gray.shape))
     work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     work = cv2.GaussianBlur(work, (5, 5), 0)
     _, mask = cv2.threshold(work, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
-        return []
+        return None
     best = max(contours, key=cv2.contourArea)
     if cv2.contourArea(best) < 0.1 * work.size:
-        return []
+        return None
     quad = cv2.approxPolyDP(cv2.convexHull(best), 0.02 * cv2.arcLength(best, True), True).reshape(-1, 2)
     if len(quad) != 4:
-        return []
+        return None
     quad = quad.astype(np.float64) / scale
-    # order the quad clockwise from any corner; the page's long side goes with the quad's long side
     centre = quad.mean(axis=0)
-    quad = quad[np.argsort(np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0]))]
+    return quad[np.argsort(np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0]))]
+
+
+def locate_page(gray: np.ndarray, photo: str, size: tuple[float, float]) -> list[Location]:
+    """Without markers: the page's outline (the biggest bright quadrilateral) as candidate
+    homographies for a page of `size` mm (both ways up: the caller keeps the one that fits)."""
+    quad = _page_outline(gray, 1000)
+    if quad is None:
+        return []
+    # the page's long side goes with the quad's long side
     w, h = size
     side01 = np.hypot(*(quad[1] - quad[0])) + np.hypot(*(quad[3] - quad[2]))
     side12 = np.hypot(*(quad[2] - quad[1])) + np.hypot(*(quad[0] - quad[3]))
@@ -234,76 +349,71 @@ class Quality:
                 "contrast": round(self.contrast, 1)}
 
 
-def _edge_profiles(gray: np.ndarray, loc: Location, corner: str, k: float = 20.0) -> list[np.ndarray]:
-    """Samples across the four outer edges of one marker, from black (inside) to white
-    (outside): an array (across, along) per edge, every 1/k mm over +-1.1 mm across."""
+def _edge_profiles(gray: np.ndarray, loc: Location, corners, k: float = 20.0) -> np.ndarray:
+    """Samples across the four outer edges of each marker of corners, from black (inside) to
+    white (outside): (edges, across, along), every 1/k mm over +-1.1 mm across, 16 along."""
     w, h = loc.size
-    x, y, s, _ = SM.marker_box(w, h, corner)
     half = 1.1
     n = int(2 * half * k) + 1
-    t = np.linspace(-half, half, n)                 # across: inside (-) to outside (+)
-    along = np.linspace(1.5, s - 1.5, 16)
-    profiles = []
-    for side in ("top", "bottom", "left", "right"):
-        if side == "top":
-            xs, ys = x + along[None, :], y - t[:, None]
-        elif side == "bottom":
-            xs, ys = x + along[None, :], y + s + t[:, None]
-        elif side == "left":
-            xs, ys = x - t[:, None], y + along[None, :]
-        else:
-            xs, ys = x + s + t[:, None], y + along[None, :]
-        xs, ys = np.broadcast_arrays(xs, ys)
-        pts = loc.to_photo(np.stack([xs.ravel(), ys.ravel()], axis=1)).astype(np.float32)
-        vals = cv2.remap(gray, pts[:, 0].reshape(xs.shape), pts[:, 1].reshape(xs.shape), cv2.INTER_LINEAR)
-        profiles.append(vals.astype(np.float64))
-    return profiles
+    t = np.linspace(-half, half, n)[:, None]        # across: inside (-) to outside (+)
+    xs, ys = [], []
+    for corner in corners:
+        x, y, s, _ = SM.marker_box(w, h, corner)
+        along = np.linspace(1.5, s - 1.5, 16)[None, :]
+        for ex, ey in ((x + along, y - t), (x + along, y + s + t), (x - t, y + along), (x + s + t, y + along)):
+            ex, ey = np.broadcast_arrays(ex, ey)
+            xs.append(ex)
+            ys.append(ey)
+    xs, ys = np.stack(xs), np.stack(ys)
+    pts = loc.to_photo(np.stack([xs.ravel(), ys.ravel()], axis=1)).astype(np.float32)
+    vals = cv2.remap(gray, pts[:, 0].reshape(-1, 16), pts[:, 1].reshape(-1, 16), cv2.INTER_LINEAR)
+    return vals.reshape(xs.shape).astype(np.float64)
 
 
-def _spread(samples: np.ndarray, k: float) -> tuple[float, float, float] | None:
-    """(sigma in mm, ink, paper) of an edge from its samples (across, along): each column's
-    edge found where it crosses half way, the columns lined up on it, then 10-90 % width."""
-    ink = float(np.median(samples[:5]))
-    paper = float(np.median(samples[-5:]))
-    if paper - ink < 10:
-        return None
+def _spreads(samples: np.ndarray, k: float) -> list[tuple[float, float, float]]:
+    """(sigma in mm, ink, paper) of every edge whose samples (edges, across, along) show one:
+    each column's edge found where it crosses half way, the columns lined up on it, then
+    the 10-90 % width of their median."""
+    edges, n, cols = samples.shape
+    ink = np.median(samples[:, :5].reshape(edges, -1), axis=1)
+    paper = np.median(samples[:, -5:].reshape(edges, -1), axis=1)
     mid = (ink + paper) / 2
-    n = samples.shape[0]
-    t = np.arange(n) / k
-    aligned = []
+    above = samples > mid[:, None, None]
+    first = np.argmax(above, axis=1)                                    # (edges, cols)
+    valid = above.any(axis=1) & (first > 0)
+    i = np.maximum(first, 1)
+    hi_v = np.take_along_axis(samples, i[:, None, :], axis=1)[:, 0]
+    lo_v = np.take_along_axis(samples, (i - 1)[:, None, :], axis=1)[:, 0]
+    f = (mid[:, None] - lo_v) / np.maximum(hi_v - lo_v, 1e-6)
+    centre = (i - 1) / k + f / k                                        # mm from the first sample
     grid = np.linspace(-0.8, 0.8, int(1.6 * k) + 1)
-    for col in samples.T:
-        above = np.nonzero(col > mid)[0]
-        if not len(above) or above[0] == 0:
+    # each column resampled at grid + its centre (linear, clamped at the ends, as np.interp)
+    p = np.clip((grid[None, None, :] + centre[:, :, None]) * k, 0, n - 1)
+    i0 = np.minimum(np.floor(p).astype(int), n - 2)
+    fr = p - i0
+    cols_t = np.transpose(samples, (0, 2, 1))                           # (edges, cols, across)
+    aligned = np.take_along_axis(cols_t, i0, axis=2) * (1 - fr) + np.take_along_axis(cols_t, i0 + 1, axis=2) * fr
+    out = []
+    for e in range(edges):
+        if paper[e] - ink[e] < 10 or valid[e].sum() < 4:
             continue
-        i = above[0]
-        f = (mid - col[i - 1]) / max(col[i] - col[i - 1], 1e-6)
-        centre = t[i - 1] + f / k
-        aligned.append(np.interp(grid + centre, t, col))
-    if len(aligned) < 4:
-        return None
-    prof = np.median(np.array(aligned), axis=0)
-    lo, hi = ink + 0.1 * (paper - ink), ink + 0.9 * (paper - ink)
-    a = np.nonzero(prof > lo)[0]
-    b = np.nonzero(prof > hi)[0]
-    if not len(a) or not len(b):
-        return None
-    return max(0.0, (b[0] - a[0]) / k) / 2.563, ink, paper
+        prof = np.median(aligned[e][valid[e]], axis=0)
+        lo, hi = ink[e] + 0.1 * (paper[e] - ink[e]), ink[e] + 0.9 * (paper[e] - ink[e])
+        a = np.nonzero(prof > lo)[0]
+        b = np.nonzero(prof > hi)[0]
+        if len(a) and len(b):
+            out.append((max(0.0, (b[0] - a[0]) / k) / 2.563, float(ink[e]), float(paper[e])))
+    return out
 
 
 def measure_quality(gray: np.ndarray, loc: Location) -> Quality:
     """Blur and levels on the markers' edges (the photo's own pixels, resampled finely)."""
     k = 20.0
-    sigmas, papers, inks = [], [], []
-    for corner in (loc.markers.corners if loc.markers else {}):
-        for samples in _edge_profiles(gray, loc, corner, k):
-            got = _spread(samples, k)
-            if got:
-                sigmas.append(got[0])
-                inks.append(got[1])
-                papers.append(got[2])
-    if not sigmas:
+    corners = list(loc.markers.corners) if loc.markers else []
+    got = _spreads(_edge_profiles(gray, loc, corners, k), k) if corners else []
+    if not got:
         return Quality(9.9, float(np.percentile(gray, 95)), float(np.percentile(gray, 5)))
+    sigmas, inks, papers = zip(*got)
     return Quality(float(np.median(sigmas)), float(np.median(papers)), float(np.median(inks)))
 
 
@@ -344,93 +454,189 @@ def _qr_crop(gray: np.ndarray, loc: Location, k: float, pad: float) -> tuple[np.
     return crop, (qx - pad, qy - pad)
 
 
-def _clean_code(bits: np.ndarray, k: int = 8, quiet: int = 4) -> np.ndarray:
+def _clean_code(bits: np.ndarray, k: int = 4, quiet: int = 4) -> np.ndarray:
     n = bits.shape[0]
     img = np.full((n + 2 * quiet, n + 2 * quiet), 255, np.uint8)
     img[quiet:quiet + n, quiet:quiet + n] = np.where(bits, 0, 255)
     return cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_NEAREST)
 
 
-def _finder(m: float, k: float) -> np.ndarray:
-    """A QR finder pattern with its one-module white ring, m mm a module, at k px a mm."""
+_QR_DETECTOR = None
+
+
+def _decode_bits(bits: np.ndarray) -> str | None:
+    """The text of a QR code's modules (True dark), drawn cleanly and decoded where its corners
+    are known (no search); None when its error correction cannot mend them."""
+    global _QR_DETECTOR
+    if _QR_DETECTOR is None:
+        _QR_DETECTOR = cv2.QRCodeDetector()
+    k, q, n = 4, 4, bits.shape[0]
+    corners = np.float32([[q, q], [q + n, q], [q + n, q + n], [q, q + n]]).reshape(1, 4, 2) * k
+    try:
+        return _QR_DETECTOR.decode(_clean_code(bits, k, q), corners)[0] or None
+    except cv2.error:
+        return None
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    """erf, vectorised (Abramowitz and Stegun 7.1.26: within 1.5e-7)."""
+    s, a = np.sign(x), np.abs(x)
+    t = 1.0 / (1.0 + 0.3275911 * a)
+    poly = ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t
+    return s * (1.0 - poly * np.exp(-a * a))
+
+
+def _footprints(t: np.ndarray, n: int, sigma: float) -> np.ndarray:
+    """(samples, modules): how much of module i (one unit wide, from i to i + 1) a sample at
+    t sees through a Gaussian blur of sigma modules."""
+    i = np.arange(n)[None, :]
+    sg = max(sigma, 0.05) * np.sqrt(2.0)
+    return 0.5 * (_erf((t[:, None] - i) / sg) - _erf((t[:, None] - i - 1) / sg))
+
+
+def _function_modules(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(known, dark): the modules every QR code of n modules has fixed (finders with their white
+    separators, timing rows, version 2+'s alignment pattern, the dark module)."""
+    known = np.zeros((n, n), bool)
+    dark = np.zeros((n, n), bool)
+    finder = np.ones((7, 7), bool)
+    finder[1:6, 1:6] = False
+    finder[2:5, 2:5] = True
+    for r, c in ((0, 0), (0, n - 7), (n - 7, 0)):
+        known[max(0, r - 1):r + 8, max(0, c - 1):c + 8] = True
+        dark[r:r + 7, c:c + 7] = finder
+    timing = np.arange(8, n - 8) % 2 == 0
+    known[6, 8:n - 8] = known[8:n - 8, 6] = True
+    dark[6, 8:n - 8] = dark[8:n - 8, 6] = timing
+    if n >= 25:
+        a = n - 7
+        align = np.ones((5, 5), bool)
+        align[1:4, 1:4] = False
+        align[2, 2] = True
+        known[a - 2:a + 3, a - 2:a + 3] = True
+        dark[a - 2:a + 3, a - 2:a + 3] = align
+    known[n - 8, 8] = dark[n - 8, 8] = True
+    return known, dark
+
+
+def _finder(m: float, k: float, blur_px: float = 0.0) -> np.ndarray:
+    """A QR finder pattern with its one-module white ring, m mm a module, at k px a mm, blurred
+    as the photo is."""
     mod = np.ones((9, 9), np.float32)
     mod[1:8, 1:8] = 0.0
     mod[2:7, 2:7] = 1.0
     mod[3:6, 3:6] = 0.0
     size = int(round(9 * m * k))
-    return cv2.resize(mod, (size, size), interpolation=cv2.INTER_AREA)
+    out = cv2.resize(mod, (size, size), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(out, (0, 0), blur_px, borderType=cv2.BORDER_REPLICATE) if blur_px > 0.3 else out
 
 
-def read_qr_grid(gray: np.ndarray, loc: Location) -> str | None:
-    """The QR code read module by module where the sheet drew it: its three finder patterns are
-    found near their places (which puts right what the homography has wrong there), each
-    module's centre is sampled, and the bits, drawn again cleanly, are decoded (its error
-    correction mends the modules read wrong).  For photos whose code is too small or soft for a
-    detector to find."""
+def _peak(score: np.ndarray, x: int, y: int) -> tuple[float, float]:
+    """A correlation peak to a fraction of a pixel (a parabola through it and its neighbours)."""
+    def offset(a, b, c):
+        d = a - 2 * b + c
+        return 0.0 if abs(d) < 1e-9 else float(np.clip(0.5 * (a - c) / d, -0.5, 0.5))
+    dx = offset(score[y, x - 1], score[y, x], score[y, x + 1]) if 0 < x < score.shape[1] - 1 else 0.0
+    dy = offset(score[y - 1, x], score[y, x], score[y + 1, x]) if 0 < y < score.shape[0] - 1 else 0.0
+    return x + dx, y + dy
+
+
+def _finders_found(src, box, origin, k, n, blur_mm, reach):
+    """Where a code of n modules has its three finder patterns in the crop: each one's shift
+    (mm) from where the homography puts it, and its match (0..1); None when the crop is short."""
+    qx, qy, qs = box
+    ox, oy = origin
+    m = qs / n
+    tmpl = _finder(m, k, blur_mm * k) * 255
+    found = []
+    for i, j in ((0, 0), (n - 7, 0), (0, n - 7)):
+        # the finder's ring's top-left corner, expected at module (i - 1, j - 1)
+        ex, ey = (qx + (i - 1) * m - ox) * k, (qy + (j - 1) * m - oy) * k
+        r = int(reach * k)
+        x0, y0 = int(max(0, ex - r)), int(max(0, ey - r))
+        window = src[y0:int(ey + r) + tmpl.shape[0], x0:int(ex + r) + tmpl.shape[1]]
+        if window.shape[0] < tmpl.shape[0] + 2 or window.shape[1] < tmpl.shape[1] + 2:
+            return None
+        score = cv2.matchTemplate(window, tmpl, cv2.TM_CCOEFF_NORMED)
+        _, best, _, (bx, by) = cv2.minMaxLoc(score)
+        sx, sy = _peak(score, bx, by)
+        found.append(((x0 + sx - ex) / k, (y0 + sy - ey) / k, best))
+    return found
+
+
+def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1) -> str | None:
+    """The QR code read module by module where the sheet drew it, for codes too small or soft
+    for a detector to find (a module is 1.3 to 2 pixels in a 2 MP photo).
+
+    Its three finder patterns are found near their places (which puts right what the
+    homography has wrong there: lens distortion bends the page's bottom edge); the code and
+    its quiet zone are sampled four times a module on that grid, the lighting levelled by
+    the quiet zone around it; then the modules' darkness is solved for (least squares,
+    separable: the photo's blur, measured on the corner markers, spreads each module over
+    its neighbours, and this undoes it); the modules every code has fixed set the threshold;
+    the bits, drawn again cleanly, are decoded (its error correction mends the modules read
+    wrong).  Blur a little more and less than measured is tried when that fails.  None when
+    no code's finders are where the sheet put them, '' when they are but it cannot be read."""
     w, h = loc.size
     qx, qy, qs, _ = SM.qr_box(w, h)
-    k, pad = 10.0, 2.5
-    crop, (ox, oy) = _qr_crop(gray, loc, k, pad)
+    k = 10.0
+    # three markers only: the homography is less sure far from them
+    reach = 1.5 if loc.markers is not None and not loc.markers.missing else 3.0
+    crop, origin = _qr_crop(gray, loc, k, reach + 1.0)
     src = crop.astype(np.float32)
-    detector = cv2.QRCodeDetector()
-    for n in (25, 21, 29, 33):
+    candidates = []
+    for n in (21, 25, 29):
+        found = _finders_found(src, (qx, qy, qs), origin, k, n, blur_mm, reach)
+        if found and min(f[2] for f in found) >= 0.4:
+            candidates.append((min(f[2] for f in found), n, found))
+    per_module, quiet = 4, 2
+    for _, n, found in sorted(candidates, reverse=True):
         m = qs / n
-        tmpl = _finder(m, k)
-        found = []
-        for i, j in ((0, 0), (n - 7, 0), (0, n - 7)):
-            # the finder's ring's top-left corner, expected at module (i - 1, j - 1)
-            ex, ey = (qx + (i - 1) * m - ox) * k, (qy + (j - 1) * m - oy) * k
-            r = int(1.5 * k)
-            x0, y0 = int(max(0, ex - r)), int(max(0, ey - r))
-            window = src[y0:int(ey + r) + tmpl.shape[0], x0:int(ex + r) + tmpl.shape[1]]
-            if window.shape[0] < tmpl.shape[0] or window.shape[1] < tmpl.shape[1]:
-                break
-            score = cv2.matchTemplate(window, tmpl * 255, cv2.TM_CCOEFF_NORMED)
-            _, best, _, (bx, by) = cv2.minMaxLoc(score)
-            found.append(((x0 + bx - ex) / k, (y0 + by - ey) / k, best))
-        if len(found) < 3 or min(f[2] for f in found) < 0.4:
-            continue
-        # an affine correction from the three finders' shifts (mm): d(i, j) = d0 + i * di + j * dj
+        # module coordinates (u, v) -> crop pixels: the homography's grid, moved and sheared
+        # by the finders' shifts (d0 at the first, growing linearly to the other two)
         d0 = np.array(found[0][:2])
         di = (np.array(found[1][:2]) - d0) / (n - 7)
         dj = (np.array(found[2][:2]) - d0) / (n - 7)
-        jj, ii = np.mgrid[0:n, 0:n].astype(np.float64)
-        xs = (qx + (ii + 0.5) * m - ox + d0[0] + ii * di[0] + jj * dj[0]) * k
-        ys = (qy + (jj + 0.5) * m - oy + d0[1] + ii * di[1] + jj * dj[1]) * k
-        for sharpen in (0.0, 1.0):
-            img = src if not sharpen else cv2.addWeighted(src, 2.0, cv2.GaussianBlur(src, (0, 0), m * k * 0.6), -1.0, 0)
-            vals = cv2.remap(img, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR)
-            thr = cv2.threshold(np.clip(vals, 0, 255).astype(np.uint8), 0, 255,
-                                cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
-            try:
-                text, _, _ = detector.detectAndDecode(_clean_code(vals < thr))
-            except cv2.error:
-                text = ""
-            if text:
-                return text
-    return None
+        t = (np.arange((n + 2 * quiet) * per_module) + 0.5) / per_module - quiet
+        uu, vv = np.meshgrid(t, t)
+        xs = ((qx - origin[0] + d0[0]) + uu * (m + di[0]) + vv * dj[0]) * k - 0.5
+        ys = ((qy - origin[1] + d0[1]) + uu * di[1] + vv * (m + dj[1])) * k - 0.5
+        seen = cv2.remap(src, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+        ring = (uu < -0.3) | (uu > n + 0.3) | (vv < -0.3) | (vv > n + 0.3)
+        plane = np.stack([np.ones(int(ring.sum())), uu[ring], vv[ring]], axis=1)
+        coef = np.linalg.lstsq(plane, seen[ring], rcond=None)[0]
+        paper = coef[0] + coef[1] * uu + coef[2] * vv
+        darkness = 1.0 - seen / np.maximum(paper, 1.0)
+        known, dark = _function_modules(n)
+        for spread in (1.0, 1.3, 1.6, 0.75):
+            F = _footprints(t, n, spread * blur_mm / m)
+            for ridge in (0.01, 0.003):
+                P = np.linalg.solve(F.T @ F + ridge * np.eye(n), F.T)
+                modules = P @ darkness @ P.T
+                level = (np.median(modules[known & dark]) + np.median(modules[known & ~dark])) / 2
+                text = _decode_bits(modules > level)
+                if text:
+                    return text
+    return "" if candidates else None
 
 
-def read_qr(gray: np.ndarray, loc: Location) -> str | None:
-    """The QR code's text, or None: its square warped from the photo at 16 px a mm and given
-    to OpenCV's QRCodeDetector (as is, binarised, sharpened), else read module by module."""
+def read_qr(gray: np.ndarray, loc: Location, blur_mm: float = 0.1) -> str | None:
+    """The QR code's text, or None: read module by module where the sheet drew it
+    (read_qr_grid); only when no code's finder patterns are where the sheet put them (a page
+    far from flat there?), its square warped at 16 px a mm is given to OpenCV's detector,
+    which searches for it."""
+    text = read_qr_grid(gray, loc, blur_mm)
+    if text or text == "":
+        return text or None
     crop, _ = _qr_crop(gray, loc, 16.0, SM.QUIET + 1.5)
     side = crop.shape[0]
-    detector = cv2.QRCodeDetector()
-    blurred = cv2.GaussianBlur(crop, (0, 0), 3)
-    sharp = cv2.addWeighted(crop, 1.8, blurred, -0.8, 0)
-    _, otsu = cv2.threshold(cv2.GaussianBlur(crop, (0, 0), 1.5), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    white = np.full((side + 40, side + 40), 255, np.uint8)
-    for variant in (crop, otsu, sharp):
-        canvas = white.copy()
-        canvas[20:20 + side, 20:20 + side] = variant
-        try:
-            text, _, _ = detector.detectAndDecode(canvas)
-        except cv2.error:
-            text = ""
-        if text:
-            return text
-    return read_qr_grid(gray, loc)
+    canvas = np.full((side + 40, side + 40), 255, np.uint8)
+    canvas[20:20 + side, 20:20 + side] = crop
+    try:
+        return cv2.QRCodeDetector().detectAndDecode(canvas)[0] or None
+    except cv2.error:
+        return None
 
 
 def rectify(gray: np.ndarray, loc: Location, shape: tuple[int, int]) -> np.ndarray:

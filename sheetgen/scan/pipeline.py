@@ -33,6 +33,8 @@ class ScanResult:
     record_violations: list = field(default_factory=list)   # the record's own verdict (as `sheetgen check`)
     record_readings: list = field(default_factory=list)
     seconds: float = 0.0
+    finding: float = 0.0                        # seconds from the photo to the page rectified (markers,
+                                                # quality, QR code, rectify; the sheet's rebuild left out)
     page: Any = None                            # read.Page (the rectified photo and its darkness)
     gray: Any = None
     colour: Any = None
@@ -135,6 +137,7 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
     if img is None:
         img = I.load_photo(photo)
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
+    finding = time.perf_counter()
     markers = I.find_markers(gray)
     if markers.layout is None or (len(markers.corners) < 2 and sheet_ref is not None):
         if sheet_ref is None:
@@ -152,7 +155,7 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
         loc = I.locate(img, gray, photo, markers)
         quality = I.measure_quality(gray, loc)
         I.check_quality(quality, photo)
-        text = I.read_qr(gray, loc)
+        text = I.read_qr(gray, loc, quality.blur_mm)
         identity = None
         if text:
             try:
@@ -164,14 +167,17 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
                                      "(too small in the photo, blurred or covered?)", photo,
                                      expected="--sheet NAME or --sheet FILE: the sheet the photo shows"))
         identity_from = "QR code" if identity is not None else "--sheet"
+        finding -= time.perf_counter()
         sheet, scanner, plan = _rebuilt(identity, sheet_ref, loc.layout, options)
+        finding += time.perf_counter()
     tmpl = template(sheet)
     rect = I.rectify(gray, loc, tmpl.shape[:2])
+    finding = time.perf_counter() - finding
     page = Page(rect, tmpl, (sheet.page.width, sheet.page.height), blur_mm=quality.blur_mm)
     readings = scanner.refine(sheet, read_regions(page, plan))
     view = scanner.interpret(sheet, readings)
     violations = scanner.check(sheet, view)
-    result = ScanResult(photo, sheet, identity_from, loc, quality, readings, view, violations)
+    result = ScanResult(photo, sheet, identity_from, loc, quality, readings, view, violations, finding=finding)
     if record is not None:
         compare_with_record(result, scanner, record)
     result.seconds = time.perf_counter() - start

@@ -6,6 +6,8 @@ breaks, the differences with the play record, and every region with its reading 
 confidence, the uncertain ones first."""
 from __future__ import annotations
 
+import re
+
 from .contract import UNCERTAIN
 
 
@@ -52,7 +54,59 @@ def sheetscan_yaml(result) -> str:
     data = as_data(result)
     head = (f"# sheetgen scan of {result.photo}: {len(data['regions'])} regions read, "
             f"{len(data['uncertain'])} uncertain (confidence below {UNCERTAIN}), listed first\n")
-    return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120, default_flow_style=None)
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)    # libyaml: the same text, faster
+
+    def dump(part: dict) -> str:
+        return yaml.dump(part, Dumper=dumper, sort_keys=False, allow_unicode=True, width=120,
+                         default_flow_style=None)
+    lines = _region_lines(data["regions"])
+    if lines is None:
+        return head + dump(data)
+    before = {k: v for k, v in data.items() if k not in ("regions", "seconds")}
+    seconds = yaml.representer.SafeRepresenter().represent_data(data["seconds"]).value
+    return head + dump(before) + "regions:\n" + "".join(lines) + f"seconds: {seconds}\n"
+
+
+_PLAIN = re.compile(r"[A-Za-z](?:[A-Za-z0-9_. -]*[A-Za-z0-9_.])?")
+
+
+def _region_lines(regions: list[dict]) -> list[str] | None:
+    """The regions as PyYAML writes them (one flow mapping a line), written directly: thousands
+    of small mappings cost PyYAML seconds.  None when a value is not one this writes as YAML
+    would (then PyYAML writes them all)."""
+    import yaml
+    resolver = yaml.resolver.Resolver()
+    representer = yaml.representer.SafeRepresenter()
+    text: dict = {}
+
+    def scalar(value) -> str | None:
+        key = (type(value), value)
+        if key not in text:
+            if isinstance(value, bool) or value is None:
+                text[key] = None
+            elif isinstance(value, str):
+                plain = _PLAIN.fullmatch(value) and "  " not in value and \
+                    resolver.resolve(yaml.ScalarNode, value, (True, False)) == "tag:yaml.org,2002:str"
+                text[key] = value if plain else None
+            elif isinstance(value, (int, float)):
+                node = representer.represent_data(value)
+                text[key] = node.value
+            else:
+                text[key] = None
+        return text[key]
+    out = []
+    for region in regions:
+        parts = []
+        for k, v in region.items():
+            v = "true" if v is True else scalar(v)
+            if v is None or not _PLAIN.fullmatch(k):
+                return None
+            parts.append(f"{k}: {v}")
+        line = "- {" + ", ".join(parts) + "}\n"
+        if len(line) > 110:             # PyYAML would fold it at width 120
+            return None
+        out.append(line)
+    return out
 
 
 def text(result) -> str:
