@@ -175,15 +175,15 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         out.append(Region(f"room-{cell}", LINE, (x + 0.63 * s, y + 0.63 * s, x + 0.82 * s, y + 0.82 * s, 1.4),
                           "crossed room"))
         fs = max(6.5, s * 0.9) * 0.3528
-        out.append(Region(f"monster-{cell}", AREA, (x + 0.08 * s, y + 0.32 * s - fs * 0.72, fs * 0.62, fs * 0.72),
-                          "foe written in"))
+        # the letter's lower right three quarters: a wall penciled on the north or west edge reaches
+        # into its top and left
+        out.append(Region(f"monster-{cell}", AREA, (x + 0.08 * s + fs * 0.155, y + 0.32 * s - fs * 0.54, fs * 0.465,
+                                                    fs * 0.54), "foe written in"))
         if layout.items.get(cell):
-            out.append(Region(f"struck-{cell}", LINE, (x + 0.15 * s, y + 0.85 * s, x + 0.85 * s, y + 0.15 * s, 1.6,
-                                                               None, None, CROSSING_SHARE),
+            out.append(Region(f"struck-{cell}", LINE, (x + 0.15 * s, y + 0.85 * s, x + 0.85 * s, y + 0.15 * s, 1.6),
                               "struck item"))
         if floods:
-            out.append(Region(f"flood-{cell}", LINE, (x + 0.17 * s, y + 0.35 * s, x + 0.83 * s, y + 0.35 * s, 2.0,
-                                                              None, None, CROSSING_SHARE),
+            out.append(Region(f"flood-{cell}", LINE, (x + 0.17 * s, y + 0.35 * s, x + 0.83 * s, y + 0.35 * s, 2.0),
                               "flooded room"))
         for side in ("E", "S"):
             other = _neighbour_name(cell, side)
@@ -336,35 +336,48 @@ class FouryScanner(GameScanner):
     def refine(self, sheet, readings):
         """Readings the marks around them decide:
         - a path line between two rooms read weakly (a faint or broken stroke, or other marks
-          crossing it) stands when PATH_ALONE of its length is penciled; a weaker one, or one a
-          jump's line crosses, when both rooms' dots are (or cannot be seen) and the wall between
-          them is not;
+          crossing it) stands when PATH_ALONE of its length is penciled; a weaker one when both
+          rooms' dots are (or cannot be seen) and the wall between them is not;
         - a room's dot read where a line of another mark runs through the room's centre (the
           item struck through, the room crossed out, a jump between magic circles) is the line's
           ink, not a dot, unless a path reaches the room (every room entered is reached by one);
-        - a foe's letter read in a room crossed out is the cross's upper left arm."""
+        - a foe's letter read in a room crossed out is the cross's upper left arm;
+        - an item's strike and a flood's waves read in one room: the weaker is the other's ink
+          unless CROSSING_SHARE of it is penciled."""
         from dataclasses import replace
         out = dict(readings)
         jumps = [r.region for r in readings.values() if r.region.role == "jump" and r.marked]
         for rid, r in readings.items():
             if r.region.role != "path" or r.hidden:
                 continue
-            crossed = any(under(r.region, j) > 0 for j in jumps)    # a jump's line runs across it
-            if not (PATH_WEAK[0] <= r.score < PATH_WEAK[1] or (crossed and r.marked)):
+            if not PATH_WEAK[0] <= r.score < PATH_WEAK[1]:
                 continue
             a, _, b = rid[len("path-"):].partition("-")
             if b in ("N", "E", "S", "W"):
                 continue
             wall = readings.get(f"wall-{a}-{_side_between(a, b)}") or readings.get(f"wall-{b}-{_side_between(b, a)}")
             ends = [readings.get(f"cell-{c}") for c in (a, b)]
-            walked = (r.score >= PATH_ALONE and not crossed) or (
+            walked = r.score >= PATH_ALONE or (
                 (wall is None or not wall.marked) and all(e is None or e.marked or e.hidden for e in ends))
             value = MARKED if walked else EMPTY
             if value != r.value:
                 out[rid] = replace(r, value=value, confidence=min(r.confidence, UNCERTAIN_REFINED))
+        # an item's strike and a flood's waves cross each other: where both read, the weaker is the
+        # other's ink unless it is penciled nearly all along itself
+        for rid, r in readings.items():
+            if r.region.role != "struck item" or not r.marked:
+                continue
+            flood = out.get(f"flood-{rid[len('struck-'):]}")
+            if flood is None or not flood.marked:
+                continue
+            weaker = min((r, flood), key=lambda x: x.score)
+            if weaker.score < CROSSING_SHARE:
+                out[weaker.region.id] = replace(weaker, value=EMPTY, confidence=min(weaker.confidence, UNCERTAIN_REFINED))
+        # a path reaches a room where it is penciled, however faintly (not a jump's line along it)
         reached = {c for j in jumps for c in j.id.split("-")[1:3]}
         for rid, r in out.items():
-            if r.region.role == "path" and r.marked and not any(under(r.region, j) >= UNDER for j in jumps):
+            if r.region.role == "path" and not r.hidden and r.score >= PATH_WEAK[0] and \
+                    not any(under(r.region, j) >= UNDER for j in jumps):
                 a, _, b = rid[len("path-"):].partition("-")
                 reached |= {a} if b in ("N", "E", "S", "W") else {a, b}
         for rid, r in out.items():
