@@ -17,7 +17,8 @@ Region kinds, each a way a pencil marks paper:
     DOT   (cx, cy, r): a dot or small circle (a visited room)
     AREA  (x, y, w, h[, mean]): anything written there (a letter, a scribble); mean: the mean darkness
           from which it reads marked (None: the default)
-    FILL  (x, y, w, h): a shape blacked out (a used arrow, a Fury box): marked when filled
+    FILL  (x, y, w, h[, mean]): a shape blacked out (a used arrow, a Fury box): marked when filled (its mean
+          darkness from `mean`, None: the default)
 """
 from __future__ import annotations
 

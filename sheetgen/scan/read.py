@@ -40,19 +40,6 @@ AREA_FEW_SEEN = 0.5         # an area less seen than this (under print) cannot b
 FILL_MARKED = 0.30          # mean darkness of a shape blacked out
 
 
-_grids: dict = {}
-
-
-def _pixel_grid(rows: int, cols: int):
-    """(x, y) of every pixel, float32, kept for the run."""
-    if (rows, cols) not in _grids:
-        yy, xx = np.mgrid[0:rows, 0:cols].astype(np.float32)
-        if len(_grids) >= 4:
-            _grids.clear()
-        _grids[(rows, cols)] = (xx, yy)
-    return _grids[(rows, cols)]
-
-
 class Printed:
     """What a template alone decides, worked out once per template (many photos of one sheet):
     its grey, the plain print the tone is fitted on, its colours (the expected page is a colour
@@ -140,7 +127,12 @@ class Page:
         # the share of the light the pencil takes away where the paper should be this light;
         # where the print is too dark for a pencil to show, nothing can be seen (visible 0)
         self.visible = (darkest >= VISIBLE).astype(np.float32)
-        self.dark = np.clip((darkest - refl) / np.maximum(darkest, 0.3) - NOISE_FLOOR, 0.0, 1.0) * self.visible
+        dark = np.subtract(darkest, refl)
+        np.divide(dark, np.maximum(darkest, 0.3, out=darkest), out=dark)
+        dark -= NOISE_FLOOR
+        np.clip(dark, 0.0, 1.0, out=dark)
+        dark *= self.visible
+        self.dark = dark
 
     # -- alignment ------------------------------------------------------------------------------
     def _align(self, rect: np.ndarray, pr: Printed) -> np.ndarray:
@@ -184,14 +176,20 @@ class Page:
                 break
             keep = new
         coef, *_ = np.linalg.lstsq(A[keep], D[keep], rcond=None)
-        # the field on a coarse grid, then every pixel
-        gy, gx = np.mgrid[0:self.rows:8, 0:self.cols:8].astype(np.float64)
-        field = basis(gx / self.cols * 2 - 1, gy / self.rows * 2 - 1) @ coef
-        fx = cv2.resize(field[..., 0].astype(np.float32), (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
-        fy = cv2.resize(field[..., 1].astype(np.float32), (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
+        # the map on a coarse grid, then every pixel: sampled where cv2.resize puts a small image's
+        # pixels in the large one, a linear map (the identity) comes out exact, the field smooth
+        step = 8
+        nr, nc = -(-self.rows // step), -(-self.cols // step)
+        cy = (np.arange(nr) + 0.5) * self.rows / nr - 0.5
+        cx = (np.arange(nc) + 0.5) * self.cols / nc - 0.5
+        gx, gy = np.meshgrid(cx, cy)
+        B = basis(gx / self.cols * 2 - 1, gy / self.rows * 2 - 1)
+        fx = sum(B[..., i] * coef[i, 0] for i in range(B.shape[-1]))
+        fy = sum(B[..., i] * coef[i, 1] for i in range(B.shape[-1]))
         self.shift = (float(np.abs(fx).max() / self.k), float(np.abs(fy).max() / self.k))
-        xx, yy = _pixel_grid(self.rows, self.cols)
-        return cv2.remap(rect, xx + fx, yy + fy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        mx = cv2.resize((gx + fx).astype(np.float32), (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
+        my = cv2.resize((gy + fy).astype(np.float32), (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
+        return cv2.remap(rect, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     # -- lighting and tone ------------------------------------------------------------------
     def _even_light(self, rect: np.ndarray, pr: Printed) -> np.ndarray:
@@ -398,8 +396,10 @@ def _threshold(region: Region) -> float:
     g = region.geometry
     if region.kind == LINE:
         return g[7] if len(g) > 7 and g[7] is not None else LINE_MARKED
+    if region.kind in (AREA, FILL) and len(g) > 4 and g[4] is not None:
+        return g[4]
     if region.kind == AREA:
-        return g[4] if len(g) > 4 and g[4] is not None else AREA_MARKED
+        return AREA_MARKED
     return {BOX: BOX_CROSSED, DOT: DOT_MARKED, FILL: FILL_MARKED}[region.kind]
 
 

@@ -32,6 +32,7 @@ CELL_RE = re.compile(r"^cell-([A-Z]\d+)$")
 ENTRY_RE = re.compile(r"^entry-([A-Z]\d+)-([NESW])$")
 WALL_BAND = 1.8             # mm across a wall or path line region
 TRIM = 0.16                 # of an edge, left out at each end (corners: the next edge's wall)
+CROSS_SHARE = 0.7           # of a crossed room's arm penciled (a short arm: a few points, one stray stroke is many)
 CROSSING_SHARE = 0.78       # of an item's strike or a flood's wave penciled: the room's other lines cross them
 PATH_GAP = 0.43             # of a path's region: its middle, +-0.12 of a cell around the edge it crosses
 WALL_BLACK = 0.18           # mm of black across a wall's band: a wall is a thick line (an erased one is not)
@@ -172,7 +173,8 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         out.append(Region(f"cell-{cell}", DOT, (cx, cy, max(0.5, s * 0.07)), "visited"))
         # the cross's lower right arm, clear of the walls on the east and south edges (their pencil
         # reaches into the cell) and of the paths and the dot at the centre
-        out.append(Region(f"room-{cell}", LINE, (x + 0.63 * s, y + 0.63 * s, x + 0.82 * s, y + 0.82 * s, 1.4),
+        out.append(Region(f"room-{cell}", LINE, (x + 0.63 * s, y + 0.63 * s, x + 0.82 * s, y + 0.82 * s, 1.4,
+                                                             None, None, CROSS_SHARE),
                           "crossed room"))
         fs = max(6.5, s * 0.9) * 0.3528
         # the letter's lower right three quarters: a wall penciled on the north or west edge reaches
@@ -341,6 +343,8 @@ class FouryScanner(GameScanner):
         - a room's dot read where a line of another mark runs through the room's centre (the
           item struck through, the room crossed out, a jump between magic circles) is the line's
           ink, not a dot, unless a path reaches the room (every room entered is reached by one);
+        - a room read crossed out whose item's strike (along the cross's other arm) reads empty
+          is not crossed out;
         - a foe's letter read in a room crossed out is the cross's upper left arm;
         - an item's strike and a flood's waves read in one room: the weaker is the other's ink
           unless CROSSING_SHARE of it is penciled."""
@@ -380,7 +384,12 @@ class FouryScanner(GameScanner):
                     not any(under(r.region, j) >= UNDER for j in jumps):
                 a, _, b = rid[len("path-"):].partition("-")
                 reached |= {a} if b in ("N", "E", "S", "W") else {a, b}
-        for rid, r in out.items():
+        for rid, r in list(out.items()):
+            if r.region.role == "crossed room" and r.marked:
+                strike = out.get(f"struck-{rid[len('room-'):]}")     # along the cross's other arm
+                if strike is not None and not strike.marked and not strike.hidden:
+                    out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+        for rid, r in list(out.items()):
             if r.region.role == "foe written in" and r.marked:
                 room = out.get(f"room-{rid[len('monster-'):]}")
                 if room is not None and room.marked:    # the cross's arm runs through the letter's place
