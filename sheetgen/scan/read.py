@@ -27,6 +27,7 @@ TILE = 24.0                 # mm: the side of a tile the alignment matches
 SEARCH = 4.0                # mm: how far a tile may have moved from where the homography puts it
 VISIBLE = 0.4               # printed darker than this (of white), a pencil mark does not show
 NOISE_FLOOR = 0.05          # of the paper's white: darkness below this is noise
+LINE_NOISE_FLOOR = 0.03     # the same for a line's samples (its band averages nine of them)
 TONE_SAMPLES = 40000        # pixels of the page the tone is fitted on (plain print of them)
 TONE_PERCENTILE = 70       # the paper of a grey level: pencil only darkens, so above the median
 # the decision thresholds, in each kind's own measure
@@ -129,10 +130,9 @@ class Page:
         self.visible = (darkest >= VISIBLE).astype(np.float32)
         dark = np.subtract(darkest, refl)
         np.divide(dark, np.maximum(darkest, 0.3, out=darkest), out=dark)
-        dark -= NOISE_FLOOR
-        np.clip(dark, 0.0, 1.0, out=dark)
         dark *= self.visible
-        self.dark = dark
+        self.relative = dark                        # signed: noise either way
+        self.dark = np.clip(dark - NOISE_FLOOR, 0.0, 1.0)
 
     # -- alignment ------------------------------------------------------------------------------
     def _align(self, rect: np.ndarray, pr: Printed) -> np.ndarray:
@@ -279,8 +279,11 @@ class Page:
             seen[plan.rect_index] = shown / np.maximum(plan.rect_sizes, 1)
         if len(plan.line_index):
             # every line's band sampled in one remap: darkness across (mm of black) at each point along
-            vals = cv2.remap(self.dark, plan.mx, plan.my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+            # (a line's band averages the noise of its nine samples across: a lower floor than a
+            # pixel's keeps a faint, blurred stroke)
+            vals = cv2.remap(self.relative, plan.mx, plan.my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                              borderValue=0)
+            np.clip(vals - LINE_NOISE_FLOOR, 0.0, 1.0, out=vals)
             vis = cv2.remap(self.visible, plan.mx, plan.my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
                             borderValue=0)
             across = vals.mean(axis=0) * plan.band_of_point

@@ -23,7 +23,7 @@ from sheetgen.scan.contract import AREA, BOX, CROSSED, EMPTY, FILL, FILLED, LINE
 
 EDGE_BAND = 1.4              # mm across an edge's wall region
 EDGE_BLACK = 0.08            # mm of black across it for a pencil wall (a grid line is printed, not counted)
-DOOR_SHARE = 0.75            # of a door's side penciled: a door (a wall's stroke ends or crosses there, less)
+DOOR_SHARE = 0.85            # of a door's side penciled: a door (a wall's stroke ends or crosses there, less)
 FILLED_DOOR = 0.5           # mean darkness of a door's box filled in (its place is a thin strip by the wall)
 NOTE_MARKED = 0.025         # mean darkness of a room number's place: a few thin digits
 MAX_ROOM = 40                # squares: a larger enclosed group is the open sheet, not a room

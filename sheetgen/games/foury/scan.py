@@ -177,10 +177,8 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
                                                              None, None, CROSS_SHARE),
                           "crossed room"))
         fs = max(6.5, s * 0.9) * 0.3528
-        # the letter's lower right three quarters: a wall penciled on the north or west edge reaches
-        # into its top and left
-        out.append(Region(f"monster-{cell}", AREA, (x + 0.08 * s + fs * 0.155, y + 0.32 * s - fs * 0.54, fs * 0.465,
-                                                    fs * 0.54), "foe written in"))
+        out.append(Region(f"monster-{cell}", AREA, (x + 0.08 * s, y + 0.32 * s - fs * 0.72, fs * 0.62, fs * 0.72),
+                          "foe written in"))
         if layout.items.get(cell):
             out.append(Region(f"struck-{cell}", LINE, (x + 0.15 * s, y + 0.85 * s, x + 0.85 * s, y + 0.15 * s, 1.6),
                               "struck item"))
