@@ -3,17 +3,24 @@
 The printed page is known exactly (its template, sheetgen.scan.sheet.template), so the
 pencil is what the photo has darker than the paper should be there:
 
+0. alignment: tiles of the page matched with the template, a smooth field moves the photo
+   onto it (a lens, paper not flat, another renderer's rounding);
 1. lighting: the paper's white is estimated where the template is white (a max filter
    at 1 px a mm, blurred), and the photo divided by it: uneven light and shadows go;
 2. tone: the photo's grey as a mix of the template's red, green and blue (a colour cast),
-   then a median per grey bin (the camera's tone curve), blurred as much as the photo is:
-   the page as this camera sees it;
+   then per grey bin the photo's TONE_PERCENTILE (the camera's tone curve; above the median,
+   as pencil only darkens), blurred as much as the photo is: the page as this camera sees it;
 3. darkness: how much darker the photo is than the darkest the expected page is within
    TOLERANCE mm (so a slightly misplaced printed line is not pencil), less a noise floor;
 4. each region integrates the darkness in its own way (sheetgen.scan.contract): a BOX its
    mean inside the printed outline, a LINE the share of its length where the darkness
    across its band is a pencil line's, a DOT the darkest dot-sized spot near its centre,
-   an AREA its mean.  Integrals of darkness keep their size under blur.
+   an AREA its mean.  Integrals of darkness keep their size under blur.  A region's
+   geometry may carry its own decision (a LINE's share, an AREA's mean ...).
+
+What the template alone decides is worked out once per template (`Printed`), where every
+region is sampled once per sheet (`Plan`); a photo then costs whole-page array work and one
+gather per kind of region, no Python per region but making its reading.
 """
 from __future__ import annotations
 
@@ -258,11 +265,6 @@ class Page:
         return x * self.kx - 0.5, y * self.ky - 0.5
 
     # -- the measures -----------------------------------------------------------------------
-    def read(self, plan: "Plan") -> dict[str, tuple[float, float]]:
-        """Region id -> (its measure, the share of it where a pencil would show), for a Plan's regions."""
-        score, seen = self.measure(plan)
-        return {r.id: (float(a), float(b)) for r, a, b in zip(plan.regions, score, seen)}
-
     def measure(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
         """(every region's measure, the share of it where a pencil would show), in plan.regions' order."""
         score = np.zeros(len(plan.regions))
