@@ -253,3 +253,37 @@ def test_resources_past_the_heros_cap_break_the_rules_of_the_paper(recipes):
         ("scan.cap", f"shields: {cap + 1} boxes marked, more than the cap of {cap}")]
     assert [d.message for d in result.differences] == [f"paper: shields {cap + 1}, log: {have}"]
     assert result.exit_code == 1
+
+
+# -- each kind of misread the bench found, read right flat (300 dpi) and photographed -------------
+
+DISTORTED = dict(CLEAN, tilt=22.0, tilt_axis=120.0, rotation=200.0, blur=0.9, noise=3.0, jpeg=70, light=0.25,
+                 light_angle=30.0, shadow=0.25, shadow_line=(0.4, 70.0))
+# (recipe whose log shows it, what, regions where it shows)
+MISREADS = {
+    "a crossed room's arm is not the wall penciled beside it": ("photo-0016", ["room-B10", "room-C10", "room-C3",
+                                                                               "room-D1"]),
+    "a foe's place mostly under the zone's tab is no foe for a cross through it": ("photo-0021", ["monster-B9",
+                                                                                                    "monster-H10"]),
+    "a dot's place under an item's strike reads no dot": ("photo-0077", ["cell-D4", "cell-E4", "cell-G6"]),
+    "a dot's place under a jump's line reads no dot": ("photo-0064", ["cell-B11", "cell-D11", "cell-F11"]),
+    "a path is not the wall penciled across it": ("photo-0013", ["path-F8-G8"]),
+    "an item's strike is not a flood's waves": ("photo-0057", ["struck-G7", "struck-D5"]),
+    "a flood's waves are not the lines crossing them": ("photo-0060", ["flood-A7"]),
+    "a thin room number is read": ("photo-0001", ["note-9-25"]),
+    "a dot a quarter seen is read, not dropped": ("photo-0024", ["cell-B7", "cell-D6"]),
+}
+
+
+@pytest.mark.parametrize("what", sorted(MISREADS))
+@pytest.mark.parametrize("image", ["flat", "photo"])
+def test_each_misread_kind_reads_right(recipes, what, image):
+    rid, regions = MISREADS[what]
+    base = recipes[rid]
+    recipe = replace(base, id=f"{rid}-{image}", dpi=300, camera=None) if image == "flat" else \
+        replace(base, id=f"{rid}-{image}", camera=replace(base.camera, **DISTORTED))
+    result, played = _scan(recipe, qr=image == "flat")      # the tilted photo's QR code is too small: --sheet
+    read = {r: (result.readings[r].value, played.truth[r]) for r in regions if not result.readings[r].hidden}
+    assert read, "every region hidden: pick others"
+    wrong = {r: f"read {v}, penciled {t}" for r, (v, t) in read.items() if (v != EMPTY) != (t != EMPTY)}
+    assert wrong == {}, what

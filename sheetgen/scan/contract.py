@@ -9,10 +9,16 @@ record.
 
 Region kinds, each a way a pencil marks paper:
     BOX   (x, y, w, h): a box crossed, filled (blacked out) or left empty
-    LINE  (x1, y1, x2, y2, band): a stroke along the segment (a wall, a path, a strike-through)
+    LINE  (x1, y1, x2, y2, band[, black[, gap[, share]]]): a stroke along the segment (a wall, a path, a
+          strike-through); black: the mm of black across the band that make a point of it penciled
+          (None: an ordinary pencil line's);
+          gap: the share of its middle not read (where another mark crosses it); share: the
+          share of its length penciled from which it reads marked (None: half)
     DOT   (cx, cy, r): a dot or small circle (a visited room)
-    AREA  (x, y, w, h): anything written there (a letter, a scribble)
-    FILL  (x, y, w, h): a shape blacked out (a used arrow, a Fury box): marked when filled
+    AREA  (x, y, w, h[, mean]): anything written there (a letter, a scribble); mean: the mean darkness
+          from which it reads marked (None: the default)
+    FILL  (x, y, w, h[, mean]): a shape blacked out (a used arrow, a Fury box): marked when filled (its mean
+          darkness from `mean`, None: the default)
 """
 from __future__ import annotations
 
@@ -43,7 +49,7 @@ class Region:
         if self.kind == DOT:
             cx, cy, r = g
             return (cx - r, cy - r, cx + r, cy + r)
-        x, y, w, h = g
+        x, y, w, h = g[:4]
         return (x, y, x + w, y + h)
 
 

@@ -36,7 +36,7 @@ def overlay_image(result) -> np.ndarray:
         colour = HIDDEN if r.hidden else UNCERTAIN if r.uncertain else MARKED if r.marked else EMPTY
         thick = 2 if (r.marked or r.uncertain) and not r.hidden else 1
         if r.region.kind in (BOX, AREA, FILL):
-            x, y, w, h = g
+            x, y, w, h = g[:4]
             cv2.rectangle(img, pt(x, y), pt(x + w, y + h), colour, thick)
         elif r.region.kind == LINE:
             x1, y1, x2, y2, band = g[:5]

@@ -3,17 +3,24 @@
 The printed page is known exactly (its template, sheetgen.scan.sheet.template), so the
 pencil is what the photo has darker than the paper should be there:
 
+0. alignment: tiles of the page matched with the template, a smooth field moves the photo
+   onto it (a lens, paper not flat, another renderer's rounding);
 1. lighting: the paper's white is estimated where the template is white (a max filter
    at 1 px a mm, blurred), and the photo divided by it: uneven light and shadows go;
 2. tone: the photo's grey as a mix of the template's red, green and blue (a colour cast),
-   then a median per grey bin (the camera's tone curve), blurred as much as the photo is:
-   the page as this camera sees it;
+   then per grey bin the photo's TONE_PERCENTILE (the camera's tone curve; above the median,
+   as pencil only darkens), blurred as much as the photo is: the page as this camera sees it;
 3. darkness: how much darker the photo is than the darkest the expected page is within
    TOLERANCE mm (so a slightly misplaced printed line is not pencil), less a noise floor;
 4. each region integrates the darkness in its own way (sheetgen.scan.contract): a BOX its
    mean inside the printed outline, a LINE the share of its length where the darkness
    across its band is a pencil line's, a DOT the darkest dot-sized spot near its centre,
-   an AREA its mean.  Integrals of darkness keep their size under blur.
+   an AREA its mean.  Integrals of darkness keep their size under blur.  A region's
+   geometry may carry its own decision (a LINE's share, an AREA's mean ...).
+
+What the template alone decides is worked out once per template (`Printed`), where every
+region is sampled once per sheet (`Plan`); a photo then costs whole-page array work and one
+gather per kind of region, no Python per region but making its reading.
 """
 from __future__ import annotations
 
@@ -27,26 +34,77 @@ TILE = 24.0                 # mm: the side of a tile the alignment matches
 SEARCH = 4.0                # mm: how far a tile may have moved from where the homography puts it
 VISIBLE = 0.4               # printed darker than this (of white), a pencil mark does not show
 NOISE_FLOOR = 0.05          # of the paper's white: darkness below this is noise
+LINE_NOISE_FLOOR = 0.03     # the same for a line's samples (its band averages nine of them)
+TONE_SAMPLES = 40000        # pixels of the page the tone is fitted on (plain print of them)
+TONE_PERCENTILE = 70       # the paper of a grey level: pencil only darkens, so above the median
 # the decision thresholds, in each kind's own measure
 BOX_CROSSED = 0.015         # mean darkness inside a box
 BOX_FILLED = 0.42
 LINE_PER_MM = 0.10          # darkness integrated across a line's band, in mm of black, at one point
 LINE_MARKED = 0.5           # the share of a line's length the pencil covers
-DOT_MARKED = 0.25           # the darkest dot-sized spot's mean darkness
+DOT_MARKED = 0.20           # the darkest dot-sized spot's mean darkness
 AREA_MARKED = 0.05          # mean darkness of an area
+AREA_FEW_SEEN = 0.5         # an area less seen than this (under print) cannot be read: empty, unsure
 FILL_MARKED = 0.30          # mean darkness of a shape blacked out
 
 
-_grids: dict = {}
+class Printed:
+    """What a template alone decides, worked out once per template (many photos of one sheet):
+    its grey, the plain print the tone is fitted on, its colours (the expected page is a colour
+    table looked up per pixel), the tiles the alignment matches and the paper the light is
+    measured on."""
+
+    def __init__(self, rgb: np.ndarray, k: float):
+        grey = rgb @ np.float32([0.299, 0.587, 0.114])
+        self.rgb, self.grey = rgb, grey
+        # plain print (a millimetre of one colour): at edges the photo's blur, not its tone, speaks
+        size = max(3, int(round(k)) | 1)
+        mean = cv2.blur(grey, (size, size))
+        var = cv2.blur(grey * grey, (size, size)) - mean * mean
+        step = max(1, grey.size // TONE_SAMPLES)
+        sel = np.arange(0, grey.size, step)
+        self.sel = sel[var.ravel()[sel] < 0.0008]
+        q = np.clip(rgb * 255 + 0.5, 0, 255).astype(np.uint32)
+        packed = (q[..., 0] << 16) | (q[..., 1] << 8) | q[..., 2]
+        colours, labels = np.unique(packed.ravel(), return_inverse=True)
+        self.colours = np.stack([(colours >> 16) & 255, (colours >> 8) & 255, colours & 255], axis=1) / 255.0
+        self.labels = labels.reshape(grey.shape).astype(np.uint8 if len(colours) <= 256 else np.int32)
+        # the plain samples' red, green, blue and 1, one row each (sums of products, not BLAS:
+        # a threaded BLAS on a busy machine costs more than the arithmetic)
+        self.XT = np.ascontiguousarray(np.column_stack([self.colours[labels[self.sel]], np.ones(len(self.sel))]).T)
+        # alignment: the template at half resolution and its tiles worth matching
+        self.half = cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        rows, cols = self.half.shape
+        tile, reach = int(TILE * k / 2), int(SEARCH * k / 2)
+        self.tiles = []
+        for r0 in range(reach, rows - tile - reach, tile):
+            for c0 in range(reach, cols - tile - reach, tile):
+                t = self.half[r0:r0 + tile, c0:c0 + tile]
+                if float(t.std()) >= 0.08:          # a blank tile tells nothing
+                    self.tiles.append((r0, c0, np.ascontiguousarray(t)))
+        self.tile, self.reach = tile, reach
+        # lighting: the template at 1 px a mm, and where it is plain and light
+        w, h = int(round(grey.shape[1] / k)), int(round(grey.shape[0] / k))
+        self.light_size = (w, h)
+        t = cv2.resize(grey, (w, h), interpolation=cv2.INTER_AREA)
+        t2 = cv2.resize(grey * grey, (w, h), interpolation=cv2.INTER_AREA)
+        self.light_plain = (t > 0.5) & (t2 - t * t < 0.002)
+        self.light_t = np.maximum(t, 0.05)
 
 
-def _pixel_grid(rows: int, cols: int):
-    """(x, y) of every pixel, float32, kept for the run."""
-    if (rows, cols) not in _grids:
-        yy, xx = np.mgrid[0:rows, 0:cols].astype(np.float32)
-        _grids.clear()
-        _grids[(rows, cols)] = (xx, yy)
-    return _grids[(rows, cols)]
+_printed: list = []
+
+
+def printed(rgb: np.ndarray, k: float) -> Printed:
+    """The Printed of a template array (the same array object: templates are kept for the run)."""
+    for arr, kk, hit in _printed:
+        if arr is rgb and kk == k:
+            return hit
+    hit = Printed(rgb, k)
+    if len(_printed) >= 8:
+        del _printed[0]
+    _printed.append((rgb, k, hit))
+    return hit
 
 
 class Page:
@@ -54,18 +112,18 @@ class Page:
 
     def __init__(self, rect: np.ndarray, template_rgb: np.ndarray, page_mm: tuple[float, float], align: bool = True,
                  blur_mm: float = 0.0):
-        template = template_rgb @ np.float32([0.299, 0.587, 0.114])       # the grey the photo is taken to
-        self.rows, self.cols = template.shape
+        self.rows, self.cols = template_rgb.shape[:2]
         self.kx = self.cols / page_mm[0]
         self.ky = self.rows / page_mm[1]
         self.k = (self.kx + self.ky) / 2
-        self.template = template
+        pr = printed(template_rgb, self.k)
+        self.template = pr.grey                     # the grey the photo is taken to
         rect = rect.astype(np.float32)
         self.shift = (0.0, 0.0)
         if align:
-            rect = self._align(rect, template)
-        refl = self._even_light(rect, template)
-        expected = self._tone(refl, template, template_rgb)
+            rect = self._align(rect, pr)
+        refl = self._even_light(rect, pr)
+        expected = self._tone(refl, pr)
         # the print as this camera sees it: as soft as the photo (measured on the markers' edges)
         sigma = blur_mm * self.k
         if sigma > 0.5:
@@ -76,40 +134,35 @@ class Page:
         self.expected = expected
         # the share of the light the pencil takes away where the paper should be this light;
         # where the print is too dark for a pencil to show, nothing can be seen (visible 0)
-        self.dark = np.clip((darkest - refl) / np.maximum(darkest, 0.3) - NOISE_FLOOR, 0.0, 1.0)
         self.visible = (darkest >= VISIBLE).astype(np.float32)
-        self.dark *= self.visible
-        self.integral = cv2.integral(self.dark, sdepth=cv2.CV_64F)
-        self.seen = cv2.integral(self.visible, sdepth=cv2.CV_64F)
+        dark = np.subtract(darkest, refl)
+        np.divide(dark, np.maximum(darkest, 0.3, out=darkest), out=dark)
+        dark *= self.visible
+        self.relative = dark                        # signed: noise either way
+        self.dark = np.clip(dark - NOISE_FLOOR, 0.0, 1.0)
 
     # -- alignment ------------------------------------------------------------------------------
-    def _align(self, rect: np.ndarray, template: np.ndarray) -> np.ndarray:
+    def _align(self, rect: np.ndarray, pr: Printed) -> np.ndarray:
         """The rectified photo moved onto its template where a homography cannot: a lens's
         distortion, paper that does not lie flat.  Tiles of the page are matched with the
         template (normalised cross-correlation, +-SEARCH mm), and a smooth field (a cubic in
         x and y, outliers dropped) moves every pixel."""
-        k = self.k / 2                                # matched at half the resolution
-        small = cv2.resize(rect, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        tsmall = cv2.resize(template, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        rows, cols = small.shape
-        tile = int(TILE * k)
-        reach = int(SEARCH * k)
+        small = cv2.resize(rect, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)   # matched at half resolution
+        tile, reach = pr.tile, pr.reach
         points, shifts = [], []
-        for r0 in range(reach, rows - tile - reach, tile):
-            for c0 in range(reach, cols - tile - reach, tile):
-                t = tsmall[r0:r0 + tile, c0:c0 + tile]
-                if float(t.std()) < 0.08:
-                    continue                          # a blank tile tells nothing
-                window = small[r0 - reach:r0 + tile + reach, c0 - reach:c0 + tile + reach]
-                score = cv2.matchTemplate(window, t.astype(np.float32), cv2.TM_CCOEFF_NORMED)
-                _, best, _, (bx, by) = cv2.minMaxLoc(score)
-                if best < 0.45 or not (0 < bx < score.shape[1] - 1 and 0 < by < score.shape[0] - 1):
-                    continue
-                # sub-pixel: a parabola through the peak and its neighbours
-                dx = 0.5 * (score[by, bx - 1] - score[by, bx + 1]) / (score[by, bx - 1] - 2 * best + score[by, bx + 1] - 1e-9)
-                dy = 0.5 * (score[by - 1, bx] - score[by + 1, bx]) / (score[by - 1, bx] - 2 * best + score[by + 1, bx] - 1e-9)
-                points.append((2 * (c0 + tile / 2), 2 * (r0 + tile / 2)))
-                shifts.append((2 * (bx + dx - reach), 2 * (by + dy - reach)))
+        for r0, c0, t in pr.tiles:
+            window = small[r0 - reach:r0 + tile + reach, c0 - reach:c0 + tile + reach]
+            if window.shape != (tile + 2 * reach, tile + 2 * reach):
+                continue
+            score = cv2.matchTemplate(window, t, cv2.TM_CCOEFF_NORMED)
+            _, best, _, (bx, by) = cv2.minMaxLoc(score)
+            if best < 0.45 or not (0 < bx < score.shape[1] - 1 and 0 < by < score.shape[0] - 1):
+                continue
+            # sub-pixel: a parabola through the peak and its neighbours
+            dx = 0.5 * (score[by, bx - 1] - score[by, bx + 1]) / (score[by, bx - 1] - 2 * best + score[by, bx + 1] - 1e-9)
+            dy = 0.5 * (score[by - 1, bx] - score[by + 1, bx]) / (score[by - 1, bx] - 2 * best + score[by + 1, bx] - 1e-9)
+            points.append((2 * (c0 + tile / 2), 2 * (r0 + tile / 2)))
+            shifts.append((2 * (bx + dx - reach), 2 * (by + dy - reach)))
         if len(points) < 12:
             return rect
         P, D = np.array(points, dtype=np.float64), np.array(shifts, dtype=np.float64)
@@ -130,26 +183,28 @@ class Page:
                 break
             keep = new
         coef, *_ = np.linalg.lstsq(A[keep], D[keep], rcond=None)
-        # the field on a coarse grid, then every pixel
-        gy, gx = np.mgrid[0:self.rows:8, 0:self.cols:8].astype(np.float64)
-        field = basis(gx / self.cols * 2 - 1, gy / self.rows * 2 - 1) @ coef
-        fx = cv2.resize(field[..., 0].astype(np.float32), (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
-        fy = cv2.resize(field[..., 1].astype(np.float32), (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
+        # the map on a coarse grid, then every pixel: sampled where cv2.resize puts a small image's
+        # pixels in the large one, a linear map (the identity) comes out exact, the field smooth
+        step = 8
+        nr, nc = -(-self.rows // step), -(-self.cols // step)
+        cy = (np.arange(nr) + 0.5) * self.rows / nr - 0.5
+        cx = (np.arange(nc) + 0.5) * self.cols / nc - 0.5
+        gx, gy = np.meshgrid(cx, cy)
+        B = basis(gx / self.cols * 2 - 1, gy / self.rows * 2 - 1)
+        fx = sum(B[..., i] * coef[i, 0] for i in range(B.shape[-1]))
+        fy = sum(B[..., i] * coef[i, 1] for i in range(B.shape[-1]))
         self.shift = (float(np.abs(fx).max() / self.k), float(np.abs(fy).max() / self.k))
-        xx, yy = _pixel_grid(self.rows, self.cols)
-        return cv2.remap(rect, xx + fx, yy + fy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        mx = cv2.resize((gx + fx).astype(np.float32), (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
+        my = cv2.resize((gy + fy).astype(np.float32), (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
+        return cv2.remap(rect, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     # -- lighting and tone ------------------------------------------------------------------
-    def _even_light(self, rect: np.ndarray, template: np.ndarray) -> np.ndarray:
+    def _even_light(self, rect: np.ndarray, pr: Printed) -> np.ndarray:
         """The photo divided by the light falling on it: the light is the photo over the template
         where the print is plain and light (a millimetre's square of one pale colour), its local
         maximum (pencil only ever darkens), filled in and smoothed."""
-        w, h = int(round(self.cols / self.k)), int(round(self.rows / self.k))
-        small = cv2.resize(rect, (w, h), interpolation=cv2.INTER_AREA)
-        t = cv2.resize(template, (w, h), interpolation=cv2.INTER_AREA)
-        t2 = cv2.resize(template * template, (w, h), interpolation=cv2.INTER_AREA)
-        plain = (t > 0.5) & (t2 - t * t < 0.002)
-        ratio = np.where(plain, small / np.maximum(t, 0.05), 0.0).astype(np.float32)
+        small = cv2.resize(rect, pr.light_size, interpolation=cv2.INTER_AREA)
+        ratio = np.where(pr.light_plain, small / pr.light_t, 0.0).astype(np.float32)
         env = cv2.dilate(ratio, np.ones((7, 7), np.uint8))
         for size in (15, 31, 61):                     # fill what no plain paper is near
             if np.all(env > 0):
@@ -161,100 +216,105 @@ class Page:
         env[env <= 0] = float(np.median(env[env > 0]))
         env = cv2.GaussianBlur(env, (0, 0), 3.0)
         env = cv2.resize(env, (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
-        return np.clip(rect / np.maximum(env, 1.0), 0.0, 1.5)
+        return np.clip(rect / np.maximum(env, 1.0), 0.0, 1.5, out=rect)
 
-    def _tone(self, refl: np.ndarray, template: np.ndarray, rgb: np.ndarray) -> np.ndarray:
+    def _tone(self, refl: np.ndarray, pr: Printed) -> np.ndarray:
         """The template as the camera sees it: the photo's grey as a linear mix of the template's
         red, green and blue (a colour cast weighs the channels), fitted robustly (pencil and
-        misplaced edges dropped), then a median per grey bin for the camera's tone curve."""
-        # plain print only (a millimetre of one colour): at edges the photo's blur, not its tone, speaks
-        size = max(3, int(round(self.k)) | 1)
-        mean = cv2.blur(template, (size, size))
-        var = cv2.blur(template * template, (size, size)) - mean * mean
-        step = max(1, template.size // 150000)
-        sel = np.arange(0, template.size, step)
-        plain = (var.ravel()[sel] < 0.0008)
-        sel = sel[plain]
-        X = rgb.reshape(-1, 3)[sel].astype(np.float64)
-        y = refl.ravel()[sel].astype(np.float64)
-        A = np.column_stack([X, np.ones(len(X))])
+        misplaced edges dropped) on plain print, then the camera's tone curve: per grey bin the
+        photo's TONE_PERCENTILE (pencil only darkens: the paper is above the median).  Worked
+        out per template colour and looked up per pixel."""
+        XT = pr.XT
+        y = refl.ravel()[pr.sel].astype(np.float64)
         keep = np.ones(len(y), bool)
         w = np.array([0.299, 0.587, 0.114, 0.0])
         for _ in range(3):
-            w, *_ = np.linalg.lstsq(A[keep], y[keep], rcond=None)
-            err = np.abs(A @ w - y)
+            Xk, yk = XT[:, keep], y[keep]
+            A = np.empty((4, 4))
+            for i in range(4):
+                for j in range(i, 4):
+                    A[i, j] = A[j, i] = np.einsum("i,i->", Xk[i], Xk[j])
+            w = np.linalg.solve(A + 1e-9 * np.eye(4), np.array([np.einsum("i,i->", Xk[i], yk) for i in range(4)]))
+            fit = XT[0] * w[0] + XT[1] * w[1] + XT[2] * w[2] + w[3]
+            err = np.abs(fit - y)
             keep = err <= np.percentile(err, 85)
-        lin = np.clip(cv2.transform(rgb, np.float32([[w[0], w[1], w[2], w[3]]])), 0.0, 1.5)
+        lin_colours = np.clip(pr.colours @ w[:3] + w[3], 0.0, 1.5)
         bins = 24
-        flat_lin = lin.ravel()[sel]
+        flat_lin = np.clip(fit, 0.0, 1.5)
         idx = np.minimum((np.clip(flat_lin, 0, 0.9999) * bins).astype(np.int32), bins - 1)
         order = np.argsort(idx, kind="stable")
-        idx, flat_r = idx[order], refl.ravel()[sel][order]
+        idx, flat_r = idx[order], y[order]
         edges = np.searchsorted(idx, np.arange(bins + 1))
         centres = (np.arange(bins) + 0.5) / bins
         values = centres.copy()
         for b in range(bins):
             part = flat_r[edges[b]:edges[b + 1]]
             if len(part) >= 40:
-                values[b] = float(np.median(part))
+                values[b] = float(np.percentile(part, TONE_PERCENTILE))
         values = np.maximum.accumulate(values)          # darker print, never lighter photo
         lut = np.interp(np.linspace(0, 1.5, 1536), centres, values).astype(np.float32)
-        return lut[np.minimum((lin * 1023).astype(np.int32), 1535)]
+        expected_colours = lut[np.minimum((lin_colours * 1023).astype(np.int32), 1535)]
+        if pr.labels.dtype == np.uint8:
+            table = np.zeros(256, np.float32)
+            table[:len(expected_colours)] = expected_colours
+            return cv2.LUT(pr.labels, table)
+        return expected_colours[pr.labels]
 
     # -- geometry ---------------------------------------------------------------------------
     def _px(self, x: float, y: float) -> tuple[float, float]:
         return x * self.kx - 0.5, y * self.ky - 0.5
 
     # -- the measures -----------------------------------------------------------------------
-    def read(self, plan: "Plan") -> dict[str, tuple[float, float]]:
-        """Region id -> (its measure, the share of it where a pencil would show), for a Plan's regions."""
-        out: dict[str, tuple[float, float]] = {}
-        I, S = self.integral, self.seen
-        for rid, (r0, r1, c0, c1) in plan.rects:
-            total = I[r1, c1] - I[r0, c1] - I[r1, c0] + I[r0, c0]
-            seen = S[r1, c1] - S[r0, c1] - S[r1, c0] + S[r0, c0]
-            n = max(1, (c1 - c0) * (r1 - r0))
-            out[rid] = (float(total / max(seen, 1.0)), float(seen / n))
-        if plan.line_ids:
+    def measure(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
+        """(every region's measure, the share of it where a pencil would show), in plan.regions' order."""
+        score = np.zeros(len(plan.regions))
+        seen = np.zeros(len(plan.regions))
+        if len(plan.rect_pixels):
+            # boxes and areas: their pixels gathered at once, summed per region
+            d = self.dark.ravel()[plan.rect_pixels]
+            v = self.visible.ravel()[plan.rect_pixels]
+            total = np.add.reduceat(d, plan.rect_starts)
+            shown = np.add.reduceat(v, plan.rect_starts)
+            empty = plan.rect_sizes == 0
+            total[empty] = shown[empty] = 0.0
+            score[plan.rect_index] = total / np.maximum(shown, 1.0)
+            seen[plan.rect_index] = shown / np.maximum(plan.rect_sizes, 1)
+        if len(plan.line_index):
             # every line's band sampled in one remap: darkness across (mm of black) at each point along
-            vals = cv2.remap(self.dark, plan.mx, plan.my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+            # (a line's band averages the noise of its nine samples across: a lower floor than a
+            # pixel's keeps a faint, blurred stroke)
+            vals = cv2.remap(self.relative, plan.mx, plan.my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                              borderValue=0)
-            seen = cv2.remap(self.visible, plan.mx, plan.my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
-                             borderValue=0)
+            np.clip(vals - LINE_NOISE_FLOOR, 0.0, 1.0, out=vals)
+            vis = cv2.remap(self.visible, plan.mx, plan.my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
+                            borderValue=0)
             across = vals.mean(axis=0) * plan.band_of_point
-            shown = seen.mean(axis=0) > 0.5
+            shown = vis.mean(axis=0) > 0.5
             hit = (across > plan.thr_of_point) & shown
-            starts = plan.starts
-            n_shown = np.add.reduceat(shown.astype(np.int32), starts)
-            n_hit = np.add.reduceat(hit.astype(np.int32), starts)
-            for rid, ns, nh, n in zip(plan.line_ids, n_shown, n_hit, plan.spans):
-                out[rid] = (float(nh / ns) if ns else 0.0, float(ns / n))
-        blurred: dict = {}
-        for rid, size, (r0, r1, c0, c1), near in plan.dots:
-            if size not in blurred:
-                blurred[size] = (cv2.blur(self.dark, (size, size)),
-                                 cv2.blur(self.visible, (size, size)))
-            dark, vis = blurred[size]
-            d, v = dark[r0:r1, c0:c1], vis[r0:r1, c0:c1]
-            if d.shape != near.shape or not near.any():
-                out[rid] = (0.0, 0.0)
-                continue
-            local = d[near] / np.maximum(v[near], 0.3)
-            out[rid] = (float(local.max()), float(v[near].mean()))
-        return out
+            n_shown = np.add.reduceat(shown.astype(np.int32), plan.starts)
+            n_hit = np.add.reduceat(hit.astype(np.int32), plan.starts)
+            score[plan.line_index] = n_hit / np.maximum(n_shown, 1)
+            seen[plan.line_index] = n_shown / plan.spans
+        if len(plan.dot_index):
+            # dots: the darkest dot-sized spot near the centre (box means of that size, per size)
+            for size, idx, pix, starts in plan.dot_groups:
+                dark = cv2.blur(self.dark, (size, size)).ravel()[pix]
+                vis = cv2.blur(self.visible, (size, size)).ravel()[pix]
+                local = dark / np.maximum(vis, 0.3)
+                score[idx] = np.maximum.reduceat(local, starts)
+                seen[idx] = np.add.reduceat(vis, starts) / np.diff(np.append(starts, len(pix)))
+        return score, seen
 
 
 class Plan:
-    """Where every region is sampled on a page of `shape` pixels over `page_mm`: made once per
-    sheet, used for every photo of it."""
+    """Where every region is sampled on a page of `shape` pixels over `page_mm`, and what decides
+    its reading: made once per sheet, used for every photo of it."""
 
     def __init__(self, regions: list[Region], shape: tuple[int, int], page_mm: tuple[float, float]):
         rows, cols = shape
         kx, ky = cols / page_mm[0], rows / page_mm[1]
         k = (kx + ky) / 2
         self.regions = regions
-        self.rects: list = []
-        self.dots: list = []
 
         def px_rect(x0, y0, x1, y1):
             c0, r0 = int(round(x0 * kx)), int(round(y0 * ky))
@@ -263,55 +323,106 @@ class Plan:
             r0, r1 = max(0, min(rows, r0)), max(0, min(rows, r1))
             return (r0, max(r0, r1), c0, max(c0, c1))
 
-        xs, ys, spans, bands, thrs, ids = [], [], [], [], [], []
+        xs, ys, spans, bands, thrs = [], [], [], [], []
+        rect_pix, rect_sizes, rect_index, line_index = [], [], [], []
+        dots: dict = {}
         across = np.linspace(-0.5, 0.5, 9)[:, None]
-        for r in regions:
+        for i, r in enumerate(regions):
             g = r.geometry
-            if r.kind == BOX:
-                x, y, w, h = g
-                inset = max(0.55, 0.13 * min(w, h))
-                self.rects.append((r.id, px_rect(x + inset, y + inset, x + w - inset, y + h - inset)))
-            elif r.kind in (AREA, FILL):
-                x, y, w, h = g
-                self.rects.append((r.id, px_rect(x, y, x + w, y + h)))
+            if r.kind in (BOX, AREA, FILL):
+                x, y, w, h = g[:4]
+                if r.kind == BOX:
+                    inset = max(0.55, 0.13 * min(w, h))
+                    x, y, w, h = x + inset, y + inset, w - 2 * inset, h - 2 * inset
+                r0, r1, c0, c1 = px_rect(x, y, x + w, y + h)
+                pix = (np.arange(r0, r1)[:, None] * cols + np.arange(c0, c1)[None, :]).ravel()
+                rect_pix.append(pix)
+                rect_sizes.append(len(pix))
+                rect_index.append(i)
             elif r.kind == LINE:
                 x1, y1, x2, y2, band = g[:5]
                 length = float(np.hypot(x2 - x1, y2 - y1))
                 n = max(4, int(length * k / 1.5))
                 ux, uy = ((x2 - x1) / length, (y2 - y1) / length) if length > 0 else (1.0, 0.0)
-                t = np.linspace(0.0, length, n)[None, :]
+                t = np.linspace(0.0, length, n)
+                gap = g[6] if len(g) > 6 and g[6] is not None else 0.0
+                if gap > 0:                 # the middle left out: what crosses there is another mark's
+                    t = t * (1 - gap)
+                    t[t > length * (1 - gap) / 2] += length * gap
+                t = t[None, :]
                 xs.append(x1 + ux * t - uy * across * band)
                 ys.append(y1 + uy * t + ux * across * band)
                 spans.append(n)
                 bands.append(np.full(n, band, np.float32))
-                thrs.append(np.full(n, g[5] if len(g) > 5 else LINE_PER_MM, np.float32))
-                ids.append(r.id)
+                thrs.append(np.full(n, g[5] if len(g) > 5 and g[5] is not None else LINE_PER_MM, np.float32))
+                line_index.append(i)
             elif r.kind == DOT:
                 cx, cy, rad = g
                 size = max(3, int(round(1.2 * rad * k)) | 1)
-                box = px_rect(cx - rad, cy - rad, cx + rad, cy + rad)
-                r0, r1, c0, c1 = box
+                r0, r1, c0, c1 = px_rect(cx - rad, cy - rad, cx + rad, cy + rad)
                 yy, xx = np.mgrid[r0:r1, c0:c1]
                 near = (((xx + 0.5) / kx - cx) ** 2 + ((yy + 0.5) / ky - cy) ** 2) <= rad ** 2
-                self.dots.append((r.id, size, box, near))
+                if not near.any():
+                    continue                # off the page: reads 0, nothing seen
+                dots.setdefault(size, []).append((i, (yy[near] * cols + xx[near]).ravel()))
             else:
                 raise ValueError(f"unknown region kind {r.kind}")
-        self.line_ids = ids
+        self.rect_index = np.array(rect_index, dtype=np.int64)
+        self.rect_sizes = np.array(rect_sizes, dtype=np.int64)
+        self.rect_pixels = np.concatenate(rect_pix) if rect_pix else np.zeros(0, np.int64)
+        # reduceat takes each start up to the next; an empty region gets a start it does not own (zeroed after)
+        self.rect_starts = np.minimum(np.concatenate([[0], np.cumsum(self.rect_sizes)[:-1]]),
+                                      max(0, len(self.rect_pixels) - 1)).astype(np.int64) if rect_pix else None
+        self.line_index = np.array(line_index, dtype=np.int64)
         self.spans = np.array(spans, dtype=np.int64)
-        if ids:
+        if line_index:
             self.mx = (np.hstack(xs) * kx - 0.5).astype(np.float32)
             self.my = (np.hstack(ys) * ky - 0.5).astype(np.float32)
             self.band_of_point = np.concatenate(bands)
             self.thr_of_point = np.concatenate(thrs)
             self.starts = np.concatenate([[0], np.cumsum(self.spans)[:-1]])
+        self.dot_groups = []
+        for size, items in dots.items():
+            idx = np.array([i for i, _ in items], dtype=np.int64)
+            lens = [len(p) for _, p in items]
+            self.dot_groups.append((size, idx, np.concatenate([p for _, p in items]),
+                                    np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)))
+        self.dot_index = np.concatenate([g[1] for g in self.dot_groups]) if self.dot_groups else np.zeros(0, np.int64)
+        # what decides each reading: its threshold and the margin its confidence is measured in
+        kinds = np.array([r.kind for r in regions] or [""])[:len(regions)]
+        self.is_box, self.is_area = kinds == BOX, kinds == AREA
+        self.marked_code = np.where(kinds == FILL, 3, 1)          # what a marked one reads: FILLED or MARKED
+        self.threshold = np.array([_threshold(r) for r in regions], dtype=np.float64)
+        self.margin = np.array([_margin(r) for r in regions], dtype=np.float64)
+
+
+def _threshold(region: Region) -> float:
+    """The measure from which a region reads marked (a BOX: crossed), its own where its geometry says."""
+    g = region.geometry
+    if region.kind == LINE:
+        return g[7] if len(g) > 7 and g[7] is not None else LINE_MARKED
+    if region.kind in (AREA, FILL) and len(g) > 4 and g[4] is not None:
+        return g[4]
+    if region.kind == AREA:
+        return AREA_MARKED
+    return {BOX: BOX_CROSSED, DOT: DOT_MARKED, FILL: FILL_MARKED}[region.kind]
+
+
+def _margin(region: Region) -> float:
+    """The distance from the threshold at which a reading is fully confident."""
+    if region.kind == LINE:
+        return 0.25
+    return 0.5 * _threshold(region)
 
 
 def classify(region: Region, score: float, visible: float = 1.0) -> RegionReading:
     """The reading of a measure, with its confidence (the distance from the nearest threshold,
     relative to half that threshold); a region mostly under dark print reads empty with
     confidence 0 (nothing could be seen there)."""
+    visible = round(visible, 3)             # as kept: the reading's `hidden` decides on this very value
+    score = round(score, 4)
     if visible < HIDDEN:
-        return RegionReading(region, EMPTY, 0.0, round(score, 4), round(visible, 3))
+        return RegionReading(region, EMPTY, 0.0, score, visible)
     if region.kind == BOX:
         if score >= BOX_FILLED:
             value, t = FILLED, BOX_FILLED
@@ -321,13 +432,30 @@ def classify(region: Region, score: float, visible: float = 1.0) -> RegionReadin
             value, t = EMPTY, BOX_CROSSED
         conf = abs(score - t) / (0.5 * BOX_CROSSED if t == BOX_CROSSED else 0.3 * BOX_FILLED)
     else:
-        t = {LINE: LINE_MARKED, DOT: DOT_MARKED, AREA: AREA_MARKED, FILL: FILL_MARKED}[region.kind]
+        if region.kind == AREA and visible < AREA_FEW_SEEN:
+            # a little paper seen between print: its edges (and a stroke passing) are no writing to tell
+            return RegionReading(region, EMPTY, 0.0, score, visible)
+        t = _threshold(region)
         value = (FILLED if region.kind == FILL else MARKED) if score >= t else EMPTY
-        margin = {LINE: 0.25, DOT: 0.5 * DOT_MARKED, AREA: 0.5 * AREA_MARKED, FILL: 0.5 * FILL_MARKED}[region.kind]
-        conf = abs(score - t) / margin
-    return RegionReading(region, value, round(min(1.0, conf), 3), round(score, 4), round(visible, 3))
+        conf = abs(score - t) / _margin(region)
+    return RegionReading(region, value, round(min(1.0, conf), 3), score, visible)
 
 
 def read_regions(page: Page, plan: Plan) -> dict[str, RegionReading]:
-    measured = page.read(plan)
-    return {r.id: classify(r, *measured[r.id]) for r in plan.regions}
+    """Every region of the plan read on the page: classify's readings, decided all at once."""
+    score, seen = page.measure(plan)
+    score, seen = np.round(score, 4), np.round(seen, 3)
+    t, margin = plan.threshold, plan.margin
+    box = plan.is_box
+    # boxes: crossed from BOX_CROSSED, filled from BOX_FILLED, confident away from the nearer one
+    nearer_filled = box & ((score >= BOX_FILLED) | ((score >= BOX_CROSSED) & (score - BOX_CROSSED >= BOX_FILLED - score)))
+    t = np.where(nearer_filled, BOX_FILLED, t)
+    margin = np.where(nearer_filled, 0.3 * BOX_FILLED, margin)
+    marked = score >= plan.threshold
+    conf = np.round(np.minimum(1.0, np.abs(score - t) / margin), 3)
+    unread = (seen < HIDDEN) | (plan.is_area & (seen < AREA_FEW_SEEN))
+    conf[unread] = 0.0
+    code = np.where(unread | ~marked, 0, np.where(box, np.where(score >= BOX_FILLED, 3, 2), plan.marked_code))
+    values = (EMPTY, MARKED, CROSSED, FILLED)
+    return {r.id: RegionReading(r, values[c], f, a, b)
+            for r, c, f, a, b in zip(plan.regions, code.tolist(), conf.tolist(), score.tolist(), seen.tolist())}

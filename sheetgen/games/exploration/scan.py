@@ -23,6 +23,9 @@ from sheetgen.scan.contract import AREA, BOX, CROSSED, EMPTY, FILL, FILLED, LINE
 
 EDGE_BAND = 1.4              # mm across an edge's wall region
 EDGE_BLACK = 0.08            # mm of black across it for a pencil wall (a grid line is printed, not counted)
+DOOR_SHARE = 0.85            # of a door's side penciled: a door (a wall's stroke ends or crosses there, less)
+FILLED_DOOR = 0.5           # mean darkness of a door's box filled in (its place is a thin strip by the wall)
+NOTE_MARKED = 0.025         # mean darkness of a room number's place: a few thin digits
 MAX_ROOM = 40                # squares: a larger enclosed group is the open sheet, not a room
 
 
@@ -156,19 +159,20 @@ class ExplorationScanner(GameScanner):
             out.append(Region(f"edge-{x}-{y}-{side}", LINE, (*a, EDGE_BAND, EDGE_BLACK), "wall"))
             mx, my = (x1 + x2) / 2, (y1 + y2) / 2
             if side == "S":
-                out.append(Region(f"door-{x}-{y}-{side}", LINE, (mx - half, my + off, mx + half, my + off, 0.9),
+                out.append(Region(f"door-{x}-{y}-{side}", LINE, (mx - half, my + off, mx + half, my + off, 0.9, None, None, DOOR_SHARE),
                                   "door"))
-                out.append(Region(f"fill-{x}-{y}-{side}", FILL, (mx - half, my + 0.56 * off, 2 * half, 0.26 * off),
+                out.append(Region(f"fill-{x}-{y}-{side}", FILL, (mx - half, my + 0.56 * off, 2 * half, 0.26 * off, FILLED_DOOR),
                                   "explored door"))
             else:
-                out.append(Region(f"door-{x}-{y}-{side}", LINE, (mx + off, my - half, mx + off, my + half, 0.9),
+                out.append(Region(f"door-{x}-{y}-{side}", LINE, (mx + off, my - half, mx + off, my + half, 0.9, None, None, DOOR_SHARE),
                                   "door"))
-                out.append(Region(f"fill-{x}-{y}-{side}", FILL, (mx + 0.56 * off, my - half, 0.26 * off, 2 * half),
+                out.append(Region(f"fill-{x}-{y}-{side}", FILL, (mx + 0.56 * off, my - half, 0.26 * off, 2 * half, FILLED_DOOR),
                                   "explored door"))
         for y in range(1, g.rows + 1):
             for x in range(1, g.cols + 1):
                 left, top = g.corner(x, y)
-                out.append(Region(f"note-{x}-{y}", AREA, (left + 0.3 * sq, top + 0.38 * sq, 0.4 * sq, 0.34 * sq),
+                out.append(Region(f"note-{x}-{y}", AREA, (left + 0.3 * sq, top + 0.38 * sq, 0.4 * sq, 0.34 * sq,
+                                                          NOTE_MARKED),
                                   "room number"))
         for pid, p in sheet._where.items():
             if re.match(r"^time-\d+$", pid):

@@ -32,6 +32,9 @@ CELL_RE = re.compile(r"^cell-([A-Z]\d+)$")
 ENTRY_RE = re.compile(r"^entry-([A-Z]\d+)-([NESW])$")
 WALL_BAND = 1.8             # mm across a wall or path line region
 TRIM = 0.16                 # of an edge, left out at each end (corners: the next edge's wall)
+CROSS_SHARE = 0.7           # of a crossed room's arm penciled (a short arm: a few points, one stray stroke is many)
+CROSSING_SHARE = 0.78       # of an item's strike or a flood's wave penciled: the room's other lines cross them
+PATH_GAP = 0.43             # of a path's region: its middle, +-0.12 of a cell around the edge it crosses
 WALL_BLACK = 0.18           # mm of black across a wall's band: a wall is a thick line (an erased one is not)
 
 
@@ -168,7 +171,10 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
             continue
         cx, cy = x + s / 2, y + s / 2
         out.append(Region(f"cell-{cell}", DOT, (cx, cy, max(0.5, s * 0.07)), "visited"))
-        out.append(Region(f"room-{cell}", LINE, (x + 0.70 * s, y + 0.70 * s, x + 0.91 * s, y + 0.91 * s, 1.6),
+        # the cross's lower right arm, clear of the walls on the east and south edges (their pencil
+        # reaches into the cell) and of the paths and the dot at the centre
+        out.append(Region(f"room-{cell}", LINE, (x + 0.63 * s, y + 0.63 * s, x + 0.82 * s, y + 0.82 * s, 1.4,
+                                                             None, None, CROSS_SHARE),
                           "crossed room"))
         fs = max(6.5, s * 0.9) * 0.3528
         out.append(Region(f"monster-{cell}", AREA, (x + 0.08 * s, y + 0.32 * s - fs * 0.72, fs * 0.62, fs * 0.72),
@@ -188,7 +194,9 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
                 out.append(Region(f"wall-{cell}-{side}", LINE, (*_trim(*_edge_line(layout, cell, side), TRIM, 1 - TRIM),
                                                                  WALL_BAND, WALL_BLACK), "wall"))
             a, b = _centre(layout, cell), _centre(layout, other)
-            out.append(Region(f"path-{cell}-{other}", LINE, (*_trim(*a, *b, 0.3, 0.7), WALL_BAND), "path"))
+            # the middle, where a wall penciled on the edge crosses the path, is not read
+            out.append(Region(f"path-{cell}-{other}", LINE, (*_trim(*a, *b, 0.22, 0.78), WALL_BAND, None, PATH_GAP),
+                              "path"))
     circles = layout.circles
     for i, a in enumerate(circles):
         for b in circles[i + 1:]:
@@ -280,7 +288,8 @@ def _cell_order(text: str):
     return (int(m.group(2)), m.group(1), text) if m else (0, "", text)
 
 
-PATH_WEAK = (0.25, 0.75)     # a path's share of pencil between these: decided by its ends (refine)
+PATH_WEAK = (0.25, 0.75)     # a path's share of pencil between these: decided by its ends (refine) ...
+PATH_ALONE = 0.6             # ... unless this much of it is penciled
 UNCERTAIN_REFINED = 0.2      # the confidence of a reading refine decided
 
 
@@ -325,23 +334,75 @@ class FouryScanner(GameScanner):
         return map_regions(layout, self._floods(sheet)) + box_regions(where)
 
     def refine(self, sheet, readings):
-        """A path line between two rooms read weakly (a faint or broken stroke, or the ink of a
-        wall penciled across it) is decided by its ends: marked when the wall between the rooms
-        is not penciled and both rooms' dots are (or cannot be seen); else empty."""
+        """Readings the marks around them decide:
+        - a path line between two rooms read weakly (a faint or broken stroke, or other marks
+          crossing it) stands when PATH_ALONE of its length is penciled; a weaker one when both
+          rooms' dots are (or cannot be seen) and the wall between them is not;
+        - a room's dot read where a line of another mark runs through the room's centre (the
+          item struck through, the room crossed out, a jump between magic circles) is the line's
+          ink, not a dot, unless a path reaches the room (every room entered is reached by one);
+        - a room read crossed out whose item's strike (along the cross's other arm) reads empty
+          is not crossed out;
+        - a foe's letter read in a room crossed out is the cross's upper left arm;
+        - an item's strike and a flood's waves read in one room: the weaker is the other's ink
+          unless CROSSING_SHARE of it is penciled."""
         from dataclasses import replace
         out = dict(readings)
+        jumps = [r.region for r in readings.values() if r.region.role == "jump" and r.marked]
         for rid, r in readings.items():
-            if r.region.role != "path" or r.hidden or not PATH_WEAK[0] <= r.score < PATH_WEAK[1]:
+            if r.region.role != "path" or r.hidden:
+                continue
+            if not PATH_WEAK[0] <= r.score < PATH_WEAK[1]:
                 continue
             a, _, b = rid[len("path-"):].partition("-")
             if b in ("N", "E", "S", "W"):
                 continue
             wall = readings.get(f"wall-{a}-{_side_between(a, b)}") or readings.get(f"wall-{b}-{_side_between(b, a)}")
             ends = [readings.get(f"cell-{c}") for c in (a, b)]
-            walked = (wall is None or not wall.marked) and all(e is None or e.marked or e.hidden for e in ends)
+            walked = r.score >= PATH_ALONE or (
+                (wall is None or not wall.marked) and all(e is None or e.marked or e.hidden for e in ends))
             value = MARKED if walked else EMPTY
             if value != r.value:
                 out[rid] = replace(r, value=value, confidence=min(r.confidence, UNCERTAIN_REFINED))
+        # an item's strike and a flood's waves cross each other: where both read, the weaker is the
+        # other's ink unless it is penciled nearly all along itself
+        for rid, r in readings.items():
+            if r.region.role != "struck item" or not r.marked:
+                continue
+            flood = out.get(f"flood-{rid[len('struck-'):]}")
+            if flood is None or not flood.marked:
+                continue
+            weaker = min((r, flood), key=lambda x: x.score)
+            if weaker.score < CROSSING_SHARE:
+                out[weaker.region.id] = replace(weaker, value=EMPTY, confidence=min(weaker.confidence, UNCERTAIN_REFINED))
+        # a path reaches a room where it is penciled, however faintly (not a jump's line along it)
+        reached = {c for j in jumps for c in j.id.split("-")[1:3]}
+        for rid, r in out.items():
+            if r.region.role == "path" and not r.hidden and r.score >= PATH_WEAK[0] and \
+                    not any(under(r.region, j) >= UNDER for j in jumps):
+                a, _, b = rid[len("path-"):].partition("-")
+                reached |= {a} if b in ("N", "E", "S", "W") else {a, b}
+        for rid, r in list(out.items()):
+            if r.region.role == "crossed room" and r.marked:
+                strike = out.get(f"struck-{rid[len('room-'):]}")     # along the cross's other arm
+                if strike is not None and not strike.marked and not strike.hidden:
+                    out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+        for rid, r in list(out.items()):
+            if r.region.role == "foe written in" and r.marked:
+                room = out.get(f"room-{rid[len('monster-'):]}")
+                if room is not None and room.marked:    # the cross's arm runs through the letter's place
+                    out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+                continue
+            if r.region.role != "visited" or not r.marked:
+                continue
+            cell = rid[len("cell-"):]
+            if cell in reached:
+                continue
+            crossed = any(out.get(f"{what}-{cell}") is not None and out[f"{what}-{cell}"].marked
+                          for what in ("struck", "room"))
+            cx, cy = r.region.geometry[:2]
+            if crossed or any(_near_segment(cx, cy, j.geometry, j.geometry[4] / 2) for j in jumps):
+                out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
         return out
 
     def interpret(self, sheet, readings) -> FouryView:
@@ -763,6 +824,17 @@ def under(region: Region, line: Region) -> float:
         if math.hypot(px - (a1 + t * dx), py - (b1 + t * dy)) <= band:
             hits += 1
     return hits / n
+
+
+def _near_segment(x: float, y: float, geometry, reach: float) -> bool:
+    """Is (x, y) within reach of the whole line between the centres a jump region is trimmed from?"""
+    import math
+    a1, b1, a2, b2 = geometry[:4]
+    dx, dy = a2 - a1, b2 - b1
+    a1, b1, a2, b2 = a1 - dx * 0.34, b1 - dy * 0.34, a2 + dx * 0.34, b2 + dy * 0.34
+    dx, dy = a2 - a1, b2 - b1
+    t = max(0.0, min(1.0, ((x - a1) * dx + (y - b1) * dy) / max(dx * dx + dy * dy, 1e-9)))
+    return math.hypot(x - (a1 + t * dx), y - (b1 + t * dy)) <= reach
 
 
 def _adjacent(a: str, b: str) -> bool:
