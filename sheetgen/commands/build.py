@@ -5,19 +5,10 @@ from ._common import clean_errors
 LISTED = 6      # up to this many files written are all named
 
 
-def _declared_options() -> dict:
-    """name -> BuildOption for every build option a game declares (the games' own words)."""
-    from ..definitions.registry import games
-    out = {}
-    for game in games().values():
-        for opt in game.build_options:
-            out.setdefault(opt.name, opt)
-    return out
-
-
 def game_build_options(fn):
     """The --columns, --rows, --hero ... options, as the games declare them."""
-    for opt in reversed(list(_declared_options().values())):
+    from ..definitions.registry import build_options as declared_options
+    for opt in reversed(list(declared_options().values())):
         kind = click.IntRange(opt.minimum, opt.maximum) if opt.type == "int" else str
         fn = click.option(f"--{opt.name}", opt.name, type=kind, default=None, help=opt.help)(fn)
     return fn
@@ -69,7 +60,8 @@ def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, pri
     if not outdir.strip():
         raise InputError(Problem("the output folder name is empty", expected="-o FOLDER"))
     fmt = builder.parse_formats(formats)
-    declared = _declared_options()
+    from ..definitions.registry import build_options as declared_options
+    declared = declared_options()
     game = GameOptions(tuple((name, declared[name].convert(v)) for name, v in game_values.items() if v is not None),
                        frozenset(declared))
     cal = Calibration() if no_calibration else calibration.current(printer)

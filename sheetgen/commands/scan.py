@@ -45,8 +45,8 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, **game_values):
     require_extra("scan", "scan")
     if log and journal_path:
         raise InputError(Problem("give --log or --journal, not both", path="--journal"))
-    from .build import _declared_options
-    declared = _declared_options()
+    from ..definitions.registry import build_options as declared_options
+    declared = declared_options()
     options = tuple((name, declared[name].convert(v)) for name, v in game_values.items() if v is not None)
     record_label = None
     tmp = None

@@ -62,6 +62,16 @@ def games() -> dict:
     return _games
 
 
+def build_options() -> dict:
+    """name -> BuildOption for every build option a game declares (the first game to declare a
+    name gives its words), for the commands that take them and the scanner that rebuilds a sheet."""
+    out = {}
+    for game in games().values():
+        for opt in game.build_options:
+            out.setdefault(opt.name, opt)
+    return out
+
+
 def find_game(name: str):
     """The game called name (a file's `ruleset:`), or InputError with the known ones."""
     found = games().get(name)

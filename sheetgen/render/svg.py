@@ -102,10 +102,7 @@ class _SvgPage:
             elif t is Text:
                 self.text(parent, item)
             elif t is Group:
-                extra = {}
-                if item.transform is not None:
-                    extra["transform"] = "matrix(" + " ".join(str(_n(v)) for v in item.transform) + ")"
-                g = dwg.g(**self._attrs(item, extra))
+                g = dwg.g(**self._attrs(item, _transform(item)))
                 self.items(g, item.items)
                 parent.add(g)
             elif t is Circle:
@@ -226,10 +223,7 @@ class SvgRenderer:
                 key = ("g", item.id, item.cls, item.transform, item.id is not None and item.id in sp.ids)
                 opened = ITEM_TEXT.get(key)
                 if opened is None:
-                    extra = {}
-                    if item.transform is not None:
-                        extra["transform"] = "matrix(" + " ".join(str(_n(v)) for v in item.transform) + ")"
-                    opened = ITEM_TEXT[key] = element_text(dwg.g(**sp._attrs(item, extra)))
+                    opened = ITEM_TEXT[key] = element_text(dwg.g(**sp._attrs(item, _transform(item))))
                 elif item.id is not None:
                     sp.ids.add(item.id)
                 if not item.items:
@@ -255,6 +249,13 @@ class SvgRenderer:
             else:
                 sp.ids.update(ids)                  # as _attrs would: a later repeat becomes a class
             out.append(text)
+
+
+def _transform(group: Group) -> dict:
+    """A group's transform attribute (none for the identity)."""
+    if group.transform is None:
+        return {}
+    return {"transform": "matrix(" + " ".join(str(_n(v)) for v in group.transform) + ")"}
 
 
 def _small(group: Group) -> bool:

@@ -17,18 +17,10 @@ PX_PER_MM = 5.0                 # the rectified page's resolution
 _templates: dict = {}
 
 
-def _declared_options() -> dict:
-    from ..definitions.registry import games
-    out = {}
-    for game in games().values():
-        for opt in game.build_options:
-            out.setdefault(opt.name, opt)
-    return out
-
-
 def build_options(identity: SheetIdentity) -> BuildOptions:
     """The build options the identity says the sheet was printed with."""
-    declared = _declared_options()
+    from ..definitions.registry import build_options as declared_options
+    declared = declared_options()
     values = []
     for name, value in identity.options:
         opt = declared.get(name)

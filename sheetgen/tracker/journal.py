@@ -470,9 +470,7 @@ class Journal:
 
     # -- steps ---------------------------------------------------------------------
     def steps(self, gid: int) -> list:
-        with self._sql() as db:
-            rows = db.execute("SELECT seq, step FROM steps WHERE game_id = ? ORDER BY seq", (gid,)).fetchall()
-        return [self._decode(r[1], f"step {r[0]} of game {gid}") for r in rows]
+        return self.decode_steps(gid, self.step_texts(gid))
 
     def step_texts(self, gid: int) -> list[str]:
         """The steps of game GID as the journal holds them (JSON text, not decoded): what a
@@ -481,6 +479,7 @@ class Journal:
             return [r[0] for r in db.execute("SELECT step FROM steps WHERE game_id = ? ORDER BY seq", (gid,))]
 
     def decode_steps(self, gid: int, texts: list[str]) -> list:
+        """TEXTS (step_texts, in seq order: seq runs 1, 2, ... as undo takes only the last) decoded."""
         return [self._decode(text, f"step {i} of game {gid}") for i, text in enumerate(texts, 1)]
 
     def append(self, gid: int, step, check=None, checked_against: list[str] | None = None) -> int:

@@ -220,6 +220,22 @@ def _actions(steps: list) -> list:
     return out
 
 
+def _played(header: dict, steps: list, map_key: str | None, known) -> TrackState:
+    """The state after STEPS, from KNOWN (hero, game, how many steps it covers: a cache entry)
+    or from the new game."""
+    if known is not None:
+        hero, game, done = known
+        board = game.board
+    else:
+        board = _board(header["map"], map_key)
+        hero, _ = _hero(header, board)
+        game, done = E.rules_for(board).new_game(board, hero), 0
+    rules = E.rules_for(board)
+    for action in _actions(steps[done:]):
+        game = rules.step(game, action).state
+    return TrackState(header, board, hero, game, list(steps))
+
+
 class FouryTracker(TrackerAdapter):
     """A Dungeon Foury game in the journal: the map, the hero, and the steps so far."""
 
@@ -237,13 +253,7 @@ class FouryTracker(TrackerAdapter):
         return header
 
     def replay(self, header: dict, steps: list) -> TrackState:
-        board = _board(header["map"], _map_key(header["map"]))
-        hero, _ = _hero(header, board)
-        rules = E.rules_for(board)
-        game = rules.new_game(board, hero)
-        for action in _actions(steps):
-            game = rules.step(game, action).state
-        return TrackState(header, board, hero, game, list(steps))
+        return _played(header, steps, _map_key(header["map"]), None)
 
     def resume(self, header: dict, steps: list) -> TrackState:
         """The state from the user cache when it holds these steps (or the first of them: the
@@ -254,18 +264,9 @@ class FouryTracker(TrackerAdapter):
         if known is not None and known[2] == len(steps):
             hero, game, _ = known
             return TrackState(header, game.board, hero, game, list(steps))
-        if known is not None:
-            hero, game, done = known
-            board = game.board
-        else:
-            board = _board(header["map"], map_key)
-            hero, _ = _hero(header, board)
-            game, done = E.rules_for(board).new_game(board, hero), 0
-        rules = E.rules_for(board)
-        for action in _actions(steps[done:]):
-            game = rules.step(game, action).state
-        _remember(entry, steps, hero, game)
-        return TrackState(header, board, hero, game, list(steps))
+        state = _played(header, steps, map_key, known)
+        _remember(entry, steps, state.hero, state.game)
+        return state
 
     def remember(self, state: TrackState) -> None:
         _remember(_state_entry(state.header, _map_key(state.header["map"])), state.steps, state.hero, state.game)
