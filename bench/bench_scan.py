@@ -23,7 +23,9 @@ any rotation, 60-95 % of the frame, lens, light, shadow, blur up to 1.5 px, nois
 OMRChecker, the anchor (its README): about 100 % on good scans, about 90 % on phone
 photos, about 200 sheets a minute.
 
-Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N]
+Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--match TEXT] [--sheets]
+  --match TEXT: only the recipes whose log path holds TEXT (!TEXT: does not hold it)
+  --sheets: list every sheet not read exactly, with the differences the scanner names
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RECIPES = ROOT / "tests" / "data" / "scan" / "recipes.yaml"
+SHEETS = False      # --sheets: list the sheets not read exactly
 TARGETS = {"regions": 99.5, "sheets": 98.0, "flat": 100.0, "speed": 300.0}
 
 
@@ -71,7 +74,7 @@ def run(recipes, label: str, flat: bool = False) -> dict:
     from sheetgen.scan.pipeline import as_seen, scan_photo
     totals = {"right": 0, "counted": 0, "sheets": 0, "whole": 0, "failed": [], "qr": 0, "misreads": [],
               "hidden": collections.Counter(), "times": collections.defaultdict(list), "making": 0.0,
-              "finding": collections.defaultdict(list)}
+              "finding": collections.defaultdict(list), "inexact": []}
     for recipe in recipes:
         t = time.perf_counter()
         img, played = photo_of(recipe)
@@ -94,8 +97,12 @@ def run(recipes, label: str, flat: bool = False) -> dict:
         totals["misreads"] += [(recipe.id, *m) for m in misreads]
         totals["hidden"] += hidden
         totals["qr"] += result.identity_from == "QR code"
-        if not played.scanner.compare(played.sheet, result.view, as_seen(played.scanner, result, played.expected)):
+        differences = played.scanner.compare(played.sheet, result.view,
+                                             as_seen(played.scanner, result, played.expected))
+        if not differences:
             totals["whole"] += 1
+        else:
+            totals["inexact"].append((recipe.id, mp, [d.message for d in differences]))
     return totals
 
 
@@ -113,6 +120,10 @@ def report(t: dict, label: str, target_regions: float, target_sheets: float) -> 
         print(f"    misread {n:5d} x {role}: {what} (e.g. {', '.join(examples)})")
     for rid, why in t["failed"][:12]:
         print(f"    not usable: {rid}: {why}")
+    if SHEETS:
+        for rid, mp, messages in t["inexact"]:
+            print(f"    not exact: {rid} ({mp}): " + "; ".join(messages[:4]) +
+                  (f" (+{len(messages) - 4})" if len(messages) > 4 else ""))
     if t["hidden"]:
         print(f"    not readable (under dark print, left out): "
               + ", ".join(f"{role} {n}" for role, n in t["hidden"].most_common()))
@@ -198,7 +209,13 @@ def main(argv: list[str]) -> int:
         print("bench_scan: pdftoppm (poppler-utils) is needed to rasterise the corpus", file=sys.stderr)
         return 1
     cv2.setNumThreads(1)
+    global SHEETS
+    SHEETS = "--sheets" in argv
     recipes = load_recipes(RECIPES)
+    if "--match" in argv:
+        text = argv[argv.index("--match") + 1]
+        keep = not text.startswith("!")
+        recipes = [r for r in recipes if (text.lstrip("!") in r.log) == keep]
     n = _arg(argv, "--photos", len(recipes))
     recipes = recipes[:n]
     start = time.perf_counter()
