@@ -18,7 +18,8 @@
 
 Not a timed test: the figures depend on the machine (target: p99 under 50 ms here).
 
-Usage: python bench/bench_play.py [--games 50] [--actions 200] [--kills 20] [--think 0.5]
+Usage: python bench/bench_play.py [--games 50] [--actions 200] [--kills 20] [--think 0.5] [--workers 1]
+  --workers N: `sheetgen play --workers N` (server processes sharing the socket)
 """
 from __future__ import annotations
 
@@ -177,7 +178,7 @@ def verify(journal: Path, gids: list[int], games: list[list], folder: Path) -> l
     return problems
 
 
-def kill_check(journal: Path, games: list[list], kills: int) -> list[str]:
+def kill_check(journal: Path, games: list[list], kills: int, workers: int = 1) -> list[str]:
     """Kill the server with SIGKILL mid-game KILLS times; after each restart the journal holds
     every acknowledged action (and nothing but the game's actions, in order).  A game played
     to its end makes way for the next one."""
@@ -192,7 +193,8 @@ def kill_check(journal: Path, games: list[list], kills: int) -> list[str]:
         if done >= len(steps):
             steps, done = next(pool), 0
             gid = new_journal(journal, 1)[0]
-        proc, base = start([sys.executable, "-m", "sheetgen", "play", "--journal", str(journal), "--port", "0"])
+        proc, base = start([sys.executable, "-m", "sheetgen", "play", "--journal", str(journal), "--port", "0",
+                            "--workers", str(workers)])
         key = form_key(base, gid)
         acked: list = []
         errors: list = []
@@ -259,6 +261,7 @@ def main(argv: list[str]) -> int:
         return kind(argv[argv.index(name) + 1]) if name in argv else default
     count, actions, kills = opt("--games", 50), opt("--actions", 200), opt("--kills", 20)
     think = opt("--think", THINK_S, float)
+    workers = opt("--workers", 1)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -278,7 +281,9 @@ def main(argv: list[str]) -> int:
         finally:
             proc.kill()
             proc.wait()
-        proc, base = start([sys.executable, "-m", "sheetgen", "play", "--journal", str(journal), "--port", "0"], env)
+        proc, base = start([sys.executable, "-m", "sheetgen", "play", "--journal", str(journal), "--port", "0",
+                            "--workers", str(workers)], env)
+        print(f"sheetgen play --workers {workers} ({os.cpu_count()} cores)")
         try:
             key = form_key(base, flat_gids[0])
             lat, errors, wall = load(base, key, flat_gids, games)
@@ -313,7 +318,7 @@ def main(argv: list[str]) -> int:
         problems = errors + verify(journal, flat_gids + paced_gids, games + games, folder)
         print(f"journals: {2 * count} games, "
               f"{'no action lost or doubled, every export passes sheetgen check' if not problems else 'PROBLEMS'}")
-        problems += kill_check(folder / "kill.sqlite", games, kills)
+        problems += kill_check(folder / "kill.sqlite", games, kills, workers)
     for p in problems[:20]:
         print("problem:", p)
     return 1 if problems else 0

@@ -98,7 +98,7 @@ THIRD_PARTY = {
     "definitions": {"yaml", "pydantic", "pydantic_core", "PIL", "ruamel"},
     "fonts": {"PIL", "reportlab"}, "draw": {"PIL", "segno"}, "render": {"reportlab", "svgwrite", "PIL"},
     "tracker": set(), "scan": {"numpy", "cv2", "PIL", "segno", "yaml"},      # yaml: the sheetscan file, corpus recipes
-    "web": {"starlette", "uvicorn", "jinja2", "ruamel", "segno", "click"},
+    "web": {"starlette", "uvicorn", "jinja2", "ruamel", "segno", "click", "anyio"},   # anyio: starlette's own thread layer (a limiter)
     "game:formats": {"pydantic", "pydantic_core", "yaml", "ruamel"}, "game:sheets": {"segno"},
     "game:tracker": {"yaml"}, "game:sim": {"yaml"}, "game:cli": {"click", "yaml"},
     "game:scan": {"numpy", "cv2"}, "game:web": set(), "game:design": {"ruamel", "yaml"},

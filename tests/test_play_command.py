@@ -73,3 +73,71 @@ def test_shared_on_the_network_it_needs_the_token(tmp_path):
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(20)
+
+
+def _children(pid: int) -> list[int]:
+    return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_page_drawing_processes_follow_the_journal_and_die_with_the_server(tmp_path):
+    """--workers 2: two processes draw the pages; a game tapped over a new connection for every
+    request is recorded once per tap, in order, and its page says so; a drawing process killed
+    is replaced (the page is still drawn); killed with SIGKILL, the server leaves none behind."""
+    import json
+    import time
+    from urllib.parse import urlencode
+
+    import yaml
+
+    from sheetgen.tracker.journal import Journal
+    if not Path("/proc/self/task").exists():
+        raise AssertionError("this test reads /proc (Linux)")
+    journal = tmp_path / "j.sqlite"
+    proc, out = _serve("--map", str(HALL), "--traits", "hearts=4,shields=2,weapon=2,clovers=2,shovels=2",
+                       "--journal", str(journal), "--port", "0", "--workers", "2")
+    try:
+        workers = _children(proc.pid)          # started before the address is printed
+        assert len(workers) == 2, workers
+        port = urlsplit(re.search(r"playing at (\S+)\n", out).group(1)).port
+
+        def request(method, path, body=None):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request(method, path, body, {"host": f"127.0.0.1:{port}",
+                                              "content-type": "application/x-www-form-urlencoded"})
+            res = conn.getresponse()
+            data = res.read()
+            conn.close()
+            return res, data
+        res, page = request("GET", "/g/1")
+        key = re.search(rb'name="key" value="([^"]+)"', page).group(1).decode()
+        assert request("POST", "/g/1/dice", urlencode({"key": key, "mode": "ask"}))[0].status == 303
+        # the first round of a legal log, its dice written in
+        first = yaml.safe_load((HALL.parent / "legal-round-a-then-c.yaml").read_text())["rounds"][0]
+        steps = [{"entry": first["entry"]}] + [s for s in first["steps"] if not (isinstance(s, dict) and "sheet" in s)]
+        for i, step in enumerate(steps[:10]):
+            res, _ = request("POST", "/g/1/act", urlencode({"key": key, "step": json.dumps(step)}))
+            assert res.status == 303, (i, step, res.status)
+            assert request("GET", res.getheader("location"))[0].status == 200
+        with Journal(journal) as j:
+            assert j.steps(1) == steps[:10]
+        assert json.loads(request("GET", "/g/1/state.json")[1])["steps"] == 10
+        os.kill(workers[1], signal.SIGKILL)    # game 1 is drawn by the second (1 % 2)
+        res, page = request("GET", "/g/1?told=10")
+        assert res.status == 200 and b'id="told"' in page
+        workers = [w for w in workers if _alive(w)] + [c for c in _children(proc.pid) if c not in workers]
+        assert len([w for w in workers if _alive(w)]) == 2, workers
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(20)
+    for _ in range(100):            # the kernel kills them with the server (PR_SET_PDEATHSIG)
+        if not any(_alive(w) for w in workers):
+            break
+        time.sleep(0.1)
+    assert not any(_alive(w) for w in workers), "a page-drawing process outlived the server"

@@ -356,3 +356,35 @@ def test_what_the_server_remembers_never_differs_from_a_fresh_replay(tmp_path):
     replayed, recorded = engine(journal)
     assert state["steps"] == 7 == len(recorded)
     assert state["resources"] == {k: replayed.game.res.get(k, 0) for k in state["resources"]}
+
+
+def test_two_workers_over_one_journal_go_on_from_what_each_remembers(tmp_path, monkeypatch):
+    """`sheetgen play --workers 2`: each worker process keeps its own memory of a game and the
+    other records in between. Taps alternating between two apps over one journal: every page,
+    engine view and pencil equals a fresh server's, and neither app replays the game from the
+    start after its first look (it goes on from its state by the steps the other recorded)."""
+    journal = tmp_path / "j.sqlite"
+    assert cli("new", "--map", str(HALL), "--traits", TRAITS, journal=journal).exit_code == 0
+    a = TestClient(make_play_app(journal, form_key=KEY), base_url="http://127.0.0.1:8765")
+    b = TestClient(make_play_app(journal, form_key=KEY), base_url="http://127.0.0.1:8765")
+    steps = [{"entry": ROUND_A["entry"]}] + [s for s in ROUND_A["steps"] if not (isinstance(s, dict) and "sheet" in s)]
+    assert post(a, "/g/1/dice", mode="ask").status_code == 303
+    a.get("/g/1")
+    b.get("/g/1")
+    ad = tracker_for("foury")
+    replays = []
+    real = type(ad).replay
+    monkeypatch.setattr(type(ad), "replay", lambda self, header, st: replays.append(len(st)) or real(self, header, st))
+    for i, step in enumerate(steps[:8]):
+        recorder, viewer = (a, b) if i % 2 == 0 else (b, a)
+        assert act(recorder, step).status_code == 303
+        page = viewer.get(f"/g/1?told={i + 1}")
+        assert page.status_code == 200
+    monkeypatch.undo()
+    assert replays == [], f"replayed from the start for {replays}"
+    fresh = TestClient(make_play_app(journal, form_key=KEY), base_url="http://127.0.0.1:8765")
+    for client in (a, b):
+        assert client.get("/g/1/state.json").json() == fresh.get("/g/1/state.json").json()
+        assert _pencil_svg(client.get("/g/1").text) == _pencil_svg(fresh.get("/g/1").text)
+    replayed, recorded = engine(journal)
+    assert len(recorded) == 8

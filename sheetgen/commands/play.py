@@ -18,8 +18,11 @@ from ._common import clean_errors, require_extra
               help="The port (0: a free one).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on: 0.0.0.0 to play from a phone on this network (a token guards it).")
+@click.option("--workers", type=click.IntRange(0, 16), default=1, show_default=True,
+              help="Processes that draw the pages, so a tap is recorded at once and many games' pages are "
+                   "drawn on as many cores (a club night: one per core); 0: the server draws them itself.")
 @clean_errors
-def play(map_name, hero, traits, ruleset, journal_path, port, host):
+def play(map_name, hero, traits, ruleset, journal_path, port, host, workers):
     """Play beside the paper sheet: a local page (phone or laptop) with the map, the pencil so
     far and, after every step, what to pencil: the walls by side, the fight, the Oracle.
 
@@ -73,7 +76,7 @@ def play(map_name, hero, traits, ruleset, journal_path, port, host):
     from ..web.play import make_play_app
     token = token_for(host)
     sock = bind(host, port)
-    app = make_play_app(path, host=host, token=token)
+    app = make_play_app(path, host=host, token=token, workers=workers)
     url = address(sock, token, f"/g/{gid}")
     click.echo(f"playing at {url}")
     if token:
@@ -83,6 +86,7 @@ def play(map_name, hero, traits, ruleset, journal_path, port, host):
             click.echo(qr_text(url))
         except Exception as exc:  # noqa: BLE001 - the QR code is a convenience: the address is printed
             click.echo(f"(no QR code: {exc})")
+    app.state.warm(gid)         # the game's modules loaded and its sheet drawn before the first tap
     click.echo("Ctrl-C stops the server; the journal keeps every step recorded.")
     try:
         serve(app, sock)

@@ -478,9 +478,10 @@ class Journal:
         with self._sql() as db:
             return [r[0] for r in db.execute("SELECT step FROM steps WHERE game_id = ? ORDER BY seq", (gid,))]
 
-    def decode_steps(self, gid: int, texts: list[str]) -> list:
-        """TEXTS (step_texts, in seq order: seq runs 1, 2, ... as undo takes only the last) decoded."""
-        return [self._decode(text, f"step {i} of game {gid}") for i, text in enumerate(texts, 1)]
+    def decode_steps(self, gid: int, texts: list[str], first: int = 1) -> list:
+        """TEXTS (step_texts, in seq order: seq runs 1, 2, ... as undo takes only the last) decoded;
+        first: the seq of the first of them (a reader that decoded the ones before already)."""
+        return [self._decode(text, f"step {i} of game {gid}") for i, text in enumerate(texts, first)]
 
     def append(self, gid: int, step, check=None, checked_against: list[str] | None = None) -> int:
         """Record one step in its own transaction; returns its seq (1-based).

@@ -20,6 +20,7 @@ one given at start, the map is the one its game header names.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import secrets
@@ -100,31 +101,50 @@ class Store:
         self.group = GroupCommit(self.path)     # many players at once: their fsyncs shared
 
     def read(self, gid: int, header: dict, texts: list[str]) -> list:
-        """The decoded steps of TEXTS (the journal's step_texts): the ones remembered when unchanged."""
+        """The decoded steps of TEXTS (the journal's step_texts): the ones remembered when unchanged,
+        only the new ones decoded when steps were added since (by this process or another)."""
         with self.lock:
             memo = self.games.get(gid)
-        if memo is not None and memo.header == header and memo.texts == texts:
+        if memo is None or memo.header != header or memo.texts is None:
+            return self.journal().decode_steps(gid, texts)
+        known = len(memo.texts)
+        if memo.texts == texts:
             return memo.steps
-        steps = self.journal().decode_steps(gid, texts)
-        if memo is not None and memo.header == header and memo.steps == steps:
-            memo.texts = list(texts)            # known now: the next read decodes nothing
-        return steps
+        if known < len(texts) and texts[:known] == memo.texts:
+            return memo.steps + self.journal().decode_steps(gid, texts[known:], first=known + 1)
+        return self.journal().decode_steps(gid, texts)
 
-    def state(self, ad, gid: int, header: dict, steps: list):
+    def state(self, ad, gid: int, header: dict, steps: list, texts: list[str] | None = None):
         """The state after STEPS: remembered (after them, or after all of them but the last:
         the page shown after a tap tells what changed) when the journal still holds exactly
-        these steps (another process may have recorded or undone since), else replayed."""
+        these steps; when steps were added since (another worker process of this server, or
+        `sheetgen track`), the remembered state goes on by them; else replayed.  TEXTS: the
+        journal's texts of STEPS, remembered with them so the next read decodes nothing."""
+        from ...games.base import Illegal
         with self.lock:
             memo = self.games.get(gid)
         if memo is not None and memo.header == header:
             if memo.steps == steps:
+                if memo.texts is None and texts is not None:
+                    memo.texts = list(texts)
                 return memo.state
             if memo.steps[:-1] == steps:
                 if memo.before is None:
                     memo.before = ad.replay(header, steps)
                 return memo.before
+            known = len(memo.steps)
+            if known < len(steps) and steps[:known] == memo.steps:
+                state = before = memo.state
+                try:
+                    for step in steps[known:]:
+                        before, state = state, ad.apply(state, step)
+                except Illegal:
+                    pass                # recorded, yet refused now (a map file changed): replayed below
+                else:
+                    self.keep(gid, header, texts, steps, state, before=before)
+                    return state
         state = ad.replay(header, steps)
-        self.keep(gid, header, None, steps, state)
+        self.keep(gid, header, texts, steps, state)
         return state
 
     def keep(self, gid: int, header: dict, texts: list[str] | None, steps: list, state, before=None) -> None:
@@ -134,7 +154,7 @@ class Store:
             memo = self.games.get(gid)
             if texts is None and memo is not None and memo.header == header and memo.steps == steps:
                 return
-            self.games[gid] = Memo(header, texts, list(steps), state, before)
+            self.games[gid] = Memo(header, None if texts is None else list(texts), list(steps), state, before)
 
     def journal(self):
         from ...tracker.journal import Journal
@@ -178,19 +198,23 @@ def _templates():
     return env
 
 
-def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | None = None,
-                  form_key: str | None = None):
-    """The companion page's app over the journal at journal_path (resolved like `sheetgen track`)."""
-    store = Store(journal_path)
-    key = form_key or secrets.token_urlsafe(18)
-    env = _templates()
+class Pages:
+    """The game pages drawn from a Store: in the server's own process, or in a page-drawing
+    process of a PagePool (which has a Store of its own over the same journal)."""
 
-    def render(name: str, status: int = 200, **values) -> HTMLResponse:
-        return HTMLResponse(env.get_template(name).render(form_key=key, **values), status_code=status)
+    def __init__(self, store: Store, key: str):
+        self.store, self.key, self.env = store, key, _templates()
 
-    # -- the work (in worker threads: SQLite and the rules are blocking) ------------------------
-    def load(gid: int):
+    def html(self, name: str, **values) -> str:
+        return self.env.get_template(name).render(form_key=self.key, **values)
+
+    def page(self, gid: int, query: dict, refused: str | None = None, pending=None) -> str:
+        """The HTML of game GID's page."""
+        return self.html("game.html", **self.values(gid, query, refused, pending))
+
+    def load(self, gid: int):
         from ...tracker.journal import JournalError
+        store = self.store
         journal = store.journal()
         try:
             game = journal.game(gid)
@@ -199,8 +223,9 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         texts = journal.step_texts(gid)
         return journal, game, texts, store.read(gid, game.header, texts)
 
-    def sheet_of(page, header):
+    def sheet_of(self, page, header):
         from ...render import render_svg_pages
+        store = self.store
         k = page.sheet_key(header)
         with store.lock:
             found = store.sheets.get(k)
@@ -214,13 +239,14 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
                 store.sheets[k] = found
         return found
 
-    def page_values(gid: int, query: dict, refused: str | None = None, pending=None):
+    def values(self, gid: int, query: dict, refused: str | None = None, pending=None) -> dict:
         from ...definitions.registry import tracker_for
         from ...render import render_svg_pages
-        journal, game, texts, steps = load(gid)
+        store = self.store
+        journal, game, texts, steps = self.load(gid)
         page = game_page(game.ruleset)
         ad = tracker_for(game.ruleset)
-        state = store.state(ad, gid, game.header, steps)
+        state = store.state(ad, gid, game.header, steps, texts)
         told = None
         told_lines: list[str] = []
         told_seq = _int(query.get("told"))
@@ -232,7 +258,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
                 told_lines = told.lines
             else:
                 told_lines = ad.narrate(before, after, steps[-1])
-        sheet, _ = sheet_of(page, game.header)
+        sheet, _ = self.sheet_of(page, game.header)
         view = page.view(game.header, steps, sheet, told if told is not None else (told_lines or None),
                          pending=pending, state=state, game=gid)
         overlay = _nested(render_svg_pages(view["overlay"])[0], *view["page"])
@@ -251,6 +277,105 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
                     undid=query.get("undid"), refused=refused, dice=dice, pending=pending_die, rolled=rolled,
                     question=game.header.get("question"), title=_title(game.header))
 
+
+class PagePool:
+    """Processes that draw the game pages, so a step being recorded never waits behind a page
+    being drawn (the server's process records; Python runs one thread at a time), and pages of
+    many games are drawn on as many cores.  A game is always drawn by the same process (by its
+    id), whose Store goes on from the last page it drew; each reads the journal, so a step
+    recorded by the server (or `sheetgen track`) is seen on the next page.  The processes are
+    forked at start (before the server's threads), ignore Ctrl-C (the server stops them) and
+    die with the server even when it is killed."""
+
+    def __init__(self, journal_path, key: str, workers: int):
+        import os
+        self.journal_path, self.key, self.server = str(journal_path), key, os.getpid()
+        self.executors = [self._executor() for _ in range(workers)]
+
+    def _executor(self):
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method), initializer=_drawer_start,
+                                   initargs=(self.journal_path, self.key, self.server))
+
+    def start(self, gid: int | None) -> None:
+        """Start every process now (and have it draw game GID once, so its first page is fast)."""
+        for ex in self.executors:
+            ex.submit(_drawer_warm, gid).result()
+
+    async def page(self, gid: int, query: dict, refused: str | None = None, pending=None) -> str:
+        import asyncio
+        from concurrent.futures.process import BrokenProcessPool
+        n = gid % len(self.executors)
+        loop = asyncio.get_running_loop()
+        try:
+            kind, value = await loop.run_in_executor(self.executors[n], _drawer_page, gid, query, refused, pending)
+        except BrokenProcessPool:
+            # its process died (killed, out of memory): a new one, forked here in the server's main
+            # thread (the one whose end ends it), draws this page and the next
+            self.executors[n] = self._executor()
+            kind, value = await loop.run_in_executor(self.executors[n], _drawer_page, gid, query, refused, pending)
+        if kind == "page":
+            return value
+        if kind == "not found":
+            raise _NotFound(value)
+        raise InputError(value)
+
+    def close(self) -> None:
+        for ex in self.executors:
+            ex.shutdown(wait=False, cancel_futures=True)
+
+
+_DRAWER: "Pages | None" = None          # in a page-drawing process: its Pages
+
+
+def _drawer_start(journal_path: str, key: str, server: int) -> None:
+    import signal
+    global _DRAWER
+    from ..server import die_with
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with(server)
+    _DRAWER = Pages(Store(journal_path), key)
+
+
+def _drawer_warm(gid: int | None) -> None:
+    import gc
+    if gid is not None:
+        _drawer_page(gid, {}, None, None)
+    gc.collect()
+    gc.freeze()                         # what start-up made is never walked by the collector again
+
+
+def _drawer_page(gid: int, query: dict, refused, pending) -> tuple[str, str]:
+    """('page', HTML), or ('not found' | 'error', the message): results, not exceptions, cross
+    the process boundary."""
+    try:
+        return "page", _DRAWER.page(gid, query, refused, pending)
+    except _NotFound as exc:
+        return "not found", str(exc)
+    except SheetgenError as exc:
+        return "error", str(exc)
+
+
+def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | None = None,
+                  form_key: str | None = None, workers: int = 0):
+    """The companion page's app over the journal at journal_path (resolved like `sheetgen track`);
+    workers: processes that draw the pages (0: the server's own worker threads draw them)."""
+    store = Store(journal_path)
+    key = form_key or secrets.token_urlsafe(18)
+    pages = Pages(store, key)
+    pool = PagePool(store.path, key, workers) if workers else None
+
+    def render(name: str, status: int = 200, **values) -> HTMLResponse:
+        return HTMLResponse(pages.html(name, **values), status_code=status)
+
+    def load(gid: int):
+        return pages.load(gid)
+
+    def sheet_of(page, header):
+        return pages.sheet_of(page, header)
+
     def record(gid: int, step, dice_values: dict):
         import random
 
@@ -260,7 +385,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         ad = tracker_for(game.ruleset)
         auto = game.header.get("dice") == "auto"
         step = _fill(step, dice_values)
-        state = store.state(ad, gid, game.header, steps)
+        state = store.state(ad, gid, game.header, steps, texts)
         due = ad.dice_due(state, step)
         if due and not auto:
             return "die", step
@@ -300,6 +425,22 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         return "recorded", seq
 
     # -- the routes ---------------------------------------------------------------------
+    limits: list = []
+
+    async def drawn(fn, *args):
+        """FN (a page drawn, a file rendered) in a worker thread, one at a time: pages wait their
+        turn in order instead of sharing the interpreter (each would finish late), and a step
+        being recorded meanwhile never waits behind more than one of them."""
+        import anyio
+        if not limits:
+            limits.append(anyio.CapacityLimiter(1))
+        return await anyio.to_thread.run_sync(fn, *args, limiter=limits[0])
+
+    async def page_html(gid: int, query: dict, refused: str | None = None, pending=None) -> str:
+        if pool is not None:
+            return await pool.page(gid, query, refused, pending)
+        return await drawn(pages.page, gid, query, refused, pending)
+
     async def home(request):
         def current():
             from ...tracker.journal import JournalError
@@ -322,10 +463,11 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
             except InputError as exc:
                 return PlainTextResponse(f"not a step to complete: {exc}", status_code=400)
         try:
-            values = await run_in_threadpool(page_values, gid, query, None, pending)
+            return HTMLResponse(await page_html(gid, query, None, pending))
         except _NotFound as exc:
             return PlainTextResponse(str(exc), status_code=404)
-        return render("game.html", **values)
+        except SheetgenError as exc:
+            return PlainTextResponse(str(exc), status_code=400)
 
     async def act(request):
         gid = request.path_params["gid"]
@@ -354,8 +496,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         if what == "die":
             return RedirectResponse(f"/g/{gid}?do={quote(json.dumps(value, separators=(',', ':')))}",
                                     status_code=303)
-        values = await run_in_threadpool(page_values, gid, {}, value, None)
-        return render("game.html", status=409, **values)
+        return HTMLResponse(await page_html(gid, {}, value, None), status_code=409)
 
     async def undo(request):
         gid = request.path_params["gid"]
@@ -443,7 +584,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
                                      "fight": view["fight"]})
             return PlainTextResponse("not found", status_code=404)
         try:
-            return await run_in_threadpool(work)
+            return await drawn(work)
         except _NotFound as exc:
             return PlainTextResponse(str(exc), status_code=404)
 
@@ -457,10 +598,34 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         Route("/g/{gid:int}/{what:str}", download),
         Mount("/play-static", app=StaticFiles(directory=str(HERE / "static")), name="play-static"),
     ]
-    app = make_app(routes, host=host, token=token)
+    def warm(gid: int) -> None:
+        """Draw game GID's page once (its game's modules loaded, its printed sheet drawn), so the
+        first tap does not wait for that; the connection it opened closed (workers are forked
+        after this, and an SQLite connection must not cross a fork)."""
+        try:
+            pages.page(gid, {})
+        except (_NotFound, SheetgenError):
+            pass                        # the page tells it when asked
+        finally:
+            store.close()
+        if pool is not None:
+            pool.start(gid)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        try:
+            yield
+        finally:
+            if pool is not None:
+                pool.close()
+
+    app = make_app(routes, host=host, token=token, lifespan=lifespan)
     app.state.store = store
     app.state.form_key = key
-    return BodyLimit(app)
+    app.state.warm = warm
+    limited = BodyLimit(app)
+    limited.state = app.state
+    return limited
 
 
 class _NotFound(Exception):
