@@ -88,12 +88,24 @@ def overlay(page, state, trail, grayscale: bool = False, rects: dict | None = No
     b = state.board
     items: list = []
 
+    boxes: dict = {}
+    centres: dict = {}
+
     def cell_box(c):
-        return rects.get(f"cell-{cell_name(c)}")
+        # asked for again and again (a long path passes the same rooms): each cell looked up once
+        try:
+            return boxes[c]
+        except KeyError:
+            r = boxes[c] = rects.get(f"cell-{cell_name(c)}")
+            return r
 
     def centre(c):
-        r = cell_box(c)
-        return (r[0] + r[2] / 2, r[1] + r[3] / 2) if r else None
+        try:
+            return centres[c]
+        except KeyError:
+            r = cell_box(c)
+            p = centres[c] = (r[0] + r[2] / 2, r[1] + r[3] / 2) if r else None
+            return p
 
     def side_line(c, side):
         x, y, w, h = cell_box(c)
