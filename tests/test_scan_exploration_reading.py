@@ -9,7 +9,10 @@ Each misread kind on the very photo of recipes.yaml (and the log's flat 300 dpi 
 - a thin room number read empty in a blurred 2 MP photo (the noise floor took most of its ink);
 - a door read beside a wall's stroke that wanders off its edge (a door box has two sides: both
   must read);
-- a door's box filled in read open in a low-contrast photo (both halves of the box are read).
+- a door's box filled in read open in a low-contrast photo (both halves of the box are read);
+- time boxes read crossed along a soft shadow's edge (the light's local maximum lifted the
+  slope: a photo of new seeds, as make_recipes draws them, found it: the light is now evened
+  out by the maximum's minimum).
 The sheets these misreads spoiled read exactly as the log's final state.  Against blindness:
 a door box, a filled one and a number penciled where the log has none, in the same places and
 under the same camera, are read and named."""
@@ -25,10 +28,19 @@ cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[s
 
 from sheetgen.scan.contract import AREA, EMPTY, Region               # noqa: E402
 from sheetgen.scan.corpus import Recipe, load_recipes, pdftoppm_available, photo_of   # noqa: E402
+from sheetgen.scan.photo import Camera                              # noqa: E402
 from sheetgen.scan.pipeline import as_seen, compare_with_record, scan_photo   # noqa: E402
 from sheetgen.scan.read import Page, Plan, read_regions             # noqa: E402
 
-RECIPES = Path(__file__).parent / "data" / "scan" / "recipes.yaml"
+DATA = Path(__file__).parent / "data"
+RECIPES = DATA / "scan" / "recipes.yaml"
+# a photo of new seeds (not in recipes.yaml) where a soft shadow's edge crosses the time boxes
+SHADOWED_TIME = Recipe("shadowed-time", str(DATA / "exploration" / "audit" / "legal-edge-door-retreat-plain-boss.yaml"),
+                       "letter", 736698, 150, Camera.from_dict({
+                           "megapixels": 2, "rotation": 263.74, "tilt": 5.51, "tilt_axis": 63.14, "fill": 0.932,
+                           "shift": [0.964, 0.848], "k1": 0.0485, "light": 0.143, "light_angle": 119.9, "shadow": 0.497,
+                           "shadow_line": [0.422, 36.3], "cast": [1.011, 1.02, 0.98], "blur": 1.106, "noise": 4.79,
+                           "jpeg": 88, "background": 827, "seed": 1953563378}))
 
 # (recipe where the bench found it, regions, what they must read: marked or empty)
 MISREADS = {
@@ -208,3 +220,43 @@ def test_the_rooms_enclosed_are_the_groups_a_flood_fill_finds():
         walls |= {(rng.randint(0, cols), rng.randint(0, rows), rng.choice("ES")) for _ in range(rng.randint(0, 30))}
         largest = rng.choice([MAX_ROOM, 3])
         assert enclosed(walls, cols, rows, largest) == _flood(walls, cols, rows, largest), (cols, rows, sorted(walls))
+
+
+# -- the light along a soft shadow's edge --------------------------------------------------------
+
+@pytest.mark.parametrize("image", ["flat", "photo"])
+def test_no_time_box_crossed_along_a_shadows_edge(image):
+    result, played = _scan(_image(SHADOWED_TIME, image))
+    assert played.expected.time == 5
+    assert {f"time-{n}" for n in range(1, 6)} == {rid for rid, r in result.readings.items()
+                                                  if rid.startswith("time-") and r.marked}
+    differences = played.scanner.compare(played.sheet, result.view, as_seen(played.scanner, result, played.expected))
+    assert [d.message for d in differences] == []
+
+
+def test_a_time_box_crossed_along_the_shadows_edge_is_read_and_named():
+    result, played = _scan(replace(SHADOWED_TIME, id="shadowed-time-crossed", tamper=(("time box", "19"),
+                                                                                       ("time box", "26"))))
+    compare_with_record(result, played.scanner, SHADOWED_TIME.log)
+    assert result.readings["time-19"].marked and result.readings["time-26"].marked
+    assert "paper: time boxes 7, log: 5" in [d.message for d in result.differences]
+
+
+def test_the_light_evened_out_keeps_a_soft_shadows_slope_where_it_is():
+    """A plain page under a shadow whose edge spreads over 16 mm: the maximum alone lifts the
+    slope and the paper beside it reads darker than it is; its closing does not (and a stroke
+    on that slope still reads as dark as on plain paper)."""
+    k = 5
+    template = np.ones((300, 300, 3), np.float32)
+    template[:25, :25, :] = 0.5
+    xs = np.arange(300) / k
+    light = 1.0 - 0.45 * 0.5 * (1 + np.tanh((xs - 30.0) / 8.0))
+    photo = np.tile((235.0 * light).astype(np.float32), (300, 1))
+    photo[:25, :25] *= 0.5
+    photo[100:140, 150:152] *= 0.35                 # a stroke on the slope (x = 30 mm)
+    lifted = Page(photo, template, (60.0, 60.0), align=False)
+    kept = Page(photo, template, (60.0, 60.0), align=False, light_closing=True)
+    paper = (slice(150, 290), slice(100, 200))      # the slope, below the stroke
+    assert lifted.dark[paper].max() > 0.02
+    assert kept.dark[paper].max() < 0.01
+    assert kept.dark[100:140, 150:152].mean() > 0.5

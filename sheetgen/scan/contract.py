@@ -123,6 +123,9 @@ class GameScanner(ABC):
     """A game's scan side: `SCANNER` in the module `Game.scanner` names."""
 
     game: str = ""
+    # the light evened out by the closing of the paper's brightness (a soft shadow's edge kept where
+    # it is: sheetgen.scan.read.Page._even_light), not by its local maximum alone
+    light_closing: bool = False
 
     @abstractmethod
     def playable(self, loaded) -> bool:

@@ -112,7 +112,7 @@ class Page:
     """A rectified photo against its template: the darkness map and the region measures."""
 
     def __init__(self, rect: np.ndarray, template_rgb: np.ndarray, page_mm: tuple[float, float], align: bool = True,
-                 blur_mm: float = 0.0):
+                 blur_mm: float = 0.0, light_closing: bool = False):
         self.rows, self.cols = template_rgb.shape[:2]
         self.kx = self.cols / page_mm[0]
         self.ky = self.rows / page_mm[1]
@@ -123,7 +123,7 @@ class Page:
         self.shift = (0.0, 0.0)
         if align:
             rect = self._align(rect, pr)
-        refl = self._even_light(rect, pr)
+        refl = self._even_light(rect, pr, light_closing)
         expected = self._tone(refl, pr)
         # the print as this camera sees it: as soft as the photo (measured on the markers' edges)
         sigma = blur_mm * self.k
@@ -200,13 +200,19 @@ class Page:
         return cv2.remap(rect, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     # -- lighting and tone ------------------------------------------------------------------
-    def _even_light(self, rect: np.ndarray, pr: Printed) -> np.ndarray:
+    def _even_light(self, rect: np.ndarray, pr: Printed, closing: bool = False) -> np.ndarray:
         """The photo divided by the light falling on it: the light is the photo over the template
         where the print is plain and light (a millimetre's square of one pale colour), its local
-        maximum (pencil only ever darkens), filled in and smoothed."""
+        maximum (pencil only ever darkens), filled in and smoothed.  closing: the local maximum's
+        local minimum (over plain paper only): pencil narrower than the window still goes, and a
+        slope of the light (a soft shadow's edge) stays where it is, where the maximum alone lifts
+        it by its half width and the paper beside it reads darker than it is."""
         small = cv2.resize(rect, pr.light_size, interpolation=cv2.INTER_AREA)
         ratio = np.where(pr.light_plain, small / pr.light_t, 0.0).astype(np.float32)
         env = cv2.dilate(ratio, np.ones((7, 7), np.uint8))
+        if closing:
+            lifted = np.where(env > 0, env, np.float32(10.0))        # no paper near: no say in the minimum
+            env = np.where(env > 0, cv2.erode(lifted, np.ones((7, 7), np.uint8)), np.float32(0.0))
         for size in (15, 31, 61):                     # fill what no plain paper is near
             if np.all(env > 0):
                 break

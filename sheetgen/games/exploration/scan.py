@@ -29,7 +29,9 @@ from sheetgen.scan.contract import AREA, BOX, CROSSED, EMPTY, FILL, FILLED, LINE
 
 EDGE_BAND = 1.4              # mm across an edge's wall region
 EDGE_BLACK = 0.08            # mm of black across it for a pencil wall (a grid line is printed, not counted)
-DOOR_SHARE = 0.85            # of a door's side penciled: a door (a wall's stroke ends or crosses there, less)
+DOOR_SHARE = 0.65            # of a door's sides penciled (both at once): a door (a wall's stroke alone, less)
+DOOR_OUT = 1.08              # where a door's sides are read, of their distance from the edge: a little outside,
+                             # where a wide, blurred wall reaches less and the side's stroke is still in the band
 FILLED_DOOR = 0.4           # mean darkness of each half of a door's box filled in (thin strips beside the wall)
 NOTE_MARKED = 0.025         # mean darkness of a room number's place over the paper around it: a few thin digits
 NOTE_AROUND = 0.09          # of a square: the strips beside a number's place its darkness is measured against
@@ -141,6 +143,7 @@ def _cell(text) -> tuple[int, int]:
 
 class ExplorationScanner(GameScanner):
     game = "exploration"
+    light_closing = True        # a soft shadow's edge across the page: no band of darker paper beside it
 
     def playable(self, loaded) -> bool:
         return loaded.kind == "sheet" and loaded.definition.model.sheet == "graph"
@@ -169,14 +172,15 @@ class ExplorationScanner(GameScanner):
             out.append(Region(f"edge-{x}-{y}-{side}", LINE, (*a, EDGE_BAND, EDGE_BLACK), "wall"))
             mx, my = (x1 + x2) / 2, (y1 + y2) / 2
             # the box's side beyond the edge (below it, right of it), read with its twin inside square x,y
+            o = DOOR_OUT * off
             if side == "S":
-                out.append(Region(f"door-{x}-{y}-{side}", LINE, (mx - half, my + off, mx + half, my + off, 0.9, None, None,
-                                                                 DOOR_SHARE, -2 * off), "door"))
+                out.append(Region(f"door-{x}-{y}-{side}", LINE, (mx - half, my + o, mx + half, my + o, 0.9, None, None,
+                                                                 DOOR_SHARE, -2 * o), "door"))
                 out.append(Region(f"fill-{x}-{y}-{side}", FILL, (mx - half, my + 0.56 * off, 2 * half, 0.26 * off,
                                                                  FILLED_DOOR, 0.0, -1.38 * off), "explored door"))
             else:
-                out.append(Region(f"door-{x}-{y}-{side}", LINE, (mx + off, my - half, mx + off, my + half, 0.9, None, None,
-                                                                 DOOR_SHARE, 2 * off), "door"))
+                out.append(Region(f"door-{x}-{y}-{side}", LINE, (mx + o, my - half, mx + o, my + half, 0.9, None, None,
+                                                                 DOOR_SHARE, 2 * o), "door"))
                 out.append(Region(f"fill-{x}-{y}-{side}", FILL, (mx + 0.56 * off, my - half, 0.26 * off, 2 * half,
                                                                  FILLED_DOOR, -1.38 * off, 0.0), "explored door"))
         for y in range(1, g.rows + 1):
@@ -362,21 +366,18 @@ class ExplorationScanner(GameScanner):
                 continue
             items.append(_number(g, label_square(cells), str(room.id)))
         where = sheet._where
-        cross = Style(stroke="#3a3a3a", stroke_width=0.45, cap="round")
         for i in range(1, expected.time + 1):
             p = where.get(f"time-{i}")
             if p is None:
                 break
-            x, y, w, h = p.rect
-            d = 0.2
-            items.append(Group((Line(x + w * d, y + h * d, x + w * (1 - d), y + h * (1 - d), cross),
-                                Line(x + w * (1 - d), y + h * d, x + w * d, y + h * (1 - d), cross)), cls="pencil cross"))
+            items.append(_crossed(p.rect))
         page.add(Group(tuple(items), id="pencil", cls="pencil"))
         return page, []
 
     def tamper(self, sheet, page, marks):
         """Marks the log does not explain: ('wall', 'x,y:S'), a door box drawn ('door', 'x,y:S')
-        or drawn filled in ('explored door', 'x,y:S'), a number written in a square ('number', 'x,y')."""
+        or drawn filled in ('explored door', 'x,y:S'), a number written in a square ('number', 'x,y'),
+        a time box crossed ('time box', 'N')."""
         from dataclasses import replace
         from sheetgen.draw.model import Group, Line, Style
         g = self.grid(sheet)
@@ -384,6 +385,9 @@ class ExplorationScanner(GameScanner):
         for kind, what in marks:
             if kind == "number":
                 extra.append(_number(g, _cell(what), "7"))
+                continue
+            if kind == "time box":
+                extra.append(_crossed(sheet._where[f"time-{int(what)}"].rect))
                 continue
             cell, side = what.split(":")
             e = canonical(*_cell(cell), side)
@@ -406,6 +410,16 @@ def _door_box(g: Grid, e, state: str):
     w, h = (long, thick) if e[2] == "S" else (thick, long)
     fill = "#3a3a3a" if state == "explored" else "#ffffff"
     return Rect(mx - w / 2, my - h / 2, w, h, Style(stroke="#3a3a3a", stroke_width=0.35, fill=fill), cls="pencil door")
+
+
+def _crossed(rect):
+    """A box crossed out in pencil."""
+    from sheetgen.draw.model import Group, Line, Style
+    x, y, w, h = rect
+    d = 0.2
+    cross = Style(stroke="#3a3a3a", stroke_width=0.45, cap="round")
+    return Group((Line(x + w * d, y + h * d, x + w * (1 - d), y + h * (1 - d), cross),
+                  Line(x + w * (1 - d), y + h * d, x + w * d, y + h * (1 - d), cross)), cls="pencil cross")
 
 
 def _number(g: Grid, square, text: str):
