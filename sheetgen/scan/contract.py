@@ -9,16 +9,21 @@ record.
 
 Region kinds, each a way a pencil marks paper:
     BOX   (x, y, w, h): a box crossed, filled (blacked out) or left empty
-    LINE  (x1, y1, x2, y2, band[, black[, gap[, share]]]): a stroke along the segment (a wall, a path, a
+    LINE  (x1, y1, x2, y2, band[, black[, gap[, share[, twin]]]]): a stroke along the segment (a wall, a path, a
           strike-through); black: the mm of black across the band that make a point of it penciled
           (None: an ordinary pencil line's);
           gap: the share of its middle not read (where another mark crosses it); share: the
-          share of its length penciled from which it reads marked (None: half)
+          share of its length penciled from which it reads marked (None: half); twin: mm across
+          (left of the direction x1,y1 -> x2,y2), a parallel line read with it: a point is penciled
+          where both lines are (the two sides of a box, not one stroke beside them)
     DOT   (cx, cy, r): a dot or small circle (a visited room)
-    AREA  (x, y, w, h[, mean]): anything written there (a letter, a scribble); mean: the mean darkness
-          from which it reads marked (None: the default)
-    FILL  (x, y, w, h[, mean]): a shape blacked out (a used arrow, a Fury box): marked when filled (its mean
-          darkness from `mean`, None: the default)
+    AREA  (x, y, w, h[, mean[, around[, gap]]]): anything written there (a letter, a scribble); mean: the mean
+          darkness from which it reads marked (None: the default); around: mm, the width of the strips of
+          paper beside it (gap mm off, None: 0.2) it is measured against: its signed mean darkness less
+          the median of theirs (a local baseline: a shadow's edge darkens both)
+    FILL  (x, y, w, h[, mean[, dx, dy]]): a shape blacked out (a used arrow, a Fury box): marked when filled (its
+          mean darkness from `mean`, None: the default); dx, dy: mm, its twin (the same shape moved so):
+          the lesser of the two means is read (both halves of a box filled)
 """
 from __future__ import annotations
 
@@ -118,6 +123,9 @@ class GameScanner(ABC):
     """A game's scan side: `SCANNER` in the module `Game.scanner` names."""
 
     game: str = ""
+    # the light evened out by the closing of the paper's brightness (a soft shadow's edge kept where
+    # it is: sheetgen.scan.read.Page._even_light), not by its local maximum alone
+    light_closing: bool = False
 
     @abstractmethod
     def playable(self, loaded) -> bool:

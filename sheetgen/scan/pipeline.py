@@ -173,7 +173,8 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
     tmpl = template(sheet)
     rect = I.rectify(gray, loc, tmpl.shape[:2])
     finding = time.perf_counter() - finding
-    page = Page(rect, tmpl, (sheet.page.width, sheet.page.height), blur_mm=quality.blur_mm)
+    page = Page(rect, tmpl, (sheet.page.width, sheet.page.height), blur_mm=quality.blur_mm,
+                light_closing=scanner.light_closing)
     readings = scanner.refine(sheet, read_regions(page, plan))
     view = scanner.interpret(sheet, readings)
     violations = scanner.check(sheet, view)

@@ -15,8 +15,9 @@ pencil is what the photo has darker than the paper should be there:
 4. each region integrates the darkness in its own way (sheetgen.scan.contract): a BOX its
    mean inside the printed outline, a LINE the share of its length where the darkness
    across its band is a pencil line's, a DOT the darkest dot-sized spot near its centre,
-   an AREA its mean.  Integrals of darkness keep their size under blur.  A region's
-   geometry may carry its own decision (a LINE's share, an AREA's mean ...).
+   an AREA its mean (or its signed mean less the paper's beside it).  Integrals of darkness
+   keep their size under blur.  A region's geometry may carry its own decision (a LINE's
+   share, an AREA's mean ...).
 
 What the template alone decides is worked out once per template (`Printed`), where every
 region is sampled once per sheet (`Plan`); a photo then costs whole-page array work and one
@@ -111,7 +112,7 @@ class Page:
     """A rectified photo against its template: the darkness map and the region measures."""
 
     def __init__(self, rect: np.ndarray, template_rgb: np.ndarray, page_mm: tuple[float, float], align: bool = True,
-                 blur_mm: float = 0.0):
+                 blur_mm: float = 0.0, light_closing: bool = False):
         self.rows, self.cols = template_rgb.shape[:2]
         self.kx = self.cols / page_mm[0]
         self.ky = self.rows / page_mm[1]
@@ -122,7 +123,7 @@ class Page:
         self.shift = (0.0, 0.0)
         if align:
             rect = self._align(rect, pr)
-        refl = self._even_light(rect, pr)
+        refl = self._even_light(rect, pr, light_closing)
         expected = self._tone(refl, pr)
         # the print as this camera sees it: as soft as the photo (measured on the markers' edges)
         sigma = blur_mm * self.k
@@ -199,13 +200,19 @@ class Page:
         return cv2.remap(rect, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     # -- lighting and tone ------------------------------------------------------------------
-    def _even_light(self, rect: np.ndarray, pr: Printed) -> np.ndarray:
+    def _even_light(self, rect: np.ndarray, pr: Printed, closing: bool = False) -> np.ndarray:
         """The photo divided by the light falling on it: the light is the photo over the template
         where the print is plain and light (a millimetre's square of one pale colour), its local
-        maximum (pencil only ever darkens), filled in and smoothed."""
+        maximum (pencil only ever darkens), filled in and smoothed.  closing: the local maximum's
+        local minimum (over plain paper only): pencil narrower than the window still goes, and a
+        slope of the light (a soft shadow's edge) stays where it is, where the maximum alone lifts
+        it by its half width and the paper beside it reads darker than it is."""
         small = cv2.resize(rect, pr.light_size, interpolation=cv2.INTER_AREA)
         ratio = np.where(pr.light_plain, small / pr.light_t, 0.0).astype(np.float32)
         env = cv2.dilate(ratio, np.ones((7, 7), np.uint8))
+        if closing:
+            lifted = np.where(env > 0, env, np.float32(10.0))        # no paper near: no say in the minimum
+            env = np.where(env > 0, cv2.erode(lifted, np.ones((7, 7), np.uint8)), np.float32(0.0))
         for size in (15, 31, 61):                     # fill what no plain paper is near
             if np.all(env > 0):
                 break
@@ -265,6 +272,12 @@ class Page:
         return x * self.kx - 0.5, y * self.ky - 0.5
 
     # -- the measures -----------------------------------------------------------------------
+    def _line_samples(self, points: "Points") -> np.ndarray:
+        """The darkness at lines' sample points, less the lines' noise floor, within 0..1."""
+        vals = cv2.remap(self.relative, points.mx, points.my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                         borderValue=0)
+        return np.clip(vals - LINE_NOISE_FLOOR, 0.0, 1.0, out=vals)
+
     def measure(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
         """(every region's measure, the share of it where a pencil would show), in plan.regions' order."""
         score = np.zeros(len(plan.regions))
@@ -279,18 +292,39 @@ class Page:
             total[empty] = shown[empty] = 0.0
             score[plan.rect_index] = total / np.maximum(shown, 1.0)
             seen[plan.rect_index] = shown / np.maximum(plan.rect_sizes, 1)
+        if len(plan.local_index):
+            # areas against the paper around them: the signed darkness (no noise floor: the mean of
+            # many pixels averages noise out, and a faint mark keeps all of its ink) less the median
+            # of the four strips beside it (a shadow's edge or a darker part of the page darkens
+            # them alike; a mark spilling into one or two strips moves the median little)
+            sums = np.add.reduceat(self.relative.ravel()[plan.local_pixels], plan.local_starts)
+            sums[plan.local_empty] = 0.0
+            means = (sums / plan.local_sizes).reshape(-1, 5)
+            strips = means[:, 1:]
+            median = (strips.sum(axis=1) - strips.max(axis=1) - strips.min(axis=1)) / 2
+            score[plan.local_index] = means[:, 0] - median
+        if len(plan.twin_index):
+            # shapes read with their twin (the other half of a box): the lesser of the two means
+            d = self.dark.ravel()[plan.twin_pixels]
+            v = self.visible.ravel()[plan.twin_pixels]
+            total = np.add.reduceat(d, plan.twin_starts)
+            shown = np.add.reduceat(v, plan.twin_starts)
+            total[plan.twin_empty] = shown[plan.twin_empty] = 0.0
+            score[plan.twin_index] = np.minimum(score[plan.twin_index], total / np.maximum(shown, 1.0))
         if len(plan.line_index):
             # every line's band sampled in one remap: darkness across (mm of black) at each point along
             # (a line's band averages the noise of its nine samples across: a lower floor than a
             # pixel's keeps a faint, blurred stroke)
-            vals = cv2.remap(self.relative, plan.mx, plan.my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                             borderValue=0)
-            np.clip(vals - LINE_NOISE_FLOOR, 0.0, 1.0, out=vals)
-            vis = cv2.remap(self.visible, plan.mx, plan.my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
-                            borderValue=0)
-            across = vals.mean(axis=0) * plan.band_of_point
-            shown = vis.mean(axis=0) > 0.5
+            across = plan.lines.along(self._line_samples(plan.lines)) * plan.band_of_point
+            vis = cv2.remap(self.visible, plan.lines.mx, plan.lines.my, cv2.INTER_NEAREST,
+                            borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+            shown = plan.lines.along(vis) > 0.5
             hit = (across > plan.thr_of_point) & shown
+            if len(plan.twin_of):
+                # a line read with its twin: a point is penciled where both are (seen where it is: the
+                # twin runs a few mm beside it)
+                twin = plan.twins.along(self._line_samples(plan.twins)) * plan.band_of_point[plan.twin_of]
+                hit[plan.twin_of] &= twin > plan.thr_of_point[plan.twin_of]
             n_shown = np.add.reduceat(shown.astype(np.int32), plan.starts)
             n_hit = np.add.reduceat(hit.astype(np.int32), plan.starts)
             score[plan.line_index] = n_hit / np.maximum(n_shown, 1)
@@ -304,6 +338,31 @@ class Page:
                 score[idx] = np.maximum.reduceat(local, starts)
                 seen[idx] = np.add.reduceat(vis, starts) / np.diff(np.append(starts, len(pix)))
         return score, seen
+
+
+REMAP_COLUMNS = 32000       # cv2.remap takes maps narrower than 32767: more points are laid in blocks
+
+
+class Points:
+    """Lines' sample points (nine across each point along) as the pixel maps cv2.remap takes: one
+    map, or blocks of points one under another when there are more than REMAP_COLUMNS."""
+
+    def __init__(self, xs: np.ndarray, ys: np.ndarray):
+        self.count = xs.shape[1]
+        self.blocks = max(1, -(-self.count // REMAP_COLUMNS))
+        if self.blocks > 1:
+            width = -(-self.count // self.blocks)
+            pad = ((0, 0), (0, self.blocks * width - self.count))         # off the page: read 0
+            xs, ys = (np.pad(a, pad, constant_values=-1e4).reshape(9, self.blocks, width).transpose(1, 0, 2)
+                      .reshape(9 * self.blocks, width) for a in (xs, ys))
+        self.mx = np.ascontiguousarray(xs, dtype=np.float32)
+        self.my = np.ascontiguousarray(ys, dtype=np.float32)
+
+    def along(self, samples: np.ndarray) -> np.ndarray:
+        """Samples remapped through mx, my, averaged across: one value a point."""
+        if self.blocks == 1:
+            return samples.mean(axis=0)
+        return samples.reshape(self.blocks, 9, -1).mean(axis=1).ravel()[:self.count]
 
 
 class Plan:
@@ -325,6 +384,10 @@ class Plan:
 
         xs, ys, spans, bands, thrs = [], [], [], [], []
         rect_pix, rect_sizes, rect_index, line_index = [], [], [], []
+        local_pix, local_index = [], []             # areas measured against the paper around them
+        twin_pix, twin_index = [], []               # shapes read with their twin (the lesser of the two)
+        twin_xs, twin_ys, twin_of = [], [], []      # lines read with their twin: its points, the main points'
+        n_points = 0
         dots: dict = {}
         across = np.linspace(-0.5, 0.5, 9)[:, None]
         for i, r in enumerate(regions):
@@ -339,6 +402,21 @@ class Plan:
                 rect_pix.append(pix)
                 rect_sizes.append(len(pix))
                 rect_index.append(i)
+                if r.kind == AREA and len(g) > 5 and g[5]:
+                    # the area itself, then the strips of paper beside it (above, below, left, right)
+                    width, gap = g[5], g[6] if len(g) > 6 and g[6] is not None else 0.2
+                    for sx0, sy0, sx1, sy1 in ((x, y, x + w, y + h),
+                                               (x, y - gap - width, x + w, y - gap),
+                                               (x, y + h + gap, x + w, y + h + gap + width),
+                                               (x - gap - width, y, x - gap, y + h),
+                                               (x + w + gap, y, x + w + gap + width, y + h)):
+                        q0, q1, p0, p1 = px_rect(sx0, sy0, sx1, sy1)
+                        local_pix.append((np.arange(q0, q1)[:, None] * cols + np.arange(p0, p1)[None, :]).ravel())
+                    local_index.append(i)
+                if r.kind == FILL and len(g) > 6 and (g[5] or g[6]):
+                    q0, q1, p0, p1 = px_rect(x + g[5], y + g[6], x + w + g[5], y + h + g[6])
+                    twin_pix.append((np.arange(q0, q1)[:, None] * cols + np.arange(p0, p1)[None, :]).ravel())
+                    twin_index.append(i)
             elif r.kind == LINE:
                 x1, y1, x2, y2, band = g[:5]
                 length = float(np.hypot(x2 - x1, y2 - y1))
@@ -352,6 +430,11 @@ class Plan:
                 t = t[None, :]
                 xs.append(x1 + ux * t - uy * across * band)
                 ys.append(y1 + uy * t + ux * across * band)
+                if len(g) > 8 and g[8]:         # its twin: the same line moved g[8] mm across
+                    twin_xs.append(xs[-1] - uy * g[8])
+                    twin_ys.append(ys[-1] + ux * g[8])
+                    twin_of.append(np.arange(n_points, n_points + n))
+                n_points += n
                 spans.append(n)
                 bands.append(np.full(n, band, np.float32))
                 thrs.append(np.full(n, g[5] if len(g) > 5 and g[5] is not None else LINE_PER_MM, np.float32))
@@ -373,11 +456,21 @@ class Plan:
         # reduceat takes each start up to the next; an empty region gets a start it does not own (zeroed after)
         self.rect_starts = np.minimum(np.concatenate([[0], np.cumsum(self.rect_sizes)[:-1]]),
                                       max(0, len(self.rect_pixels) - 1)).astype(np.int64) if rect_pix else None
+        self.local_index = np.array(local_index, dtype=np.int64)
+        if local_index:
+            self.local_pixels, self.local_starts, self.local_empty, sizes = _gathered(local_pix)
+            self.local_sizes = np.maximum(sizes, 1).astype(np.float64)
+        self.twin_index = np.array(twin_index, dtype=np.int64)
+        if twin_index:
+            self.twin_pixels, self.twin_starts, self.twin_empty, _ = _gathered(twin_pix)
         self.line_index = np.array(line_index, dtype=np.int64)
         self.spans = np.array(spans, dtype=np.int64)
+        # twins: the points of the lines read with one (twin_of: their own points' indices)
+        self.twin_of = np.concatenate(twin_of) if twin_of else np.zeros(0, np.int64)
+        if twin_of:
+            self.twins = Points(np.hstack(twin_xs) * kx - 0.5, np.hstack(twin_ys) * ky - 0.5)
         if line_index:
-            self.mx = (np.hstack(xs) * kx - 0.5).astype(np.float32)
-            self.my = (np.hstack(ys) * ky - 0.5).astype(np.float32)
+            self.lines = Points(np.hstack(xs) * kx - 0.5, np.hstack(ys) * ky - 0.5)
             self.band_of_point = np.concatenate(bands)
             self.thr_of_point = np.concatenate(thrs)
             self.starts = np.concatenate([[0], np.cumsum(self.spans)[:-1]])
@@ -394,6 +487,15 @@ class Plan:
         self.marked_code = np.where(kinds == FILL, 3, 1)          # what a marked one reads: FILLED or MARKED
         self.threshold = np.array([_threshold(r) for r in regions], dtype=np.float64)
         self.margin = np.array([_margin(r) for r in regions], dtype=np.float64)
+
+
+def _gathered(groups: list) -> tuple:
+    """Groups of pixel indices as one array for np.add.reduceat: (pixels, starts, which groups are
+    empty, sizes); an empty group gets a start it does not own (its sum is to be zeroed)."""
+    sizes = np.array([len(p) for p in groups], dtype=np.int64)
+    pixels = np.concatenate(groups)
+    starts = np.minimum(np.concatenate([[0], np.cumsum(sizes)[:-1]]), max(0, len(pixels) - 1)).astype(np.int64)
+    return pixels, starts, sizes == 0, sizes
 
 
 def _threshold(region: Region) -> float:

@@ -6,9 +6,15 @@ frames (cols x rows squares):
 - every grid edge: a wall penciled along it (LINE `edge-X-Y-E` / `edge-X-Y-S`: the edge
   right of or below square X,Y; `edge-0-Y-E` and `edge-X-0-S` are the sheet's left and top
   borders);
-- on every edge, a door drawn across it (LINE `door-X-Y-S` ...: the side of the small door
-  box, parallel to the edge), and the box filled in (AREA `fill-X-Y-S`: an explored door);
+- on every edge, a door drawn across it (LINE `door-X-Y-S` ...: the two sides of the small
+  door box parallel to the edge, read together), and the box filled in (FILL `fill-X-Y-S`:
+  its two halves, one each side of the wall's stroke, read together: an explored door);
+- in every square, a room's number written in (AREA `note-X-Y`, measured against the paper
+  around it in the same square);
 - the time boxes `time-N` of the side panel.
+
+A door box has two sides: a wall's stroke wandering off its edge (or blurred wide) darkens
+the door's place on one side only, so a door (and a filled one) reads where both sides do.
 
 The rooms are what the walls enclose: squares joined across edges without a wall, every
 group whose outline (the sheet's border included) is penciled all round.
@@ -23,9 +29,13 @@ from sheetgen.scan.contract import AREA, BOX, CROSSED, EMPTY, FILL, FILLED, LINE
 
 EDGE_BAND = 1.4              # mm across an edge's wall region
 EDGE_BLACK = 0.08            # mm of black across it for a pencil wall (a grid line is printed, not counted)
-DOOR_SHARE = 0.85            # of a door's side penciled: a door (a wall's stroke ends or crosses there, less)
-FILLED_DOOR = 0.5           # mean darkness of a door's box filled in (its place is a thin strip by the wall)
-NOTE_MARKED = 0.025         # mean darkness of a room number's place: a few thin digits
+DOOR_SHARE = 0.65            # of a door's sides penciled (both at once): a door (a wall's stroke alone, less)
+DOOR_OUT = 1.08              # where a door's sides are read, of their distance from the edge: a little outside,
+                             # where a wide, blurred wall reaches less and the side's stroke is still in the band
+FILLED_DOOR = 0.4           # mean darkness of each half of a door's box filled in (thin strips beside the wall)
+NOTE_MARKED = 0.025         # mean darkness of a room number's place over the paper around it: a few thin digits
+NOTE_AROUND = 0.09          # of a square: the strips beside a number's place its darkness is measured against
+NOTE_GAP = 0.03             # of a square: between the place and those strips
 MAX_ROOM = 40                # squares: a larger enclosed group is the open sheet, not a room
 
 
@@ -85,30 +95,32 @@ class ExplorationView(SheetView):
                 "walls": len(self.walls), "time_boxes": self.time}
 
 
-def enclosed(walls: set, cols: int, rows: int) -> list[frozenset]:
-    """The groups of squares the walls enclose all round (the sheet's border is a wall)."""
-    seen: set = set()
-    out = []
-    for y0 in range(1, rows + 1):
-        for x0 in range(1, cols + 1):
-            if (x0, y0) in seen:
-                continue
-            group, todo = set(), [(x0, y0)]
-            while todo:
-                x, y = todo.pop()
-                if (x, y) in group:
-                    continue
-                group.add((x, y))
-                for nx, ny, e in ((x + 1, y, (x, y, "E")), (x - 1, y, (x - 1, y, "E")),
-                                  (x, y + 1, (x, y, "S")), (x, y - 1, (x, y - 1, "S"))):
-                    if e in walls:
-                        continue
-                    if 1 <= nx <= cols and 1 <= ny <= rows:
-                        todo.append((nx, ny))
-            seen |= group
-            if len(group) <= MAX_ROOM:
-                out.append(frozenset(group))
-    return out
+def enclosed(walls: set, cols: int, rows: int, largest: int = MAX_ROOM) -> list[frozenset]:
+    """The groups of squares the walls enclose all round (the sheet's border is a wall), each
+    no larger than `largest`, in the order of their first square (row by row)."""
+    import cv2
+    import numpy as np
+    # squares at odd places of a (2 rows + 1) x (2 cols + 1) raster, the edge between two squares
+    # between them: open where no wall is; its 4-connected parts are the groups
+    open_ = np.zeros((2 * rows + 1, 2 * cols + 1), np.uint8)
+    open_[1::2, 1::2] = 1
+    open_[1::2, 2:-1:2] = 1
+    open_[2:-1:2, 1::2] = 1
+    for x, y, side in walls:
+        if side == "E" and 1 <= x < cols and 1 <= y <= rows:
+            open_[2 * y - 1, 2 * x] = 0
+        elif side == "S" and 1 <= x <= cols and 1 <= y < rows:
+            open_[2 * y, 2 * x - 1] = 0
+    _, labels = cv2.connectedComponents(open_, connectivity=4)
+    squares = labels[1::2, 1::2].ravel()
+    sizes = np.bincount(squares)
+    order = np.argsort(squares, kind="stable")         # row by row within each group
+    ends = np.cumsum(sizes)
+    groups = []
+    for label in np.nonzero((sizes > 0) & (sizes <= largest))[0].tolist():
+        where = order[ends[label] - sizes[label]:ends[label]]
+        groups.append((int(where[0]), frozenset((int(i) % cols + 1, int(i) // cols + 1) for i in where)))
+    return [group for _, group in sorted(groups, key=lambda g: g[0])]
 
 
 def outline(cells) -> set:
@@ -131,6 +143,7 @@ def _cell(text) -> tuple[int, int]:
 
 class ExplorationScanner(GameScanner):
     game = "exploration"
+    light_closing = True        # a soft shadow's edge across the page: no band of darker paper beside it
 
     def playable(self, loaded) -> bool:
         return loaded.kind == "sheet" and loaded.definition.model.sheet == "graph"
@@ -158,21 +171,23 @@ class ExplorationScanner(GameScanner):
             a = (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t, x1 + (x2 - x1) * (1 - t), y1 + (y2 - y1) * (1 - t))
             out.append(Region(f"edge-{x}-{y}-{side}", LINE, (*a, EDGE_BAND, EDGE_BLACK), "wall"))
             mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+            # the box's side beyond the edge (below it, right of it), read with its twin inside square x,y
+            o = DOOR_OUT * off
             if side == "S":
-                out.append(Region(f"door-{x}-{y}-{side}", LINE, (mx - half, my + off, mx + half, my + off, 0.9, None, None, DOOR_SHARE),
-                                  "door"))
-                out.append(Region(f"fill-{x}-{y}-{side}", FILL, (mx - half, my + 0.56 * off, 2 * half, 0.26 * off, FILLED_DOOR),
-                                  "explored door"))
+                out.append(Region(f"door-{x}-{y}-{side}", LINE, (mx - half, my + o, mx + half, my + o, 0.9, None, None,
+                                                                 DOOR_SHARE, -2 * o), "door"))
+                out.append(Region(f"fill-{x}-{y}-{side}", FILL, (mx - half, my + 0.56 * off, 2 * half, 0.26 * off,
+                                                                 FILLED_DOOR, 0.0, -1.38 * off), "explored door"))
             else:
-                out.append(Region(f"door-{x}-{y}-{side}", LINE, (mx + off, my - half, mx + off, my + half, 0.9, None, None, DOOR_SHARE),
-                                  "door"))
-                out.append(Region(f"fill-{x}-{y}-{side}", FILL, (mx + 0.56 * off, my - half, 0.26 * off, 2 * half, FILLED_DOOR),
-                                  "explored door"))
+                out.append(Region(f"door-{x}-{y}-{side}", LINE, (mx + o, my - half, mx + o, my + half, 0.9, None, None,
+                                                                 DOOR_SHARE, 2 * o), "door"))
+                out.append(Region(f"fill-{x}-{y}-{side}", FILL, (mx + 0.56 * off, my - half, 0.26 * off, 2 * half,
+                                                                 FILLED_DOOR, -1.38 * off, 0.0), "explored door"))
         for y in range(1, g.rows + 1):
             for x in range(1, g.cols + 1):
                 left, top = g.corner(x, y)
                 out.append(Region(f"note-{x}-{y}", AREA, (left + 0.3 * sq, top + 0.38 * sq, 0.4 * sq, 0.34 * sq,
-                                                          NOTE_MARKED),
+                                                          NOTE_MARKED, NOTE_AROUND * sq, NOTE_GAP * sq),
                                   "room number"))
         for pid, p in sheet._where.items():
             if re.match(r"^time-\d+$", pid):
@@ -182,9 +197,9 @@ class ExplorationScanner(GameScanner):
     def interpret(self, sheet, readings) -> ExplorationView:
         g = self.grid(sheet)
         view = ExplorationView()
-        for rid, r in readings.items():
-            if not r.marked:
-                continue
+        marked = [rid for rid, r in readings.items() if r.value != EMPTY]     # a few hundred of thousands
+        fills = []
+        for rid in marked:
             kind, *rest = rid.split("-")
             if kind == "time":
                 view.time += 1
@@ -198,12 +213,11 @@ class ExplorationScanner(GameScanner):
             elif kind == "door":
                 view.doors[e] = "open"
                 view.walls.add(e)               # a door sits on a wall
-        for rid, r in readings.items():
-            if rid.startswith("fill-") and r.marked:
-                _, x, y, side = rid.split("-")
-                e = (int(x), int(y), side)
-                if e in view.doors:
-                    view.doors[e] = "explored"
+            elif kind == "fill":
+                fills.append(e)
+        for e in fills:
+            if e in view.doors:
+                view.doors[e] = "explored"
         # a room is what the walls enclose with its number written in (not a pocket between rooms)
         view.rooms = [r for r in enclosed(view.walls, g.cols, g.rows) if r & view.numbered]
         return view
@@ -332,7 +346,7 @@ class ExplorationScanner(GameScanner):
         """The graph sheet with the log's rooms drawn: walls round every room, the doors (filled
         when explored, an S when secret), each room's number, the time boxes crossed."""
         import copy
-        from sheetgen.draw.model import Group, Line, Rect, Style, Text
+        from sheetgen.draw.model import Group, Line, Style
         g = self.grid(sheet)
         page = copy.deepcopy(sheet.document.pages[sheet.identity.page - 1])
         expected = self.expected(sheet, record)
@@ -340,15 +354,8 @@ class ExplorationScanner(GameScanner):
         items = []
         for e in sorted(expected.walls):
             items.append(Line(*g.edge(*e), wall, cls="pencil wall"))
-        sq = g.sq
         for e, state in sorted(expected.doors.items()):
-            x1, y1, x2, y2 = g.edge(*e)
-            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-            long, thick = sq * 0.55, max(sq * 0.28, 0.9)
-            w, h = (long, thick) if e[2] == "S" else (thick, long)
-            fill = "#3a3a3a" if state == "explored" else "#ffffff"
-            items.append(Rect(mx - w / 2, my - h / 2, w, h, Style(stroke="#3a3a3a", stroke_width=0.35, fill=fill),
-                              cls="pencil door"))
+            items.append(_door_box(g, e, state))
         log = record.definition
         for room in log.model.rooms:
             try:
@@ -357,37 +364,70 @@ class ExplorationScanner(GameScanner):
                 continue
             if not cells:
                 continue
-            cx, cy = label_square(cells)
-            left, top = g.corner(cx, cy)
-            items.append(Text(left + sq / 2, top + sq * 0.68, str(room.id), size=6.5, font="sans", anchor="middle",
-                              fill="#3a3a3a", cls="pencil number"))
+            items.append(_number(g, label_square(cells), str(room.id)))
         where = sheet._where
-        cross = Style(stroke="#3a3a3a", stroke_width=0.45, cap="round")
         for i in range(1, expected.time + 1):
             p = where.get(f"time-{i}")
             if p is None:
                 break
-            x, y, w, h = p.rect
-            d = 0.2
-            items.append(Group((Line(x + w * d, y + h * d, x + w * (1 - d), y + h * (1 - d), cross),
-                                Line(x + w * (1 - d), y + h * d, x + w * d, y + h * (1 - d), cross)), cls="pencil cross"))
+            items.append(_crossed(p.rect))
         page.add(Group(tuple(items), id="pencil", cls="pencil"))
         return page, []
 
     def tamper(self, sheet, page, marks):
-        """Marks the log does not explain: ('wall', 'x,y:S')."""
+        """Marks the log does not explain: ('wall', 'x,y:S'), a door box drawn ('door', 'x,y:S')
+        or drawn filled in ('explored door', 'x,y:S'), a number written in a square ('number', 'x,y'),
+        a time box crossed ('time box', 'N')."""
         from dataclasses import replace
         from sheetgen.draw.model import Group, Line, Style
         g = self.grid(sheet)
         extra = []
         for kind, what in marks:
+            if kind == "number":
+                extra.append(_number(g, _cell(what), "7"))
+                continue
+            if kind == "time box":
+                extra.append(_crossed(sheet._where[f"time-{int(what)}"].rect))
+                continue
+            cell, side = what.split(":")
+            e = canonical(*_cell(cell), side)
             if kind == "wall":
-                cell, side = what.split(":")
-                extra.append(Line(*g.edge(*canonical(*_cell(cell), side)),
-                                  Style(stroke="#3a3a3a", stroke_width=0.7, cap="round"), cls="pencil wall"))
+                extra.append(Line(*g.edge(*e), Style(stroke="#3a3a3a", stroke_width=0.7, cap="round"),
+                                  cls="pencil wall"))
+            elif kind in ("door", "explored door"):
+                extra.append(_door_box(g, e, "explored" if kind == "explored door" else "open"))
         page.items = [replace(i, items=i.items + tuple(extra)) if isinstance(i, Group) and i.id == "pencil" else i
                       for i in page.items]
         return page
+
+
+def _door_box(g: Grid, e, state: str):
+    """A door penciled on edge e as door_mark draws one: a box across the wall, filled when explored."""
+    from sheetgen.draw.model import Rect, Style
+    x1, y1, x2, y2 = g.edge(*e)
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    long, thick = g.sq * 0.55, max(g.sq * 0.28, 0.9)
+    w, h = (long, thick) if e[2] == "S" else (thick, long)
+    fill = "#3a3a3a" if state == "explored" else "#ffffff"
+    return Rect(mx - w / 2, my - h / 2, w, h, Style(stroke="#3a3a3a", stroke_width=0.35, fill=fill), cls="pencil door")
+
+
+def _crossed(rect):
+    """A box crossed out in pencil."""
+    from sheetgen.draw.model import Group, Line, Style
+    x, y, w, h = rect
+    d = 0.2
+    cross = Style(stroke="#3a3a3a", stroke_width=0.45, cap="round")
+    return Group((Line(x + w * d, y + h * d, x + w * (1 - d), y + h * (1 - d), cross),
+                  Line(x + w * (1 - d), y + h * d, x + w * d, y + h * (1 - d), cross)), cls="pencil cross")
+
+
+def _number(g: Grid, square, text: str):
+    """A room's number penciled in a square."""
+    from sheetgen.draw.model import Text
+    left, top = g.corner(*square)
+    return Text(left + g.sq / 2, top + g.sq * 0.68, text, size=6.5, font="sans", anchor="middle", fill="#3a3a3a",
+                cls="pencil number")
 
 
 def label_square(cells) -> tuple[int, int]:
