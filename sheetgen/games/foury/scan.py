@@ -20,6 +20,7 @@ same ids and places, so the scanner and the pencil always mean the same thing.
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -35,6 +36,8 @@ TRIM = 0.16                 # of an edge, left out at each end (corners: the nex
 CROSS_SHARE = 0.7           # of a crossed room's arm penciled (a short arm: a few points, one stray stroke is many)
 CROSSING_SHARE = 0.78       # of an item's strike or a flood's wave penciled: the room's other lines cross them
 PATH_GAP = 0.43             # of a path's region: its middle, +-0.12 of a cell around the edge it crosses
+ARM = "crossed room, other arm"    # the role of a cross's upper left arm (refine reads it, no view shows it)
+ARM_SEEN = 0.6              # a crossed room's lower right arm seen less than this (under an icon): the other one tells
 WALL_BLACK = 0.18           # mm of black across a wall's band: a wall is a thick line (an erased one is not)
 
 
@@ -176,6 +179,11 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         out.append(Region(f"room-{cell}", LINE, (x + 0.63 * s, y + 0.63 * s, x + 0.82 * s, y + 0.82 * s, 1.4,
                                                              None, None, CROSS_SHARE),
                           "crossed room"))
+        # its mirror, the upper left arm, where an icon hides the lower right one: it runs through the
+        # foe's place and the zone's tab, so it never reads the room, only tells refine that a cross may
+        # be what the foe's place shows
+        out.append(Region(f"arm-{cell}", LINE, (x + 0.18 * s, y + 0.18 * s, x + 0.37 * s, y + 0.37 * s, 1.4,
+                                                None, None, CROSS_SHARE), ARM))
         fs = max(6.5, s * 0.9) * 0.3528
         out.append(Region(f"monster-{cell}", AREA, (x + 0.08 * s, y + 0.32 * s - fs * 0.72, fs * 0.62, fs * 0.72),
                           "foe written in"))
@@ -290,6 +298,7 @@ def _cell_order(text: str):
 
 PATH_WEAK = (0.25, 0.75)     # a path's share of pencil between these: decided by its ends (refine) ...
 PATH_ALONE = 0.6             # ... unless this much of it is penciled
+PATH_WALLED = 0.45           # ... and a path a wall is penciled across, with both its rooms' dots, from this
 UNCERTAIN_REFINED = 0.2      # the confidence of a reading refine decided
 
 
@@ -337,18 +346,40 @@ class FouryScanner(GameScanner):
         """Readings the marks around them decide:
         - a path line between two rooms read weakly (a faint or broken stroke, or other marks
           crossing it) stands when PATH_ALONE of its length is penciled; a weaker one when both
-          rooms' dots are (or cannot be seen) and the wall between them is not;
+          rooms' dots are (or cannot be seen) and the wall between them is not (or PATH_WALLED of
+          it is penciled: more than the wall's ink reaches);
+        - a diagonal jump whose line runs along rooms' crosses and strikes stands only where both
+          its rooms read visited;
+        - a foe's letter read where a jump's line runs through its place is the line's ink unless
+          darker than a line makes it;
         - a room's dot read where a line of another mark runs through the room's centre (the
           item struck through, the room crossed out, a jump between magic circles) is the line's
           ink, not a dot, unless a path reaches the room (every room entered is reached by one);
         - a room read crossed out whose item's strike (along the cross's other arm) reads empty
           is not crossed out;
-        - a foe's letter read in a room crossed out is the cross's upper left arm;
+        - a foe's letter read in a room crossed out is the cross's upper left arm; so is a faint one
+          (under FOE_UNDER_LINE) where an icon hides the cross's lower right arm but its upper left
+          arm and its other stroke read penciled;
         - an item's strike and a flood's waves read in one room: the weaker is the other's ink
           unless CROSSING_SHARE of it is penciled."""
         from dataclasses import replace
-        out = dict(readings)
-        jumps = [r.region for r in readings.values() if r.region.role == "jump" and r.marked]
+        out = {rid: r for rid, r in readings.items() if r.region.role != ARM}   # arms: read here, not shown
+        _, layout = self._layout(sheet)
+        jumps, strokes = [], None
+        for rid, r in readings.items():
+            if r.region.role != "jump" or not r.marked:
+                continue
+            # a diagonal jump runs along the rooms' crosses and strikes (strokes corner to corner):
+            # where they explain half its length, its reading tells nothing of its own, and it stands
+            # only if both its rooms read visited (the room a jump enters gets its dot, the room it
+            # leaves has one: every room entered does), or cannot be seen
+            strokes = _diagonal_strokes(layout, readings) if strokes is None else strokes
+            ends = [readings.get(f"cell-{c}") for c in rid.split("-")[1:3]]
+            if strokes and _share_near(r.region.geometry, strokes, r.region.geometry[4] / 2) >= JUMP_EXPLAINED \
+                    and not all(e is None or e.marked or e.hidden for e in ends):
+                out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+                continue
+            jumps.append(r.region)
         for rid, r in readings.items():
             if r.region.role != "path" or r.hidden:
                 continue
@@ -359,8 +390,16 @@ class FouryScanner(GameScanner):
                 continue
             wall = readings.get(f"wall-{a}-{_side_between(a, b)}") or readings.get(f"wall-{b}-{_side_between(b, a)}")
             ends = [readings.get(f"cell-{c}") for c in (a, b)]
+            # a wall penciled across the path reads along it up to about a quarter of its length; a
+            # path walked before the wall collapsed behind it (the die's "the wall behind you") is
+            # most of its length, with both its rooms' dots
+            # a flood's waves run along both sides of a path's place: in a room drawn flooded, a path
+            # read weakly is the waves' unless a dot is seen at one of its ends
+            waves = any(f is not None and f.marked for f in (readings.get(f"flood-{c}") for c in (a, b)))
             walked = r.score >= PATH_ALONE or (
-                (wall is None or not wall.marked) and all(e is None or e.marked or e.hidden for e in ends))
+                (wall is None or not wall.marked or r.score >= PATH_WALLED)
+                and all(e is None or e.marked or e.hidden for e in ends)
+                and not (waves and not any(e is not None and e.marked for e in ends)))
             value = MARKED if walked else EMPTY
             if value != r.value:
                 out[rid] = replace(r, value=value, confidence=min(r.confidence, UNCERTAIN_REFINED))
@@ -390,7 +429,13 @@ class FouryScanner(GameScanner):
         for rid, r in list(out.items()):
             if r.region.role == "foe written in" and r.marked:
                 room = out.get(f"room-{rid[len('monster-'):]}")
-                if room is not None and room.marked:    # the cross's arm runs through the letter's place
+                x, y, w, h = r.region.geometry[:4]
+                cell = rid[len('monster-'):]
+                if (room is not None and room.marked) or (    # the cross's arm runs through the letter's place
+                        r.score < FOE_UNDER_LINE and _crossed_unseen(readings, cell)) or (
+                        r.score < FOE_UNDER_LINE and any(
+                            _near_segment(x + w / 2, y + h / 2, j.geometry, math.hypot(w, h) / 2)
+                            for j in jumps)):                 # so does a jump's line: its ink, unless darker
                     out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
                 continue
             if r.region.role != "visited" or not r.marked:
@@ -456,7 +501,7 @@ class FouryScanner(GameScanner):
         for region in self.regions(sheet):
             rid, role = region.id, region.role
             _, _, rest = rid.partition("-")
-            if region.kind == LINE and role != "jump" and any(under(region, j) >= UNDER for j in jumps):
+            if role == ARM or (region.kind == LINE and role != "jump" and any(under(region, j) >= UNDER for j in jumps)):
                 continue
             if region.kind in (BOX, FILL) and role != "used arrow":
                 out[rid] = expected.boxes.get(rid, EMPTY)
@@ -797,6 +842,52 @@ class FouryScanner(GameScanner):
                 cell, side = n, OPPOSITE[side]
             residue.append(Line(*_edge_line(layout, cell, side)))
         return page, residue
+
+
+JUMP_EXPLAINED = 0.5        # of a jump's length along crosses and strikes: its own reading tells nothing
+FOE_UNDER_LINE = 0.2        # a foe's place a jump's line or a cross's arm runs through: their ink reads up to about this
+
+
+def _crossed_unseen(readings, cell: str) -> bool:
+    """Do the readings show a cross in the room where its lower right arm cannot be seen (under an
+    icon)?  Its upper left arm (through the foe's place) and the other stroke (along the item's
+    strike) read penciled.  A foe's letter reads the upper left arm too, and its item may be struck:
+    the caller holds the foe's place to more than the arm's ink makes of it."""
+    room, arm, strike = (readings.get(f"{what}-{cell}") for what in ("room", "arm", "struck"))
+    return (room is not None and room.visible < ARM_SEEN and arm is not None and arm.marked
+            and arm.visible >= ARM_SEEN and strike is not None and strike.marked)
+
+
+def _diagonal_strokes(layout: MapLayout, readings) -> list[tuple]:
+    """The corner-to-corner strokes the readings say are penciled (sheets/pencil.py draws them):
+    both diagonals of a crossed room, the strike through a room's item."""
+    out = []
+    for cell, (x, y, s) in layout.cells.items():
+        room, strike = readings.get(f"room-{cell}"), readings.get(f"struck-{cell}")
+        if room is not None and room.marked:
+            out += [(x + 0.06 * s, y + 0.06 * s, x + 0.94 * s, y + 0.94 * s),
+                    (x + 0.94 * s, y + 0.06 * s, x + 0.06 * s, y + 0.94 * s)]
+        if strike is not None and strike.marked:
+            out.append((x + 0.12 * s, y + 0.88 * s, x + 0.88 * s, y + 0.12 * s))
+    return out
+
+
+def _distance(px: float, py: float, seg) -> float:
+    import math
+    a1, b1, a2, b2 = seg
+    dx, dy = a2 - a1, b2 - b1
+    t = max(0.0, min(1.0, ((px - a1) * dx + (py - b1) * dy) / max(dx * dx + dy * dy, 1e-9)))
+    return math.hypot(px - (a1 + t * dx), py - (b1 + t * dy))
+
+
+def _share_near(geometry, segments, reach: float, n: int = 12) -> float:
+    """The share of a LINE region's length within reach of any of the segments."""
+    x1, y1, x2, y2 = geometry[:4]
+    hits = 0
+    for i in range(n):
+        px, py = x1 + (x2 - x1) * (i + 0.5) / n, y1 + (y2 - y1) * (i + 0.5) / n
+        hits += any(_distance(px, py, seg) <= reach for seg in segments)
+    return hits / n
 
 
 UNDER = 0.4                 # a region this much under a jump's line is the jump's
