@@ -158,3 +158,23 @@ def test_a_path_walked_into_a_flooded_room_still_reads(recipes, rid, path, image
     """Read weakly on the bench's photos (about half its length), beside a room drawn flooded: the
     dots at its ends are seen, so it is a path, not the waves."""
     assert _read(recipes, rid, image, [path]) == {path: ("marked", "marked")}
+
+
+# -- a cross whose lower right arm is half under an icon: read by its other strokes ------------------
+@pytest.mark.parametrize("image", IMAGES)
+def test_a_cross_an_icon_half_hides_reads_by_its_other_strokes(recipes, image):
+    """photo-0018: C11 crossed out in the log, its lower right arm mostly under an icon (read
+    empty), its upper left arm and the other stroke penciled, nothing written in its foe's place."""
+    result, played = _scan(recipes, "photo-0018", image)
+    assert "C11" in played.expected.rooms
+    assert "C11" in result.view.rooms
+
+
+@pytest.mark.parametrize("image", IMAGES)
+def test_the_little_seen_of_an_arm_is_no_cross_where_the_other_arm_is_bare(recipes, image):
+    """photo-0008: K5's item is struck through, the room never crossed out; the strike's stroke and
+    the icon's edge read along the little of the lower right arm an icon leaves seen, while the upper
+    left arm, in plain view, has no pencil."""
+    result, played = _scan(recipes, "photo-0008", image)
+    assert "K5" not in played.expected.rooms and "K5" in played.expected.struck
+    assert "K5" not in result.view.rooms and "K5" in result.view.struck

@@ -37,6 +37,7 @@ CROSS_SHARE = 0.7           # of a crossed room's arm penciled (a short arm: a f
 CROSSING_SHARE = 0.78       # of an item's strike or a flood's wave penciled: the room's other lines cross them
 PATH_GAP = 0.43             # of a path's region: its middle, +-0.12 of a cell around the edge it crosses
 ARM = "crossed room, other arm"    # the role of a cross's upper left arm (refine reads it, no view shows it)
+ARM_BARE = 0.1             # of the upper left arm penciled: none of a cross's stroke there
 ARM_SEEN = 0.6              # a crossed room's lower right arm seen less than this (under an icon): the other one tells
 WALL_BLACK = 0.18           # mm of black across a wall's band: a wall is a thick line (an erased one is not)
 
@@ -421,6 +422,20 @@ class FouryScanner(GameScanner):
                     not any(under(r.region, j) >= UNDER for j in jumps):
                 a, _, b = rid[len("path-"):].partition("-")
                 reached |= {a} if b in ("N", "E", "S", "W") else {a, b}
+        for rid, r in list(out.items()):
+            # a cross whose lower right arm an icon hides, read by its two other strokes (unless the
+            # upper left one is a letter's: darker in the foe's place than an arm makes it)
+            cell = rid[len("room-"):]
+            foe = out.get(f"monster-{cell}")
+            if r.region.role == "crossed room" and not r.marked and _crossed_unseen(readings, cell) and \
+                    not (foe is not None and foe.marked and foe.score >= FOE_UNDER_LINE):
+                out[rid] = replace(r, value=MARKED, confidence=min(r.confidence, UNCERTAIN_REFINED))
+            # ... and the little seen of it read crossed is something else's where the upper left arm,
+            # well seen, has no pencil at all (a cross is drawn corner to corner)
+            arm = readings.get(f"arm-{cell}")
+            if r.region.role == "crossed room" and r.marked and r.visible < ARM_SEEN and arm is not None and \
+                    arm.visible >= ARM_SEEN and arm.score <= ARM_BARE:
+                out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
         for rid, r in list(out.items()):
             if r.region.role == "crossed room" and r.marked:
                 strike = out.get(f"struck-{rid[len('room-'):]}")     # along the cross's other arm
