@@ -3,7 +3,8 @@ drawing model's ids, what the pencil on them means, and the checks.
 
 Regions (sheetgen.scan.contract), by the ids of sheets/map.py and sheets/character.py:
 - on the map, for every cell `cell-C4` but rock: the visited dot (DOT `cell-C4`), the crossed-out
-  collapsed room (LINE `room-C4`, the lower right arm of the cross), a foe's letter written in
+  collapsed room (LINE `room-C4`, the lower right arm of the cross; `arm-C4`, its upper left arm,
+  consulted by refine where an icon hides the lower right one, never shown), a foe's letter written in
   (AREA `monster-C4`), an item struck through (LINE `struck-C4`, cells with printed items), a
   flooded room's waves (LINE `flood-C4`, maps whose water spreads); for every edge between two
   cells but printed walls: a wall penciled (LINE `wall-C4-E`, `wall-C4-S`) and the path across it
@@ -888,7 +889,7 @@ def _diagonal_strokes(layout: MapLayout, readings) -> list[tuple]:
 
 
 def _distance(px: float, py: float, seg) -> float:
-    import math
+    """The distance from a point to a segment (x1, y1, x2, y2)."""
     a1, b1, a2, b2 = seg
     dx, dy = a2 - a1, b2 - b1
     t = max(0.0, min(1.0, ((px - a1) * dx + (py - b1) * dy) / max(dx * dx + dy * dy, 1e-9)))
@@ -908,39 +909,25 @@ def _share_near(geometry, segments, reach: float, n: int = 12) -> float:
 UNDER = 0.4                 # a region this much under a jump's line is the jump's
 
 
+def _between_centres(geometry) -> tuple:
+    """The whole line between the rooms' centres a jump region is trimmed from."""
+    a1, b1, a2, b2 = geometry[:4]
+    dx, dy = a2 - a1, b2 - b1
+    return (a1 - dx * 0.34, b1 - dy * 0.34, a2 + dx * 0.34, b2 + dy * 0.34)
+
+
 def under(region: Region, line: Region) -> float:
     """The share of a LINE region's length within its band of another LINE region's segment."""
-    import math
-    x1, y1, x2, y2 = region.geometry[:4]
     a1, b1, a2, b2 = line.geometry[:4]
-    band = region.geometry[4] / 2 + 0.3
-    # the jump region is trimmed: measure against the whole line between the centres
-    dx, dy = a2 - a1, b2 - b1
-    length = math.hypot(dx, dy)
-    if length == 0:
+    if a1 == a2 and b1 == b2:
         return 0.0
-    a1, b1, a2, b2 = a1 - dx * 0.34, b1 - dy * 0.34, a2 + dx * 0.34, b2 + dy * 0.34
-    dx, dy = a2 - a1, b2 - b1
-    length2 = dx * dx + dy * dy
-    hits = 0
-    n = 12
-    for i in range(n):
-        px, py = x1 + (x2 - x1) * (i + 0.5) / n, y1 + (y2 - y1) * (i + 0.5) / n
-        t = max(0.0, min(1.0, ((px - a1) * dx + (py - b1) * dy) / length2))
-        if math.hypot(px - (a1 + t * dx), py - (b1 + t * dy)) <= band:
-            hits += 1
-    return hits / n
+    # the jump region is trimmed: measure against the whole line between the centres
+    return _share_near(region.geometry, [_between_centres(line.geometry)], region.geometry[4] / 2 + 0.3)
 
 
 def _near_segment(x: float, y: float, geometry, reach: float) -> bool:
     """Is (x, y) within reach of the whole line between the centres a jump region is trimmed from?"""
-    import math
-    a1, b1, a2, b2 = geometry[:4]
-    dx, dy = a2 - a1, b2 - b1
-    a1, b1, a2, b2 = a1 - dx * 0.34, b1 - dy * 0.34, a2 + dx * 0.34, b2 + dy * 0.34
-    dx, dy = a2 - a1, b2 - b1
-    t = max(0.0, min(1.0, ((x - a1) * dx + (y - b1) * dy) / max(dx * dx + dy * dy, 1e-9)))
-    return math.hypot(x - (a1 + t * dx), y - (b1 + t * dy)) <= reach
+    return _distance(x, y, _between_centres(geometry)) <= reach
 
 
 def _adjacent(a: str, b: str) -> bool:
