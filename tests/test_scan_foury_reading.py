@@ -178,3 +178,20 @@ def test_the_little_seen_of_an_arm_is_no_cross_where_the_other_arm_is_bare(recip
     result, played = _scan(recipes, "photo-0008", image)
     assert "K5" not in played.expected.rooms and "K5" in played.expected.struck
     assert "K5" not in result.view.rooms and "K5" in result.view.struck
+
+
+# -- a faint path between two rooms other paths enter -------------------------------------------------
+@pytest.mark.parametrize("image", IMAGES)
+def test_a_faint_path_between_two_rooms_entered_reads(recipes, image):
+    """photo-0218 (2 MP, blur 1.4 px): H6-I6 read along half its length, H6's dot faint (read
+    empty), but the paths into H6 are penciled all along: H6 was entered, and so was the path."""
+    assert _read(recipes, "photo-0218", image, ["path-H6-I6"]) == {"path-H6-I6": ("marked", "marked")}
+
+
+@pytest.mark.parametrize("image", IMAGES)
+def test_no_path_between_two_rooms_entered_that_nobody_walked(recipes, image):
+    """photo-0016: E7 and F7 are both entered, never one from the other; what reads in the band
+    between them (a quarter of it on the flat render) is not a path."""
+    assert _wrong(_read(recipes, "photo-0016", image, ["path-E7-F7"])) == {}
+    result, _ = _scan(recipes, "photo-0016", image)
+    assert "E7-F7" not in result.view.path

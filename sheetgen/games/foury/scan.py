@@ -349,7 +349,8 @@ class FouryScanner(GameScanner):
         - a path line between two rooms read weakly (a faint or broken stroke, or other marks
           crossing it) stands when PATH_ALONE of its length is penciled; a weaker one when both
           rooms' dots are (or cannot be seen) and the wall between them is not (or PATH_WALLED of
-          it is penciled: more than the wall's ink reaches);
+          it is penciled: more than the wall's ink reaches); a room another path penciled nearly all
+          along (PATH_ALONE) reaches counts as dotted (faint dots of blurred photos);
         - a diagonal jump whose line runs along rooms' crosses and strikes stands only where both
           its rooms read visited;
         - a foe's letter read where a jump's line runs through its place is the line's ink unless
@@ -382,6 +383,14 @@ class FouryScanner(GameScanner):
                 out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
                 continue
             jumps.append(r.region)
+        # a room a path penciled nearly all along reaches was entered: its dot is there, however faint
+        # (the rules draw a dot in every room a line enters)
+        entered = set()
+        for rid, r in readings.items():
+            if r.region.role == "path" and not r.hidden and r.score >= PATH_ALONE and \
+                    not any(under(r.region, j) >= UNDER for j in jumps):
+                a, _, b = rid[len("path-"):].partition("-")
+                entered |= {a} if b in ("N", "E", "S", "W") else {a, b}
         for rid, r in readings.items():
             if r.region.role != "path" or r.hidden:
                 continue
@@ -392,6 +401,7 @@ class FouryScanner(GameScanner):
                 continue
             wall = readings.get(f"wall-{a}-{_side_between(a, b)}") or readings.get(f"wall-{b}-{_side_between(b, a)}")
             ends = [readings.get(f"cell-{c}") for c in (a, b)]
+            ends = [replace(e, value=MARKED) if e is not None and c in entered else e for c, e in zip((a, b), ends)]
             # a wall penciled across the path reads along it up to about a quarter of its length; a
             # path walked before the wall collapsed behind it (the die's "the wall behind you") is
             # most of its length, with both its rooms' dots
