@@ -3,7 +3,8 @@ drawing model's ids, what the pencil on them means, and the checks.
 
 Regions (sheetgen.scan.contract), by the ids of sheets/map.py and sheets/character.py:
 - on the map, for every cell `cell-C4` but rock: the visited dot (DOT `cell-C4`), the crossed-out
-  collapsed room (LINE `room-C4`, the lower right arm of the cross), a foe's letter written in
+  collapsed room (LINE `room-C4`, the lower right arm of the cross; `arm-C4`, its upper left arm,
+  consulted by refine where an icon hides the lower right one, never shown), a foe's letter written in
   (AREA `monster-C4`), an item struck through (LINE `struck-C4`, cells with printed items), a
   flooded room's waves (LINE `flood-C4`, maps whose water spreads); for every edge between two
   cells but printed walls: a wall penciled (LINE `wall-C4-E`, `wall-C4-S`) and the path across it
@@ -20,6 +21,7 @@ same ids and places, so the scanner and the pencil always mean the same thing.
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -35,6 +37,9 @@ TRIM = 0.16                 # of an edge, left out at each end (corners: the nex
 CROSS_SHARE = 0.7           # of a crossed room's arm penciled (a short arm: a few points, one stray stroke is many)
 CROSSING_SHARE = 0.78       # of an item's strike or a flood's wave penciled: the room's other lines cross them
 PATH_GAP = 0.43             # of a path's region: its middle, +-0.12 of a cell around the edge it crosses
+ARM = "crossed room, other arm"    # the role of a cross's upper left arm (refine reads it, no view shows it)
+ARM_BARE = 0.1             # of the upper left arm penciled: none of a cross's stroke there
+ARM_SEEN = 0.6              # a crossed room's lower right arm seen less than this (under an icon): the other one tells
 WALL_BLACK = 0.18           # mm of black across a wall's band: a wall is a thick line (an erased one is not)
 
 
@@ -176,6 +181,11 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         out.append(Region(f"room-{cell}", LINE, (x + 0.63 * s, y + 0.63 * s, x + 0.82 * s, y + 0.82 * s, 1.4,
                                                              None, None, CROSS_SHARE),
                           "crossed room"))
+        # its mirror, the upper left arm, where an icon hides the lower right one: it runs through the
+        # foe's place and the zone's tab, so it never reads the room, only tells refine that a cross may
+        # be what the foe's place shows
+        out.append(Region(f"arm-{cell}", LINE, (x + 0.18 * s, y + 0.18 * s, x + 0.37 * s, y + 0.37 * s, 1.4,
+                                                None, None, CROSS_SHARE), ARM))
         fs = max(6.5, s * 0.9) * 0.3528
         out.append(Region(f"monster-{cell}", AREA, (x + 0.08 * s, y + 0.32 * s - fs * 0.72, fs * 0.62, fs * 0.72),
                           "foe written in"))
@@ -290,6 +300,7 @@ def _cell_order(text: str):
 
 PATH_WEAK = (0.25, 0.75)     # a path's share of pencil between these: decided by its ends (refine) ...
 PATH_ALONE = 0.6             # ... unless this much of it is penciled
+PATH_WALLED = 0.45           # ... and a path a wall is penciled across, with both its rooms' dots, from this
 UNCERTAIN_REFINED = 0.2      # the confidence of a reading refine decided
 
 
@@ -337,18 +348,49 @@ class FouryScanner(GameScanner):
         """Readings the marks around them decide:
         - a path line between two rooms read weakly (a faint or broken stroke, or other marks
           crossing it) stands when PATH_ALONE of its length is penciled; a weaker one when both
-          rooms' dots are (or cannot be seen) and the wall between them is not;
+          rooms' dots are (or cannot be seen) and the wall between them is not (or PATH_WALLED of
+          it is penciled: more than the wall's ink reaches); a room another path penciled nearly all
+          along (PATH_ALONE) reaches counts as dotted (faint dots of blurred photos);
+        - a diagonal jump whose line runs along rooms' crosses and strikes stands only where both
+          its rooms read visited;
+        - a foe's letter read where a jump's line runs through its place is the line's ink unless
+          darker than a line makes it;
         - a room's dot read where a line of another mark runs through the room's centre (the
           item struck through, the room crossed out, a jump between magic circles) is the line's
           ink, not a dot, unless a path reaches the room (every room entered is reached by one);
         - a room read crossed out whose item's strike (along the cross's other arm) reads empty
           is not crossed out;
-        - a foe's letter read in a room crossed out is the cross's upper left arm;
+        - a foe's letter read in a room crossed out is the cross's upper left arm; so is a faint one
+          (under FOE_UNDER_LINE) where an icon hides the cross's lower right arm but its upper left
+          arm and its other stroke read penciled;
         - an item's strike and a flood's waves read in one room: the weaker is the other's ink
           unless CROSSING_SHARE of it is penciled."""
         from dataclasses import replace
-        out = dict(readings)
-        jumps = [r.region for r in readings.values() if r.region.role == "jump" and r.marked]
+        out = {rid: r for rid, r in readings.items() if r.region.role != ARM}   # arms: read here, not shown
+        _, layout = self._layout(sheet)
+        jumps, strokes = [], None
+        for rid, r in readings.items():
+            if r.region.role != "jump" or not r.marked:
+                continue
+            # a diagonal jump runs along the rooms' crosses and strikes (strokes corner to corner):
+            # where they explain half its length, its reading tells nothing of its own, and it stands
+            # only if both its rooms read visited (the room a jump enters gets its dot, the room it
+            # leaves has one: every room entered does), or cannot be seen
+            strokes = _diagonal_strokes(layout, readings) if strokes is None else strokes
+            ends = [readings.get(f"cell-{c}") for c in rid.split("-")[1:3]]
+            if strokes and _share_near(r.region.geometry, strokes, r.region.geometry[4] / 2) >= JUMP_EXPLAINED \
+                    and not all(e is None or e.marked or e.hidden for e in ends):
+                out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+                continue
+            jumps.append(r.region)
+        # a room a path penciled nearly all along reaches was entered: its dot is there, however faint
+        # (the rules draw a dot in every room a line enters)
+        entered = set()
+        for rid, r in readings.items():
+            if r.region.role == "path" and not r.hidden and r.score >= PATH_ALONE and \
+                    not any(under(r.region, j) >= UNDER for j in jumps):
+                a, _, b = rid[len("path-"):].partition("-")
+                entered |= {a} if b in ("N", "E", "S", "W") else {a, b}
         for rid, r in readings.items():
             if r.region.role != "path" or r.hidden:
                 continue
@@ -359,8 +401,17 @@ class FouryScanner(GameScanner):
                 continue
             wall = readings.get(f"wall-{a}-{_side_between(a, b)}") or readings.get(f"wall-{b}-{_side_between(b, a)}")
             ends = [readings.get(f"cell-{c}") for c in (a, b)]
+            ends = [replace(e, value=MARKED) if e is not None and c in entered else e for c, e in zip((a, b), ends)]
+            # a wall penciled across the path reads along it up to about a quarter of its length; a
+            # path walked before the wall collapsed behind it (the die's "the wall behind you") is
+            # most of its length, with both its rooms' dots
+            # a flood's waves run along both sides of a path's place: in a room drawn flooded, a path
+            # read weakly is the waves' unless a dot is seen at one of its ends
+            waves = any(f is not None and f.marked for f in (readings.get(f"flood-{c}") for c in (a, b)))
             walked = r.score >= PATH_ALONE or (
-                (wall is None or not wall.marked) and all(e is None or e.marked or e.hidden for e in ends))
+                (wall is None or not wall.marked or r.score >= PATH_WALLED)
+                and all(e is None or e.marked or e.hidden for e in ends)
+                and not (waves and not any(e is not None and e.marked for e in ends)))
             value = MARKED if walked else EMPTY
             if value != r.value:
                 out[rid] = replace(r, value=value, confidence=min(r.confidence, UNCERTAIN_REFINED))
@@ -383,6 +434,20 @@ class FouryScanner(GameScanner):
                 a, _, b = rid[len("path-"):].partition("-")
                 reached |= {a} if b in ("N", "E", "S", "W") else {a, b}
         for rid, r in list(out.items()):
+            # a cross whose lower right arm an icon hides, read by its two other strokes (unless the
+            # upper left one is a letter's: darker in the foe's place than an arm makes it)
+            cell = rid[len("room-"):]
+            foe = out.get(f"monster-{cell}")
+            if r.region.role == "crossed room" and not r.marked and _crossed_unseen(readings, cell) and \
+                    not (foe is not None and foe.marked and foe.score >= FOE_UNDER_LINE):
+                out[rid] = replace(r, value=MARKED, confidence=min(r.confidence, UNCERTAIN_REFINED))
+            # ... and the little seen of it read crossed is something else's where the upper left arm,
+            # well seen, has no pencil at all (a cross is drawn corner to corner)
+            arm = readings.get(f"arm-{cell}")
+            if r.region.role == "crossed room" and r.marked and r.visible < ARM_SEEN and arm is not None and \
+                    arm.visible >= ARM_SEEN and arm.score <= ARM_BARE:
+                out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+        for rid, r in list(out.items()):
             if r.region.role == "crossed room" and r.marked:
                 strike = out.get(f"struck-{rid[len('room-'):]}")     # along the cross's other arm
                 if strike is not None and not strike.marked and not strike.hidden:
@@ -390,7 +455,13 @@ class FouryScanner(GameScanner):
         for rid, r in list(out.items()):
             if r.region.role == "foe written in" and r.marked:
                 room = out.get(f"room-{rid[len('monster-'):]}")
-                if room is not None and room.marked:    # the cross's arm runs through the letter's place
+                x, y, w, h = r.region.geometry[:4]
+                cell = rid[len('monster-'):]
+                if (room is not None and room.marked) or (    # the cross's arm runs through the letter's place
+                        r.score < FOE_UNDER_LINE and _crossed_unseen(readings, cell)) or (
+                        r.score < FOE_UNDER_LINE and any(
+                            _near_segment(x + w / 2, y + h / 2, j.geometry, math.hypot(w, h) / 2)
+                            for j in jumps)):                 # so does a jump's line: its ink, unless darker
                     out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
                 continue
             if r.region.role != "visited" or not r.marked:
@@ -456,7 +527,7 @@ class FouryScanner(GameScanner):
         for region in self.regions(sheet):
             rid, role = region.id, region.role
             _, _, rest = rid.partition("-")
-            if region.kind == LINE and role != "jump" and any(under(region, j) >= UNDER for j in jumps):
+            if role == ARM or (region.kind == LINE and role != "jump" and any(under(region, j) >= UNDER for j in jumps)):
                 continue
             if region.kind in (BOX, FILL) and role != "used arrow":
                 out[rid] = expected.boxes.get(rid, EMPTY)
@@ -799,42 +870,74 @@ class FouryScanner(GameScanner):
         return page, residue
 
 
+JUMP_EXPLAINED = 0.5        # of a jump's length along crosses and strikes: its own reading tells nothing
+FOE_UNDER_LINE = 0.2        # a foe's place a jump's line or a cross's arm runs through: their ink reads up to about this
+
+
+def _crossed_unseen(readings, cell: str) -> bool:
+    """Do the readings show a cross in the room where its lower right arm cannot be seen (under an
+    icon)?  Its upper left arm (through the foe's place) and the other stroke (along the item's
+    strike) read penciled.  A foe's letter reads the upper left arm too, and its item may be struck:
+    the caller holds the foe's place to more than the arm's ink makes of it."""
+    room, arm, strike = (readings.get(f"{what}-{cell}") for what in ("room", "arm", "struck"))
+    return (room is not None and room.visible < ARM_SEEN and arm is not None and arm.marked
+            and arm.visible >= ARM_SEEN and strike is not None and strike.marked)
+
+
+def _diagonal_strokes(layout: MapLayout, readings) -> list[tuple]:
+    """The corner-to-corner strokes the readings say are penciled (sheets/pencil.py draws them):
+    both diagonals of a crossed room, the strike through a room's item."""
+    out = []
+    for cell, (x, y, s) in layout.cells.items():
+        room, strike = readings.get(f"room-{cell}"), readings.get(f"struck-{cell}")
+        if room is not None and room.marked:
+            out += [(x + 0.06 * s, y + 0.06 * s, x + 0.94 * s, y + 0.94 * s),
+                    (x + 0.94 * s, y + 0.06 * s, x + 0.06 * s, y + 0.94 * s)]
+        if strike is not None and strike.marked:
+            out.append((x + 0.12 * s, y + 0.88 * s, x + 0.88 * s, y + 0.12 * s))
+    return out
+
+
+def _distance(px: float, py: float, seg) -> float:
+    """The distance from a point to a segment (x1, y1, x2, y2)."""
+    a1, b1, a2, b2 = seg
+    dx, dy = a2 - a1, b2 - b1
+    t = max(0.0, min(1.0, ((px - a1) * dx + (py - b1) * dy) / max(dx * dx + dy * dy, 1e-9)))
+    return math.hypot(px - (a1 + t * dx), py - (b1 + t * dy))
+
+
+def _share_near(geometry, segments, reach: float, n: int = 12) -> float:
+    """The share of a LINE region's length within reach of any of the segments."""
+    x1, y1, x2, y2 = geometry[:4]
+    hits = 0
+    for i in range(n):
+        px, py = x1 + (x2 - x1) * (i + 0.5) / n, y1 + (y2 - y1) * (i + 0.5) / n
+        hits += any(_distance(px, py, seg) <= reach for seg in segments)
+    return hits / n
+
+
 UNDER = 0.4                 # a region this much under a jump's line is the jump's
+
+
+def _between_centres(geometry) -> tuple:
+    """The whole line between the rooms' centres a jump region is trimmed from."""
+    a1, b1, a2, b2 = geometry[:4]
+    dx, dy = a2 - a1, b2 - b1
+    return (a1 - dx * 0.34, b1 - dy * 0.34, a2 + dx * 0.34, b2 + dy * 0.34)
 
 
 def under(region: Region, line: Region) -> float:
     """The share of a LINE region's length within its band of another LINE region's segment."""
-    import math
-    x1, y1, x2, y2 = region.geometry[:4]
     a1, b1, a2, b2 = line.geometry[:4]
-    band = region.geometry[4] / 2 + 0.3
-    # the jump region is trimmed: measure against the whole line between the centres
-    dx, dy = a2 - a1, b2 - b1
-    length = math.hypot(dx, dy)
-    if length == 0:
+    if a1 == a2 and b1 == b2:
         return 0.0
-    a1, b1, a2, b2 = a1 - dx * 0.34, b1 - dy * 0.34, a2 + dx * 0.34, b2 + dy * 0.34
-    dx, dy = a2 - a1, b2 - b1
-    length2 = dx * dx + dy * dy
-    hits = 0
-    n = 12
-    for i in range(n):
-        px, py = x1 + (x2 - x1) * (i + 0.5) / n, y1 + (y2 - y1) * (i + 0.5) / n
-        t = max(0.0, min(1.0, ((px - a1) * dx + (py - b1) * dy) / length2))
-        if math.hypot(px - (a1 + t * dx), py - (b1 + t * dy)) <= band:
-            hits += 1
-    return hits / n
+    # the jump region is trimmed: measure against the whole line between the centres
+    return _share_near(region.geometry, [_between_centres(line.geometry)], region.geometry[4] / 2 + 0.3)
 
 
 def _near_segment(x: float, y: float, geometry, reach: float) -> bool:
     """Is (x, y) within reach of the whole line between the centres a jump region is trimmed from?"""
-    import math
-    a1, b1, a2, b2 = geometry[:4]
-    dx, dy = a2 - a1, b2 - b1
-    a1, b1, a2, b2 = a1 - dx * 0.34, b1 - dy * 0.34, a2 + dx * 0.34, b2 + dy * 0.34
-    dx, dy = a2 - a1, b2 - b1
-    t = max(0.0, min(1.0, ((x - a1) * dx + (y - b1) * dy) / max(dx * dx + dy * dy, 1e-9)))
-    return math.hypot(x - (a1 + t * dx), y - (b1 + t * dy)) <= reach
+    return _distance(x, y, _between_centres(geometry)) <= reach
 
 
 def _adjacent(a: str, b: str) -> bool:
