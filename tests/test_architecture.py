@@ -8,7 +8,7 @@ part cannot be told from its path fails too: give it a place in PART_OF / GAME_R
 The rules, in words:
 - The core (definitions, draw, render, tracker, commands, cli, ...) never imports a game:
   games are found through the registry (definitions/registry.py) by name.
-- The shared game layer (games/base.py, dice.py, grid.py) is pure: the standard library
+- The shared game layer (games/base.py, dice.py, grid.py, workers.py) is pure: the standard library
   and sheetgen.errors only.
 - Inside a game: the pure part (rules, actions, notation, tables, ...) imports only the
   standard library, the shared game layer and itself; formats add pydantic and the
@@ -32,7 +32,7 @@ PART_OF = {
     "definitions": "definitions", "draw": "draw", "render": "render", "tracker": "tracker",
     "commands": "commands", "scan": "scan", "web": "web",
     "games.__init__": "games.shared", "games.base": "games.shared", "games.dice": "games.shared",
-    "games.grid": "games.shared",
+    "games.grid": "games.shared", "games.workers": "games.shared",
 }
 
 # the roles inside a game package, by module name (first component below the game)
@@ -108,7 +108,7 @@ THIRD_PARTY = {
 def part_of(module: str) -> str:
     """'sheetgen.games.foury.sheets.map' -> 'foury:sheets'; 'sheetgen.draw.model' -> 'draw'."""
     parts = module.split(".")[1:] or ["__init__"]
-    if parts[0] == "games" and len(parts) > 1 and parts[1] not in ("base", "dice", "grid", "__init__"):
+    if parts[0] == "games" and len(parts) > 1 and parts[1] not in ("base", "dice", "grid", "workers", "__init__"):
         game = parts[1]
         role = GAME_ROLES.get(parts[2] if len(parts) > 2 else "__init__")
         assert role, f"{module}: which role is '{parts[2]}'? add it to GAME_ROLES"

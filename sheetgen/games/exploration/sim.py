@@ -9,10 +9,10 @@ sheet was occupied.
 """
 from __future__ import annotations
 
-import multiprocessing
 from collections import Counter
 
 from sheetgen.games.base import Simulation, SimulationRequest
+from sheetgen.games.workers import worker_pool
 from sheetgen.stats import wilson
 
 ENDINGS = {"final-boss": "the Final Boss", "no-doors": "no door left",
@@ -97,9 +97,7 @@ def run(games: int, seed: int = 1, table: str | None = None, jobs: int = 1, widt
         for p in parts:
             total.merge(_chunk(p))
         return total
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with ctx.Pool(jobs) as pool:
+    with worker_pool(jobs) as pool:
         for st in pool.imap_unordered(_chunk, parts):
             total.merge(st)
     return total

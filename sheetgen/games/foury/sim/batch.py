@@ -6,7 +6,7 @@ Workers load the map and hero themselves (once per process) from the spec.
 """
 from __future__ import annotations
 
-import multiprocessing
+from sheetgen.games.workers import worker_pool
 from dataclasses import dataclass
 
 from sheetgen.errors import InputError, Problem
@@ -104,10 +104,8 @@ def run(spec: SimSpec, games: int, jobs: int = 1, world=None) -> Stats:
             _WORLD.clear()
             _WORLD[(spec.map_ref, spec.hero)] = world
         return run_chunk(spec, 0, games)
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     total = Stats()
-    with ctx.Pool(jobs) as pool:
+    with worker_pool(jobs) as pool:
         for part in pool.imap_unordered(_chunk, [(spec, a, b) for a, b in chunks(games, jobs)]):
             total.merge(part)
     return total
