@@ -370,18 +370,12 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
     def render(name: str, status: int = 200, **values) -> HTMLResponse:
         return HTMLResponse(pages.html(name, **values), status_code=status)
 
-    def load(gid: int):
-        return pages.load(gid)
-
-    def sheet_of(page, header):
-        return pages.sheet_of(page, header)
-
     def record(gid: int, step, dice_values: dict):
         import random
 
         from ...definitions.registry import tracker_for
         from ...games.base import Illegal
-        journal, game, texts, steps = load(gid)
+        journal, game, texts, steps = pages.load(gid)
         ad = tracker_for(game.ruleset)
         auto = game.header.get("dice") == "auto"
         step = _fill(step, dice_values)
@@ -477,7 +471,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         kind = form.get("panel")
         try:
             if kind:
-                game = await run_in_threadpool(lambda: load(gid)[1])
+                game = await run_in_threadpool(lambda: pages.load(gid)[1])
                 step = game_page(game.ruleset).step_from_form(kind, form)
                 if step is None:
                     raise InputError(f"no form '{kind}' on this page")
@@ -505,7 +499,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
             return form
 
         def work():
-            load(gid)
+            pages.load(gid)
             return store.journal().undo(gid)
         try:
             step = await run_in_threadpool(work)
@@ -530,7 +524,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
             change["question"] = text
 
         def work():
-            load(gid)
+            pages.load(gid)
             store.journal().update_header(gid, change)
         try:
             await run_in_threadpool(work)
@@ -546,7 +540,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         def work():
             from ...definitions.registry import tracker_for
             from ...render import render_pdf_bytes, render_png_pages
-            journal, game, texts, steps = load(gid)
+            journal, game, texts, steps = pages.load(gid)
             name = f"game-{gid}"
             if what == "log.yaml":
                 text = tracker_for(game.ruleset).export(game.header, steps, None)
@@ -554,11 +548,11 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
                                 headers={"content-disposition": f'attachment; filename="{name}.yaml"'})
             page = game_page(game.ruleset)
             if what == "sheet.svg":
-                return Response(sheet_of(page, game.header)[1], media_type="image/svg+xml",
+                return Response(pages.sheet_of(page, game.header)[1], media_type="image/svg+xml",
                                 headers={"cache-control": "private, max-age=3600"})
             if what == "sheet.pdf":
                 printed = getattr(page, "print_document", None)     # a game whose page draws on a blank
-                doc = printed(game.header) if printed else sheet_of(page, game.header)[0].doc
+                doc = printed(game.header) if printed else pages.sheet_of(page, game.header)[0].doc
                 return Response(render_pdf_bytes(doc), media_type="application/pdf",
                                 headers={"content-disposition": f'attachment; filename="{name}-sheet.pdf"'})
             doc = page.pencil_document(game.header, steps)
@@ -572,7 +566,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
                 from ...definitions.registry import tracker_for as t
                 ad = t(game.ruleset)
                 state = store.state(ad, gid, game.header, steps)
-                view = page.view(game.header, steps, sheet_of(page, game.header)[0], state=state, game=gid)
+                view = page.view(game.header, steps, pages.sheet_of(page, game.header)[0], state=state, game=gid)
                 return JSONResponse({"steps": len(steps), "header": game.header,
                                      "status": ad.status(state).splitlines(),
                                      "resources": {k: v for k, v, _ in view["resources"]},
