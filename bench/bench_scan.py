@@ -23,8 +23,9 @@ any rotation, 60-95 % of the frame, lens, light, shadow, blur up to 1.5 px, nois
 OMRChecker, the anchor (its README): about 100 % on good scans, about 90 % on phone
 photos, about 200 sheets a minute.
 
-Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--match TEXT] [--sheets]
+Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--match TEXT] [--ids A,B] [--sheets]
   --match TEXT: only the recipes whose log path holds TEXT (!TEXT: does not hold it)
+  --ids A,B: only these recipes (photo-0058,photo-0155; their flat renders with them)
   --sheets: list every sheet not read exactly, with the differences the scanner names
 """
 from __future__ import annotations
@@ -216,6 +217,13 @@ def main(argv: list[str]) -> int:
         text = argv[argv.index("--match") + 1]
         keep = not text.startswith("!")
         recipes = [r for r in recipes if (text.lstrip("!") in r.log) == keep]
+    if "--ids" in argv:
+        wanted = set(argv[argv.index("--ids") + 1].split(","))
+        unknown = wanted - {r.id for r in recipes}
+        if unknown:
+            print(f"bench_scan: no recipe {', '.join(sorted(unknown))} in {RECIPES.name}", file=sys.stderr)
+            return 2
+        recipes = [r for r in recipes if r.id in wanted]
     n = _arg(argv, "--photos", len(recipes))
     recipes = recipes[:n]
     start = time.perf_counter()
