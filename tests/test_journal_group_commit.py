@@ -109,3 +109,80 @@ def test_a_refused_step_releases_the_writers_queue(tmp_path):
         assert not group.writing.locked()
         j.append(gid, {"move": "C1", "roll": 2})
         assert j.steps(gid) == [{"move": "C1", "roll": 2}]
+
+
+# -- durable_later + when_durable: the web companion's event loop waits without a thread --------
+
+def test_commits_of_durable_later_are_settled_only_by_a_flush_that_began_after_them(tmp_path, monkeypatch):
+    path = tmp_path / "j.sqlite"
+    gids = _games(path, 4)
+    group = GroupCommit(path)
+    flush_started, release = threading.Event(), threading.Event()
+    flushes: list = []
+    real_flush = group._flush
+
+    def flush():
+        flushes.append(group._committed)            # what this flush will cover at most
+        if len(flushes) == 1:
+            flush_started.set()
+            assert release.wait(30)
+        real_flush()
+    monkeypatch.setattr(group, "_flush", flush)
+    settled: list = []
+    done = threading.Event()
+    with Journal(path, group=group) as j:
+        with j.durable_later() as tickets:
+            j.append(gids[0], {"move": "C1", "roll": 3})
+        assert tickets == [1]                       # returned before any fsync
+        group.when_durable(tickets[0], lambda error: settled.append((1, error)))
+        assert flush_started.wait(30)               # the flusher thread flushes commit 1 ...
+        later = []
+        for gid in gids[1:]:                        # ... while three more commit and wait
+            with j.durable_later() as tickets:
+                j.append(gid, {"move": "C1", "roll": 3})
+            later += tickets
+            group.when_durable(tickets[0], lambda error, t=tickets[0]: (settled.append((t, error)),
+                                                                       len(settled) == 4 and done.set()))
+        assert settled == []                        # nothing settled while the first flush is held
+        release.set()
+        assert done.wait(30)
+    assert sorted(t for t, _ in settled) == [1, 2, 3, 4] and all(e is None for _, e in settled)
+    # the three that committed during the first flush were covered by one more, not three
+    assert len(flushes) == 2 and flushes[1] == 4
+
+
+def test_when_durable_of_a_ticket_already_on_disk_settles_at_once(tmp_path):
+    path = tmp_path / "j.sqlite"
+    gid = _games(path, 1)[0]
+    group = GroupCommit(path)
+    with Journal(path, group=group) as j:
+        j.append(gid, {"move": "C1", "roll": 3})   # waited for its own flush
+    settled = []
+    group.when_durable(1, settled.append)
+    assert settled == [None] and group._flusher is None
+
+
+def test_when_durable_hands_a_failed_flush_to_every_waiter_as_a_journal_error(tmp_path, monkeypatch):
+    path = tmp_path / "j.sqlite"
+    gids = _games(path, 2)
+    group = GroupCommit(path)
+
+    def broken():
+        raise OSError(5, "Input/output error")
+    monkeypatch.setattr(group, "_flush", broken)
+    settled, done = [], threading.Event()
+    with Journal(path, group=group) as j:
+        for gid in gids:
+            with j.durable_later() as tickets:
+                j.append(gid, {"move": "C1", "roll": 3})
+            group.when_durable(tickets[0], lambda error: (settled.append(error), len(settled) == 2 and done.set()))
+        assert done.wait(30)
+    assert len(settled) == 2
+    assert all(isinstance(e, JournalError) and "did not confirm it" in str(e) for e in settled)
+
+
+def test_durable_later_needs_a_group(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        with pytest.raises(ValueError):
+            with j.durable_later():
+                pass

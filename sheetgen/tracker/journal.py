@@ -139,6 +139,8 @@ class GroupCommit:
         self._synced = 0             # every commit up to this one is on disk
         self._syncing = False
         self._folder_synced = False
+        self._waiting: list = []     # (ticket, done) of when_durable, settled by the flusher thread
+        self._flusher: threading.Thread | None = None
         self.flushes = 0             # fsync rounds so far (the bench and the tests read it)
 
     def committed(self) -> int:
@@ -155,23 +157,73 @@ class GroupCommit:
                 if self._syncing:
                     self._cond.wait()
                     continue
-                self._syncing, target, failure = True, self._committed, None
-                self._cond.release()
-                try:
-                    self._flush()
-                except OSError as exc:
-                    failure = exc
-                finally:
-                    self._cond.acquire()
-                    self._syncing = False
-                    if failure is None:
-                        self._synced = max(self._synced, target)
-                        self.flushes += 1
-                    self._cond.notify_all()
+                failure = self._flush_round()
                 if failure is not None:
-                    raise JournalError(f"{shown(str(self.path))}: the step was written but the disk did not "
-                                       f"confirm it ({failure.strerror or failure}); check the disk, then "
-                                       "`sheetgen track status`")
+                    raise self._unconfirmed(failure)
+
+    def when_durable(self, ticket: int, done) -> None:
+        """Call done(None) once the commit of TICKET is on disk, or done(JournalError) if the
+        flush failed; from this process's flusher thread (now, when it is on disk already).  The
+        caller does not wait: an event loop acknowledges the action in its callback."""
+        with self._cond:
+            if self._synced < ticket:
+                self._waiting.append((ticket, done))
+                if self._flusher is None:
+                    self._flusher = threading.Thread(target=self._flush_waiting, name="journal-flusher",
+                                                     daemon=True)
+                    self._flusher.start()
+                self._cond.notify_all()
+                return
+        done(None)
+
+    def _flush_round(self) -> OSError | None:
+        """One fsync of everything committed so far (the lock held on entry and on return, not
+        during the flush); the failure, if the disk refused it."""
+        self._syncing, target, failure = True, self._committed, None
+        self._cond.release()
+        try:
+            self._flush()
+        except OSError as exc:
+            failure = exc
+        finally:
+            self._cond.acquire()
+            self._syncing = False
+            if failure is None:
+                self._synced = max(self._synced, target)
+                self.flushes += 1
+            self._cond.notify_all()
+        if failure is not None:
+            self._settle(lambda t: t <= target, self._unconfirmed(failure))
+        return failure
+
+    def _settle(self, covered, error) -> None:
+        """Call the when_durable callbacks whose ticket is COVERED (outside the lock)."""
+        ready = [d for t, d in self._waiting if covered(t)]
+        if not ready:
+            return
+        self._waiting = [(t, d) for t, d in self._waiting if not covered(t)]
+        self._cond.release()
+        try:
+            for done in ready:
+                done(error)
+        finally:
+            self._cond.acquire()
+
+    def _flush_waiting(self) -> None:
+        """The flusher thread: flushes while callbacks wait (one fsync for all of them), and
+        settles those a flush of another thread covered."""
+        with self._cond:
+            while True:
+                self._settle(lambda t: t <= self._synced, None)
+                if not self._waiting or self._syncing:
+                    self._cond.wait()
+                    continue
+                self._flush_round()
+
+    def _unconfirmed(self, failure: OSError) -> "JournalError":
+        return JournalError(f"{shown(str(self.path))}: the step was written but the disk did not "
+                            f"confirm it ({failure.strerror or failure}); check the disk, then "
+                            "`sheetgen track status`")
 
     def _flush(self) -> None:
         """fsync the WAL (where NORMAL commits wait), or the database when no WAL is there (a
@@ -202,6 +254,7 @@ class Journal:
         self.timeout = LOCK_TIMEOUT_S if timeout is None else timeout
         self.readonly = False
         self.group = group
+        self.later: list[int] | None = None     # inside durable_later: the commits' tickets
         self._prepare_folder()
         self.db = self._connect()
 
@@ -409,9 +462,27 @@ class Journal:
                     if group is not None:
                         group.writing.release()
                 if group is not None:
-                    group.durable(group.committed())     # acknowledged only once on disk
+                    ticket = group.committed()
+                    if journal.later is not None:
+                        journal.later.append(ticket)     # the caller waits (GroupCommit.when_durable)
+                    else:
+                        group.durable(ticket)            # acknowledged only once on disk
                 return False
         return _T()
+
+    @contextlib.contextmanager
+    def durable_later(self):
+        """Inside, this journal's commits return before their fsync: the list yielded gathers
+        their GroupCommit tickets, and the caller acknowledges nothing before
+        group.when_durable(ticket, ...) says the last one is on disk (an event loop waits so
+        without a thread of its own)."""
+        if self.group is None:
+            raise ValueError("durable_later needs a journal of a GroupCommit")
+        self.later = tickets = []
+        try:
+            yield tickets
+        finally:
+            self.later = None
 
     # -- games ---------------------------------------------------------------------
     def new_game(self, ruleset: str, header: dict) -> int:

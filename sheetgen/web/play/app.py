@@ -156,6 +156,18 @@ class Store:
                 return
             self.games[gid] = Memo(header, None if texts is None else list(texts), list(steps), state, before)
 
+    async def durable(self, ticket: int) -> None:
+        """Return once the commit of TICKET is on disk (the group's flusher thread says so to the
+        event loop); JournalError if the disk refused the flush."""
+        import asyncio
+        loop = asyncio.get_running_loop()
+        settled = loop.create_future()
+
+        def done(error):
+            loop.call_soon_threadsafe(_settle, settled, error)
+        self.group.when_durable(ticket, done)
+        await settled
+
     def journal(self):
         from ...tracker.journal import Journal
         j = getattr(self.local, "journal", None)
@@ -168,6 +180,14 @@ class Store:
         if j is not None:
             j.close()
             self.local.journal = None
+
+
+def _settle(future, error) -> None:
+    if not future.done():
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
 
 
 class Memo:
@@ -283,39 +303,36 @@ class PagePool:
     being drawn (the server's process records; Python runs one thread at a time), and pages of
     many games are drawn on as many cores.  A game is always drawn by the same process (by its
     id), whose Store goes on from the last page it drew; each reads the journal, so a step
-    recorded by the server (or `sheetgen track`) is seen on the next page.  The processes are
-    forked at start (before the server's threads), ignore Ctrl-C (the server stops them) and
-    die with the server even when it is killed."""
+    recorded by the server (or `sheetgen track`) is seen on the next page.  Each is its own
+    interpreter (drawer.py) spoken to over a socket from the event loop: no thread of the server
+    waits for it.  They ignore Ctrl-C (the server stops them), die with the server even when it
+    is killed, and one that died is started again for the next page."""
 
     def __init__(self, journal_path, key: str, workers: int):
         import os
         self.journal_path, self.key, self.server = str(journal_path), key, os.getpid()
-        self.executors = [self._executor() for _ in range(workers)]
+        self.drawers = [_Drawer() for _ in range(workers)]
+        self.warm_gid: int | None = None
 
-    def _executor(self):
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method), initializer=_drawer_start,
-                                   initargs=(self.journal_path, self.key, self.server))
+    def spawn(self, gid: int | None) -> list:
+        """Start every process now (each draws game GID once, so its first page is fast); before
+        the event loop runs.  Returns what wait_ready waits on."""
+        self.warm_gid = gid
+        return [d.spawn(self) for d in self.drawers]
 
-    def start(self, gid: int | None) -> None:
-        """Start every process now (and have it draw game GID once, so its first page is fast)."""
-        for ex in self.executors:
-            ex.submit(_drawer_warm, gid).result()
+    def wait_ready(self, started: list) -> None:
+        for d, sock in zip(self.drawers, started):
+            d.ready_blocking(sock)
+
+    def _start_message(self) -> dict:
+        return {"journal": self.journal_path, "key": self.key, "warm": self.warm_gid}
 
     async def page(self, gid: int, query: dict, refused: str | None = None, pending=None) -> str:
         import asyncio
-        from concurrent.futures.process import BrokenProcessPool
-        n = gid % len(self.executors)
-        loop = asyncio.get_running_loop()
-        try:
-            kind, value = await loop.run_in_executor(self.executors[n], _drawer_page, gid, query, refused, pending)
-        except BrokenProcessPool:
-            # its process died (killed, out of memory): a new one, forked here in the server's main
-            # thread (the one whose end ends it), draws this page and the next
-            self.executors[n] = self._executor()
-            kind, value = await loop.run_in_executor(self.executors[n], _drawer_page, gid, query, refused, pending)
+        drawer = self.drawers[gid % len(self.drawers)]
+        # shielded: a request given up half way (the browser left) still reads its answer, so
+        # the next request to this drawer reads its own
+        kind, value = await asyncio.shield(drawer.draw(self, (gid, query, refused, pending)))
         if kind == "page":
             return value
         if kind == "not found":
@@ -323,39 +340,113 @@ class PagePool:
         raise InputError(value)
 
     def close(self) -> None:
-        for ex in self.executors:
-            ex.shutdown(wait=False, cancel_futures=True)
+        for d in self.drawers:
+            d.stop()
 
 
-_DRAWER: "Pages | None" = None          # in a page-drawing process: its Pages
+class _Drawer:
+    """One page-drawing process of a PagePool, as the server sees it."""
 
+    def __init__(self):
+        self.proc = None
+        self.sock = None
+        self.reader = self.writer = None
+        self.lock = None                # an asyncio.Lock, made in the event loop
+        self.dead: list = []            # processes ended, to be reaped
 
-def _drawer_start(journal_path: str, key: str, server: int) -> None:
-    import signal
-    global _DRAWER
-    from ..server import die_with
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with(server)
-    _DRAWER = Pages(Store(journal_path), key)
+    def spawn(self, pool: PagePool):
+        """Start the process (a fresh interpreter: python -m sheetgen.web.play.drawer) and send
+        its start message; returns the server's end of the socket."""
+        import os
+        import socket
+        import subprocess
+        import sys
+        from .drawer import frame
+        ours, theirs = socket.socketpair()
+        # the package this server runs from first on its path (a source tree run without installing)
+        where = str(Path(__file__).resolve().parents[3])
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [where] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+        try:
+            self.proc = subprocess.Popen([sys.executable, "-m", "sheetgen.web.play.drawer", str(theirs.fileno()),
+                                          str(pool.server)], pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
+                                         env=env)
+        finally:
+            theirs.close()
+        ours.sendall(frame(pool._start_message()))
+        return ours
 
+    def ready_blocking(self, sock) -> None:
+        from .drawer import read_message
+        with sock.makefile("rb") as incoming:
+            if read_message(incoming) is None:
+                raise InputError("a page-drawing process did not start (run `sheetgen play --workers 0` to "
+                                 "draw the pages in the server's own process)")
+        self.sock = sock
 
-def _drawer_warm(gid: int | None) -> None:
-    import gc
-    if gid is not None:
-        _drawer_page(gid, {}, None, None)
-    gc.collect()
-    gc.freeze()                         # what start-up made is never walked by the collector again
+    async def _connect(self, pool: PagePool) -> None:
+        import asyncio
+        from .drawer import read_message_async
+        if self.sock is None:               # it died: a new one (its start read from the loop)
+            self.sock = self.spawn(pool)
+            self.sock.setblocking(False)
+            self.reader, self.writer = await asyncio.open_connection(sock=self.sock)
+            await read_message_async(self.reader)
+            return
+        self.sock.setblocking(False)
+        self.reader, self.writer = await asyncio.open_connection(sock=self.sock)
 
+    async def draw(self, pool: PagePool, wanted: tuple):
+        import asyncio
+        from .drawer import frame, read_message_async
+        if self.lock is None:
+            self.lock = asyncio.Lock()
+        async with self.lock:               # one page at a time, in the order asked
+            for attempt in (1, 2):
+                try:
+                    if self.writer is None:
+                        await self._connect(pool)
+                    self.writer.write(frame(wanted))
+                    await self.writer.drain()
+                    return await read_message_async(self.reader)
+                except (OSError, EOFError, asyncio.IncompleteReadError):
+                    # its process died (killed, out of memory): the next one draws this page
+                    self._lost()
+                    if attempt == 2:
+                        raise InputError("the page could not be drawn: its drawing process stopped twice") \
+                            from None
 
-def _drawer_page(gid: int, query: dict, refused, pending) -> tuple[str, str]:
-    """('page', HTML), or ('not found' | 'error', the message): results, not exceptions, cross
-    the process boundary."""
-    try:
-        return "page", _DRAWER.page(gid, query, refused, pending)
-    except _NotFound as exc:
-        return "not found", str(exc)
-    except SheetgenError as exc:
-        return "error", str(exc)
+    def _hang_up(self) -> None:
+        """Close the server's end of the socket (the process returns at its end of file)."""
+        if self.writer is not None:
+            try:
+                self.writer.close()
+            except RuntimeError:        # its event loop has ended: the socket itself
+                self.sock.close()
+        elif self.sock is not None:
+            self.sock.close()
+        self.sock = self.reader = self.writer = None
+
+    def _lost(self) -> None:
+        self._hang_up()
+        if self.proc is not None:
+            self.dead.append(self.proc)
+            self.proc = None
+        self.dead = [p for p in self.dead if p.poll() is None]      # reaped when ended
+
+    def stop(self) -> None:
+        """End the process: its socket closed (it returns at the end of file), killed if slow."""
+        import subprocess
+        self._hang_up()
+        for proc in [self.proc, *self.dead]:
+            if proc is None:
+                continue
+            try:
+                proc.wait(2)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        self.proc, self.dead = None, []
 
 
 def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | None = None,
@@ -478,7 +569,16 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
             else:
                 step = _step_json(form.get("step") or "")
             dice_values = {k[4:]: v for k, v in form.items() if k.startswith("die.") and v not in ("", "roll")}
-            what, value = await run_in_threadpool(record, gid, step, dice_values)
+            # recorded here in the event loop (checked, one short transaction: no thread to wait
+            # for), acknowledged once the group's fsync covers it (awaited, not blocking the loop)
+            journal = store.journal()
+            with journal.durable_later() as tickets:
+                what, value = record(gid, step, dice_values)
+            if tickets:
+                try:
+                    await store.durable(tickets[-1])
+                except JournalError as exc:
+                    return PlainTextResponse(f"written, not confirmed: {exc}", status_code=503)
         except _NotFound as exc:
             return PlainTextResponse(str(exc), status_code=404)
         except JournalError as exc:     # busy, read-only, full: nothing recorded, and not a rule
@@ -594,16 +694,15 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
     ]
     def warm(gid: int) -> None:
         """Draw game GID's page once (its game's modules loaded, its printed sheet drawn), so the
-        first tap does not wait for that; the connection it opened closed (workers are forked
-        after this, and an SQLite connection must not cross a fork)."""
+        first tap does not wait for that; the page-drawing processes start meanwhile and each
+        draws it too."""
+        started = pool.spawn(gid) if pool is not None else None
         try:
             pages.page(gid, {})
         except (_NotFound, SheetgenError):
             pass                        # the page tells it when asked
-        finally:
-            store.close()
         if pool is not None:
-            pool.start(gid)
+            pool.wait_ready(started)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
