@@ -1,8 +1,10 @@
 """`sheetgen play` under load: concurrent games against the real server on 127.0.0.1.
 
 1. GAMES games of ACTIONS actions each (legal games of the random player on the Ancient
-   Story, dice written in), every game played by its own client thread at once, one POST per
-   action, against `sheetgen play` running as its own process, in two loads:
+   Story, dice written in), every game played by its own client at once (coroutines of one
+   event loop: the clients take little of the machine, and none waits for another client
+   thread to time its answer), one POST per action, against `sheetgen play` running as its own
+   process, in two loads:
    - flat out: every player sends its next action the moment the last is answered (no pause):
      the server's throughput; with GAMES players never pausing, each waits about GAMES /
      throughput (Little's law), whatever the server does;
@@ -132,17 +134,73 @@ def play(base: str, key: str, gid: int, steps: list, latencies: list, errors: li
     conn.close()
 
 
+async def _exchange(reader, writer, method: str, path: str, host: str, body: bytes = b"") -> tuple[int, dict, bytes]:
+    """One HTTP/1.1 request on a kept-alive connection: (status, headers, body)."""
+    head = f"{method} {path} HTTP/1.1\r\nHost: {host}\r\n"
+    if method == "POST":
+        head += f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n"
+    writer.write(head.encode() + b"\r\n" + body)
+    status = int((await reader.readline()).split()[1])
+    headers = {}
+    while True:
+        line = await reader.readline()
+        if line in (b"\r\n", b""):
+            break
+        name, _, value = line.decode("latin-1").partition(":")
+        headers[name.strip().lower()] = value.strip()
+    if "content-length" not in headers:
+        raise http.client.HTTPException(f"a response without content-length ({headers})")
+    return status, headers, await reader.readexactly(int(headers["content-length"]))
+
+
+async def play_async(base: str, key: str, gid: int, steps: list, latencies: list, errors: list,
+                     think: float = 0.0, taps: list | None = None) -> None:
+    """play() as a coroutine: one player of many in one event loop, one thread for all of
+    them, so the load's own clients take little of the machine and no player's timing waits
+    for another client thread to let go of Python's lock."""
+    import asyncio
+    url = urlsplit(base)
+    host = f"{url.hostname}:{url.port}"
+    rng = random.Random(gid)
+    reader, writer = await asyncio.open_connection(url.hostname, url.port)     # TCP_NODELAY: asyncio's default
+    try:
+        for i, step in enumerate(steps):
+            if think:
+                await asyncio.sleep(rng.expovariate(1.0 / think))
+            body = urlencode({"key": key, "step": json.dumps(step)}).encode()
+            t = time.perf_counter()
+            try:
+                status, headers, _ = await _exchange(reader, writer, "POST", f"/g/{gid}/act", host, body)
+                posted = time.perf_counter()
+                if taps is not None and status == 303:
+                    shown, _, _ = await _exchange(reader, writer, "GET", headers["location"], host)
+                    if shown != 200:
+                        errors.append(f"game {gid} action {i + 1}: the page after it: HTTP {shown}")
+                        return
+                    taps.append(time.perf_counter() - t)
+            except (OSError, EOFError, asyncio.IncompleteReadError, http.client.HTTPException, ValueError) as exc:
+                errors.append(f"game {gid} action {i + 1}: {exc!r}")
+                return
+            latencies.append(posted - t)
+            if status != 303:
+                errors.append(f"game {gid} action {i + 1}: HTTP {status}")
+                return
+    finally:
+        writer.close()
+
+
 def load(base: str, key: str, gids: list[int], games: list[list], think: float = 0.0,
          taps: list | None = None) -> tuple[list, list, float]:
+    """Every game played at once, each by its own player (coroutines of one event loop)."""
+    import asyncio
     latencies: list = []
     errors: list = []
-    threads = [threading.Thread(target=play, args=(base, key, gid, steps, latencies, errors, None, think, taps))
-               for gid, steps in zip(gids, games)]
+
+    async def everyone():
+        await asyncio.gather(*(play_async(base, key, gid, steps, latencies, errors, think, taps)
+                               for gid, steps in zip(gids, games)))
     t = time.perf_counter()
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
+    asyncio.run(everyone())
     return latencies, errors, time.perf_counter() - t
 
 

@@ -87,3 +87,42 @@ def test_a_kept_text_is_used_only_where_its_ids_are_new_as_when_written():
         for doc in docs:
             for name, ours, direct, theirs in _pages(doc):
                 assert ours == direct == theirs
+
+
+def test_the_pencil_given_again_from_marks_kept_over_a_sheet_is_the_pencil_drawn_fresh():
+    """The companion page passes its sheet's rects, and the overlay gives the marks made over
+    that sheet before again (the same objects, whose SVG text is kept by identity): at every
+    step of a game the marks and the page's text equal those of an overlay made from nothing."""
+    traits = {"hearts": 4, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 2}
+    kinds = set()
+    for map_name in ("ancient-story", "kraken"):     # walls on the one, floods on the other
+        _kept_equals_fresh(map_name, traits, kinds)
+    assert {"pencil path", "pencil dot", "pencil wall", "pencil cross", "pencil flood", "pencil monster"} <= kinds
+
+
+def _kept_equals_fresh(map_name, traits, kinds):
+    from sheetgen.draw.model import Document, Page
+    from sheetgen.games.foury import notation
+    from sheetgen.games.foury.formats.map import load_map
+    from sheetgen.games.foury.heroes import free_hero
+    from sheetgen.games.foury.randomplay import random_game
+    from sheetgen.games.foury.sheets.pencil import overlay, replay_with_trail
+    from sheetgen.games.foury.tracker import ADAPTER, _actions
+    from sheetgen.games.foury.web import PAGE
+    board = load_map(map_name).board
+    steps = [notation.serialize(a) for a in random_game(board, free_hero(traits), 5, max_actions=160)]
+    header = ADAPTER.start({"map": map_name, "traits": traits})
+    sheet = PAGE.sheet(header)
+    page = sheet.doc.pages[0]
+    hero = free_hero(traits)
+    for n in range(0, len(steps) + 1, 4):
+        state, trail = replay_with_trail(board, hero, _actions(steps[:n]))
+        kept = overlay(page, state, trail, rects=sheet.rects)
+        fresh = overlay(page, state, trail)                     # rects looked up again: nothing kept
+        assert kept == fresh, n
+        again = overlay(page, state, trail, rects=sheet.rects)
+        assert all(a is b for a, b in zip(again, kept)) and len(again) == len(kept)    # given again
+        kinds.update(m.cls for m in kept)
+        docs = [Document([Page(page.width, page.height, marks)]) for marks in (kept, fresh)]
+        ours = SvgRenderer(docs[0]).page(docs[0].pages[0])
+        assert ours == SvgRenderer(docs[1]).drawing(docs[1].pages[0]).tostring(), n

@@ -236,7 +236,15 @@ class SvgRenderer:
             # a primitive, or a small group of primitives (a cross, an icon), kept whole; its ids
             # must be new on the page for the kept text to hold (a repeat becomes a class)
             ids = _ids(item) if t is Group else ((item.id,) if item.id is not None else ())
-            key = None if t is Image else (item, gray, tuple(i in sp.ids for i in ids))
+            used = tuple(i in sp.ids for i in ids)
+            # the same object written before (a mark the pencil overlay gives again): its text
+            # without hashing it (a deep hash of every coordinate, the most of this loop)
+            seen = ITEM_TEXT_OF.get(id(item))
+            if seen is not None and seen[0] is item and seen[1] == gray and seen[2] == used:
+                sp.ids.update(ids)
+                out.append(seen[3])
+                continue
+            key = None if t is Image else (item, gray, used)
             text = ITEM_TEXT.get(key) if key is not None else None
             if text is None:
                 holder = dwg.g()
@@ -248,6 +256,10 @@ class SvgRenderer:
                     ITEM_TEXT[key] = text
             else:
                 sp.ids.update(ids)                  # as _attrs would: a later repeat becomes a class
+            if key is not None:
+                if len(ITEM_TEXT_OF) >= ITEM_TEXT_LIMIT:
+                    ITEM_TEXT_OF.clear()
+                ITEM_TEXT_OF[id(item)] = (item, gray, used, text)    # the object held: its id not reused
             out.append(text)
 
 
@@ -281,6 +293,8 @@ def _ids(group: Group) -> tuple:
 # (their file may change).  Bounded: cleared when full.
 ITEM_TEXT: dict = {}
 ITEM_TEXT_LIMIT = 50_000
+# id(primitive) -> (the primitive, grayscale, ids used, its text): the same objects drawn again
+ITEM_TEXT_OF: dict = {}
 
 
 class _Bare:

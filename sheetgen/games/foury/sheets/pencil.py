@@ -22,6 +22,8 @@ WALL = Style(stroke=GRAPHITE, stroke_width=1.1, cap="round")
 CROSS = Style(stroke=GRAPHITE, stroke_width=0.5, cap="round")
 WATER = Style(stroke="#4a7fb0", stroke_width=0.35, cap="round")
 DOT = Style(stroke=None, fill="#111111")
+ROOM_CROSS = Style(stroke=GRAPHITE, stroke_width=0.8, cap="round")
+ARROW = Style(stroke=GRAPHITE, stroke_width=0.3, fill="#111111")
 
 
 class Trail:
@@ -81,8 +83,25 @@ def _cross(x, y, w, h, st=CROSS, inset=0.22, id=None):
                   Line(x + w - dx, y + dy, x + dx, y + h - dy, st)), id=id, cls="pencil cross")
 
 
+# rects of a sheet (by identity) -> the marks made over it before, by what they mark: the
+# companion page draws the pencil again after every tap, and the same mark object drawn again
+# is written from the SVG text kept for it (render/svg.py) instead of being built and hashed
+_MADE: dict = {}
+
+
+def _made_over(rects: dict) -> dict:
+    hit = _MADE.get(id(rects))
+    if hit is None or hit[0] is not rects:
+        if len(_MADE) >= 8:
+            _MADE.clear()
+        hit = _MADE[id(rects)] = (rects, {})
+    return hit[1]
+
+
 def overlay(page, state, trail, grayscale: bool = False, rects: dict | None = None) -> list:
-    """The pencil marks over PAGE; rects: its _rects(page), when the caller has them already."""
+    """The pencil marks over PAGE; rects: its _rects(page), when the caller has them already
+    (then the marks made over it before are given again, the same objects)."""
+    made = {} if rects is None else _made_over(rects)
     rects = _rects(page) if rects is None else rects
     water = Style(stroke=GRAPHITE, stroke_width=0.35, cap="round") if grayscale else WATER
     b = state.board
@@ -117,14 +136,22 @@ def overlay(page, state, trail, grayscale: bool = False, rects: dict | None = No
     size = rects[f"cell-{cell_name((0, 0))}"][2]
     # flooded rooms: wavy pencil lines
     for c in sorted(state.flooded - frozenset(getattr(b, "flooded", ()) or ())):
-        r = cell_box(c)
-        if r:
+        waves = made.get(("flood", c, grayscale))
+        if waves is None:
+            r = cell_box(c)
+            if not r:
+                continue
             x, y, w, h = r
-            for k in (0.35, 0.65):
-                pts = tuple((x + w * (0.15 + 0.1 * i), y + h * k + (0.6 if i % 2 else -0.6)) for i in range(8))
-                items.append(Polygon(pts, water, closed=False, cls="pencil flood"))
+            waves = made[("flood", c, grayscale)] = [
+                Polygon(tuple((x + w * (0.15 + 0.1 * i), y + h * k + (0.6 if i % 2 else -0.6)) for i in range(8)),
+                        water, closed=False, cls="pencil flood") for k in (0.35, 0.65)]
+        items.extend(waves)
     # path lines, then the circles on top
     for frm, to in trail.segments:
+        line = made.get(("path", frm, to))
+        if line is not None:
+            items.append(line)
+            continue
         end = centre(to)
         if end is None:
             continue
@@ -137,61 +164,100 @@ def overlay(page, state, trail, grayscale: bool = False, rects: dict | None = No
             start = centre(frm)
             if start is None:
                 continue
-        items.append(Line(*start, *end, PATH, cls="pencil path"))
+        line = made[("path", frm, to)] = Line(*start, *end, PATH, cls="pencil path")
+        items.append(line)
     r_dot = max(0.5, size * 0.07)
     for c in dict.fromkeys(trail.dots):
-        p = centre(c)
-        if p:
-            items.append(Circle(p[0], p[1], r_dot, DOT, id=f"pencil-dot-{cell_name(c)}", cls="pencil dot"))
+        dot = made.get(("dot", c))
+        if dot is None:
+            p = centre(c)
+            if not p:
+                continue
+            dot = made[("dot", c)] = Circle(p[0], p[1], r_dot, DOT, id=f"pencil-dot-{cell_name(c)}", cls="pencil dot")
+        items.append(dot)
+    def once(key, build):
+        """The mark KEY made over this sheet before, else BUILD() (None: nothing to draw)."""
+        try:
+            mark = made[key]
+        except KeyError:
+            mark = made[key] = build()
+        if mark is not None:
+            items.append(mark)
+
+    def wall(c, side):
+        if b.on_board(c) and cell_box(c):
+            return Line(*side_line(c, side), WALL, id=f"pencil-wall-{cell_name(c)}-{side}", cls="pencil wall")
+        n = neighbour(c, side)
+        if b.on_board(n) and cell_box(n):
+            return Line(*side_line(n, OPPOSITE[side]), WALL, id=f"pencil-wall-{cell_name(n)}-{OPPOSITE[side]}",
+                        cls="pencil wall")
+        return None
+
+    def room(c):
+        r = cell_box(c)
+        return _cross(*r, st=ROOM_CROSS, inset=0.06, id=f"pencil-room-{cell_name(c)}") if r else None
+
+    def removed(c, item):
+        r = cell_box(c)
+        if not r:
+            return None
+        x, y, w, h = r
+        return Line(x + w * 0.12, y + h * 0.88, x + w * 0.88, y + h * 0.12, CROSS,
+                    id=f"pencil-removed-{cell_name(c)}-{item.replace(' ', '-')}", cls="pencil removed")
+
+    def monster(c, letter):
+        r = cell_box(c)
+        if not r:
+            return None
+        x, y, w, h = r
+        return Text(x + w * 0.08, y + h * 0.32, letter, max(6.5, size * 0.9), "sans-bold",
+                    fill=GRAPHITE, id=f"pencil-monster-{cell_name(c)}", cls="pencil monster")
+
+    def arrow(c, side):
+        if not cell_box(c):
+            return None
+        x1, y1, x2, y2 = side_line(c, side)
+        dx, dy = DELTA[side]
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        k = size * 0.35
+        tip = (mx + dx * k * 0.3, my + dy * k * 0.3)
+        px, py = -dy, dx
+        pts = ((mx + dx * k + px * k * 0.5, my + dy * k + py * k * 0.5),
+               (mx + dx * k - px * k * 0.5, my + dy * k - py * k * 0.5), tip)
+        return Polygon(pts, ARROW, id=f"pencil-arrow-{cell_name(c)}-{side}", cls="pencil arrow")
+
     # collapsed walls
     for c, side in sorted(state.walls):
-        if b.on_board(c) and cell_box(c):
-            items.append(Line(*side_line(c, side), WALL, id=f"pencil-wall-{cell_name(c)}-{side}", cls="pencil wall"))
-        else:
-            n = neighbour(c, side)
-            if b.on_board(n) and cell_box(n):
-                items.append(Line(*side_line(n, OPPOSITE[side]), WALL,
-                                  id=f"pencil-wall-{cell_name(n)}-{OPPOSITE[side]}", cls="pencil wall"))
+        once(("wall", c, side), lambda: wall(c, side))
     # collapsed rooms crossed out
     for c in sorted(state.rooms):
-        r = cell_box(c)
-        if r:
-            items.append(_cross(*r, st=Style(stroke=GRAPHITE, stroke_width=0.8, cap="round"), inset=0.06,
-                                id=f"pencil-room-{cell_name(c)}"))
+        once(("room", c), lambda: room(c))
     # icons removed (collected, beaten, destroyed): struck through
     for c, item in sorted(state.removed):
-        r = cell_box(c)
-        if r:
-            x, y, w, h = r
-            items.append(Line(x + w * 0.12, y + h * 0.88, x + w * 0.88, y + h * 0.12, CROSS,
-                              id=f"pencil-removed-{cell_name(c)}-{item.replace(' ', '-')}", cls="pencil removed"))
+        once(("removed", c, item), lambda: removed(c, item))
     # monsters the dice put in a room
     for c, foe in sorted(state.spawned.items()):
-        r = cell_box(c)
-        if r:
-            x, y, w, h = r
-            items.append(Text(x + w * 0.08, y + h * 0.32, foe[0].upper(), max(6.5, size * 0.9), "sans-bold",
-                              fill=GRAPHITE, id=f"pencil-monster-{cell_name(c)}", cls="pencil monster"))
+        once(("monster", c, foe[0].upper()), lambda: monster(c, foe[0].upper()))
     # used arrows blacked out
     for c, side in sorted(state.used_entries):
-        if cell_box(c):
-            x1, y1, x2, y2 = side_line(c, side)
-            dx, dy = DELTA[side]
-            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-            k = size * 0.35
-            tip = (mx + dx * k * 0.3, my + dy * k * 0.3)
-            px, py = -dy, dx
-            pts = ((mx + dx * k + px * k * 0.5, my + dy * k + py * k * 0.5),
-                   (mx + dx * k - px * k * 0.5, my + dy * k - py * k * 0.5), tip)
-            items.append(Polygon(pts, Style(stroke=GRAPHITE, stroke_width=0.3, fill="#111111"),
-                                 id=f"pencil-arrow-{cell_name(c)}-{side}", cls="pencil arrow"))
+        once(("arrow", c, side), lambda: arrow(c, side))
     # the character sheet: crossed boxes
-    items.extend(_sheet_marks(rects, state))
+    items.extend(_sheet_marks(rects, state, made))
     return items
 
 
-def _sheet_marks(rects, state) -> list:
+def _sheet_marks(rects, state, made: dict | None = None) -> list:
+    """The character sheet's crossed and blacked-out boxes; MADE: the marks made over these
+    boxes before (overlay's), given again."""
+    made = {} if made is None else made
     out = []
+
+    def crossed(x, y, w, h, id):
+        key = (id, x, y, w, h)          # an id may move (the round markers)
+        mark = made.get(key)
+        if mark is None:
+            mark = made[key] = _cross(x, y, w, h, id=id)
+        return mark
     values = dict(state.res)
     values["kills"] = state.kills
     for key, n in values.items():
@@ -200,17 +266,21 @@ def _sheet_marks(rects, state) -> list:
             r = rects.get(f"{prefix}-{i}")
             if r is None:
                 break
-            out.append(_cross(*r, id=f"pencil-{prefix}-{i}"))
+            out.append(crossed(*r, id=f"pencil-{prefix}-{i}"))
     if state.fury:
         for i in range(1, state.fury + 1):
             r = rects.get(f"track-fury-{i}")
             if r:
-                out.append(Rect(*r, Style(stroke=None, fill="#111111"), id=f"pencil-fury-{i}", cls="pencil"))
+                key = (f"pencil-fury-{i}", *r)
+                mark = made.get(key)
+                if mark is None:
+                    mark = made[key] = Rect(*r, Style(stroke=None, fill="#111111"), id=key[0], cls="pencil")
+                out.append(mark)
     for i in range(1, state.turns + 1):
         r = rects.get(f"track-turns-{i}")
         if r is None:
             break
-        out.append(_cross(*r, id=f"pencil-turns-{i}"))
+        out.append(crossed(*r, id=f"pencil-turns-{i}"))
     done = {zone: progress for zone, progress, _ in state.rounds_log}
     if state.phase == E.INSIDE and state.zone:
         done[state.zone] = state.requirement_progress()
@@ -218,12 +288,12 @@ def _sheet_marks(rects, state) -> list:
         for i in range(1, progress + 1):
             r = rects.get(f"req-{zone}-{i}")
             if r:
-                out.append(_cross(*r, id=f"pencil-req-{zone}-{i}"))
+                out.append(crossed(*r, id=f"pencil-req-{zone}-{i}"))
     # the round markers (x1..x4, +0..+3) and the Oracle / exit ticks of each round
     for prefix in ("chest-round", "monster-round"):
         r = rects.get(f"{prefix}-{min(state.round_no, 4)}")
         if r:
-            out.append(_cross(*r, id=f"pencil-{prefix}"))
+            out.append(crossed(*r, id=f"pencil-{prefix}"))
     ticks = [(zone, "exit") for zone, _, _ in state.rounds_log]
     ticks += [(zone, "oracle") for zone, _, _ in state.rounds_log]
     if state.phase == E.INSIDE and state.zone and state.visited:
@@ -231,9 +301,9 @@ def _sheet_marks(rects, state) -> list:
     for zone, what in ticks:
         r = rects.get(f"req-{zone}-{what}")
         if r:
-            out.append(_cross(*r, id=f"pencil-req-{zone}-{what}"))
+            out.append(crossed(*r, id=f"pencil-req-{zone}-{what}"))
     if state.coin_used and rects.get("insert-coin-box"):
-        out.append(_cross(*rects["insert-coin-box"], id="pencil-insert-coin"))
+        out.append(crossed(*rects["insert-coin-box"], id="pencil-insert-coin"))
     return out
 
 
