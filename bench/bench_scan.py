@@ -202,7 +202,34 @@ def whole_process(recipes, n: int) -> tuple[float, int]:
         return time.perf_counter() - t, len(paths)
 
 
+OPTIONS = {"--photos": int, "--flats": int, "--process": int, "--match": str, "--ids": str, "--sheets": None}
+
+
+def _usage_error(argv: list[str]) -> str | None:
+    """What is wrong with ARGV (an unknown option, a missing value), or None."""
+    i = 0
+    while i < len(argv):
+        kind = OPTIONS.get(argv[i], "unknown")
+        if kind == "unknown":
+            return f"unknown option {argv[i]}"
+        if kind is not None:
+            if i + 1 >= len(argv):
+                return f"{argv[i]} needs a value"
+            if kind is int and not argv[i + 1].isdigit():
+                return f"{argv[i]} needs a number, not {argv[i + 1]}"
+            i += 1
+        i += 1
+    return None
+
+
 def main(argv: list[str]) -> int:
+    if "-h" in argv or "--help" in argv:
+        print(__doc__)
+        return 0
+    problem = _usage_error(argv)
+    if problem:
+        print(f"bench_scan: {problem}\n{__doc__.split('Usage: ')[1]}", file=sys.stderr)
+        return 2
     import cv2
 
     from sheetgen.scan.corpus import Recipe, load_recipes, pdftoppm_available
