@@ -195,3 +195,32 @@ def test_no_path_between_two_rooms_entered_that_nobody_walked(recipes, image):
     assert _wrong(_read(recipes, "photo-0016", image, ["path-E7-F7"])) == {}
     result, _ = _scan(recipes, "photo-0016", image)
     assert "E7-F7" not in result.view.path
+
+
+# -- a wall penciled on a room's north or west edge beside its foe's place ---------------------------
+WALLS_BESIDE_FOES = {"photo-0008": ["I6"], "photo-0016": ["B3", "D11", "E8", "G5"]}
+
+
+@pytest.mark.parametrize("image", IMAGES)
+@pytest.mark.parametrize("rid", sorted(WALLS_BESIDE_FOES))
+def test_a_walls_ink_in_a_foes_place_is_no_foe(recipes, rid, image):
+    """photo-0008 I6 and photo-0016 B3 (a wall on the north edge), D11, E8, G5 (on the west edge):
+    the wall's stroke reaches a millimetre into the foe's place and read as a faint letter; nobody
+    wrote one there.  On the flat render the zones' tabs hide the foe's places."""
+    cells = WALLS_BESIDE_FOES[rid]
+    read = _read(recipes, rid, image, [f"monster-{c}" for c in cells], hidden_flat=True)
+    assert _wrong(read) == {}
+    _, played = _scan(recipes, rid, image)
+    walls = [f"wall-{n}-S" if f"wall-{n}-S" in played.truth else f"wall-{w}-E"
+             for n, w in ((f"{c[0]}{int(c[1:]) - 1}", f"{chr(ord(c[0]) - 1)}{c[1:]}") for c in cells)]
+    assert all(played.truth.get(w) == "marked" for w in walls), "a wall is penciled beside each"
+
+
+@pytest.mark.parametrize("image", IMAGES)
+def test_a_foe_written_beside_a_penciled_wall_still_reads(recipes, image):
+    """photo-0116: a foe written in E6, the wall on its west edge penciled: the letter reads in
+    the part of its place the wall's ink does not reach."""
+    _, played = _scan(recipes, "photo-0116", image)
+    assert played.truth["wall-D6-E"] == "marked"
+    read = _read(recipes, "photo-0116", image, ["monster-E6"], hidden_flat=True)
+    assert read == ({} if image == "flat" else {"monster-E6": ("marked", "marked")})

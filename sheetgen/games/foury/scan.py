@@ -41,6 +41,10 @@ ARM = "crossed room, other arm"    # the role of a cross's upper left arm (refin
 ARM_BARE = 0.1             # of the upper left arm penciled: none of a cross's stroke there
 ARM_SEEN = 0.6              # a crossed room's lower right arm seen less than this (under an icon): the other one tells
 WALL_BLACK = 0.18           # mm of black across a wall's band: a wall is a thick line (an erased one is not)
+CLEAR = "foe's place clear of walls"  # the role of the part of a foe's place a penciled wall's ink cannot reach
+WALL_REACH = 1.4            # mm into a room a wall penciled on its edge darkens (half its widest stroke, the hand, blur)
+CLEAR_SEEN = 0.5            # of that part seen (not under print), or it tells nothing
+UNSHOWN = (ARM, CLEAR)      # roles refine reads and no view shows
 
 
 def _role(key: str) -> str:
@@ -187,8 +191,20 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         out.append(Region(f"arm-{cell}", LINE, (x + 0.18 * s, y + 0.18 * s, x + 0.37 * s, y + 0.37 * s, 1.4,
                                                 None, None, CROSS_SHARE), ARM))
         fs = max(6.5, s * 0.9) * 0.3528
-        out.append(Region(f"monster-{cell}", AREA, (x + 0.08 * s, y + 0.32 * s - fs * 0.72, fs * 0.62, fs * 0.72),
-                          "foe written in"))
+        foe = (x + 0.08 * s, y + 0.32 * s - fs * 0.72, fs * 0.62, fs * 0.72)
+        out.append(Region(f"monster-{cell}", AREA, foe, "foe written in"))
+        # the foe's place less what a wall penciled on the room's north or west edge (or both) darkens:
+        # refine reads the letter there where such a wall reads penciled
+        walled = {"N": _neighbour_name(cell, "N"), "W": _neighbour_name(cell, "W")}
+        walled = {side: n for side, n in walled.items() if n in layout.cells and n not in layout.rock
+                  and canonical_edge(cell, side) not in layout.printed
+                  and not (cell in layout.centre and n in layout.centre)}
+        for sides in ("N", "W", "NW"):
+            if all(side in walled for side in sides):
+                fx, fy, fw, fh = foe
+                x0 = max(fx, x + WALL_REACH) if "W" in sides else fx
+                y0 = max(fy, y + WALL_REACH) if "N" in sides else fy
+                out.append(Region(f"letter-{cell}-{sides}", AREA, (x0, y0, fx + fw - x0, fy + fh - y0), CLEAR))
         if layout.items.get(cell):
             out.append(Region(f"struck-{cell}", LINE, (x + 0.15 * s, y + 0.85 * s, x + 0.85 * s, y + 0.15 * s, 1.6),
                               "struck item"))
@@ -360,13 +376,15 @@ class FouryScanner(GameScanner):
           ink, not a dot, unless a path reaches the room (every room entered is reached by one);
         - a room read crossed out whose item's strike (along the cross's other arm) reads empty
           is not crossed out;
+        - a foe's letter read where a wall is penciled on the room's north or west edge is the wall's
+          ink unless it reads in the part of the foe's place the wall cannot reach (WALL_REACH);
         - a foe's letter read in a room crossed out is the cross's upper left arm; so is a faint one
           (under FOE_UNDER_LINE) where an icon hides the cross's lower right arm but its upper left
           arm and its other stroke read penciled;
         - an item's strike and a flood's waves read in one room: the weaker is the other's ink
           unless CROSSING_SHARE of it is penciled."""
         from dataclasses import replace
-        out = {rid: r for rid, r in readings.items() if r.region.role != ARM}   # arms: read here, not shown
+        out = {rid: r for rid, r in readings.items() if r.region.role not in UNSHOWN}   # read here, not shown
         _, layout = self._layout(sheet)
         jumps, strokes = [], None
         for rid, r in readings.items():
@@ -457,7 +475,7 @@ class FouryScanner(GameScanner):
                 room = out.get(f"room-{rid[len('monster-'):]}")
                 x, y, w, h = r.region.geometry[:4]
                 cell = rid[len('monster-'):]
-                if (room is not None and room.marked) or (    # the cross's arm runs through the letter's place
+                if _walls_ink(readings, cell) or (room is not None and room.marked) or (    # the cross's arm runs through the letter's place
                         r.score < FOE_UNDER_LINE and _crossed_unseen(readings, cell)) or (
                         r.score < FOE_UNDER_LINE and any(
                             _near_segment(x + w / 2, y + h / 2, j.geometry, math.hypot(w, h) / 2)
@@ -527,7 +545,7 @@ class FouryScanner(GameScanner):
         for region in self.regions(sheet):
             rid, role = region.id, region.role
             _, _, rest = rid.partition("-")
-            if role == ARM or (region.kind == LINE and role != "jump" and any(under(region, j) >= UNDER for j in jumps)):
+            if role in UNSHOWN or (region.kind == LINE and role != "jump" and any(under(region, j) >= UNDER for j in jumps)):
                 continue
             if region.kind in (BOX, FILL) and role != "used arrow":
                 out[rid] = expected.boxes.get(rid, EMPTY)
@@ -882,6 +900,17 @@ def _crossed_unseen(readings, cell: str) -> bool:
     room, arm, strike = (readings.get(f"{what}-{cell}") for what in ("room", "arm", "struck"))
     return (room is not None and room.visible < ARM_SEEN and arm is not None and arm.marked
             and arm.visible >= ARM_SEEN and strike is not None and strike.marked)
+
+
+def _walls_ink(readings, cell: str) -> bool:
+    """Is a foe's letter read in the room only the ink of walls penciled on its north or west edge?
+    Their stroke reaches about WALL_REACH into the room, a millimetre or so of the foe's place (a
+    letter is most of it): read again clear of them, no letter is there."""
+    sides = "".join(side for side in ("N", "W")
+                    if (w := readings.get(f"wall-{(canonical_edge(cell, side) or '').replace(':', '-')}")) is not None
+                    and w.marked)
+    clear = readings.get(f"letter-{cell}-{sides}") if sides else None
+    return clear is not None and not clear.marked and clear.visible >= CLEAR_SEEN
 
 
 def _diagonal_strokes(layout: MapLayout, readings) -> list[tuple]:
