@@ -225,3 +225,14 @@ def test_a_foe_written_beside_a_penciled_wall_still_reads(recipes, image):
     assert played.truth["wall-D6-E"] == "marked"
     read = _read(recipes, "photo-0116", image, ["monster-E6"], hidden_flat=True)
     assert read == ({} if image == "flat" else {"monster-E6": ("marked", "marked")})
+
+
+# -- the path from an arrow, beside the map's printed edge ---------------------------------------------
+@pytest.mark.parametrize("image", IMAGES)
+def test_a_path_from_an_arrow_reads_clear_of_the_maps_edge(recipes, image):
+    """photo-0008: the path from the arrow K2:E; within a millimetre of the map's thick printed edge
+    (its blur, the print's tolerance) the pencil read faint, and with it half the region.  Beside
+    it photo-0007's K7, entered from elsewhere, its arrow unused: no path from the arrow there."""
+    assert _read(recipes, "photo-0008", image, ["path-K2-E"]) == {"path-K2-E": ("marked", "marked")}
+    read = _read(recipes, "photo-0007", image, ["path-K7-E", "cell-K7"])
+    assert read == {"path-K7-E": ("empty", "empty"), "cell-K7": ("marked", "marked")}

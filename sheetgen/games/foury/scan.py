@@ -41,6 +41,7 @@ ARM = "crossed room, other arm"    # the role of a cross's upper left arm (refin
 ARM_BARE = 0.1             # of the upper left arm penciled: none of a cross's stroke there
 ARM_SEEN = 0.6              # a crossed room's lower right arm seen less than this (under an icon): the other one tells
 WALL_BLACK = 0.18           # mm of black across a wall's band: a wall is a thick line (an erased one is not)
+ENTRY_CLEAR = 0.12          # of a cell: the path from an arrow read from this far inside the map's edge
 CLEAR = "foe's place clear of walls"  # the role of the part of a foe's place a penciled wall's ink cannot reach
 WALL_REACH = 1.4            # mm into a room a wall penciled on its edge darkens (half its widest stroke, the hand, blur)
 CLEAR_SEEN = 0.5            # of that part seen (not under print), or it tells nothing
@@ -234,8 +235,10 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         dx, dy = DELTA[side]                     # outwards
         px, py = -dy, dx
-        a = (mx - dx * 0.06 * s, my - dy * 0.06 * s)
-        b = (mx - dx * 0.3 * s, my - dy * 0.3 * s)
+        # from ENTRY_CLEAR in: the map's outer edge is a thick printed line, and within a millimetre
+        # of it (its blur, the print's tolerance) a pencil line reads faint; up to clear of the dot
+        a = (mx - dx * ENTRY_CLEAR * s, my - dy * ENTRY_CLEAR * s)
+        b = (mx - dx * 0.34 * s, my - dy * 0.34 * s)
         out.append(Region(f"path-{cell}-{side}", LINE, (*a, *b, WALL_BAND), "path"))
         # the blacked-out arrow: a box across the triangle, outside the edge
         near, far = 0.23 * s, 0.33 * s
