@@ -236,3 +236,18 @@ def test_a_path_from_an_arrow_reads_clear_of_the_maps_edge(recipes, image):
     assert _read(recipes, "photo-0008", image, ["path-K2-E"]) == {"path-K2-E": ("marked", "marked")}
     read = _read(recipes, "photo-0007", image, ["path-K7-E", "cell-K7"])
     assert read == {"path-K7-E": ("empty", "empty"), "cell-K7": ("marked", "marked")}
+
+
+# -- a cross whose lower right arm, in view, reads faint over an icon's lines ----------------------
+@pytest.mark.parametrize("image", IMAGES)
+def test_a_cross_faint_over_an_icon_reads_by_its_other_strokes(recipes, image):
+    """photo-0110: G5 crossed out, its lower right arm over the printed icon's lines read along two
+    thirds of it (0.7 needed), its upper left arm and the other stroke penciled; the upper left arm
+    through the foe's place read as a letter.  Beside it photo-0049's D2: a foe written in and the
+    item struck through (the same two strokes), the room never crossed out."""
+    result, played = _scan(recipes, "photo-0110", image)
+    assert "G5" in played.expected.rooms and "G5" not in played.expected.foes
+    assert "G5" in result.view.rooms and "G5" not in result.view.foes
+    result, played = _scan(recipes, "photo-0049", image)
+    assert "D2" not in played.expected.rooms and "D2" in played.expected.foes
+    assert "D2" not in result.view.rooms and "D2" in result.view.foes

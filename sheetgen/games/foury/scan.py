@@ -39,6 +39,7 @@ CROSSING_SHARE = 0.78       # of an item's strike or a flood's wave penciled: th
 PATH_GAP = 0.43             # of a path's region: its middle, +-0.12 of a cell around the edge it crosses
 ARM = "crossed room, other arm"    # the role of a cross's upper left arm (refine reads it, no view shows it)
 ARM_BARE = 0.1             # of the upper left arm penciled: none of a cross's stroke there
+CROSS_FAINT = 0.5           # of a crossed room's lower right arm, in view, penciled: the cross's other strokes tell
 ARM_SEEN = 0.6              # a crossed room's lower right arm seen less than this (under an icon): the other one tells
 WALL_BLACK = 0.18           # mm of black across a wall's band: a wall is a thick line (an erased one is not)
 ENTRY_CLEAR = 0.12          # of a cell: the path from an arrow read from this far inside the map's edge
@@ -379,6 +380,9 @@ class FouryScanner(GameScanner):
           ink, not a dot, unless a path reaches the room (every room entered is reached by one);
         - a room read crossed out whose item's strike (along the cross's other arm) reads empty
           is not crossed out;
+        - a room whose lower right arm, in view, reads penciled along CROSS_FAINT of it (faint over an
+          icon's lines) is crossed out where its upper left arm and its other stroke read penciled
+          (unless the upper left one is a letter's, as above);
         - a foe's letter read where a wall is penciled on the room's north or west edge is the wall's
           ink unless it reads in the part of the foe's place the wall cannot reach (WALL_REACH);
         - a foe's letter read in a room crossed out is the cross's upper left arm; so is a faint one
@@ -459,7 +463,8 @@ class FouryScanner(GameScanner):
             # upper left one is a letter's: darker in the foe's place than an arm makes it)
             cell = rid[len("room-"):]
             foe = out.get(f"monster-{cell}")
-            if r.region.role == "crossed room" and not r.marked and _crossed_unseen(readings, cell) and \
+            if r.region.role == "crossed room" and not r.marked and (
+                    _crossed_unseen(readings, cell) or _crossed_faint(readings, cell)) and \
                     not (foe is not None and foe.marked and foe.score >= FOE_UNDER_LINE):
                 out[rid] = replace(r, value=MARKED, confidence=min(r.confidence, UNCERTAIN_REFINED))
             # ... and the little seen of it read crossed is something else's where the upper left arm,
@@ -895,14 +900,30 @@ JUMP_EXPLAINED = 0.5        # of a jump's length along crosses and strikes: its 
 FOE_UNDER_LINE = 0.2        # a foe's place a jump's line or a cross's arm runs through: their ink reads up to about this
 
 
+def _other_strokes(readings, cell: str) -> bool:
+    """Do a cross's upper left arm (through the foe's place, well seen) and its other stroke (along
+    the item's strike) read penciled in the room?"""
+    arm, strike = readings.get(f"arm-{cell}"), readings.get(f"struck-{cell}")
+    return arm is not None and arm.marked and arm.visible >= ARM_SEEN and strike is not None and strike.marked
+
+
 def _crossed_unseen(readings, cell: str) -> bool:
     """Do the readings show a cross in the room where its lower right arm cannot be seen (under an
     icon)?  Its upper left arm (through the foe's place) and the other stroke (along the item's
     strike) read penciled.  A foe's letter reads the upper left arm too, and its item may be struck:
     the caller holds the foe's place to more than the arm's ink makes of it."""
-    room, arm, strike = (readings.get(f"{what}-{cell}") for what in ("room", "arm", "struck"))
-    return (room is not None and room.visible < ARM_SEEN and arm is not None and arm.marked
-            and arm.visible >= ARM_SEEN and strike is not None and strike.marked)
+    room = readings.get(f"room-{cell}")
+    return room is not None and room.visible < ARM_SEEN and _other_strokes(readings, cell)
+
+
+def _crossed_faint(readings, cell: str) -> bool:
+    """Do the readings show a cross whose lower right arm, in view, reads penciled along only part
+    of its length (CROSS_FAINT of it: faint where it runs over an icon's lines), with its upper left
+    arm and its other stroke penciled?  A foe's letter and a struck item make those two, never ink
+    along the lower right arm; the caller holds the foe's place as for _crossed_unseen."""
+    room = readings.get(f"room-{cell}")
+    return (room is not None and room.visible >= ARM_SEEN and room.score >= CROSS_FAINT
+            and _other_strokes(readings, cell))
 
 
 def _walls_ink(readings, cell: str) -> bool:
