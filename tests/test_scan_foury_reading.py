@@ -251,3 +251,13 @@ def test_a_cross_faint_over_an_icon_reads_by_its_other_strokes(recipes, image):
     result, played = _scan(recipes, "photo-0049", image)
     assert "D2" not in played.expected.rooms and "D2" in played.expected.foes
     assert "D2" not in result.view.rooms and "D2" in result.view.foes
+
+
+# -- a flood's waves by a room's centre ----------------------------------------------------------------
+@pytest.mark.parametrize("image", IMAGES)
+def test_a_floods_waves_by_a_rooms_centre_are_no_dot(recipes, image):
+    """photo-0057: D5 drawn flooded, never entered; its lower wave's crest runs by the centre and
+    read as a faint dot.  Beside it photo-0204's D1 and G1, flooded and entered: their dots read."""
+    assert _wrong(_read(recipes, "photo-0057", image, ["cell-D5", "flood-D5"])) == {}
+    read = _read(recipes, "photo-0204", image, ["cell-D1", "cell-G1", "flood-D1", "flood-G1"])
+    assert read == {r: ("marked", "marked") for r in ("cell-D1", "cell-G1", "flood-D1", "flood-G1")}

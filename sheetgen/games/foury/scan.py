@@ -39,6 +39,7 @@ CROSSING_SHARE = 0.78       # of an item's strike or a flood's wave penciled: th
 PATH_GAP = 0.43             # of a path's region: its middle, +-0.12 of a cell around the edge it crosses
 ARM = "crossed room, other arm"    # the role of a cross's upper left arm (refine reads it, no view shows it)
 ARM_BARE = 0.1             # of the upper left arm penciled: none of a cross's stroke there
+DOT_OVER_WAVES = 0.3        # a dot read in a room drawn flooded: its waves' crests by the centre read up to about 0.22
 CROSS_FAINT = 0.5           # of a crossed room's lower right arm, in view, penciled: the cross's other strokes tell
 ARM_SEEN = 0.6              # a crossed room's lower right arm seen less than this (under an icon): the other one tells
 WALL_BLACK = 0.18           # mm of black across a wall's band: a wall is a thick line (an erased one is not)
@@ -388,6 +389,8 @@ class FouryScanner(GameScanner):
         - a foe's letter read in a room crossed out is the cross's upper left arm; so is a faint one
           (under FOE_UNDER_LINE) where an icon hides the cross's lower right arm but its upper left
           arm and its other stroke read penciled;
+        - a room's dot read faint (under DOT_OVER_WAVES) in a room drawn flooded is the waves' ink
+          unless a path read penciled enters the room;
         - an item's strike and a flood's waves read in one room: the weaker is the other's ink
           unless CROSSING_SHARE of it is penciled."""
         from dataclasses import replace
@@ -478,6 +481,7 @@ class FouryScanner(GameScanner):
                 strike = out.get(f"struck-{rid[len('room-'):]}")     # along the cross's other arm
                 if strike is not None and not strike.marked and not strike.hidden:
                     out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+        walked = None
         for rid, r in list(out.items()):
             if r.region.role == "foe written in" and r.marked:
                 room = out.get(f"room-{rid[len('monster-'):]}")
@@ -493,6 +497,14 @@ class FouryScanner(GameScanner):
             if r.region.role != "visited" or not r.marked:
                 continue
             cell = rid[len("cell-"):]
+            flood = out.get(f"flood-{cell}")
+            if flood is not None and flood.marked and r.score < DOT_OVER_WAVES:
+                # the waves' crests run by the room's centre: a faint dot there is theirs unless a path
+                # read penciled enters the room (every room entered has one)
+                walked = _walked(out) if walked is None else walked
+                if cell not in walked:
+                    out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+                    continue
             if cell in reached:
                 continue
             crossed = any(out.get(f"{what}-{cell}") is not None and out[f"{what}-{cell}"].marked
@@ -898,6 +910,16 @@ class FouryScanner(GameScanner):
 
 JUMP_EXPLAINED = 0.5        # of a jump's length along crosses and strikes: its own reading tells nothing
 FOE_UNDER_LINE = 0.2        # a foe's place a jump's line or a cross's arm runs through: their ink reads up to about this
+
+
+def _walked(readings) -> set:
+    """The rooms a path or a jump read penciled enters."""
+    out = set()
+    for rid, r in readings.items():
+        if r.region.role in ("path", "jump") and r.marked:
+            a, _, b = rid.partition("-")[2].partition("-")
+            out |= {a} if b in ("N", "E", "S", "W") else {a, b}
+    return out
 
 
 def _other_strokes(readings, cell: str) -> bool:
