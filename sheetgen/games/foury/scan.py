@@ -379,6 +379,8 @@ class FouryScanner(GameScanner):
         - a room's dot read where a line of another mark runs through the room's centre (the
           item struck through, the room crossed out, a jump between magic circles) is the line's
           ink, not a dot, unless a path reaches the room (every room entered is reached by one);
+        - a room read crossed out whose upper left arm, well seen, reads no pencil at all is not
+          crossed out (a cross is drawn corner to corner);
         - a room read crossed out whose item's strike (along the cross's other arm) reads empty
           is not crossed out;
         - a room whose lower right arm, in view, reads penciled along CROSS_FAINT of it (faint over an
@@ -470,10 +472,11 @@ class FouryScanner(GameScanner):
                     _crossed_unseen(readings, cell) or _crossed_faint(readings, cell)) and \
                     not (foe is not None and foe.marked and foe.score >= FOE_UNDER_LINE):
                 out[rid] = replace(r, value=MARKED, confidence=min(r.confidence, UNCERTAIN_REFINED))
-            # ... and the little seen of it read crossed is something else's where the upper left arm,
-            # well seen, has no pencil at all (a cross is drawn corner to corner)
+            # ... and what reads crossed of it (the little an icon leaves seen, an icon the camera sees
+            # darker than printed) is something else's where the upper left arm, well seen, has no
+            # pencil at all (a cross is drawn corner to corner)
             arm = readings.get(f"arm-{cell}")
-            if r.region.role == "crossed room" and r.marked and r.visible < ARM_SEEN and arm is not None and \
+            if r.region.role == "crossed room" and r.marked and arm is not None and \
                     arm.visible >= ARM_SEEN and arm.score <= ARM_BARE:
                 out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
         for rid, r in list(out.items()):
