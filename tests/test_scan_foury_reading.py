@@ -94,11 +94,16 @@ def test_a_foe_written_in_a_room_whose_item_is_struck_still_reads(recipes, image
 
 
 def test_the_upper_left_arms_are_read_but_never_reported(recipes):
-    """The arms are refine's: no reading of the result, no key of the expected values."""
+    """The arms (and the foe's places clear of walls) are refine's: no reading of the result, no key
+    of the expected values."""
     result, played = _scan(recipes, "photo-0015", "flat")
     assert [rid for rid in result.readings if rid.startswith("arm-")] == []
     assert [rid for rid in played.truth if rid.startswith("arm-")] == []
     assert any(r.id.startswith("arm-") for r in played.scanner.regions(played.sheet))
+    # so are the parts of the foe's places clear of the walls
+    assert [rid for rid in result.readings if rid.startswith("letter-")] == []
+    assert [rid for rid in played.truth if rid.startswith("letter-")] == []
+    assert any(r.id.startswith("letter-") for r in played.scanner.regions(played.sheet))
 
 
 # -- a jump between magic circles along crossed rooms -------------------------------------------------
