@@ -39,8 +39,15 @@ CROSSING_SHARE = 0.78       # of an item's strike or a flood's wave penciled: th
 PATH_GAP = 0.43             # of a path's region: its middle, +-0.12 of a cell around the edge it crosses
 ARM = "crossed room, other arm"    # the role of a cross's upper left arm (refine reads it, no view shows it)
 ARM_BARE = 0.1             # of the upper left arm penciled: none of a cross's stroke there
+DOT_OVER_WAVES = 0.3        # a dot read in a room drawn flooded: its waves' crests by the centre read up to about 0.22
+CROSS_FAINT = 0.5           # of a crossed room's lower right arm, in view, penciled: the cross's other strokes tell
 ARM_SEEN = 0.6              # a crossed room's lower right arm seen less than this (under an icon): the other one tells
 WALL_BLACK = 0.18           # mm of black across a wall's band: a wall is a thick line (an erased one is not)
+ENTRY_CLEAR = 0.12          # of a cell: the path from an arrow read from this far inside the map's edge
+CLEAR = "foe's place clear of walls"  # the role of the part of a foe's place a penciled wall's ink cannot reach
+WALL_REACH = 1.4            # mm into a room a wall penciled on its edge darkens (half its widest stroke, the hand, blur)
+CLEAR_SEEN = 0.5            # of that part seen (not under print), or it tells nothing
+UNSHOWN = (ARM, CLEAR)      # roles refine reads and no view shows
 
 
 def _role(key: str) -> str:
@@ -187,8 +194,20 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         out.append(Region(f"arm-{cell}", LINE, (x + 0.18 * s, y + 0.18 * s, x + 0.37 * s, y + 0.37 * s, 1.4,
                                                 None, None, CROSS_SHARE), ARM))
         fs = max(6.5, s * 0.9) * 0.3528
-        out.append(Region(f"monster-{cell}", AREA, (x + 0.08 * s, y + 0.32 * s - fs * 0.72, fs * 0.62, fs * 0.72),
-                          "foe written in"))
+        foe = (x + 0.08 * s, y + 0.32 * s - fs * 0.72, fs * 0.62, fs * 0.72)
+        out.append(Region(f"monster-{cell}", AREA, foe, "foe written in"))
+        # the foe's place less what a wall penciled on the room's north or west edge (or both) darkens:
+        # refine reads the letter there where such a wall reads penciled
+        walled = {"N": _neighbour_name(cell, "N"), "W": _neighbour_name(cell, "W")}
+        walled = {side: n for side, n in walled.items() if n in layout.cells and n not in layout.rock
+                  and canonical_edge(cell, side) not in layout.printed
+                  and not (cell in layout.centre and n in layout.centre)}
+        for sides in ("N", "W", "NW"):
+            if all(side in walled for side in sides):
+                fx, fy, fw, fh = foe
+                x0 = max(fx, x + WALL_REACH) if "W" in sides else fx
+                y0 = max(fy, y + WALL_REACH) if "N" in sides else fy
+                out.append(Region(f"letter-{cell}-{sides}", AREA, (x0, y0, fx + fw - x0, fy + fh - y0), CLEAR))
         if layout.items.get(cell):
             out.append(Region(f"struck-{cell}", LINE, (x + 0.15 * s, y + 0.85 * s, x + 0.85 * s, y + 0.15 * s, 1.6),
                               "struck item"))
@@ -218,8 +237,10 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         dx, dy = DELTA[side]                     # outwards
         px, py = -dy, dx
-        a = (mx - dx * 0.06 * s, my - dy * 0.06 * s)
-        b = (mx - dx * 0.3 * s, my - dy * 0.3 * s)
+        # from ENTRY_CLEAR in: the map's outer edge is a thick printed line, and within a millimetre
+        # of it (its blur, the print's tolerance) a pencil line reads faint; up to clear of the dot
+        a = (mx - dx * ENTRY_CLEAR * s, my - dy * ENTRY_CLEAR * s)
+        b = (mx - dx * 0.34 * s, my - dy * 0.34 * s)
         out.append(Region(f"path-{cell}-{side}", LINE, (*a, *b, WALL_BAND), "path"))
         # the blacked-out arrow: a box across the triangle, outside the edge
         near, far = 0.23 * s, 0.33 * s
@@ -358,15 +379,24 @@ class FouryScanner(GameScanner):
         - a room's dot read where a line of another mark runs through the room's centre (the
           item struck through, the room crossed out, a jump between magic circles) is the line's
           ink, not a dot, unless a path reaches the room (every room entered is reached by one);
+        - a room read crossed out whose upper left arm, well seen, reads no pencil at all is not
+          crossed out (a cross is drawn corner to corner);
         - a room read crossed out whose item's strike (along the cross's other arm) reads empty
           is not crossed out;
+        - a room whose lower right arm, in view, reads penciled along CROSS_FAINT of it (faint over an
+          icon's lines) is crossed out where its upper left arm and its other stroke read penciled
+          (unless the upper left one is a letter's, as above);
+        - a foe's letter read where a wall is penciled on the room's north or west edge is the wall's
+          ink unless it reads in the part of the foe's place the wall cannot reach (WALL_REACH);
         - a foe's letter read in a room crossed out is the cross's upper left arm; so is a faint one
           (under FOE_UNDER_LINE) where an icon hides the cross's lower right arm but its upper left
           arm and its other stroke read penciled;
+        - a room's dot read faint (under DOT_OVER_WAVES) in a room drawn flooded is the waves' ink
+          unless a path read penciled enters the room;
         - an item's strike and a flood's waves read in one room: the weaker is the other's ink
           unless CROSSING_SHARE of it is penciled."""
         from dataclasses import replace
-        out = {rid: r for rid, r in readings.items() if r.region.role != ARM}   # arms: read here, not shown
+        out = {rid: r for rid, r in readings.items() if r.region.role not in UNSHOWN}   # read here, not shown
         _, layout = self._layout(sheet)
         jumps, strokes = [], None
         for rid, r in readings.items():
@@ -438,13 +468,15 @@ class FouryScanner(GameScanner):
             # upper left one is a letter's: darker in the foe's place than an arm makes it)
             cell = rid[len("room-"):]
             foe = out.get(f"monster-{cell}")
-            if r.region.role == "crossed room" and not r.marked and _crossed_unseen(readings, cell) and \
+            if r.region.role == "crossed room" and not r.marked and (
+                    _crossed_unseen(readings, cell) or _crossed_faint(readings, cell)) and \
                     not (foe is not None and foe.marked and foe.score >= FOE_UNDER_LINE):
                 out[rid] = replace(r, value=MARKED, confidence=min(r.confidence, UNCERTAIN_REFINED))
-            # ... and the little seen of it read crossed is something else's where the upper left arm,
-            # well seen, has no pencil at all (a cross is drawn corner to corner)
+            # ... and what reads crossed of it (the little an icon leaves seen, an icon the camera sees
+            # darker than printed) is something else's where the upper left arm, well seen, has no
+            # pencil at all (a cross is drawn corner to corner)
             arm = readings.get(f"arm-{cell}")
-            if r.region.role == "crossed room" and r.marked and r.visible < ARM_SEEN and arm is not None and \
+            if r.region.role == "crossed room" and r.marked and arm is not None and \
                     arm.visible >= ARM_SEEN and arm.score <= ARM_BARE:
                 out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
         for rid, r in list(out.items()):
@@ -452,12 +484,13 @@ class FouryScanner(GameScanner):
                 strike = out.get(f"struck-{rid[len('room-'):]}")     # along the cross's other arm
                 if strike is not None and not strike.marked and not strike.hidden:
                     out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+        walked = None
         for rid, r in list(out.items()):
             if r.region.role == "foe written in" and r.marked:
                 room = out.get(f"room-{rid[len('monster-'):]}")
                 x, y, w, h = r.region.geometry[:4]
                 cell = rid[len('monster-'):]
-                if (room is not None and room.marked) or (    # the cross's arm runs through the letter's place
+                if _walls_ink(readings, cell) or (room is not None and room.marked) or (    # the cross's arm runs through the letter's place
                         r.score < FOE_UNDER_LINE and _crossed_unseen(readings, cell)) or (
                         r.score < FOE_UNDER_LINE and any(
                             _near_segment(x + w / 2, y + h / 2, j.geometry, math.hypot(w, h) / 2)
@@ -467,6 +500,14 @@ class FouryScanner(GameScanner):
             if r.region.role != "visited" or not r.marked:
                 continue
             cell = rid[len("cell-"):]
+            flood = out.get(f"flood-{cell}")
+            if flood is not None and flood.marked and r.score < DOT_OVER_WAVES:
+                # the waves' crests run by the room's centre: a faint dot there is theirs unless a path
+                # read penciled enters the room (every room entered has one)
+                walked = _walked(out) if walked is None else walked
+                if cell not in walked:
+                    out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+                    continue
             if cell in reached:
                 continue
             crossed = any(out.get(f"{what}-{cell}") is not None and out[f"{what}-{cell}"].marked
@@ -527,7 +568,7 @@ class FouryScanner(GameScanner):
         for region in self.regions(sheet):
             rid, role = region.id, region.role
             _, _, rest = rid.partition("-")
-            if role == ARM or (region.kind == LINE and role != "jump" and any(under(region, j) >= UNDER for j in jumps)):
+            if role in UNSHOWN or (region.kind == LINE and role != "jump" and any(under(region, j) >= UNDER for j in jumps)):
                 continue
             if region.kind in (BOX, FILL) and role != "used arrow":
                 out[rid] = expected.boxes.get(rid, EMPTY)
@@ -874,14 +915,51 @@ JUMP_EXPLAINED = 0.5        # of a jump's length along crosses and strikes: its 
 FOE_UNDER_LINE = 0.2        # a foe's place a jump's line or a cross's arm runs through: their ink reads up to about this
 
 
+def _walked(readings) -> set:
+    """The rooms a path or a jump read penciled enters."""
+    out = set()
+    for rid, r in readings.items():
+        if r.region.role in ("path", "jump") and r.marked:
+            a, _, b = rid.partition("-")[2].partition("-")
+            out |= {a} if b in ("N", "E", "S", "W") else {a, b}
+    return out
+
+
+def _other_strokes(readings, cell: str) -> bool:
+    """Do a cross's upper left arm (through the foe's place, well seen) and its other stroke (along
+    the item's strike) read penciled in the room?"""
+    arm, strike = readings.get(f"arm-{cell}"), readings.get(f"struck-{cell}")
+    return arm is not None and arm.marked and arm.visible >= ARM_SEEN and strike is not None and strike.marked
+
+
 def _crossed_unseen(readings, cell: str) -> bool:
     """Do the readings show a cross in the room where its lower right arm cannot be seen (under an
     icon)?  Its upper left arm (through the foe's place) and the other stroke (along the item's
     strike) read penciled.  A foe's letter reads the upper left arm too, and its item may be struck:
     the caller holds the foe's place to more than the arm's ink makes of it."""
-    room, arm, strike = (readings.get(f"{what}-{cell}") for what in ("room", "arm", "struck"))
-    return (room is not None and room.visible < ARM_SEEN and arm is not None and arm.marked
-            and arm.visible >= ARM_SEEN and strike is not None and strike.marked)
+    room = readings.get(f"room-{cell}")
+    return room is not None and room.visible < ARM_SEEN and _other_strokes(readings, cell)
+
+
+def _crossed_faint(readings, cell: str) -> bool:
+    """Do the readings show a cross whose lower right arm, in view, reads penciled along only part
+    of its length (CROSS_FAINT of it: faint where it runs over an icon's lines), with its upper left
+    arm and its other stroke penciled?  A foe's letter and a struck item make those two, never ink
+    along the lower right arm; the caller holds the foe's place as for _crossed_unseen."""
+    room = readings.get(f"room-{cell}")
+    return (room is not None and room.visible >= ARM_SEEN and room.score >= CROSS_FAINT
+            and _other_strokes(readings, cell))
+
+
+def _walls_ink(readings, cell: str) -> bool:
+    """Is a foe's letter read in the room only the ink of walls penciled on its north or west edge?
+    Their stroke reaches about WALL_REACH into the room, a millimetre or so of the foe's place (a
+    letter is most of it): read again clear of them, no letter is there."""
+    sides = "".join(side for side in ("N", "W")
+                    if (w := readings.get(f"wall-{(canonical_edge(cell, side) or '').replace(':', '-')}")) is not None
+                    and w.marked)
+    clear = readings.get(f"letter-{cell}-{sides}") if sides else None
+    return clear is not None and not clear.marked and clear.visible >= CLEAR_SEEN
 
 
 def _diagonal_strokes(layout: MapLayout, readings) -> list[tuple]:
