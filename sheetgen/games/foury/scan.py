@@ -40,6 +40,8 @@ PATH_GAP = 0.43             # of a path's region: its middle, +-0.12 of a cell a
 ARM = "crossed room, other arm"    # the role of a cross's upper left arm (refine reads it, no view shows it)
 ARM_BARE = 0.1             # of the upper left arm penciled: none of a cross's stroke there
 ARM_SEEN = 0.6              # a crossed room's lower right arm seen less than this (under an icon): the other one tells
+STROKES_INSET = 0.7         # mm inside a box's outline its cross's strokes are read (clear of the outline)
+STROKES_INSET_CIRCLE = 0.4  # mm inside the square within an Oracle or exit circle
 WALL_BLACK = 0.18           # mm of black across a wall's band: a wall is a thick line (an erased one is not)
 
 
@@ -241,11 +243,15 @@ def box_regions(placed: dict) -> list[Region]:
         role = _role(pid)
         kind = FILL if role == "fury box" else BOX
         x, y, w, h = p.rect
+        inset = STROKES_INSET
         if pid.endswith("-oracle") or pid.endswith("-exit"):
-            # a circle: read the square inside it
+            # a circle: read the square inside it (its corners touch the ring: the strokes well inside)
             k = 0.15 * w
             x, y, w, h = x + k, y + k, w - 2 * k, h - 2 * k
-        out.append(Region(pid, kind, (x, y, w, h), role))
+            inset = STROKES_INSET_CIRCLE
+        # every box is penciled with a cross (sheets/pencil.py): read by its strokes, not its mean
+        # darkness (a rubber's residue, paper a shade dark, a printed grey cross mislead the mean)
+        out.append(Region(pid, kind, (x, y, w, h, inset) if kind == BOX else (x, y, w, h), role))
     return sorted(out, key=lambda r: r.id)
 
 
