@@ -52,7 +52,8 @@ FILL_MARKED = 0.30          # mean darkness of a shape blacked out
 STROKE_BAND = 0.4           # mm either side of a diagonal (a stroke askew, wandering a little)
 STROKE_FLOOR = 0.10         # of the paper's white: a rubber's residue, a dull patch of paper stay under it
 STROKE_CROSSED = 0.015      # a blank box: its diagonals' darkness above the floor and the box's own paper
-STROKE_PRINTED = 0.02       # the box's window this dark printed (a grey cross to pencil over, a digit) ...
+STROKE_PRINTED = 0.02       # the box's window this much darker than its lightest printed (a grey cross
+                            # to pencil over, a digit; a tint is paper) ...
 STROKE_CROSSED_PRINTED = 0.004   # ... is read by the darkness beyond its print along the diagonals (the
                                  # pencil over a printed stroke hardly shows; the print alone leaves none)
 BOX_HEAVY = 0.15            # a box read by strokes is marked from this mean darkness, whatever the shape
@@ -370,8 +371,11 @@ class Page:
         above = np.clip(s - np.repeat(paper, plan.band_sizes) - STROKE_FLOOR, 0.0, None)
         blank = np.add.reduceat(above, plan.band_starts) / plan.band_sizes
         beyond = np.add.reduceat(self.dark.ravel()[plan.band_pixels], plan.band_starts) / plan.band_sizes
-        printed = np.add.reduceat(1.0 - self.template.ravel()[plan.window_pixels], plan.window_starts) \
-            / plan.window_sizes >= STROKE_PRINTED
+        # print inside: the window darker than its lightest (a box's tint, beige, is paper to a pencil)
+        window = self.template.ravel()[plan.window_pixels]
+        lightest = np.maximum.reduceat(window, plan.window_starts)
+        printed = np.add.reduceat(1.0 - window / np.repeat(np.maximum(lightest, 0.05), plan.window_sizes),
+                                  plan.window_starts) / plan.window_sizes >= STROKE_PRINTED
         measure = np.where(printed, beyond, blank)
         return measure, measure / np.where(printed, STROKE_CROSSED_PRINTED, STROKE_CROSSED)
 

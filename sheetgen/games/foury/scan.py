@@ -957,9 +957,10 @@ def _label(name: str) -> str:
 
 def _tamper(self, sheet, page, marks):
     """The page with marks the log does not explain added to its pencil: ('wall', 'D4:N'),
-    ('dot', 'C4'), ('box', 'track-hearts-9') (for the tests of what a scan must find)."""
+    ('dot', 'C4'), ('box', 'track-hearts-9') crossed, ('fill', 'track-hearts-9') blacked out (for the
+    tests of what a scan must find)."""
     from dataclasses import replace
-    from sheetgen.draw.model import Circle, Group, Line, Style
+    from sheetgen.draw.model import Circle, Group, Line, Rect, Style
     where, layout = self._layout(sheet)
     extra = []
     for kind, what in marks:
@@ -978,6 +979,11 @@ def _tamper(self, sheet, page, marks):
             extra.append(Group((Line(x + w * d, y + h * d, x + w * (1 - d), y + h * (1 - d), st),
                                 Line(x + w * (1 - d), y + h * d, x + w * d, y + h * (1 - d), st)),
                                id=f"pencil-{what}", cls="pencil cross"))
+        elif kind == "fill":
+            x, y, w, h = where[what].rect
+            d = 0.08 * w
+            extra.append(Rect(x + d, y + d, w - 2 * d, h - 2 * d, Style(stroke=None, fill="#3a3a3a"),
+                              id=f"pencil-fill-{what}", cls="pencil fill"))
     page.items = [replace(i, items=i.items + tuple(extra)) if isinstance(i, Group) and i.id == "pencil" else i
                   for i in page.items]
     return page
