@@ -361,8 +361,6 @@ class Page:
         expected = self.expected.ravel()[plan.band_pixels]
         s = (expected - self.reflectance.ravel()[plan.band_pixels]) / np.maximum(expected, 0.3)
         s *= self.visible.ravel()[plan.band_pixels]
-        if not len(plan.off_pixels):
-            plan.off_pixels = np.zeros(1, np.int64)     # no box has corners to tell: the floor alone
         off_expected = self.expected.ravel()[plan.off_pixels]
         off = (off_expected - self.reflectance.ravel()[plan.off_pixels]) / np.maximum(off_expected, 0.3)
         off *= self.visible.ravel()[plan.off_pixels]
@@ -371,11 +369,7 @@ class Page:
         above = np.clip(s - np.repeat(paper, plan.band_sizes) - STROKE_FLOOR, 0.0, None)
         blank = np.add.reduceat(above, plan.band_starts) / plan.band_sizes
         beyond = np.add.reduceat(self.dark.ravel()[plan.band_pixels], plan.band_starts) / plan.band_sizes
-        # print inside: the window darker than its lightest (a box's tint, beige, is paper to a pencil)
-        window = self.template.ravel()[plan.window_pixels]
-        lightest = np.maximum.reduceat(window, plan.window_starts)
-        printed = np.add.reduceat(1.0 - window / np.repeat(np.maximum(lightest, 0.05), plan.window_sizes),
-                                  plan.window_starts) / plan.window_sizes >= STROKE_PRINTED
+        printed = plan.printed_boxes(self.template)
         measure = np.where(printed, beyond, blank)
         return measure, measure / np.where(printed, STROKE_CROSSED_PRINTED, STROKE_CROSSED)
 
@@ -511,10 +505,13 @@ class Plan:
         if twin_index:
             self.twin_pixels, self.twin_starts, self.twin_empty, _ = _gathered(twin_pix)
         self.stroke_index = np.array(stroke_index, dtype=np.int64)
+        self._printed_boxes = None                  # (template, which boxes have print inside)
         if stroke_index:
             self.band_pixels, self.band_starts, _, sizes = _gathered(band_pix)
             self.band_sizes = np.maximum(sizes, 1)
             self.off_pixels, self.off_starts, _, self.off_sizes = _gathered(off_pix)
+            if not len(self.off_pixels):
+                self.off_pixels = np.zeros(1, np.int64)     # no box has corners to tell: the floor alone
             self.window_pixels, self.window_starts, _, sizes = _gathered(window_pix)
             self.window_sizes = np.maximum(sizes, 1)
         self.line_index = np.array(line_index, dtype=np.int64)
@@ -541,6 +538,19 @@ class Plan:
         self.marked_code = np.where(kinds == FILL, 3, 1)          # what a marked one reads: FILLED or MARKED
         self.threshold = np.array([_threshold(r) for r in regions], dtype=np.float64)
         self.margin = np.array([_margin(r) for r in regions], dtype=np.float64)
+
+    def printed_boxes(self, template: np.ndarray) -> np.ndarray:
+        """Which of the plan's boxes read by strokes have print inside their window: darker than the
+        window's lightest (a box's tint, beige, is paper to a pencil).  Kept for the last template."""
+        cached = self._printed_boxes
+        if cached is not None and cached[0] is template:
+            return cached[1]
+        window = template.ravel()[self.window_pixels]
+        lightest = np.maximum.reduceat(window, self.window_starts)
+        printed = np.add.reduceat(1.0 - window / np.repeat(np.maximum(lightest, 0.05), self.window_sizes),
+                                  self.window_starts) / self.window_sizes >= STROKE_PRINTED
+        self._printed_boxes = (template, printed)
+        return printed
 
 
 def _stroke_pixels(g, kx: float, ky: float, rows: int, cols: int) -> tuple:
