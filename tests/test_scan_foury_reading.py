@@ -282,3 +282,51 @@ def test_an_icon_seen_darker_than_printed_is_no_cross(recipes, image):
     read = _read(recipes, "photo-0270", image, [f"{w}-{c}" for c in cells for w in ("room", "struck")])
     assert _wrong(read) == {}
     assert _read(recipes, "photo-0110", image, ["room-J6"]) == {"room-J6": ("marked", "marked")}
+
+
+# -- boxes and ticks, read by a cross's two strokes ---------------------------------------------------
+# (recipe, the regions the bench misread: penciled empty, the real crosses of the same kind beside them)
+BOXES = {
+    # a rubber's residue: the hearts spent during play, their crosses erased (faint, wide, patchy)
+    "residue in a track box": ("photo-0269", ["track-hearts-4"], ["track-hearts-1", "track-hearts-2"]),
+    "residue in the first track boxes": ("photo-0297", ["track-hearts-1", "track-hearts-2"],
+                                         ["track-shovels-1", "track-shovels-2", "track-kills-3"]),
+    # the hero's starting traits printed as grey crosses: the pencil over them hardly shows, the
+    # grey cross alone (a trait lost) is no pencil
+    "a printed grey cross": ("photo-0032", ["track-weapon-2", "track-shovels-7"],
+                             ["track-shields-1", "track-weapon-1", "track-hearts-1", "track-clovers-2"]),
+    # the paper a shade darker than the light says (inside the circles and the small boxes alike)
+    "an exit circle's paper": ("photo-0045", ["req-B-exit", "req-C-exit", "track-turns-22"],
+                               ["req-A-oracle", "track-turns-1", "track-turns-6"]),
+    "an Oracle circle's paper": ("photo-0215", ["req-B-oracle", "req-C-oracle", "req-B-exit"],
+                                 ["req-A-oracle", "req-D-oracle", "req-A-exit", "req-D-exit"]),
+    "an hourglass box's paper": ("photo-0243", ["track-turns-21"], ["track-turns-1", "track-turns-3"]),
+}
+
+
+@pytest.mark.parametrize("image", IMAGES)
+@pytest.mark.parametrize("what", sorted(BOXES))
+def test_a_box_reads_by_its_crosss_strokes(recipes, what, image):
+    rid, empty, crossed = BOXES[what]
+    read = _read(recipes, rid, image, empty + crossed)
+    _, played = _scan(recipes, rid, image)
+    assert [r for r in empty if played.truth[r] != EMPTY] == [], "the log leaves these empty"
+    assert [r for r in crossed if played.truth[r] == EMPTY] == [], "the log crosses these"
+    assert _wrong(read) == {}, what
+    assert set(read) == set(empty + crossed), "a box was hidden: pick others"
+
+
+@pytest.mark.parametrize("image", ["flat", "photo"])
+def test_a_box_blacked_out_reads_filled_and_a_tampered_cross_crossed(recipes, image):
+    """The strokes decide a cross; a box blacked out (no cross) still reads filled, by its mean
+    darkness; a cross the log does not explain is found."""
+    from sheetgen.scan.contract import CROSSED, FILLED
+    base = recipes["photo-0215"]
+    tamper = (("fill", "track-chests-3"), ("box", "track-chests-5"), ("fill", "req-B-exit"))
+    recipe = replace(base, id=f"boxes-tampered-{image}", tamper=tamper)
+    recipe = replace(recipe, dpi=300, camera=None) if image == "flat" else \
+        replace(recipe, camera=replace(base.camera, **DISTORTED))
+    img, played = photo_of(recipe)
+    result = scan_photo(recipe.id, sheet_ref=played.ref, options=played.options, img=img)
+    assert {b: result.readings[b].value for b in ("track-chests-3", "track-chests-5", "req-B-exit")} == {
+        "track-chests-3": FILLED, "track-chests-5": CROSSED, "req-B-exit": FILLED}

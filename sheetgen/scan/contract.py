@@ -8,7 +8,9 @@ the readings mean (a `SheetView`) and how they square with the rules and with a 
 record.
 
 Region kinds, each a way a pencil marks paper:
-    BOX   (x, y, w, h): a box crossed, filled (blacked out) or left empty
+    BOX   (x, y, w, h[, strokes]): a box crossed, filled (blacked out) or left empty; strokes: mm inside its
+          outline, the window a cross's two strokes are read in (along its diagonals, against the box's
+          own paper and print), None: its mean darkness decides
     LINE  (x1, y1, x2, y2, band[, black[, gap[, share[, twin]]]]): a stroke along the segment (a wall, a path, a
           strike-through); black: the mm of black across the band that make a point of it penciled
           (None: an ordinary pencil line's);

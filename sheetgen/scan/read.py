@@ -13,7 +13,8 @@ pencil is what the photo has darker than the paper should be there:
 3. darkness: how much darker the photo is than the darkest the expected page is within
    TOLERANCE mm (so a slightly misplaced printed line is not pencil), less a noise floor;
 4. each region integrates the darkness in its own way (sheetgen.scan.contract): a BOX its
-   mean inside the printed outline, a LINE the share of its length where the darkness
+   mean inside the printed outline (and, where its geometry asks, the pencil along its diagonals:
+   a cross's two strokes, `Page.strokes`), a LINE the share of its length where the darkness
    across its band is a pencil line's, a DOT the darkest dot-sized spot near its centre,
    an AREA its mean (or its signed mean less the paper's beside it).  Integrals of darkness
    keep their size under blur.  A region's geometry may carry its own decision (a LINE's
@@ -47,6 +48,15 @@ DOT_MARKED = 0.20           # the darkest dot-sized spot's mean darkness
 AREA_MARKED = 0.05          # mean darkness of an area
 AREA_FEW_SEEN = 0.5         # an area less seen than this (under print) cannot be read: empty, unsure
 FILL_MARKED = 0.30          # mean darkness of a shape blacked out
+# a box read by a cross's strokes (Page.strokes): the pencil within STROKE_BAND mm of its diagonals
+STROKE_BAND = 0.4           # mm either side of a diagonal (a stroke askew, wandering a little)
+STROKE_FLOOR = 0.10         # of the paper's white: a rubber's residue, a dull patch of paper stay under it
+STROKE_CROSSED = 0.015      # a blank box: its diagonals' darkness above the floor and the box's own paper
+STROKE_PRINTED = 0.02       # the box's window this much darker than its lightest printed (a grey cross
+                            # to pencil over, a digit; a tint is paper) ...
+STROKE_CROSSED_PRINTED = 0.004   # ... is read by the darkness beyond its print along the diagonals (the
+                                 # pencil over a printed stroke hardly shows; the print alone leaves none)
+BOX_HEAVY = 0.15            # a box read by strokes is marked from this mean darkness, whatever the shape
 
 
 class Printed:
@@ -339,6 +349,30 @@ class Page:
                 seen[idx] = np.add.reduceat(vis, starts) / np.diff(np.append(starts, len(pix)))
         return score, seen
 
+    def strokes(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
+        """(measure, the same relative to its threshold) of the boxes read by a cross's strokes, in
+        plan.stroke_index's order.  A blank box: the mean along its diagonals of the darkness above
+        STROKE_FLOOR and above the box's own paper (its corners, off the diagonals): a dull patch, paper
+        a shade darker than the light says, a rubber's faint residue stay under the floor, a pencil
+        stroke is far above it (measured against the print as the camera sees it, not the darkest
+        print near: a box has none inside).  A box with print inside (a grey cross to pencil over, a
+        digit): the mean along its diagonals of the darkness beyond the print (where the print is
+        alone, none)."""
+        expected = self.expected.ravel()[plan.band_pixels]
+        s = (expected - self.reflectance.ravel()[plan.band_pixels]) / np.maximum(expected, 0.3)
+        s *= self.visible.ravel()[plan.band_pixels]
+        off_expected = self.expected.ravel()[plan.off_pixels]
+        off = (off_expected - self.reflectance.ravel()[plan.off_pixels]) / np.maximum(off_expected, 0.3)
+        off *= self.visible.ravel()[plan.off_pixels]
+        paper = np.add.reduceat(off, plan.off_starts) / np.maximum(plan.off_sizes, 1)
+        paper[plan.off_sizes < 4] = 0.0                 # too few corners to tell: the floor alone
+        above = np.clip(s - np.repeat(paper, plan.band_sizes) - STROKE_FLOOR, 0.0, None)
+        blank = np.add.reduceat(above, plan.band_starts) / plan.band_sizes
+        beyond = np.add.reduceat(self.dark.ravel()[plan.band_pixels], plan.band_starts) / plan.band_sizes
+        printed = plan.printed_boxes(self.template)
+        measure = np.where(printed, beyond, blank)
+        return measure, measure / np.where(printed, STROKE_CROSSED_PRINTED, STROKE_CROSSED)
+
 
 REMAP_COLUMNS = 32000       # cv2.remap takes maps narrower than 32767: more points are laid in blocks
 
@@ -388,12 +422,19 @@ class Plan:
         twin_pix, twin_index = [], []               # shapes read with their twin (the lesser of the two)
         twin_xs, twin_ys, twin_of = [], [], []      # lines read with their twin: its points, the main points'
         n_points = 0
+        stroke_index, band_pix, off_pix, window_pix = [], [], [], []     # boxes read by a cross's strokes
         dots: dict = {}
         across = np.linspace(-0.5, 0.5, 9)[:, None]
         for i, r in enumerate(regions):
             g = r.geometry
             if r.kind in (BOX, AREA, FILL):
                 x, y, w, h = g[:4]
+                if r.kind == BOX and len(g) > 4 and g[4] is not None:
+                    band, off, window = _stroke_pixels(g, kx, ky, rows, cols)
+                    stroke_index.append(i)
+                    band_pix.append(band)
+                    off_pix.append(off)
+                    window_pix.append(window)
                 if r.kind == BOX:
                     inset = max(0.55, 0.13 * min(w, h))
                     x, y, w, h = x + inset, y + inset, w - 2 * inset, h - 2 * inset
@@ -463,6 +504,16 @@ class Plan:
         self.twin_index = np.array(twin_index, dtype=np.int64)
         if twin_index:
             self.twin_pixels, self.twin_starts, self.twin_empty, _ = _gathered(twin_pix)
+        self.stroke_index = np.array(stroke_index, dtype=np.int64)
+        self._printed_boxes = None                  # (template, which boxes have print inside)
+        if stroke_index:
+            self.band_pixels, self.band_starts, _, sizes = _gathered(band_pix)
+            self.band_sizes = np.maximum(sizes, 1)
+            self.off_pixels, self.off_starts, _, self.off_sizes = _gathered(off_pix)
+            if not len(self.off_pixels):
+                self.off_pixels = np.zeros(1, np.int64)     # no box has corners to tell: the floor alone
+            self.window_pixels, self.window_starts, _, sizes = _gathered(window_pix)
+            self.window_sizes = np.maximum(sizes, 1)
         self.line_index = np.array(line_index, dtype=np.int64)
         self.spans = np.array(spans, dtype=np.int64)
         # twins: the points of the lines read with one (twin_of: their own points' indices)
@@ -487,6 +538,39 @@ class Plan:
         self.marked_code = np.where(kinds == FILL, 3, 1)          # what a marked one reads: FILLED or MARKED
         self.threshold = np.array([_threshold(r) for r in regions], dtype=np.float64)
         self.margin = np.array([_margin(r) for r in regions], dtype=np.float64)
+
+    def printed_boxes(self, template: np.ndarray) -> np.ndarray:
+        """Which of the plan's boxes read by strokes have print inside their window: darker than the
+        window's lightest (a box's tint, beige, is paper to a pencil).  Kept for the last template."""
+        cached = self._printed_boxes
+        if cached is not None and cached[0] is template:
+            return cached[1]
+        window = template.ravel()[self.window_pixels]
+        lightest = np.maximum.reduceat(window, self.window_starts)
+        printed = np.add.reduceat(1.0 - window / np.repeat(np.maximum(lightest, 0.05), self.window_sizes),
+                                  self.window_starts) / self.window_sizes >= STROKE_PRINTED
+        self._printed_boxes = (template, printed)
+        return printed
+
+
+def _stroke_pixels(g, kx: float, ky: float, rows: int, cols: int) -> tuple:
+    """A box's pixels read by a cross's strokes (geometry (x, y, w, h, inset)): within the window
+    `inset` mm inside its outline, those within STROKE_BAND of its diagonals, those well off them (its
+    own paper), and the whole window.  Never empty: an off-page box gets a pixel of the edge."""
+    x, y, w, h, inset = g[:5]
+    c0, c1 = int(round((x + inset) * kx)), int(round((x + w - inset) * kx))
+    r0, r1 = int(round((y + inset) * ky)), int(round((y + h - inset) * ky))
+    c0, c1 = max(0, min(cols - 1, c0)), max(0, min(cols, c1))
+    r0, r1 = max(0, min(rows - 1, r0)), max(0, min(rows, r1))
+    c1, r1 = max(c0 + 1, c1), max(r0 + 1, r1)
+    yy, xx = np.mgrid[r0:r1, c0:c1]
+    u, v = (xx + 0.5) / kx - x, (yy + 0.5) / ky - y          # mm from the box's top left corner
+    norm = np.hypot(w, h)
+    to_diagonal = np.minimum(np.abs(u * h - v * w), np.abs(u * h - (h - v) * w)) / norm
+    pix = (yy * cols + xx).ravel()
+    to_diagonal = to_diagonal.ravel()
+    band = pix[to_diagonal <= STROKE_BAND]
+    return (band if len(band) else pix[:1]), pix[to_diagonal > STROKE_BAND + 0.3], pix
 
 
 def _gathered(groups: list) -> tuple:
@@ -558,6 +642,20 @@ def read_regions(page: Page, plan: Plan) -> dict[str, RegionReading]:
     unread = (seen < HIDDEN) | (plan.is_area & (seen < AREA_FEW_SEEN))
     conf[unread] = 0.0
     code = np.where(unread | ~marked, 0, np.where(box, np.where(score >= BOX_FILLED, 3, 2), plan.marked_code))
+    if len(plan.stroke_index):
+        # boxes read by a cross's strokes: filled by their mean darkness, else crossed by the strokes (or
+        # by a heavy mark of any shape), the strokes' measure reported and its confidence
+        i = plan.stroke_index
+        mean = score[i]
+        measure, relative = page.strokes(plan)
+        filled = mean >= BOX_FILLED
+        crossed = ~filled & ((relative >= 1.0) | (mean >= BOX_HEAVY))
+        code[i] = np.where(unread[i], 0, np.where(filled, 3, np.where(crossed, 2, 0)))
+        score[i] = np.where(filled, mean, np.round(measure, 4))
+        sure = np.where(filled, np.abs(mean - BOX_FILLED) / (0.3 * BOX_FILLED),
+                        np.where(crossed & (relative < 1.0), np.abs(mean - BOX_HEAVY) / (0.5 * BOX_HEAVY),
+                                 np.abs(relative - 1.0) / 0.5))
+        conf[i] = np.where(unread[i], 0.0, np.round(np.minimum(1.0, sure), 3))
     values = (EMPTY, MARKED, CROSSED, FILLED)
     return {r.id: RegionReading(r, values[c], f, a, b)
             for r, c, f, a, b in zip(plan.regions, code.tolist(), conf.tolist(), score.tolist(), seen.tolist())}

@@ -42,6 +42,8 @@ ARM_BARE = 0.1             # of the upper left arm penciled: none of a cross's s
 DOT_OVER_WAVES = 0.3        # a dot read in a room drawn flooded: its waves' crests by the centre read up to about 0.22
 CROSS_FAINT = 0.5           # of a crossed room's lower right arm, in view, penciled: the cross's other strokes tell
 ARM_SEEN = 0.6              # a crossed room's lower right arm seen less than this (under an icon): the other one tells
+STROKES_INSET = 0.7         # mm inside a box's outline its cross's strokes are read (clear of the outline)
+STROKES_INSET_CIRCLE = 0.4  # mm inside the square within an Oracle or exit circle
 WALL_BLACK = 0.18           # mm of black across a wall's band: a wall is a thick line (an erased one is not)
 ENTRY_CLEAR = 0.12          # of a cell: the path from an arrow read from this far inside the map's edge
 CLEAR = "foe's place clear of walls"  # the role of the part of a foe's place a penciled wall's ink cannot reach
@@ -262,11 +264,15 @@ def box_regions(placed: dict) -> list[Region]:
         role = _role(pid)
         kind = FILL if role == "fury box" else BOX
         x, y, w, h = p.rect
+        inset = STROKES_INSET
         if pid.endswith("-oracle") or pid.endswith("-exit"):
-            # a circle: read the square inside it
+            # a circle: read the square inside it (its corners touch the ring: the strokes well inside)
             k = 0.15 * w
             x, y, w, h = x + k, y + k, w - 2 * k, h - 2 * k
-        out.append(Region(pid, kind, (x, y, w, h), role))
+            inset = STROKES_INSET_CIRCLE
+        # every box is penciled with a cross (sheets/pencil.py): read by its strokes, not its mean
+        # darkness (a rubber's residue, paper a shade dark, a printed grey cross mislead the mean)
+        out.append(Region(pid, kind, (x, y, w, h, inset) if kind == BOX else (x, y, w, h), role))
     return sorted(out, key=lambda r: r.id)
 
 
@@ -1029,9 +1035,10 @@ def _label(name: str) -> str:
 
 def _tamper(self, sheet, page, marks):
     """The page with marks the log does not explain added to its pencil: ('wall', 'D4:N'),
-    ('dot', 'C4'), ('box', 'track-hearts-9') (for the tests of what a scan must find)."""
+    ('dot', 'C4'), ('box', 'track-hearts-9') crossed, ('fill', 'track-hearts-9') blacked out (for the
+    tests of what a scan must find)."""
     from dataclasses import replace
-    from sheetgen.draw.model import Circle, Group, Line, Style
+    from sheetgen.draw.model import Circle, Group, Line, Rect, Style
     where, layout = self._layout(sheet)
     extra = []
     for kind, what in marks:
@@ -1050,6 +1057,11 @@ def _tamper(self, sheet, page, marks):
             extra.append(Group((Line(x + w * d, y + h * d, x + w * (1 - d), y + h * (1 - d), st),
                                 Line(x + w * (1 - d), y + h * d, x + w * d, y + h * (1 - d), st)),
                                id=f"pencil-{what}", cls="pencil cross"))
+        elif kind == "fill":
+            x, y, w, h = where[what].rect
+            d = 0.08 * w
+            extra.append(Rect(x + d, y + d, w - 2 * d, h - 2 * d, Style(stroke=None, fill="#3a3a3a"),
+                              id=f"pencil-fill-{what}", cls="pencil fill"))
     page.items = [replace(i, items=i.items + tuple(extra)) if isinstance(i, Group) and i.id == "pencil" else i
                   for i in page.items]
     return page
