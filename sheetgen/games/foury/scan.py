@@ -571,12 +571,19 @@ class FouryScanner(GameScanner):
         from sheetgen.scan.read import classify
         if layout.crossings is None:
             self.regions(sheet)
-        out = None
+        marked = [readings[i] for i in layout.crossings if i in readings and readings[i].marked]
+        if not marked:
+            return readings
+        out = dict(readings)
+        # two lines from one stairs nearly along each other both read the one stroke: the better read is it
+        for line in marked:
+            if any(other is not line and other.score > line.score and under(line.region, other.region) >= UNDER
+                   for other in marked):
+                out[line.region.id] = replace(line, value=EMPTY, confidence=min(line.confidence, UNCERTAIN_REFINED))
         for line_id, crossed in layout.crossings.items():
-            line = readings.get(line_id)
+            line = out.get(line_id)
             if line is None or not line.marked:
                 continue
-            out = dict(readings) if out is None else out
             for rid, part_id in crossed:
                 r, part = out.get(rid), readings.get(part_id) if part_id else None
                 if r is None or r.hidden:
@@ -586,7 +593,7 @@ class FouryScanner(GameScanner):
                     out[rid] = replace(r, value=MARKED if walked else EMPTY, confidence=UNCERTAIN_REFINED)
                     continue
                 out[rid] = classify(r.region, part.score, r.visible)
-        return readings if out is None else out
+        return out
 
     @staticmethod
     def _ends_dotted(path_id: str, line, readings) -> bool:
@@ -1105,7 +1112,9 @@ def _label(name: str) -> str:
 
 def _tamper(self, sheet, page, marks):
     """The page with marks the log does not explain added to its pencil: ('wall', 'D4:N'),
-    ('dot', 'C4'), ('box', 'track-hearts-9') (for the tests of what a scan must find)."""
+    ('dot', 'C4'), ('box', 'track-hearts-9'), ('path', 'C4-D4') (a line from room centre to room
+    centre, as the pencil draws a move: 'I3-K7' from the stairs is a stairs line) (for the tests of
+    what a scan must find)."""
     from dataclasses import replace
     from sheetgen.draw.model import Circle, Group, Line, Style
     where, layout = self._layout(sheet)
@@ -1119,6 +1128,10 @@ def _tamper(self, sheet, page, marks):
             cx, cy = _centre(layout, what)
             extra.append(Circle(cx, cy, max(0.5, layout.size * 0.07), Style(stroke=None, fill="#111111"),
                                 id=f"pencil-dot-{what}", cls="pencil dot"))
+        elif kind == "path":
+            a, b = what.split("-")
+            extra.append(Line(*_centre(layout, a), *_centre(layout, b),
+                              Style(stroke="#3a3a3a", stroke_width=0.45, cap="round", join="round"), cls="pencil path"))
         elif kind == "box":
             x, y, w, h = where[what].rect
             d = 0.22
