@@ -278,12 +278,14 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
 CLEAR_REACH = 0.7           # mm beyond a region's half band a stairs line's stroke may reach (its width, the hand)
 CLEAR_LEAST = 1.2           # mm: a region's part clear of a stairs line shorter than this tells nothing
 CLEAR_SAMPLES = 48
+CLEAR_CROSSED = 0.12        # of a region's length within a stairs line's reach: less is too little ink to read
 
 
 def _clear_part(region: Region, line: Region):
     """The longest part of a LINE region (a path, a wall, a flood's waves ...) clear of a stairs
     line's stroke (its whole length, centre to centre), as a region of its own (role CLEAR, id
-    'REGION@LINE'); None if the line runs along all of it; False if it does not reach the region."""
+    'REGION@LINE'); None if the line runs along all of it; False if it does not reach the region
+    (or only a tip of it)."""
     x1, y1, x2, y2, band = region.geometry[:5]
     g = region.geometry
     gap = g[6] if len(g) > 6 and g[6] is not None else 0.0
@@ -296,8 +298,8 @@ def _clear_part(region: Region, line: Region):
             clear.append(None)              # the middle the region leaves out
             continue
         clear.append(_distance(x1 + (x2 - x1) * t, y1 + (y2 - y1) * t, whole) > reach)
-    if all(c is not False for c in clear):
-        return False
+    if sum(c is False for c in clear) < CLEAR_CROSSED * sum(c is not None for c in clear):
+        return False                        # crossed at a tip: the line's ink there reads as no mark
     best, run = (0, -1), None
     for i, c in enumerate(clear + [None]):
         if c:
