@@ -8,7 +8,6 @@ photographed, and beside them real marks along a line still read."""
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -16,24 +15,16 @@ cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[s
 
 from sheetgen.games.foury.scan import SCANNER, UPPER, FouryView   # noqa: E402
 from sheetgen.scan.contract import EMPTY                          # noqa: E402
-from sheetgen.scan.corpus import load_recipes, pdftoppm_available, photo_of, played_cached   # noqa: E402
+from sheetgen.scan.corpus import photo_of, played_cached           # noqa: E402
 from sheetgen.scan.pipeline import compare_with_record, scan_photo   # noqa: E402
 
-RECIPES = Path(__file__).parent / "data" / "scan" / "recipes.yaml"
-DISTORTED = dict(megapixels=2, rotation=200.0, tilt=22.0, tilt_axis=120.0, fill=0.85, k1=0.0, light=0.25,
-                 light_angle=30.0, shadow=0.25, shadow_line=(0.4, 70.0), blur=0.9, noise=3.0, jpeg=70)
-IMAGES = ["flat", "photo", "bench photo"]
+# the corpus fixture and the images of the other reading tests
+from test_scan_foury_reading import DISTORTED, IMAGES, recipes   # noqa: E402,F401  (recipes: a fixture)
+
 # the bench's misreads: the Kraken's full game climbs at I3 and goes on to D5 past the lever in D4
 # (its line read as F4's dot, the path F4-G4 and G4's waves); In and Out with your Strength climbs at
 # F8 and goes on to J10 (read as H9's dot and the wall G8:S); the levers log goes B4 -> D5 (read right)
 LINES = {"photo-0058": "I3-D5", "photo-0083": "F8-J10", "photo-0039": "B4-D5"}
-
-
-@pytest.fixture(scope="module")
-def recipes():
-    if not pdftoppm_available():
-        pytest.fail("pdftoppm (poppler-utils) is needed to rasterise the corpus: apt-get install poppler-utils")
-    return {r.id: r for r in load_recipes(RECIPES)}
 
 
 _scans: dict = {}

@@ -9,7 +9,12 @@ Regions (sheetgen.scan.contract), by the ids of sheets/map.py and sheets/charact
   flooded room's waves (LINE `flood-C4`, maps whose water spreads); for every edge between two
   cells but printed walls: a wall penciled (LINE `wall-C4-E`, `wall-C4-S`) and the path across it
   (LINE `path-C4-D4`); at every entry arrow `entry-C1-N`: the arrow blacked out (FILL) and the
-  path from it (LINE `path-C1-N`);
+  path from it (LINE `path-C1-N`); between two magic circles the jump (LINE `jump-A9-K5`); from a
+  room with stairs to every room beside a lever (not beside the stairs, nor on their row or column)
+  the stairs line (LINE `stairs-I3-D5`: the hero climbed, pulled the lever, went on from its room;
+  the pencil draws the stairs' room to the room entered), and for every line region it crosses its
+  part clear of it (LINE `path-F4-G4@stairs-I3-D5`, read by refine where the line is penciled, never
+  shown);
 - on the character sheet(s) (ids prefixed `p2-` ... on several-sheet pages): every box of the
   tracks (`track-hearts-3`, `track-turns-12` ...), the Fury skulls (FILL), the requirement boxes
   and the Oracle and exit circles (`req-A-1`, `req-A-oracle`), the round markers
@@ -451,7 +456,10 @@ class FouryScanner(GameScanner):
           (under FOE_UNDER_LINE) where an icon hides the cross's lower right arm but its upper left
           arm and its other stroke read penciled;
         - an item's strike and a flood's waves read in one room: the weaker is the other's ink
-          unless CROSSING_SHARE of it is penciled."""
+          unless CROSSING_SHARE of it is penciled;
+        - a stairs line penciled: the path, wall, flood ... regions it crosses are read on their
+          part clear of it (a path it runs all along: by its rooms' dots); a dot's or a foe's place
+          it runs through is its ink unless a path reaches the room (as a jump's line)."""
         from dataclasses import replace
         _, layout = self._layout(sheet)
         readings = self._clear_of_stairs_lines(sheet, layout, readings)
@@ -577,6 +585,16 @@ class FouryScanner(GameScanner):
         if not marked:
             return readings
         out = dict(readings)
+        # a line along the other marks read (paths walked nearly its way, walls, jumps, rooms crossed,
+        # items struck, dots) may be their ink: where they explain half its length it stands only if
+        # both its rooms read visited (the stairs' room has its dot, the room entered gets one)
+        strokes = _diagonal_strokes(layout, readings) + _marked_strokes(layout, readings)
+        for line in list(marked):
+            ends = [readings.get(f"cell-{c}") for c in line.region.id.split("-")[1:3]]
+            if not all(e is None or e.marked or e.hidden for e in ends) and _share_near(
+                    line.region.geometry, strokes, line.region.geometry[4] / 2 + CLEAR_REACH) >= JUMP_EXPLAINED:
+                out[line.region.id] = replace(line, value=EMPTY, confidence=min(line.confidence, UNCERTAIN_REFINED))
+                marked.remove(line)
         # two lines from one stairs nearly along each other both read the one stroke: the better read is it
         for line in marked:
             if any(other is not line and other.score > line.score and under(line.region, other.region) >= UNDER
@@ -1052,6 +1070,26 @@ def _diagonal_strokes(layout: MapLayout, readings) -> list[tuple]:
                     (x + 0.94 * s, y + 0.06 * s, x + 0.06 * s, y + 0.94 * s)]
         if strike is not None and strike.marked:
             out.append((x + 0.12 * s, y + 0.88 * s, x + 0.88 * s, y + 0.12 * s))
+    return out
+
+
+def _marked_strokes(layout: MapLayout, readings) -> list[tuple]:
+    """The strokes of the paths, walls and jumps the readings say are penciled (centre to centre,
+    along the edge), and the dots read (as points)."""
+    out = []
+    for rid, r in readings.items():
+        role = r.region.role
+        if not r.marked or role not in ("path", "wall", "jump", "visited"):
+            continue
+        _, a, b = rid.split("-", 2) if rid.count("-") >= 2 else (None, rid.split("-")[1], None)
+        if role == "visited":
+            out.append((*r.region.geometry[:2], *r.region.geometry[:2]))
+        elif role == "wall":
+            out.append(_edge_line(layout, a, b))
+        elif role == "jump":
+            out.append(_between_centres(r.region.geometry))
+        elif b not in ("N", "E", "S", "W"):
+            out.append((*_centre(layout, a), *_centre(layout, b)))
     return out
 
 
