@@ -9,7 +9,12 @@ Regions (sheetgen.scan.contract), by the ids of sheets/map.py and sheets/charact
   flooded room's waves (LINE `flood-C4`, maps whose water spreads); for every edge between two
   cells but printed walls: a wall penciled (LINE `wall-C4-E`, `wall-C4-S`) and the path across it
   (LINE `path-C4-D4`); at every entry arrow `entry-C1-N`: the arrow blacked out (FILL) and the
-  path from it (LINE `path-C1-N`);
+  path from it (LINE `path-C1-N`); between two magic circles the jump (LINE `jump-A9-K5`); from a
+  room with stairs to every room beside a lever (not beside the stairs, nor on their row or column)
+  the stairs line (LINE `stairs-I3-D5`: the hero climbed, pulled the lever, went on from its room;
+  the pencil draws the stairs' room to the room entered), and for every line region it crosses its
+  part clear of it (LINE `path-F4-G4@stairs-I3-D5`, read by refine where the line is penciled, never
+  shown);
 - on the character sheet(s) (ids prefixed `p2-` ... on several-sheet pages): every box of the
   tracks (`track-hearts-3`, `track-turns-12` ...), the Fury skulls (FILL), the requirement boxes
   and the Oracle and exit circles (`req-A-1`, `req-A-oracle`), the round markers
@@ -44,12 +49,15 @@ CROSS_FAINT = 0.5           # of a crossed room's lower right arm, in view, penc
 ARM_SEEN = 0.6              # a crossed room's lower right arm seen less than this (under an icon): the other one tells
 STROKES_INSET = 0.7         # mm inside a box's outline its cross's strokes are read (clear of the outline)
 STROKES_INSET_CIRCLE = 0.4  # mm inside the square within an Oracle or exit circle
+UPPER = "stairs line"        # the line from the stairs to the room entered past a lever (the upper level)
+LINES_OVER = ("jump", UPPER)  # the lines drawn across the grid between rooms that are not neighbours
+STAIRS_CLEAR = "part clear of a stairs line"  # refine reads a region crossed by a stairs line penciled by it; never shown
 WALL_BLACK = 0.18           # mm of black across a wall's band: a wall is a thick line (an erased one is not)
 ENTRY_CLEAR = 0.12          # of a cell: the path from an arrow read from this far inside the map's edge
-CLEAR = "foe's place clear of walls"  # the role of the part of a foe's place a penciled wall's ink cannot reach
+FOE_CLEAR = "foe's place clear of walls"  # the role of the part of a foe's place a penciled wall's ink cannot reach
 WALL_REACH = 1.4            # mm into a room a wall penciled on its edge darkens (half its widest stroke, the hand, blur)
 CLEAR_SEEN = 0.5            # of that part seen (not under print), or it tells nothing
-UNSHOWN = (ARM, CLEAR)      # roles refine reads and no view shows
+UNSHOWN = (ARM, FOE_CLEAR, STAIRS_CLEAR)  # roles refine reads and no view shows
 
 
 def _role(key: str) -> str:
@@ -92,12 +100,38 @@ class MapLayout:
     entries: dict = field(default_factory=dict)        # 'C1:N' -> (cell, side)
     items: dict = field(default_factory=dict)          # cell -> [item ids]
     size: float = 0.0
+    crossings: dict | None = None      # stairs line region id -> [(id of a line region it crosses, id of
+                                       # that region's part clear of it, or None)]: map_regions makes it
 
     @property
     def circles(self) -> list[str]:
         """The cells with a magic circle (a path may jump between any two)."""
-        return sorted((c for c, ids in self.items.items() if any(i.endswith("magic-circle") for i in ids)),
+        return self._with_item("magic-circle")
+
+    def _with_item(self, item: str) -> list[str]:
+        return sorted((c for c, ids in self.items.items() if any(i.endswith(f"-{item}") for i in ids)),
                       key=_cell_order)
+
+    @property
+    def upper_lines(self) -> list[tuple[str, str]]:
+        """(stairs, room) for every line the pencil may draw over the upper level: from a room with
+        stairs to a room beside a lever and not beside the stairs (the hero climbs, pulls the lever
+        and goes on from the lever's room; the pencil draws the stairs' room to the room entered).
+        Not along a row or a column: there the line is the paths along it to the eye (straight through
+        the rooms' dots), and is read as them."""
+        out = []
+        for stairs in self._with_item("stairs"):
+            if stairs in self.rock:
+                continue
+            rooms = set()
+            for lever in self._with_item("lever"):
+                for side in "NESW":
+                    room = _neighbour_name(lever, side)
+                    if room in self.cells and room not in self.rock and room != stairs \
+                            and not _adjacent(room, stairs) and not _in_line(room, stairs):
+                        rooms.add(room)
+            out += [(stairs, room) for room in sorted(rooms, key=_cell_order)]
+        return out
 
 
 def _coord(name: str) -> tuple[int, int]:
@@ -209,7 +243,7 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
                 fx, fy, fw, fh = foe
                 x0 = max(fx, x + WALL_REACH) if "W" in sides else fx
                 y0 = max(fy, y + WALL_REACH) if "N" in sides else fy
-                out.append(Region(f"letter-{cell}-{sides}", AREA, (x0, y0, fx + fw - x0, fy + fh - y0), CLEAR))
+                out.append(Region(f"letter-{cell}-{sides}", AREA, (x0, y0, fx + fw - x0, fy + fh - y0), FOE_CLEAR))
         if layout.items.get(cell):
             out.append(Region(f"struck-{cell}", LINE, (x + 0.15 * s, y + 0.85 * s, x + 0.85 * s, y + 0.15 * s, 1.6),
                               "struck item"))
@@ -233,6 +267,21 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         for b in circles[i + 1:]:
             out.append(Region(f"jump-{a}-{b}", LINE, (*_trim(*_centre(layout, a), *_centre(layout, b), 0.2, 0.8),
                                                      WALL_BAND), "jump"))
+    uppers = [Region(f"stairs-{stairs}-{room}", LINE,
+                     (*_trim(*_centre(layout, stairs), *_centre(layout, room), 0.2, 0.8), WALL_BAND), UPPER)
+              for stairs, room in layout.upper_lines]
+    layout.crossings = {}
+    for line in uppers:
+        crossed = layout.crossings[line.id] = []
+        for region in out:
+            if region.kind != LINE or region.role == ARM:
+                continue
+            part = _clear_part(region, line)
+            if part is not False:
+                crossed.append((region.id, part and part.id))
+                if part:
+                    out.append(part)
+    out += uppers
     for key, (cell, side) in sorted(layout.entries.items()):
         x1, y1, x2, y2 = _edge_line(layout, cell, side)
         s = layout.cells[cell][2]
@@ -252,6 +301,47 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         out.append(Region(f"entry-{cell}-{side}", FILL, (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)),
                           "used arrow"))
     return out
+
+
+CLEAR_REACH = 0.7           # mm beyond a region's half band a stairs line's stroke may reach (its width, the hand)
+CLEAR_LEAST = 1.2           # mm: a region's part clear of a stairs line shorter than this tells nothing
+CLEAR_SAMPLES = 48
+CLEAR_CROSSED = 0.12        # of a region's length within a stairs line's reach: less is too little ink to read
+
+
+def _clear_part(region: Region, line: Region):
+    """The longest part of a LINE region (a path, a wall, a flood's waves ...) clear of a stairs
+    line's stroke (its whole length, centre to centre), as a region of its own (role STAIRS_CLEAR, id
+    'REGION@LINE'); None if the line runs along all of it; False if it does not reach the region
+    (or only a tip of it)."""
+    x1, y1, x2, y2, band = region.geometry[:5]
+    g = region.geometry
+    gap = g[6] if len(g) > 6 and g[6] is not None else 0.0
+    whole = _between_centres(line.geometry)
+    reach = band / 2 + CLEAR_REACH
+    clear = []
+    for i in range(CLEAR_SAMPLES + 1):
+        t = i / CLEAR_SAMPLES
+        if gap and abs(t - 0.5) < gap / 2:
+            clear.append(None)              # the middle the region leaves out
+            continue
+        clear.append(_distance(x1 + (x2 - x1) * t, y1 + (y2 - y1) * t, whole) > reach)
+    if sum(c is False for c in clear) < CLEAR_CROSSED * sum(c is not None for c in clear):
+        return False                        # crossed at a tip: the line's ink there reads as no mark
+    best, run = (0, -1), None
+    for i, c in enumerate(clear + [None]):
+        if c:
+            run = i if run is None else run
+            continue
+        if run is not None and i - 1 - run > best[1] - best[0]:
+            best = (run, i - 1)
+        run = None
+    a, b = best[0] / CLEAR_SAMPLES, best[1] / CLEAR_SAMPLES
+    if b <= a or (b - a) * math.hypot(x2 - x1, y2 - y1) < CLEAR_LEAST:
+        return None
+    share = g[7] if len(g) > 7 else None
+    return Region(f"{region.id}@{line.id}", LINE, (*_trim(x1, y1, x2, y2, a, b), band, g[5] if len(g) > 5 else None,
+                                                   None, share), STAIRS_CLEAR)
 
 
 def box_regions(placed: dict) -> list[Region]:
@@ -289,6 +379,8 @@ class FouryView(SheetView):
     foes: set = field(default_factory=set)          # cells with a foe written in
     floods: set = field(default_factory=set)
     arrows: set = field(default_factory=set)        # arrows blacked out ('C1:N')
+    upper: set = field(default_factory=set)         # 'I3-D5': the line from the stairs (I3) to the room
+                                                    # entered past a lever (the upper level walked)
 
     def tracks(self) -> dict[str, list[int]]:
         """'hearts' (or 'p2-hearts') -> the numbers of its marked boxes, for every track and box row."""
@@ -313,7 +405,7 @@ class FouryView(SheetView):
         out: dict = {"resources": {k: len(v) for k, v in tracks.items()}}
         if self.ticks():
             out["ticked"] = self.ticks()
-        for name in ("visited", "path", "walls", "arrows", "rooms", "struck", "foes", "floods"):
+        for name in ("visited", "path", "upper", "walls", "arrows", "rooms", "struck", "foes", "floods"):
             values = getattr(self, name)
             if values:
                 out[name] = sorted(values, key=_cell_order)
@@ -400,13 +492,17 @@ class FouryScanner(GameScanner):
         - a room's dot read faint (under DOT_OVER_WAVES) in a room drawn flooded is the waves' ink
           unless a path read penciled enters the room;
         - an item's strike and a flood's waves read in one room: the weaker is the other's ink
-          unless CROSSING_SHARE of it is penciled."""
+          unless CROSSING_SHARE of it is penciled;
+        - a stairs line penciled: the path, wall, flood ... regions it crosses are read on their
+          part clear of it (a path it runs all along: by its rooms' dots); a dot's or a foe's place
+          it runs through is its ink unless a path reaches the room (as a jump's line)."""
         from dataclasses import replace
-        out = {rid: r for rid, r in readings.items() if r.region.role not in UNSHOWN}   # read here, not shown
         _, layout = self._layout(sheet)
-        jumps, strokes = [], None
+        readings = self._clear_of_stairs_lines(sheet, layout, readings)
+        out = {rid: r for rid, r in readings.items() if r.region.role not in UNSHOWN}   # read here, not shown
+        jumps, uppers, strokes = [], [], None
         for rid, r in readings.items():
-            if r.region.role != "jump" or not r.marked:
+            if r.region.role not in LINES_OVER or not r.marked:
                 continue
             # a diagonal jump runs along the rooms' crosses and strikes (strokes corner to corner):
             # where they explain half its length, its reading tells nothing of its own, and it stands
@@ -418,7 +514,8 @@ class FouryScanner(GameScanner):
                     and not all(e is None or e.marked or e.hidden for e in ends):
                 out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
                 continue
-            jumps.append(r.region)
+            (jumps if r.region.role == "jump" else uppers).append(r.region)
+        lines = jumps + uppers          # a dot's or a foe's place they run through is their ink
         # a room a path penciled nearly all along reaches was entered: its dot is there, however faint
         # (the rules draw a dot in every room a line enters)
         entered = set()
@@ -463,7 +560,7 @@ class FouryScanner(GameScanner):
             if weaker.score < CROSSING_SHARE:
                 out[weaker.region.id] = replace(weaker, value=EMPTY, confidence=min(weaker.confidence, UNCERTAIN_REFINED))
         # a path reaches a room where it is penciled, however faintly (not a jump's line along it)
-        reached = {c for j in jumps for c in j.id.split("-")[1:3]}
+        reached = {c for j in lines for c in j.id.split("-")[1:3]}
         for rid, r in out.items():
             if r.region.role == "path" and not r.hidden and r.score >= PATH_WEAK[0] and \
                     not any(under(r.region, j) >= UNDER for j in jumps):
@@ -500,7 +597,7 @@ class FouryScanner(GameScanner):
                         r.score < FOE_UNDER_LINE and _crossed_unseen(readings, cell)) or (
                         r.score < FOE_UNDER_LINE and any(
                             _near_segment(x + w / 2, y + h / 2, j.geometry, math.hypot(w, h) / 2)
-                            for j in jumps)):                 # so does a jump's line: its ink, unless darker
+                            for j in lines)):                 # so does a jump's line: its ink, unless darker
                     out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
                 continue
             if r.region.role != "visited" or not r.marked:
@@ -519,9 +616,69 @@ class FouryScanner(GameScanner):
             crossed = any(out.get(f"{what}-{cell}") is not None and out[f"{what}-{cell}"].marked
                           for what in ("struck", "room"))
             cx, cy = r.region.geometry[:2]
-            if crossed or any(_near_segment(cx, cy, j.geometry, j.geometry[4] / 2) for j in jumps):
+            if crossed or any(_near_segment(cx, cy, j.geometry, j.geometry[4] / 2) for j in lines):
                 out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
         return out
+
+    def _clear_of_stairs_lines(self, sheet, layout: MapLayout, readings):
+        """The readings with every line region a penciled stairs line crosses read on its part clear
+        of the line (the line's stroke is not its mark): a real path, wall or flood there still reads;
+        one the line runs all along cannot be seen (empty, uncertain)."""
+        from dataclasses import replace
+        from sheetgen.scan.read import classify
+        if layout.crossings is None:
+            self.regions(sheet)
+        marked = [readings[i] for i in layout.crossings if i in readings and readings[i].marked]
+        if not marked:
+            return readings
+        out = dict(readings)
+        # a line along the other marks read (paths walked nearly its way, walls, jumps, rooms crossed,
+        # items struck, dots) may be their ink: where they explain half its length it stands only if
+        # both its rooms read visited (the stairs' room has its dot, the room entered gets one)
+        strokes = _diagonal_strokes(layout, readings) + _marked_strokes(layout, readings)
+        for line in list(marked):
+            ends = [readings.get(f"cell-{c}") for c in line.region.id.split("-")[1:3]]
+            if not all(e is None or e.marked or e.hidden for e in ends) and _share_near(
+                    line.region.geometry, strokes, line.region.geometry[4] / 2 + CLEAR_REACH) >= JUMP_EXPLAINED:
+                out[line.region.id] = replace(line, value=EMPTY, confidence=min(line.confidence, UNCERTAIN_REFINED))
+                marked.remove(line)
+        # two lines from one stairs nearly along each other both read the one stroke: the better read is it
+        for line in marked:
+            if any(other is not line and other.score > line.score and under(line.region, other.region) >= UNDER
+                   for other in marked):
+                out[line.region.id] = replace(line, value=EMPTY, confidence=min(line.confidence, UNCERTAIN_REFINED))
+        for line_id, crossed in layout.crossings.items():
+            line = out.get(line_id)
+            if line is None or not line.marked:
+                continue
+            for rid, part_id in crossed:
+                r, part = out.get(rid), readings.get(part_id) if part_id else None
+                if r is None or r.hidden:
+                    continue
+                if part is None or part.hidden:
+                    walked = r.region.role == "path" and self._ends_dotted(rid, line, readings)
+                    out[rid] = replace(r, value=MARKED if walked else EMPTY, confidence=UNCERTAIN_REFINED)
+                    continue
+                out[rid] = classify(r.region, part.score, r.visible)
+        return out
+
+    @staticmethod
+    def _ends_dotted(path_id: str, line, readings) -> bool:
+        """A path a stairs line runs all along (or whose part clear of it is under print): walked if
+        both its rooms read dotted, each an end of the line or clear of its stroke (else the dot's
+        place shows the line's ink)."""
+        a, _, b = path_id[len("path-"):].partition("-")
+        if b in ("N", "E", "S", "W"):
+            b = None
+        ends = line.region.id.split("-")[1:3]
+        for cell in (a, b):
+            dot = readings.get(f"cell-{cell}") if cell else None
+            if cell is None or dot is None or dot.hidden:
+                continue
+            if not dot.marked or (cell not in ends and _near_segment(*dot.region.geometry[:2], line.region.geometry,
+                                                                     line.region.geometry[4] / 2 + CLEAR_REACH)):
+                return False
+        return True
 
     def interpret(self, sheet, readings) -> FouryView:
         view = FouryView()
@@ -529,7 +686,7 @@ class FouryScanner(GameScanner):
         for rid, r in readings.items():
             if not r.marked:
                 continue
-            if jumps and r.region.kind == LINE and r.region.role != "jump" and \
+            if jumps and r.region.kind == LINE and r.region.role not in LINES_OVER and \
                     any(under(r.region, j) >= UNDER for j in jumps):
                 continue                    # the jump's line, not a mark of this region
             role = r.region.role
@@ -556,6 +713,8 @@ class FouryScanner(GameScanner):
             elif role == "jump":
                 a, b = rest.split("-")
                 view.path.add(f"{a}~{b}")
+            elif role == UPPER:
+                view.upper.add(rest)
             elif role == "used arrow":
                 cell, side = rest.split("-")
                 view.arrows.add(f"{cell}:{side}")
@@ -563,6 +722,8 @@ class FouryScanner(GameScanner):
         # a room the path runs into was visited, even where its dot sits on an icon too dark to show it
         for link in view.path:
             view.visited |= {link.split(":")[0]} if ":" in link else set(re.split("[-~]", link))
+        for line in view.upper:
+            view.visited |= set(line.split("-"))
         return view
 
     def expected_values(self, sheet, expected: FouryView) -> dict[str, str]:
@@ -574,7 +735,8 @@ class FouryScanner(GameScanner):
         for region in self.regions(sheet):
             rid, role = region.id, region.role
             _, _, rest = rid.partition("-")
-            if role in UNSHOWN or (region.kind == LINE and role != "jump" and any(under(region, j) >= UNDER for j in jumps)):
+            if role in UNSHOWN or (region.kind == LINE and role not in LINES_OVER
+                                   and any(under(region, j) >= UNDER for j in jumps)):
                 continue
             if region.kind in (BOX, FILL) and role != "used arrow":
                 out[rid] = expected.boxes.get(rid, EMPTY)
@@ -588,6 +750,7 @@ class FouryScanner(GameScanner):
                 "wall": lambda: rest.replace("-", ":") in expected.walls,
                 "path": lambda: (rest.replace("-", ":") if rest[-1] in "NESW" else rest) in expected.path,
                 "jump": lambda: rest.replace("-", "~") in expected.path,
+                UPPER: lambda: rest in expected.upper,
                 "used arrow": lambda: rest.replace("-", ":") in expected.arrows,
             }[role]()
             out[rid] = (FILLED if region.kind == FILL else MARKED) if hit else EMPTY
@@ -655,6 +818,13 @@ class FouryScanner(GameScanner):
             for c in (a, b):
                 if c not in visited:
                     out.append(broken("scan.path-dot", f"the path {link} runs through {c}, which has no visited mark"))
+            graph.setdefault(a, set()).add(b)
+            graph.setdefault(b, set()).add(a)
+        for line in sorted(view.upper, key=_cell_order):
+            a, b = line.split("-")
+            for c in (a, b):
+                if c not in visited:
+                    out.append(broken("scan.path-dot", f"the stairs line {line} runs to {c}, which has no visited mark"))
             graph.setdefault(a, set()).add(b)
             graph.setdefault(b, set()).add(a)
         starts = set(view.arrows) | self._start_cells(sheet)
@@ -758,6 +928,7 @@ class FouryScanner(GameScanner):
         if not pencil:
             return view
         items = pencil[0].items
+        upper = set(layout.upper_lines)
 
         def box_at(x, y):
             hits = [r for r in boxes if r.geometry[0] <= x <= r.geometry[0] + r.geometry[2]
@@ -784,7 +955,9 @@ class FouryScanner(GameScanner):
                         view.path.add(arrow)
                 elif start != end:
                     a, b = sorted((start, end), key=lambda c: (_coord(c)[1], _coord(c)[0]))
-                    if _adjacent(a, b):
+                    if (start, end) in upper:
+                        view.upper.add(f"{start}-{end}")
+                    elif _adjacent(a, b):
                         view.path.add(f"{a}-{b}")
                     elif a in layout.circles and b in layout.circles:
                         a, b = sorted((a, b), key=_cell_order)
@@ -847,6 +1020,8 @@ class FouryScanner(GameScanner):
                  "wall {x} collapses in the log, not penciled"),
                 ("visited", "{x} marked visited, the log never enters it", "{x} entered in the log, not marked visited"),
                 ("path", "path {x} penciled, the log never moves along it", "path {x} walked in the log, not penciled"),
+                ("upper", "stairs line {x} penciled, the log never climbs there and goes on past a lever to that room",
+                 "stairs line {x} in the log (climbed, on past a lever), not penciled"),
                 ("arrows", "arrow {x} blacked out, the log never enters by it",
                  "arrow {x} used in the log, not blacked out"),
                 ("rooms", "room {x} crossed out, the log never collapses it",
@@ -982,6 +1157,26 @@ def _diagonal_strokes(layout: MapLayout, readings) -> list[tuple]:
     return out
 
 
+def _marked_strokes(layout: MapLayout, readings) -> list[tuple]:
+    """The strokes of the paths, walls and jumps the readings say are penciled (centre to centre,
+    along the edge), and the dots read (as points)."""
+    out = []
+    for rid, r in readings.items():
+        role = r.region.role
+        if not r.marked or role not in ("path", "wall", "jump", "visited"):
+            continue
+        _, a, b = rid.split("-", 2) if rid.count("-") >= 2 else (None, rid.split("-")[1], None)
+        if role == "visited":
+            out.append((*r.region.geometry[:2], *r.region.geometry[:2]))
+        elif role == "wall":
+            out.append(_edge_line(layout, a, b))
+        elif role == "jump":
+            out.append(_between_centres(r.region.geometry))
+        elif b not in ("N", "E", "S", "W"):
+            out.append((*_centre(layout, a), *_centre(layout, b)))
+    return out
+
+
 def _distance(px: float, py: float, seg) -> float:
     """The distance from a point to a segment (x1, y1, x2, y2)."""
     a1, b1, a2, b2 = seg
@@ -1024,6 +1219,12 @@ def _near_segment(x: float, y: float, geometry, reach: float) -> bool:
     return _distance(x, y, _between_centres(geometry)) <= reach
 
 
+def _in_line(a: str, b: str) -> bool:
+    """On one row or one column of the grid."""
+    (ax, ay), (bx, by) = _coord(a), _coord(b)
+    return ax == bx or ay == by
+
+
 def _adjacent(a: str, b: str) -> bool:
     (ax, ay), (bx, by) = _coord(a), _coord(b)
     return abs(ax - bx) + abs(ay - by) == 1
@@ -1035,8 +1236,9 @@ def _label(name: str) -> str:
 
 def _tamper(self, sheet, page, marks):
     """The page with marks the log does not explain added to its pencil: ('wall', 'D4:N'),
-    ('dot', 'C4'), ('box', 'track-hearts-9') crossed, ('fill', 'track-hearts-9') blacked out (for the
-    tests of what a scan must find)."""
+    ('dot', 'C4'), ('box', 'track-hearts-9') crossed, ('fill', 'track-hearts-9') blacked out,
+    ('path', 'C4-D4') (a line from room centre to room centre, as the pencil draws a move: 'I3-K7'
+    from the stairs is a stairs line) (for the tests of what a scan must find)."""
     from dataclasses import replace
     from sheetgen.draw.model import Circle, Group, Line, Rect, Style
     where, layout = self._layout(sheet)
@@ -1050,6 +1252,10 @@ def _tamper(self, sheet, page, marks):
             cx, cy = _centre(layout, what)
             extra.append(Circle(cx, cy, max(0.5, layout.size * 0.07), Style(stroke=None, fill="#111111"),
                                 id=f"pencil-dot-{what}", cls="pencil dot"))
+        elif kind == "path":
+            a, b = what.split("-")
+            extra.append(Line(*_centre(layout, a), *_centre(layout, b),
+                              Style(stroke="#3a3a3a", stroke_width=0.45, cap="round", join="round"), cls="pencil path"))
         elif kind == "box":
             x, y, w, h = where[what].rect
             d = 0.22
