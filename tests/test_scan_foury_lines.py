@@ -110,3 +110,20 @@ def test_stairs_lines_run_from_the_stairs_to_the_rooms_beside_a_lever(recipes):
     assert not {"stairs-I3-D3", "stairs-I3-I7", "stairs-E9-E4", "stairs-E9-B9"} & lines
     assert all(r.startswith(("stairs-I3-", "stairs-E9-")) for r in lines)
     assert FouryView().as_dict() == {"resources": {}}
+
+
+@pytest.mark.parametrize("image", ["flat", "bench photo"])
+def test_the_kraken_s_one_round_keeps_its_round_marker_after_the_exit(recipes, image):
+    """photo-0058: the Kraken's whole game is one round; after its exit the round markers stay on
+    round 1 (the rules move them on only where another round follows), so the finished sheet
+    breaks no rule of the paper.  A marker on another round is still a violation."""
+    from dataclasses import replace as changed
+    result, played = _scan(recipes["photo-0058"], image)
+    assert any(t.endswith("-exit") for t in result.view.ticks()) and result.view.tracks().get("chest-round") == [1]
+    assert [v.message for v in result.violations] == []
+    moved = dict(result.view.boxes)
+    moved.pop("chest-round-1")
+    moved["chest-round-2"] = "crossed"
+    found = SCANNER.check(result.sheet, changed(result.view, boxes=moved))
+    assert [v.rule for v in found] == ["scan.round-marker"]
+    assert "round 2 ticked, but 1 round is exited (round 1)" in found[0].message

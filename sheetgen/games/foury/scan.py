@@ -859,17 +859,29 @@ class FouryScanner(GameScanner):
             out.append(broken("scan.rounds", f"{left} arrows are blacked out with no path from them (the exits), "
                               f"but only {exits} round{'s' if exits != 1 else ''} {'are' if exits != 1 else 'is'} "
                               "ticked as exited"))
+        current = self._round_after(sheet, exits)
         for marker in ("chest-round", "monster-round"):
             marked = view.tracks().get(marker, [])
             if len(marked) > 1:
                 out.append(broken("scan.round-marker", f"{marker}: {len(marked)} rounds ticked; tick only the current one"))
-            elif marked and view.arrows and marked[0] != min(exits + 1, 4):
+            elif marked and view.arrows and marked[0] != current:
                 out.append(broken("scan.round-marker", f"{marker}: round {marked[0]} ticked, but {exits} "
                                   f"round{'s' if exits != 1 else ''} {'are' if exits != 1 else 'is'} exited "
-                                  f"(round {min(exits + 1, 4)})"))
+                                  f"(round {current})"))
         # (kills are not held to the foes on the map: a monster the dice put in a room and the hero
         # beat is no longer written there, as `sheetgen track render` draws it)
         return out
+
+    def _round_after(self, sheet, exits: int) -> int:
+        """The round the markers show after EXITS exits, as the map's rules move it on (the base
+        game: the next round, the fourth the last; the Kraken's one round: it stays)."""
+        from types import SimpleNamespace
+
+        from .rules import rules_for
+        s = SimpleNamespace(completed=exits, round_no=max(exits, 1), phase=None, market_done=False)
+        if exits:
+            rules_for(sheet.loaded.definition.board).end_round(s)
+        return min(s.round_no, 4)
 
     def _start_cells(self, sheet) -> set:
         out = set()
