@@ -127,3 +127,33 @@ def test_the_kraken_s_one_round_keeps_its_round_marker_after_the_exit(recipes, i
     found = SCANNER.check(result.sheet, changed(result.view, boxes=moved))
     assert [v.rule for v in found] == ["scan.round-marker"]
     assert "round 2 ticked, but 1 round is exited (round 1)" in found[0].message
+
+
+# -- the paper's own rules on legal sheets: what cannot be read claims nothing ----------------------
+@pytest.mark.parametrize("rid", ["photo-0024", "photo-0035"])
+def test_a_path_link_under_dark_print_does_not_cut_the_path_from_its_arrow(recipes, rid):
+    """photo-0024 (legal-full-game: B7-C7) and photo-0035 (legal-flooded-tunnels: A7-B7): the path's
+    link between two rooms lies under print too dark to read, and the rooms beyond it read as a
+    path that "starts at no used arrow".  A link that cannot be read may join them: no violation.
+    A dot penciled far from any path still breaks the rule."""
+    from dataclasses import replace as changed
+    result, played = _scan(recipes[rid], "flat")
+    assert result.view.unread and played.truth                 # links under dark print exist here
+    assert [v.message for v in result.violations] == []
+    assert "K11" not in result.view.visited
+    stray = changed(result.view, visited=result.view.visited | {"K11"})
+    found = [v for v in SCANNER.check(result.sheet, stray) if v.rule == "scan.path-start"]
+    assert len(found) == 1 and "K11" in found[0].message
+
+
+def test_a_second_entry_after_insert_coin_is_no_unexited_round(recipes):
+    """photo-0031 (legal-death-and-insert-coin): the hero died, INSERT COIN was checked, and the
+    game started again from another arrow: two paths start at arrows with no exit between, as
+    the rules allow once.  Without the INSERT COIN box checked the same paper breaks the rule."""
+    from dataclasses import replace as changed
+    result, _ = _scan(recipes["photo-0031"], "flat")
+    coin = [b for b in result.view.boxes if b.endswith("insert-coin-box")]
+    assert coin and [v.message for v in result.violations] == []
+    boxes = {k: v for k, v in result.view.boxes.items() if k not in coin}
+    found = [v.rule for v in SCANNER.check(result.sheet, changed(result.view, boxes=boxes))]
+    assert found == ["scan.rounds"]

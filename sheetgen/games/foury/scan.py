@@ -381,6 +381,9 @@ class FouryView(SheetView):
     arrows: set = field(default_factory=set)        # arrows blacked out ('C1:N')
     upper: set = field(default_factory=set)         # 'I3-D5': the line from the stairs (I3) to the room
                                                     # entered past a lever (the upper level walked)
+    unread: set = field(default_factory=set, compare=False)    # path links under print too dark to read
+                                                    # ('C4-D4', 'C1:N'): the paper's checks cannot
+                                                    # tell them missing
 
     def tracks(self) -> dict[str, list[int]]:
         """'hearts' (or 'p2-hearts') -> the numbers of its marked boxes, for every track and box row."""
@@ -684,6 +687,9 @@ class FouryScanner(GameScanner):
         view = FouryView()
         jumps = [r.region for r in readings.values() if r.region.role == "jump" and r.marked]
         for rid, r in readings.items():
+            if r.hidden and r.region.role == "path":
+                a, b = rid.partition("-")[2].split("-")
+                view.unread.add(f"{a}:{b}" if b in "NESW" else f"{a}-{b}")
             if not r.marked:
                 continue
             if jumps and r.region.kind == LINE and r.region.role not in LINES_OVER and \
@@ -827,6 +833,13 @@ class FouryScanner(GameScanner):
                     out.append(broken("scan.path-dot", f"the stairs line {line} runs to {c}, which has no visited mark"))
             graph.setdefault(a, set()).add(b)
             graph.setdefault(b, set()).add(a)
+        # a link under print too dark to read may join two parts of the path: no part is held to
+        # start at an arrow through it (nothing can be read there, so nothing is claimed)
+        for link in view.unread:
+            # an arrow's link is a node of its own (as above); between rooms, the two rooms
+            a, b = (link.split(":")[0], link) if ":" in link else link.split("-")
+            graph.setdefault(a, set()).add(b)
+            graph.setdefault(b, set()).add(a)
         starts = set(view.arrows) | self._start_cells(sheet)
         seen: set = set()
         for node in sorted(set(graph) | visited, key=_cell_order):
@@ -840,7 +853,7 @@ class FouryScanner(GameScanner):
                 part.add(n)
                 todo += list(graph.get(n, ()))
             seen |= part
-            if not part & starts:
+            if not part & starts and (part & visited or part & view.path):     # (not unread links alone)
                 cells = sorted((c for c in part if ":" not in c), key=_cell_order)
                 out.append(broken("scan.path-start", f"the path through {', '.join(cells[:6])}"
                                   f"{' ...' if len(cells) > 6 else ''} starts at no used arrow"))
@@ -851,10 +864,13 @@ class FouryScanner(GameScanner):
                 out.append(broken("scan.exit-oracle", f"zone {z}: the exit is ticked but not the Oracle"))
         exits = len(zones)
         # every round enters by an arrow (the path starts there) and leaves by another (blacked out, no path)
+        # (INSERT COIN, checked once: the dead hero starts again from an arrow, no exit between)
         entered, left = len(arrows_with_path), len(view.arrows - arrows_with_path)
-        if layout.entries and view.arrows and not exits <= entered <= exits + 1:
+        coin = int(any(rid.endswith("insert-coin-box") for rid in view.boxes))
+        if layout.entries and view.arrows and not exits <= entered <= exits + 1 + coin:
             out.append(broken("scan.rounds", f"paths start at {entered} arrow{'s' if entered != 1 else ''} but {exits} "
-                              f"round{'s' if exits != 1 else ''} {'are' if exits != 1 else 'is'} ticked as exited"))
+                              f"round{'s' if exits != 1 else ''} {'are' if exits != 1 else 'is'} ticked as exited"
+                              + (" and INSERT COIN is checked" if coin else "")))
         if layout.entries and left > exits:
             out.append(broken("scan.rounds", f"{left} arrows are blacked out with no path from them (the exits), "
                               f"but only {exits} round{'s' if exits != 1 else ''} {'are' if exits != 1 else 'is'} "
