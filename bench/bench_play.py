@@ -25,6 +25,7 @@ Usage: python bench/bench_play.py [--games 50] [--actions 200] [--kills 20] [--t
 """
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import os
@@ -96,44 +97,6 @@ def form_key(base: str, gid: int) -> str:
     return re.search(r'name="key" value="([^"]+)"', page).group(1)
 
 
-def play(base: str, key: str, gid: int, steps: list, latencies: list, errors: list, acked: list | None = None,
-         think: float = 0.0, taps: list | None = None):
-    """One player: each step POSTed (its latency in LATENCIES); with THINK, a pause of that mean
-    (exponential, seeded by the game) before each action, and the page the browser is sent to
-    fetched after it (the whole tap, POST + page, in TAPS)."""
-    host = urlsplit(base)
-    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=60)
-    rng = random.Random(gid)
-    for i, step in enumerate(steps):
-        if think:
-            time.sleep(rng.expovariate(1.0 / think))
-        body = urlencode({"key": key, "step": json.dumps(step)})
-        t = time.perf_counter()
-        try:
-            conn.request("POST", f"/g/{gid}/act", body, {"content-type": "application/x-www-form-urlencoded"})
-            res = conn.getresponse()
-            res.read()
-            posted = time.perf_counter()
-            if taps is not None and res.status == 303:
-                conn.request("GET", res.getheader("location"))
-                page = conn.getresponse()
-                page.read()
-                if page.status != 200:
-                    errors.append(f"game {gid} action {i + 1}: the page after it: HTTP {page.status}")
-                    return
-                taps.append(time.perf_counter() - t)
-        except (OSError, http.client.HTTPException) as exc:
-            errors.append(f"game {gid} action {i + 1}: {exc}")
-            return
-        latencies.append(posted - t)
-        if res.status != 303:
-            errors.append(f"game {gid} action {i + 1}: HTTP {res.status}")
-            return
-        if acked is not None:
-            acked.append(i)
-    conn.close()
-
-
 async def _exchange(reader, writer, method: str, path: str, host: str, body: bytes = b"") -> tuple[int, dict, bytes]:
     """One HTTP/1.1 request on a kept-alive connection: (status, headers, body)."""
     head = f"{method} {path} HTTP/1.1\r\nHost: {host}\r\n"
@@ -154,15 +117,22 @@ async def _exchange(reader, writer, method: str, path: str, host: str, body: byt
 
 
 async def play_async(base: str, key: str, gid: int, steps: list, latencies: list, errors: list,
-                     think: float = 0.0, taps: list | None = None) -> None:
-    """play() as a coroutine: one player of many in one event loop, one thread for all of
-    them, so the load's own clients take little of the machine and no player's timing waits
-    for another client thread to let go of Python's lock."""
-    import asyncio
+                     think: float = 0.0, taps: list | None = None, acked: list | None = None) -> None:
+    """One player: each step POSTed on one kept-alive connection (its latency in LATENCIES; the
+    index of each acknowledged one in ACKED); with THINK, a pause of that mean (exponential,
+    seeded by the game) before each action, and the page the browser is sent to fetched after it
+    (the whole tap, POST + page, in TAPS).  Many players run as coroutines of one event loop, so
+    the load's own clients take little of the machine and no player's timing waits for another
+    client thread to let go of Python's lock."""
     url = urlsplit(base)
     host = f"{url.hostname}:{url.port}"
     rng = random.Random(gid)
-    reader, writer = await asyncio.open_connection(url.hostname, url.port)     # TCP_NODELAY: asyncio's default
+    failures = (OSError, EOFError, asyncio.IncompleteReadError, http.client.HTTPException, ValueError)
+    try:
+        reader, writer = await asyncio.open_connection(url.hostname, url.port)   # TCP_NODELAY: asyncio's default
+    except OSError as exc:
+        errors.append(f"game {gid}: cannot connect: {exc!r}")
+        return
     try:
         for i, step in enumerate(steps):
             if think:
@@ -178,13 +148,15 @@ async def play_async(base: str, key: str, gid: int, steps: list, latencies: list
                         errors.append(f"game {gid} action {i + 1}: the page after it: HTTP {shown}")
                         return
                     taps.append(time.perf_counter() - t)
-            except (OSError, EOFError, asyncio.IncompleteReadError, http.client.HTTPException, ValueError) as exc:
+            except failures as exc:
                 errors.append(f"game {gid} action {i + 1}: {exc!r}")
                 return
             latencies.append(posted - t)
             if status != 303:
                 errors.append(f"game {gid} action {i + 1}: HTTP {status}")
                 return
+            if acked is not None:
+                acked.append(i)
     finally:
         writer.close()
 
@@ -192,7 +164,6 @@ async def play_async(base: str, key: str, gid: int, steps: list, latencies: list
 def load(base: str, key: str, gids: list[int], games: list[list], think: float = 0.0,
          taps: list | None = None) -> tuple[list, list, float]:
     """Every game played at once, each by its own player (coroutines of one event loop)."""
-    import asyncio
     latencies: list = []
     errors: list = []
 
@@ -256,7 +227,8 @@ def kill_check(journal: Path, games: list[list], kills: int, workers: int = 1) -
         key = form_key(base, gid)
         acked: list = []
         errors: list = []
-        client = threading.Thread(target=play, args=(base, key, gid, steps[done:], [], errors, acked))
+        client = threading.Thread(target=asyncio.run,
+                                  args=(play_async(base, key, gid, steps[done:], [], errors, acked=acked),))
         client.start()
         time.sleep(rng.uniform(0.05, 0.3))
         os.kill(proc.pid, signal.SIGKILL)
@@ -357,7 +329,7 @@ def main(argv: list[str]) -> int:
             solo: list = []
             solo_taps: list = []
             t = time.perf_counter()
-            play(base, key, solo_gid, games[0], solo, errors, None, 0.0, solo_taps)
+            asyncio.run(play_async(base, key, solo_gid, games[0], solo, errors, 0.0, solo_taps))
             solo_wall = time.perf_counter() - t
         finally:
             proc.send_signal(signal.SIGINT)
