@@ -26,6 +26,7 @@ Usage: python bench/bench_play.py [--games 50] [--actions 200] [--kills 20] [--t
 from __future__ import annotations
 
 import asyncio
+import itertools
 import http.client
 import json
 import os
@@ -214,7 +215,7 @@ def kill_check(journal: Path, games: list[list], kills: int, workers: int = 1) -
     from sheetgen.tracker.journal import Journal
     problems = []
     rng = random.Random(7)
-    pool = iter(games)
+    pool = itertools.cycle(games)      # a small run (--games 3 --actions 20) may play them all: again, as new games
     steps = next(pool)
     gid = new_journal(journal, 1)[0]
     done = total = 0
