@@ -387,14 +387,13 @@ class _Drawer:
     async def _connect(self, pool: PagePool) -> None:
         import asyncio
         from .drawer import read_message_async
-        if self.sock is None:               # it died: a new one (its start read from the loop)
+        fresh = self.sock is None
+        if fresh:                           # it died: a new one (its start read from the loop)
             self.sock = self.spawn(pool)
-            self.sock.setblocking(False)
-            self.reader, self.writer = await asyncio.open_connection(sock=self.sock)
-            await read_message_async(self.reader)
-            return
         self.sock.setblocking(False)
         self.reader, self.writer = await asyncio.open_connection(sock=self.sock)
+        if fresh:
+            await read_message_async(self.reader)       # ("ready", pid): warm
 
     async def draw(self, pool: PagePool, wanted: tuple):
         import asyncio

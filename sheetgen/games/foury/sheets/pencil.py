@@ -134,27 +134,31 @@ def overlay(page, state, trail, grayscale: bool = False, rects: dict | None = No
     if not rects.get(f"cell-{cell_name((0, 0))}"):
         return items
     size = rects[f"cell-{cell_name((0, 0))}"][2]
-    # flooded rooms: wavy pencil lines
-    for c in sorted(state.flooded - frozenset(getattr(b, "flooded", ()) or ())):
-        waves = made.get(("flood", c, grayscale))
-        if waves is None:
-            r = cell_box(c)
-            if not r:
-                continue
-            x, y, w, h = r
-            waves = made[("flood", c, grayscale)] = [
-                Polygon(tuple((x + w * (0.15 + 0.1 * i), y + h * k + (0.6 if i % 2 else -0.6)) for i in range(8)),
+    r_dot = max(0.5, size * 0.07)
+
+    def once(key, build):
+        """The mark(s) KEY made over this sheet before, else BUILD() (None: nothing to draw)."""
+        try:
+            mark = made[key]
+        except KeyError:
+            mark = made[key] = build()
+        if isinstance(mark, list):
+            items.extend(mark)
+        elif mark is not None:
+            items.append(mark)
+
+    def waves(c):
+        r = cell_box(c)
+        if not r:
+            return None
+        x, y, w, h = r
+        return [Polygon(tuple((x + w * (0.15 + 0.1 * i), y + h * k + (0.6 if i % 2 else -0.6)) for i in range(8)),
                         water, closed=False, cls="pencil flood") for k in (0.35, 0.65)]
-        items.extend(waves)
-    # path lines, then the circles on top
-    for frm, to in trail.segments:
-        line = made.get(("path", frm, to))
-        if line is not None:
-            items.append(line)
-            continue
+
+    def path_line(frm, to):
         end = centre(to)
         if end is None:
-            continue
+            return None
         if frm[0] == "arrow":
             cell, side = frm[1], frm[2]
             x1, y1, x2, y2 = side_line(cell, side)
@@ -163,26 +167,12 @@ def overlay(page, state, trail, grayscale: bool = False, rects: dict | None = No
         else:
             start = centre(frm)
             if start is None:
-                continue
-        line = made[("path", frm, to)] = Line(*start, *end, PATH, cls="pencil path")
-        items.append(line)
-    r_dot = max(0.5, size * 0.07)
-    for c in dict.fromkeys(trail.dots):
-        dot = made.get(("dot", c))
-        if dot is None:
-            p = centre(c)
-            if not p:
-                continue
-            dot = made[("dot", c)] = Circle(p[0], p[1], r_dot, DOT, id=f"pencil-dot-{cell_name(c)}", cls="pencil dot")
-        items.append(dot)
-    def once(key, build):
-        """The mark KEY made over this sheet before, else BUILD() (None: nothing to draw)."""
-        try:
-            mark = made[key]
-        except KeyError:
-            mark = made[key] = build()
-        if mark is not None:
-            items.append(mark)
+                return None
+        return Line(*start, *end, PATH, cls="pencil path")
+
+    def dot(c):
+        p = centre(c)
+        return Circle(p[0], p[1], r_dot, DOT, id=f"pencil-dot-{cell_name(c)}", cls="pencil dot") if p else None
 
     def wall(c, side):
         if b.on_board(c) and cell_box(c):
@@ -226,6 +216,14 @@ def overlay(page, state, trail, grayscale: bool = False, rects: dict | None = No
                (mx + dx * k - px * k * 0.5, my + dy * k - py * k * 0.5), tip)
         return Polygon(pts, ARROW, id=f"pencil-arrow-{cell_name(c)}-{side}", cls="pencil arrow")
 
+    # flooded rooms: wavy pencil lines
+    for c in sorted(state.flooded - frozenset(getattr(b, "flooded", ()) or ())):
+        once(("flood", c, grayscale), lambda: waves(c))
+    # path lines, then the circles on top
+    for frm, to in trail.segments:
+        once(("path", frm, to), lambda: path_line(frm, to))
+    for c in dict.fromkeys(trail.dots):
+        once(("dot", c), lambda: dot(c))
     # collapsed walls
     for c, side in sorted(state.walls):
         once(("wall", c, side), lambda: wall(c, side))
