@@ -128,6 +128,9 @@ class GameScanner(ABC):
     # the light evened out by the closing of the paper's brightness (a soft shadow's edge kept where
     # it is: sheetgen.scan.read.Page._even_light), not by its local maximum alone
     light_closing: bool = False
+    # roles of regions only refine reads, and only where the first readings call for them (a part of
+    # a region clear of another mark's ink): read after the others, just those `wanted` names
+    deferred: tuple[str, ...] = ()
 
     @abstractmethod
     def playable(self, loaded) -> bool:
@@ -137,6 +140,12 @@ class GameScanner(ABC):
     @abstractmethod
     def regions(self, sheet: ScannedSheet) -> list[Region]:
         """Every region a player may mark on the page, from the drawing model."""
+
+    def wanted(self, sheet: ScannedSheet, readings: Mapping[str, RegionReading]) -> set[str]:
+        """The ids of the deferred regions refine will consult, given the readings of all the
+        others: at least every one it would (a superset reads the same: each region is measured on
+        its own).  By default none."""
+        return set()
 
     def refine(self, sheet: ScannedSheet, readings: dict[str, RegionReading]) -> dict[str, RegionReading]:
         """Readings decided again where a measure alone is weak and the marks around it tell

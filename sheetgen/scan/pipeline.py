@@ -67,13 +67,32 @@ def _rebuilt(identity, sheet_ref, layout, options):
     if hit is None:
         sheet = rebuild(identity, sheet_ref, layout, options)
         scanner = scanner_for(sheet)
-        regions = scanner.regions(sheet)
-        tmpl = template(sheet)
-        hit = (sheet, scanner, Plan(regions, tmpl.shape[:2], (sheet.page.width, sheet.page.height)))
+        hit = (sheet, scanner, SheetPlan(scanner, sheet))
         if len(_sheets) > 16:
             _sheets.clear()
         _sheets[key] = hit
     return hit
+
+
+class SheetPlan:
+    """How a sheet's regions are read: the Plan of all but the scanner's deferred ones (made once),
+    and those read only where the scanner wants them for a photo (a small Plan each time)."""
+
+    def __init__(self, scanner, sheet: ScannedSheet):
+        shape, page_mm = template(sheet).shape[:2], (sheet.page.width, sheet.page.height)
+        regions = scanner.regions(sheet)
+        self.plan = Plan([r for r in regions if r.role not in scanner.deferred], shape, page_mm)
+        self.deferred = {r.id: r for r in regions if r.role in scanner.deferred}
+        self.shape, self.page_mm = shape, page_mm
+
+    def read(self, page: Page, scanner, sheet: ScannedSheet) -> dict[str, RegionReading]:
+        """Every region read on the page but the deferred ones the scanner does not want for it."""
+        readings = read_regions(page, self.plan)
+        if self.deferred:
+            wanted = [self.deferred[i] for i in sorted(scanner.wanted(sheet, readings)) if i in self.deferred]
+            if wanted:
+                readings.update(read_regions(page, Plan(wanted, self.shape, self.page_mm)))
+        return readings
 
 
 def scanner_for(sheet: ScannedSheet):
@@ -146,7 +165,7 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
         quality = I.Quality(0.0, float(np.percentile(gray, 95)), float(np.percentile(gray, 5)))
         identity_from = "--sheet"
         scanner = scanner_for(sheet)
-        plan = Plan(scanner.regions(sheet), template(sheet).shape[:2], (sheet.page.width, sheet.page.height))
+        plan = SheetPlan(scanner, sheet)
     else:
         if len(markers.corners) < 2:
             raise InputError(Problem(f"only the {', '.join(markers.corners)} corner marker found: the rest of the "
@@ -175,7 +194,7 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
     finding = time.perf_counter() - finding
     page = Page(rect, tmpl, (sheet.page.width, sheet.page.height), blur_mm=quality.blur_mm,
                 light_closing=scanner.light_closing)
-    readings = scanner.refine(sheet, read_regions(page, plan))
+    readings = scanner.refine(sheet, plan.read(page, scanner, sheet))
     view = scanner.interpret(sheet, readings)
     violations = scanner.check(sheet, view)
     result = ScanResult(photo, sheet, identity_from, loc, quality, readings, view, violations, finding=finding)

@@ -30,6 +30,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from sheetgen.scan.contract import (BOX, CROSSED, DOT, EMPTY, FILL, FILLED, LINE, MARKED, AREA, Difference,
                                     GameScanner, Region, SheetView)
 
@@ -273,14 +275,11 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
     layout.crossings = {}
     for line in uppers:
         crossed = layout.crossings[line.id] = []
-        for region in out:
-            if region.kind != LINE or region.role == ARM:
-                continue
-            part = _clear_part(region, line)
-            if part is not False:
-                crossed.append((region.id, part and part.id))
-                if part:
-                    out.append(part)
+        # the parts clear of an earlier line are crossed by a later one too (read like any line region)
+        for region, part in _clear_parts([r for r in out if r.kind == LINE and r.role != ARM], line):
+            crossed.append((region.id, part and part.id))
+            if part:
+                out.append(part)
     out += uppers
     for key, (cell, side) in sorted(layout.entries.items()):
         x1, y1, x2, y2 = _edge_line(layout, cell, side)
@@ -309,25 +308,45 @@ CLEAR_SAMPLES = 48
 CLEAR_CROSSED = 0.12        # of a region's length within a stairs line's reach: less is too little ink to read
 
 
-def _clear_part(region: Region, line: Region):
-    """The longest part of a LINE region (a path, a wall, a flood's waves ...) clear of a stairs
-    line's stroke (its whole length, centre to centre), as a region of its own (role STAIRS_CLEAR, id
-    'REGION@LINE'); None if the line runs along all of it; False if it does not reach the region
-    (or only a tip of it)."""
+def _clear_parts(regions: list[Region], line: Region) -> list[tuple[Region, Region | None]]:
+    """Every LINE region a stairs line's stroke (its whole length, centre to centre) crosses, with
+    its longest part clear of the stroke as a region of its own (role STAIRS_CLEAR, id
+    'REGION@LINE'), or None where the line runs along all of it. A region the line does not reach,
+    or reaches only at a tip, is left out. Sampled at CLEAR_SAMPLES + 1 points along each region,
+    all regions at once."""
+    if not regions:
+        return []
+    whole = _between_centres(line.geometry)
+    geo = np.array([r.geometry[:5] for r in regions], dtype=float)
+    x1, y1, x2, y2, band = geo.T
+    reach = band / 2 + CLEAR_REACH
+    # apart by more than the reach along x or y: no point of the region is within reach of the line
+    near = ~((np.minimum(x1, x2) - max(whole[0], whole[2]) > reach)
+             | (min(whole[0], whole[2]) - np.maximum(x1, x2) > reach)
+             | (np.minimum(y1, y2) - max(whole[1], whole[3]) > reach)
+             | (min(whole[1], whole[3]) - np.maximum(y1, y2) > reach))
+    idx = np.flatnonzero(near)
+    if not len(idx):
+        return []
+    gaps = np.array([(regions[i].geometry[6] or 0.0) if len(regions[i].geometry) > 6 else 0.0 for i in idx])
+    t = np.linspace(0.0, 1.0, CLEAR_SAMPLES + 1)
+    far = _distances(x1[idx, None] + (x2 - x1)[idx, None] * t, y1[idx, None] + (y2 - y1)[idx, None] * t,
+                     whole) > reach[idx, None]
+    left_out = np.abs(t - 0.5)[None, :] < gaps[:, None] / 2        # the middle a path leaves out
+    crossed = (~far & ~left_out).sum(axis=1) >= CLEAR_CROSSED * (~left_out).sum(axis=1)   # else at a tip only
+    out = []
+    for n in np.flatnonzero(crossed):
+        region = regions[idx[n]]
+        clear = np.where(left_out[n], None, far[n]).tolist()
+        out.append((region, _longest_clear(region, line, clear)))
+    return out
+
+
+def _longest_clear(region: Region, line: Region, clear: list) -> Region | None:
+    """The longest run of samples clear of the line (True; None: left out, False: under it) as a
+    region, or None if it is shorter than CLEAR_LEAST."""
     x1, y1, x2, y2, band = region.geometry[:5]
     g = region.geometry
-    gap = g[6] if len(g) > 6 and g[6] is not None else 0.0
-    whole = _between_centres(line.geometry)
-    reach = band / 2 + CLEAR_REACH
-    clear = []
-    for i in range(CLEAR_SAMPLES + 1):
-        t = i / CLEAR_SAMPLES
-        if gap and abs(t - 0.5) < gap / 2:
-            clear.append(None)              # the middle the region leaves out
-            continue
-        clear.append(_distance(x1 + (x2 - x1) * t, y1 + (y2 - y1) * t, whole) > reach)
-    if sum(c is False for c in clear) < CLEAR_CROSSED * sum(c is not None for c in clear):
-        return False                        # crossed at a tip: the line's ink there reads as no mark
     best, run = (0, -1), None
     for i, c in enumerate(clear + [None]):
         if c:
@@ -465,6 +484,21 @@ class FouryScanner(GameScanner):
     def regions(self, sheet) -> list[Region]:
         where, layout = self._layout(sheet)
         return map_regions(layout, self._floods(sheet)) + box_regions(where)
+
+    # the parts of regions clear of a stairs line, read where the line reads penciled; a foe's place
+    # clear of walls, read where a foe reads written in (refine consults nothing else of them)
+    deferred = (STAIRS_CLEAR, FOE_CLEAR)
+
+    def wanted(self, sheet, readings):
+        _, layout = self._layout(sheet)
+        if layout.crossings is None:
+            self.regions(sheet)
+        out = {part for line_id, crossed in layout.crossings.items()
+               if (line := readings.get(line_id)) is not None and line.marked for _, part in crossed if part}
+        for rid, r in readings.items():
+            if r.region.role == "foe written in" and r.marked:
+                out |= {f"letter-{rid[len('monster-'):]}-{sides}" for sides in ("N", "W", "NW")}
+        return out
 
     def refine(self, sheet, readings):
         """Readings the marks around them decide:
@@ -1211,6 +1245,14 @@ def _distance(px: float, py: float, seg) -> float:
     dx, dy = a2 - a1, b2 - b1
     t = max(0.0, min(1.0, ((px - a1) * dx + (py - b1) * dy) / max(dx * dx + dy * dy, 1e-9)))
     return math.hypot(px - (a1 + t * dx), py - (b1 + t * dy))
+
+
+def _distances(px: np.ndarray, py: np.ndarray, seg) -> np.ndarray:
+    """_distance of many points at once."""
+    a1, b1, a2, b2 = seg
+    dx, dy = a2 - a1, b2 - b1
+    t = np.clip(((px - a1) * dx + (py - b1) * dy) / max(dx * dx + dy * dy, 1e-9), 0.0, 1.0)
+    return np.hypot(px - (a1 + t * dx), py - (b1 + t * dy))
 
 
 def _share_near(geometry, segments, reach: float, n: int = 12) -> float:
