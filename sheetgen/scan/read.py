@@ -79,7 +79,17 @@ class Printed:
         packed = (q[..., 0] << 16) | (q[..., 1] << 8) | q[..., 2]
         colours, labels = np.unique(packed.ravel(), return_inverse=True)
         self.colours = np.stack([(colours >> 16) & 255, (colours >> 8) & 255, colours & 255], axis=1) / 255.0
-        self.labels = labels.reshape(grey.shape).astype(np.uint8 if len(colours) <= 256 else np.int32)
+        # per pixel its colour's label, one byte: a sheet's icons and edges have hundreds of colours,
+        # most of them on a few pixels each, so the 255 most common get a byte of their own (looked up
+        # in one cv2.LUT) and the rest, byte 255, are looked up apart (_tone: the per-photo lookup)
+        counts = np.bincount(labels, minlength=len(colours))
+        common = np.argsort(-counts, kind="stable")[:255 if len(colours) > 256 else 256]
+        byte = np.full(len(colours), 255, np.uint8)
+        byte[common] = np.arange(len(common), dtype=np.uint8)
+        self.labels = byte[labels].reshape(grey.shape)
+        self.common = common
+        self.rare_pixels = np.flatnonzero(byte[labels] == 255) if len(colours) > 256 else np.zeros(0, np.int64)
+        self.rare_labels = labels[self.rare_pixels]
         # the plain samples' red, green, blue and 1, one row each (sums of products, not BLAS:
         # a threaded BLAS on a busy machine costs more than the arithmetic)
         self.XT = np.ascontiguousarray(np.column_stack([self.colours[labels[self.sel]], np.ones(len(self.sel))]).T)
@@ -271,11 +281,11 @@ class Page:
         values = np.maximum.accumulate(values)          # darker print, never lighter photo
         lut = np.interp(np.linspace(0, 1.5, 1536), centres, values).astype(np.float32)
         expected_colours = lut[np.minimum((lin_colours * 1023).astype(np.int32), 1535)]
-        if pr.labels.dtype == np.uint8:
-            table = np.zeros(256, np.float32)
-            table[:len(expected_colours)] = expected_colours
-            return cv2.LUT(pr.labels, table)
-        return expected_colours[pr.labels]
+        table = np.zeros(256, np.float32)
+        table[:len(pr.common)] = expected_colours[pr.common]
+        expected = cv2.LUT(pr.labels, table)
+        expected.ravel()[pr.rare_pixels] = expected_colours[pr.rare_labels]
+        return expected
 
     # -- geometry ---------------------------------------------------------------------------
     def _px(self, x: float, y: float) -> tuple[float, float]:
