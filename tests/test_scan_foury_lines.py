@@ -157,3 +157,24 @@ def test_a_second_entry_after_insert_coin_is_no_unexited_round(recipes):
     boxes = {k: v for k, v in result.view.boxes.items() if k not in coin}
     found = [v.rule for v in SCANNER.check(result.sheet, changed(result.view, boxes=boxes))]
     assert found == ["scan.rounds"]
+
+
+def test_santa_s_start_may_be_any_room_beside_santa_s_room(recipes):
+    """photo-0073 (a Santa game): the hero starts next to Santa's room, not on the map's marked
+    start, as the rules allow (Santa.check_start): the path starts there.  A dot penciled in a room
+    neither beside Santa's room nor joined to the path still starts at no used arrow."""
+    from dataclasses import replace as changed
+
+    from sheetgen.games.foury.board import DELTA, neighbour
+    result, played = _scan(recipes["photo-0073"], "flat")
+    board = played.sheet.loaded.definition.board
+    assert [v.message for v in result.violations] == []
+    beside = {neighbour(c, side) for c in board.centre_cells() for side in DELTA}
+    assert any(f"{chr(ord('A') + x)}{y + 1}" in result.view.visited for x, y in beside)
+    far = next(f"{chr(ord('A') + x)}{y + 1}" for x, y in sorted(board.cells) if (x, y) not in beside
+               and not board.is_centre((x, y)) and not board.is_rock((x, y)) and (x, y) != board.start
+               and all(f"{chr(ord('A') + a)}{b + 1}" not in result.view.visited
+                       for a, b in [neighbour((x, y), s) for s in DELTA] + [(x, y)]))
+    found = [v for v in SCANNER.check(result.sheet, changed(result.view, visited=result.view.visited | {far}))
+             if v.rule == "scan.path-start"]
+    assert len(found) == 1 and far in found[0].message

@@ -943,6 +943,12 @@ class FouryScanner(GameScanner):
                 if "magic circle" in items:
                     out.add(_name(c))
             out |= {_name(c) for c in board.centre_cells()}
+            from .board import DELTA, neighbour
+            from .rules import rules_for
+            if rules_for(board).campaign.start_beside_centre:
+                # Santa's start: any coloured space next to Santa's room (the rules' check_start)
+                out |= {_name(neighbour(c, side)) for c in board.centre_cells() for side in DELTA
+                        if not board.is_rock(neighbour(c, side)) and not board.is_centre(neighbour(c, side))}
         return out
 
     # -- against a play log -------------------------------------------------------------------
