@@ -7,6 +7,7 @@ The sheets are the ones the scan bench misread (tests/data/scan/recipes.yaml), f
 photographed, and beside them real marks along a line still read."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -178,3 +179,37 @@ def test_santa_s_start_may_be_any_room_beside_santa_s_room(recipes):
     found = [v for v in SCANNER.check(result.sheet, changed(result.view, visited=result.view.visited | {far}))
              if v.rule == "scan.path-start"]
     assert len(found) == 1 and far in found[0].message
+
+
+def test_a_path_link_under_a_jump_s_line_may_join_the_path(recipes):
+    """photo-0018 (a Slaughter game): the jump J8 ~ A9 runs along the links C8-D8 and D8-D9, so
+    they cannot be read (the jump's line is all one sees there) and the rooms beyond read as a path
+    that "starts at no used arrow".  Such a link may join them, as one under dark print does.
+    Without it the violation comes back; a dot penciled far from any path still breaks the rule."""
+    from dataclasses import replace as changed
+    result, _ = _scan(recipes["photo-0018"], "flat")
+    assert "J8~A9" in result.view.path and {"C8-D8", "D8-D9"} <= result.view.unread
+    assert [v.message for v in result.violations] == []
+    cut = changed(result.view, unread=set())          # (every link it cannot read is under the jump)
+    assert [v.rule for v in SCANNER.check(result.sheet, cut)] == ["scan.path-start"]
+    far = next(c for c in ("K11", "A11", "A2") if c not in result.view.visited)
+    found = SCANNER.check(result.sheet, changed(result.view, visited=result.view.visited | {far}))
+    assert [v.rule for v in found] == ["scan.path-start"] and far in found[0].message
+
+
+def test_a_wall_beside_a_room_that_cannot_be_seen_entered_claims_nothing(recipes):
+    """photo-0017 (a Slaughter game): the wall D8:E is penciled; D8's dot is under an icon too dark
+    to read and its links lie under the jump's line: it may have been entered, so the wall breaks
+    no rule.  If a link into D8 could be read (and read empty) the wall would need a room visited
+    beside it; a wall between two rooms never visited still breaks the rule."""
+    from dataclasses import replace as changed
+    result, _ = _scan(recipes["photo-0017"], "flat")
+    assert "D8:E" in result.view.walls and "D8" in result.view.unseen and "D8" not in result.view.visited
+    assert [v.message for v in result.violations] == []
+    readable = changed(result.view, unread={u for u in result.view.unread if "D8" not in re.split("[-:]", u)})
+    assert [v.rule for v in SCANNER.check(result.sheet, readable)] == ["scan.wall-unexplored"]
+    lone = next(f"{c}{r}:E" for r in range(1, 12) for c in "ABCDEFGHIJ"
+                if f"{c}{r}" not in result.view.visited | result.view.unseen
+                and f"{chr(ord(c) + 1)}{r}" not in result.view.visited | result.view.unseen)
+    found = SCANNER.check(result.sheet, changed(result.view, walls=result.view.walls | {lone}))
+    assert [v.rule for v in found] == ["scan.wall-unexplored"] and lone in found[0].message

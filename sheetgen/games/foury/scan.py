@@ -401,8 +401,10 @@ class FouryView(SheetView):
     upper: set = field(default_factory=set)         # 'I3-D5': the line from the stairs (I3) to the room
                                                     # entered past a lever (the upper level walked)
     unread: set = field(default_factory=set, compare=False)    # path links under print too dark to read
-                                                    # ('C4-D4', 'C1:N'): the paper's checks cannot
-                                                    # tell them missing
+                                                    # or under a jump's line ('C4-D4', 'C1:N'): the
+                                                    # paper's checks cannot tell them missing
+    unseen: set = field(default_factory=set, compare=False)    # rooms whose dot is under print too dark
+                                                    # to read
 
     def tracks(self) -> dict[str, list[int]]:
         """'hearts' (or 'p2-hearts') -> the numbers of its marked boxes, for every track and box row."""
@@ -724,10 +726,15 @@ class FouryScanner(GameScanner):
             if r.hidden and r.region.role == "path":
                 a, b = rid.partition("-")[2].split("-")
                 view.unread.add(f"{a}:{b}" if b in "NESW" else f"{a}-{b}")
+            if r.hidden and r.region.role == "visited":
+                view.unseen.add(rid.partition("-")[2])
             if not r.marked:
                 continue
             if jumps and r.region.kind == LINE and r.region.role not in LINES_OVER and \
                     any(under(r.region, j) >= UNDER for j in jumps):
+                if r.region.role == "path":     # penciled or not, the jump's line is all one sees there
+                    a, b = rid.partition("-")[2].split("-")
+                    view.unread.add(f"{a}:{b}" if b in "NESW" else f"{a}-{b}")
                 continue                    # the jump's line, not a mark of this region
             role = r.region.role
             if r.region.kind in (BOX, FILL) and role not in ("used arrow",):
@@ -834,10 +841,12 @@ class FouryScanner(GameScanner):
         from sheetgen.games.base import broken
         out = []
         visited = view.visited
+        # a room whose dot cannot be seen and that a link no one can read reaches may have been entered
+        maybe = {c for c in view.unseen if any(c in re.split("[-:]", link) for link in view.unread)}
         for wall in sorted(view.walls, key=_cell_order):
             cell, side = wall.split(":")
             other = _neighbour_name(cell, side)
-            if cell not in visited and other not in visited:
+            if cell not in visited and other not in visited and not {cell, other} & maybe:
                 out.append(broken("scan.wall-unexplored", f"wall {wall} penciled, but neither {cell} nor {other} "
                                   "was visited (walls collapse around the rooms entered)"))
         arrows_with_path = set()
