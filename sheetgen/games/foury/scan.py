@@ -65,7 +65,8 @@ BESIDE_LEAST = 0.3          # mm: narrower, the part beside the zone letter tell
 BESIDE_MARKED = 0.14        # its mean darkness from which a letter's stroke is there (a wide letter's right stem
                             # reads 0.15-0.4; the paper, a shadow, a path's stroke at the centre far under it)
 WAVE_CLEAR = 1.1            # mm above a flood's waves' line their crests and strokes cannot reach
-UNSHOWN = (ARM, FOE_CLEAR, STAIRS_CLEAR, FOE_BESIDE)  # roles refine reads and no view shows
+ARM_PRINTED = "crossed room, arm as printed"   # the lower right arm seen as printed (refine reads it, never shown)
+UNSHOWN = (ARM, FOE_CLEAR, STAIRS_CLEAR, FOE_BESIDE, ARM_PRINTED)  # roles refine reads and no view shows
 AS_PRINTED = True           # a LINE seen where the print itself leaves paper (sheetgen.scan.contract)
 
 
@@ -234,11 +235,14 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         out.append(Region(f"cell-{cell}", DOT, (cx, cy, max(0.5, s * 0.07)), "visited"))
         # the cross's lower right arm, clear of the walls on the east and south edges (their pencil
         # reaches into the cell) and of the paths and the dot at the centre
-        # (seen as printed: an icon's small dark parts along it, a die's pips on its diagonal, show no
-        # pencil however soft the photo makes them; refine reads a cross there by its other strokes)
         out.append(Region(f"room-{cell}", LINE, (x + 0.63 * s, y + 0.63 * s, x + 0.82 * s, y + 0.82 * s, 1.4,
-                                                             None, None, CROSS_SHARE, None, AS_PRINTED),
+                                                             None, None, CROSS_SHARE),
                           "crossed room"))
+        # the same arm seen as printed: where an icon's small dark parts along it (a die's pips on its
+        # diagonal) leave the print itself no paper, however soft the photo makes them, refine reads
+        # the cross by its other strokes
+        out.append(Region(f"printed-{cell}", LINE, (x + 0.63 * s, y + 0.63 * s, x + 0.82 * s, y + 0.82 * s, 1.4,
+                                                    None, None, CROSS_SHARE, None, AS_PRINTED), ARM_PRINTED))
         # its mirror, the upper left arm, where an icon hides the lower right one: it runs through the
         # foe's place and the zone's tab, so it never reads the room, only tells refine that a cross may
         # be what the foe's place shows
@@ -293,7 +297,7 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
     for line in uppers:
         crossed = layout.crossings[line.id] = []
         for region in out:
-            if region.kind != LINE or region.role == ARM:
+            if region.kind != LINE or region.role in (ARM, ARM_PRINTED):
                 continue
             part = _clear_part(region, line)
             if part is not False:
@@ -1224,11 +1228,12 @@ def _other_strokes(readings, cell: str) -> bool:
 
 def _crossed_unseen(readings, cell: str) -> bool:
     """Do the readings show a cross in the room where its lower right arm cannot be seen (under an
-    icon)?  Its upper left arm (through the foe's place) and the other stroke (along the item's
-    strike) read penciled.  A foe's letter reads the upper left arm too, and its item may be struck:
+    icon: read so little, or seen as printed so little: a die's pips on its diagonal)?  Its upper left
+    arm (through the foe's place) and the other stroke (along the item's strike) read penciled.  A foe's letter reads the upper left arm too, and its item may be struck:
     the caller holds the foe's place to more than the arm's ink makes of it."""
-    room = readings.get(f"room-{cell}")
-    return room is not None and room.visible < ARM_SEEN and _other_strokes(readings, cell)
+    room, printed = readings.get(f"room-{cell}"), readings.get(f"printed-{cell}")
+    unseen = room is not None and (room.visible < ARM_SEEN or (printed is not None and printed.visible < ARM_SEEN))
+    return unseen and _other_strokes(readings, cell)
 
 
 def _crossed_faint(readings, cell: str) -> bool:
