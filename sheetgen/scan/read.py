@@ -111,6 +111,17 @@ class Printed:
         t2 = cv2.resize(grey * grey, (w, h), interpolation=cv2.INTER_AREA)
         self.light_plain = (t > 0.5) & (t2 - t * t < 0.002)
         self.light_t = np.maximum(t, 0.05)
+        self._seen_as_printed = None
+
+
+    def seen_as_printed(self, k: float) -> np.ndarray:
+        """Where the print itself (not as a camera softens it) leaves paper a pencil shows on: its
+        darkest within TOLERANCE mm at least VISIBLE.  Worked out once per template."""
+        if self._seen_as_printed is None:
+            r = max(1, int(round(TOLERANCE * k)))
+            darkest = cv2.erode(self.grey, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+            self._seen_as_printed = (darkest >= VISIBLE).astype(np.float32)
+        return self._seen_as_printed
 
 
 _printed: list = []
@@ -138,6 +149,7 @@ class Page:
         self.ky = self.rows / page_mm[1]
         self.k = (self.kx + self.ky) / 2
         pr = printed(template_rgb, self.k)
+        self.printed = pr
         self.template = pr.grey                     # the grey the photo is taken to
         rect = rect.astype(np.float32)
         self.shift = (0.0, 0.0)
@@ -339,6 +351,9 @@ class Page:
             vis = cv2.remap(self.visible, plan.lines.mx, plan.lines.my, cv2.INTER_NEAREST,
                             borderMode=cv2.BORDER_CONSTANT, borderValue=0)
             shown = plan.lines.along(vis) > 0.5
+            if len(plan.as_printed_of):
+                # lines seen as printed: their points seen only where the print itself leaves paper
+                shown[plan.as_printed_of] &= plan.shown_as_printed(self.printed.seen_as_printed(self.k))
             hit = (across > plan.thr_of_point) & shown
             if len(plan.twin_of):
                 # a line read with its twin: a point is penciled where both are (seen where it is: the
@@ -431,6 +446,7 @@ class Plan:
         local_pix, local_index = [], []             # areas measured against the paper around them
         twin_pix, twin_index = [], []               # shapes read with their twin (the lesser of the two)
         twin_xs, twin_ys, twin_of = [], [], []      # lines read with their twin: its points, the main points'
+        as_printed_of = []                          # the points of lines seen as printed (LINE's as_printed)
         n_points = 0
         stroke_index, band_pix, off_pix, window_pix = [], [], [], []     # boxes read by a cross's strokes
         dots: dict = {}
@@ -485,6 +501,8 @@ class Plan:
                     twin_xs.append(xs[-1] - uy * g[8])
                     twin_ys.append(ys[-1] + ux * g[8])
                     twin_of.append(np.arange(n_points, n_points + n))
+                if len(g) > 9 and g[9]:
+                    as_printed_of.append(np.arange(n_points, n_points + n))
                 n_points += n
                 spans.append(n)
                 bands.append(np.full(n, band, np.float32))
@@ -528,6 +546,8 @@ class Plan:
         self.spans = np.array(spans, dtype=np.int64)
         # twins: the points of the lines read with one (twin_of: their own points' indices)
         self.twin_of = np.concatenate(twin_of) if twin_of else np.zeros(0, np.int64)
+        self.as_printed_of = np.concatenate(as_printed_of) if as_printed_of else np.zeros(0, np.int64)
+        self._as_printed = None                     # (the print's visibility, those points seen in it)
         if twin_of:
             self.twins = Points(np.hstack(twin_xs) * kx - 0.5, np.hstack(twin_ys) * ky - 0.5)
         if line_index:
@@ -548,6 +568,19 @@ class Plan:
         self.marked_code = np.where(kinds == FILL, 3, 1)          # what a marked one reads: FILLED or MARKED
         self.threshold = np.array([_threshold(r) for r in regions], dtype=np.float64)
         self.margin = np.array([_margin(r) for r in regions], dtype=np.float64)
+
+    def shown_as_printed(self, seen: np.ndarray) -> np.ndarray:
+        """Which points of the lines seen as printed a pencil shows on in the print itself (seen: the
+        template's Printed.seen_as_printed): where most of a point's samples across are.  Kept for the
+        last template."""
+        cached = self._as_printed
+        if cached is not None and cached[0] is seen:
+            return cached[1]
+        vis = cv2.remap(seen, self.lines.mx, self.lines.my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
+                        borderValue=0)
+        shown = self.lines.along(vis)[self.as_printed_of] > 0.5
+        self._as_printed = (seen, shown)
+        return shown
 
     def printed_boxes(self, template: np.ndarray) -> np.ndarray:
         """Which of the plan's boxes read by strokes have print inside their window: darker than the

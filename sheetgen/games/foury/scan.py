@@ -39,6 +39,7 @@ BOX_RE = re.compile(r"^(p\d+-)?(track-[a-z-]+-\d+|req-[A-Z]-(?:\d+|oracle|exit)|
                     r"insert-coin-box|collect-[a-z-]+-\d+|safe-zone)$")
 CELL_RE = re.compile(r"^cell-([A-Z]\d+)$")
 ENTRY_RE = re.compile(r"^entry-([A-Z]\d+)-([NESW])$")
+LABEL_RE = re.compile(r"^letter-([A-Z]\d+)$")        # a room's printed zone letter (sheets/map.py)
 WALL_BAND = 1.8             # mm across a wall or path line region
 TRIM = 0.16                 # of an edge, left out at each end (corners: the next edge's wall)
 CROSS_SHARE = 0.7           # of a crossed room's arm penciled (a short arm: a few points, one stray stroke is many)
@@ -59,7 +60,16 @@ ENTRY_CLEAR = 0.12          # of a cell: the path from an arrow read from this f
 FOE_CLEAR = "foe's place clear of walls"  # the role of the part of a foe's place a penciled wall's ink cannot reach
 WALL_REACH = 1.4            # mm into a room a wall penciled on its edge darkens (half its widest stroke, the hand, blur)
 CLEAR_SEEN = 0.5            # of that part seen (not under print), or it tells nothing
-UNSHOWN = (ARM, FOE_CLEAR, STAIRS_CLEAR)  # roles refine reads and no view shows
+FOE_BESIDE = "foe's letter beside the zone's letter"  # the role of the part of a foe's letter clear of the print
+FOE_WIDE = 0.8              # of the letter's size: how far a wide letter (M, G) written in the foe's place reaches
+LABEL_CLEAR = 0.45          # mm right of the printed zone letter its print (and its blur) cannot reach
+BESIDE_LEAST = 0.3          # mm: narrower, the part beside the zone letter tells nothing
+BESIDE_MARKED = 0.14        # its mean darkness from which a letter's stroke is there (a wide letter's right stem
+                            # reads 0.15-0.4; the paper, a shadow, a path's stroke at the centre far under it)
+WAVE_CLEAR = 1.1            # mm above a flood's waves' line their crests and strokes cannot reach
+ARM_PRINTED = "crossed room, arm as printed"   # the lower right arm seen as printed (refine reads it, never shown)
+UNSHOWN = (ARM, FOE_CLEAR, STAIRS_CLEAR, FOE_BESIDE, ARM_PRINTED)  # roles refine reads and no view shows
+AS_PRINTED = True           # a LINE seen where the print itself leaves paper (sheetgen.scan.contract)
 
 
 def _role(key: str) -> str:
@@ -100,6 +110,7 @@ class MapLayout:
     centre: set = field(default_factory=set)
     printed: set = field(default_factory=set)          # canonical 'C4:E' / 'C4:S' edges printed as walls
     entries: dict = field(default_factory=dict)        # 'C1:N' -> (cell, side)
+    labels: dict = field(default_factory=dict)         # cell -> (x0, y0, x1, y1) of its printed zone letter
     items: dict = field(default_factory=dict)          # cell -> [item ids]
     size: float = 0.0
     crossings: dict | None = None      # stairs line region id -> [(id of a line region it crosses, id of
@@ -186,6 +197,9 @@ def map_layout(placed: dict) -> MapLayout:
             cell = pid.split("-")[1]
             if cell in out.cells:
                 out.items.setdefault(cell, []).append(pid)
+        m = LABEL_RE.match(pid)
+        if m and m.group(1) in out.cells:
+            out.labels[m.group(1)] = placed[pid].box
     return out
 
 
@@ -226,6 +240,11 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         out.append(Region(f"room-{cell}", LINE, (x + 0.63 * s, y + 0.63 * s, x + 0.82 * s, y + 0.82 * s, 1.4,
                                                              None, None, CROSS_SHARE),
                           "crossed room"))
+        # the same arm seen as printed: where an icon's small dark parts along it (a die's pips on its
+        # diagonal) leave the print itself no paper, however soft the photo makes them, refine reads
+        # the cross by its other strokes
+        out.append(Region(f"printed-{cell}", LINE, (x + 0.63 * s, y + 0.63 * s, x + 0.82 * s, y + 0.82 * s, 1.4,
+                                                    None, None, CROSS_SHARE, None, AS_PRINTED), ARM_PRINTED))
         # its mirror, the upper left arm, where an icon hides the lower right one: it runs through the
         # foe's place and the zone's tab, so it never reads the room, only tells refine that a cross may
         # be what the foe's place shows
@@ -234,6 +253,9 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         fs = max(6.5, s * 0.9) * 0.3528
         foe = (x + 0.08 * s, y + 0.32 * s - fs * 0.72, fs * 0.62, fs * 0.72)
         out.append(Region(f"monster-{cell}", AREA, foe, "foe written in"))
+        beside = _beside_label(layout, cell, foe, fs, floods)
+        if beside is not None:
+            out.append(beside)
         # the foe's place less what a wall penciled on the room's north or west edge (or both) darkens:
         # refine reads the letter there where such a wall reads penciled
         walled = {"N": _neighbour_name(cell, "N"), "W": _neighbour_name(cell, "W")}
@@ -250,8 +272,9 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
             out.append(Region(f"struck-{cell}", LINE, (x + 0.15 * s, y + 0.85 * s, x + 0.85 * s, y + 0.15 * s, 1.6),
                               "struck item"))
         if floods:
-            out.append(Region(f"flood-{cell}", LINE, (x + 0.17 * s, y + 0.35 * s, x + 0.83 * s, y + 0.35 * s, 2.0),
-                              "flooded room"))
+            # seen as printed: waves over an icon's detail show no pencil however soft the photo makes it
+            out.append(Region(f"flood-{cell}", LINE, (x + 0.17 * s, y + 0.35 * s, x + 0.83 * s, y + 0.35 * s, 2.0,
+                                                      None, None, None, None, AS_PRINTED), "flooded room"))
         for side in ("E", "S"):
             other = _neighbour_name(cell, side)
             if other not in layout.cells or other in layout.rock:
@@ -276,7 +299,7 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
     for line in uppers:
         crossed = layout.crossings[line.id] = []
         # the parts clear of an earlier line are crossed by a later one too (read like any line region)
-        for region, part in _clear_parts([r for r in out if r.kind == LINE and r.role != ARM], line):
+        for region, part in _clear_parts([r for r in out if r.kind == LINE and r.role not in (ARM, ARM_PRINTED)], line):
             crossed.append((region.id, part and part.id))
             if part:
                 out.append(part)
@@ -300,6 +323,25 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         out.append(Region(f"entry-{cell}-{side}", FILL, (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)),
                           "used arrow"))
     return out
+
+
+def _beside_label(layout: MapLayout, cell: str, foe: tuple, fs: float, floods: bool) -> Region | None:
+    """The part of a foe's letter clear of the room's printed zone letter (the foe's place is written
+    over it: most of the place is under its print, a wide letter's right part is not), clear of the
+    walls penciled on the north edge and of a flood's waves' crests; None where an icon is beside the
+    zone letter (its print there) or too little is left."""
+    label = layout.labels.get(cell)
+    if label is None or layout.items.get(cell):
+        return None
+    x, y, s = layout.cells[cell]
+    fx, fy, fw, fh = foe
+    x0, x1 = label[2] + LABEL_CLEAR, fx + FOE_WIDE * fs
+    y0, y1 = max(fy, y + WALL_REACH), fy + fh
+    if floods:
+        y1 = min(y1, y + 0.35 * s - WAVE_CLEAR)
+    if x1 - x0 < BESIDE_LEAST or y1 - y0 < BESIDE_LEAST:
+        return None
+    return Region(f"beside-{cell}", AREA, (x0, y0, x1 - x0, y1 - y0, BESIDE_MARKED), FOE_BESIDE)
 
 
 CLEAR_REACH = 0.7           # mm beyond a region's half band a stairs line's stroke may reach (its width, the hand)
@@ -360,7 +402,7 @@ def _longest_clear(region: Region, line: Region, clear: list) -> Region | None:
         return None
     share = g[7] if len(g) > 7 else None
     return Region(f"{region.id}@{line.id}", LINE, (*_trim(x1, y1, x2, y2, a, b), band, g[5] if len(g) > 5 else None,
-                                                   None, share), STAIRS_CLEAR)
+                                                   None, share) + ((None, g[9]) if len(g) > 9 else ()), STAIRS_CLEAR)
 
 
 def box_regions(placed: dict) -> list[Region]:
@@ -525,6 +567,9 @@ class FouryScanner(GameScanner):
           (unless the upper left one is a letter's, as above);
         - a foe's letter read where a wall is penciled on the room's north or west edge is the wall's
           ink unless it reads in the part of the foe's place the wall cannot reach (WALL_REACH);
+        - a foe's place read empty is a letter where the part of a wide letter beside the printed zone
+          letter reads penciled, unless the room is crossed out or a line runs through it
+          (_letters_beside_labels);
         - a foe's letter read in a room crossed out is the cross's upper left arm; so is a faint one
           (under FOE_UNDER_LINE) where an icon hides the cross's lower right arm but its upper left
           arm and its other stroke read penciled;
@@ -532,6 +577,8 @@ class FouryScanner(GameScanner):
           unless a path read penciled enters the room;
         - an item's strike and a flood's waves read in one room: the weaker is the other's ink
           unless CROSSING_SHARE of it is penciled;
+        - a flood's waves read in a room a path crosses from west to east: the path's ink unless
+          CROSSING_SHARE of them is penciled (_waves_beside_paths);
         - a stairs line penciled: the path, wall, flood ... regions it crosses are read on their
           part clear of it (a path it runs all along: by its rooms' dots); a dot's or a foe's place
           it runs through is its ink unless a path reaches the room (as a jump's line)."""
@@ -598,6 +645,7 @@ class FouryScanner(GameScanner):
             weaker = min((r, flood), key=lambda x: x.score)
             if weaker.score < CROSSING_SHARE:
                 out[weaker.region.id] = replace(weaker, value=EMPTY, confidence=min(weaker.confidence, UNCERTAIN_REFINED))
+        self._waves_beside_paths(readings, out)
         # a path reaches a room where it is penciled, however faintly (not a jump's line along it)
         reached = {c for j in lines for c in j.id.split("-")[1:3]}
         for rid, r in out.items():
@@ -657,7 +705,44 @@ class FouryScanner(GameScanner):
             cx, cy = r.region.geometry[:2]
             if crossed or any(_near_segment(cx, cy, j.geometry, j.geometry[4] / 2) for j in lines):
                 out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+        self._letters_beside_labels(readings, out, lines)
         return out
+
+    @staticmethod
+    def _letters_beside_labels(readings, out, lines) -> None:
+        """A foe's letter is written over the room's printed zone letter: its place reads little (under
+        print, or its ink against the print's blur), a wide letter's right part beside the zone letter
+        shows it.  A foe's place read empty is a letter where that part reads penciled, unless the room
+        is crossed out (the cross's stroke runs there) or a jump's or stairs line runs through it."""
+        from dataclasses import replace
+        for rid, beside in readings.items():
+            if beside.region.role != FOE_BESIDE or not beside.marked or beside.visible < CLEAR_SEEN:
+                continue
+            cell = rid[len("beside-"):]
+            foe, room = out.get(f"monster-{cell}"), out.get(f"room-{cell}")
+            if foe is None or foe.marked or (room is not None and room.marked):
+                continue
+            x, y, w, h = beside.region.geometry[:4]
+            if any(_near_segment(x + w / 2, y + h / 2, j.geometry, math.hypot(w, h) / 2 + j.geometry[4] / 2)
+                   for j in lines):
+                continue
+            out[f"monster-{cell}"] = replace(foe, value=MARKED, confidence=min(beside.confidence, UNCERTAIN_REFINED))
+
+    @staticmethod
+    def _waves_beside_paths(readings, out) -> None:
+        """A flood's waves read in a room a path runs through across (to the room west or east of it,
+        penciled PATH_ALONE of its length) stand only where CROSSING_SHARE of them is penciled: the waves'
+        place runs a little above the path's line, and in a small room the path's stroke reaches into
+        it (waves drawn read nearly all along)."""
+        from dataclasses import replace
+        for rid, r in list(out.items()):
+            if r.region.role != "flooded room" or not r.marked or r.score >= CROSSING_SHARE:
+                continue
+            cell = rid[len("flood-"):]
+            across = (readings.get(f"path-{a}-{b}") for a, b in ((_neighbour_name(cell, "W"), cell),
+                                                                   (cell, _neighbour_name(cell, "E"))) if a and b)
+            if any(p is not None and not p.hidden and p.score >= PATH_ALONE for p in across):
+                out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
 
     def _clear_of_stairs_lines(self, sheet, layout: MapLayout, readings):
         """The readings with every line region a penciled stairs line crosses read on its part clear
@@ -1192,11 +1277,12 @@ def _other_strokes(readings, cell: str) -> bool:
 
 def _crossed_unseen(readings, cell: str) -> bool:
     """Do the readings show a cross in the room where its lower right arm cannot be seen (under an
-    icon)?  Its upper left arm (through the foe's place) and the other stroke (along the item's
-    strike) read penciled.  A foe's letter reads the upper left arm too, and its item may be struck:
+    icon: read so little, or seen as printed so little: a die's pips on its diagonal)?  Its upper left
+    arm (through the foe's place) and the other stroke (along the item's strike) read penciled.  A foe's letter reads the upper left arm too, and its item may be struck:
     the caller holds the foe's place to more than the arm's ink makes of it."""
-    room = readings.get(f"room-{cell}")
-    return room is not None and room.visible < ARM_SEEN and _other_strokes(readings, cell)
+    room, printed = readings.get(f"room-{cell}"), readings.get(f"printed-{cell}")
+    unseen = room is not None and (room.visible < ARM_SEEN or (printed is not None and printed.visible < ARM_SEEN))
+    return unseen and _other_strokes(readings, cell)
 
 
 def _crossed_faint(readings, cell: str) -> bool:
