@@ -57,7 +57,12 @@ ENTRY_CLEAR = 0.12          # of a cell: the path from an arrow read from this f
 FOE_CLEAR = "foe's place clear of walls"  # the role of the part of a foe's place a penciled wall's ink cannot reach
 WALL_REACH = 1.4            # mm into a room a wall penciled on its edge darkens (half its widest stroke, the hand, blur)
 CLEAR_SEEN = 0.5            # of that part seen (not under print), or it tells nothing
-UNSHOWN = (ARM, FOE_CLEAR, STAIRS_CLEAR)  # roles refine reads and no view shows
+CENTRE = "path's centre band"   # the role of a path's place read by its centre band against its sides
+PATH_CENTRE_DARKER = 0.06   # of the paper's white: a path's centre band darker than this than beside it ...
+PATH_CENTRE_SHARE = 0.4     # ... along this share of it: a faint thin stroke, walked where both its rooms are dotted
+INNER_ARM = "crossed room, inner arm"   # the role of a cross's upper left arm between the foe's place and the dot
+INNER_SHARE = 0.8           # of it darker along its centre than beside it: a cross's arm (a letter reaches about half)
+UNSHOWN = (ARM, FOE_CLEAR, STAIRS_CLEAR, CENTRE, INNER_ARM)  # roles refine reads and no view shows
 
 
 def _role(key: str) -> str:
@@ -247,6 +252,10 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         if layout.items.get(cell):
             out.append(Region(f"struck-{cell}", LINE, (x + 0.15 * s, y + 0.85 * s, x + 0.85 * s, y + 0.15 * s, 1.6),
                               "struck item"))
+            # the cross's upper left arm between the foe's place and the dot, clear of the paths to the
+            # centre, read by its centre band: refine reads it where an icon hides the lower right arm
+            out.append(Region(f"inner-{cell}", LINE, (x + 0.27 * s, y + 0.27 * s, x + 0.41 * s, y + 0.41 * s, 1.4,
+                                                      None, None, INNER_SHARE, None, PATH_CENTRE_DARKER), INNER_ARM))
         if floods:
             out.append(Region(f"flood-{cell}", LINE, (x + 0.17 * s, y + 0.35 * s, x + 0.83 * s, y + 0.35 * s, 2.0),
                               "flooded room"))
@@ -262,6 +271,9 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
             # the middle, where a wall penciled on the edge crosses the path, is not read
             out.append(Region(f"path-{cell}-{other}", LINE, (*_trim(*a, *b, 0.22, 0.78), WALL_BAND, None, PATH_GAP),
                               "path"))
+            # the same place read by its centre band against its sides: a faint thin stroke there
+            out.append(Region(f"centre-{cell}-{other}", LINE, (*_trim(*a, *b, 0.22, 0.78), WALL_BAND, None, PATH_GAP,
+                                                               PATH_CENTRE_SHARE, None, PATH_CENTRE_DARKER), CENTRE))
     circles = layout.circles
     for i, a in enumerate(circles):
         for b in circles[i + 1:]:
@@ -274,7 +286,7 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
     for line in uppers:
         crossed = layout.crossings[line.id] = []
         for region in out:
-            if region.kind != LINE or region.role == ARM:
+            if region.kind != LINE or region.role in (ARM, CENTRE, INNER_ARM):
                 continue
             part = _clear_part(region, line)
             if part is not False:
@@ -527,13 +539,16 @@ class FouryScanner(GameScanner):
                     not any(under(r.region, j) >= UNDER for j in jumps):
                 a, _, b = rid[len("path-"):].partition("-")
                 entered |= {a} if b in ("N", "E", "S", "W") else {a, b}
+        crossed = {rid for line, regions in (layout.crossings or {}).items()
+                   if line in readings and readings[line].marked for rid, _ in regions}
         for rid, r in readings.items():
             if r.region.role != "path" or r.hidden:
                 continue
-            if not PATH_WEAK[0] <= r.score < PATH_WEAK[1]:
-                continue
             a, _, b = rid[len("path-"):].partition("-")
-            if b in ("N", "E", "S", "W"):
+            if b in ("N", "E", "S", "W") or r.score >= PATH_WEAK[1]:
+                continue
+            centre = readings.get(f"centre-{a}-{b}")
+            if not PATH_WEAK[0] <= r.score and not (centre is not None and centre.marked and rid not in crossed):
                 continue
             wall = readings.get(f"wall-{a}-{_side_between(a, b)}") or readings.get(f"wall-{b}-{_side_between(b, a)}")
             ends = [readings.get(f"cell-{c}") for c in (a, b)]
@@ -544,10 +559,13 @@ class FouryScanner(GameScanner):
             # a flood's waves run along both sides of a path's place: in a room drawn flooded, a path
             # read weakly is the waves' unless a dot is seen at one of its ends
             waves = any(f is not None and f.marked for f in (readings.get(f"flood-{c}") for c in (a, b)))
+            # a thin faint stroke (its centre band darker than its sides: no wall across, no paper's
+            # unevenness, no shadow's edge is) between two rooms dotted, wherever a wall is
+            dotted = all(e is None or e.marked or e.hidden for e in ends) and \
+                not (waves and not any(e is not None and e.marked for e in ends))
             walked = r.score >= PATH_ALONE or (
-                (wall is None or not wall.marked or r.score >= PATH_WALLED)
-                and all(e is None or e.marked or e.hidden for e in ends)
-                and not (waves and not any(e is not None and e.marked for e in ends)))
+                (wall is None or not wall.marked or r.score >= PATH_WALLED) and PATH_WEAK[0] <= r.score and dotted) or (
+                centre is not None and centre.marked and rid not in crossed and dotted)
             value = MARKED if walked else EMPTY
             if value != r.value:
                 out[rid] = replace(r, value=value, confidence=min(r.confidence, UNCERTAIN_REFINED))
@@ -574,9 +592,10 @@ class FouryScanner(GameScanner):
             # upper left one is a letter's: darker in the foe's place than an arm makes it)
             cell = rid[len("room-"):]
             foe = out.get(f"monster-{cell}")
-            if r.region.role == "crossed room" and not r.marked and (
-                    _crossed_unseen(readings, cell) or _crossed_faint(readings, cell)) and \
-                    not (foe is not None and foe.marked and foe.score >= FOE_UNDER_LINE):
+            if r.region.role == "crossed room" and not r.marked and ((
+                    _crossed_unseen(readings, cell) or _crossed_faint(readings, cell)) and
+                    not (foe is not None and foe.marked and foe.score >= FOE_UNDER_LINE)
+                    or _crossed_inner(readings, cell)):
                 out[rid] = replace(r, value=MARKED, confidence=min(r.confidence, UNCERTAIN_REFINED))
             # ... and what reads crossed of it (the little an icon leaves seen, an icon the camera sees
             # darker than printed) is something else's where the upper left arm, well seen, has no
@@ -1148,6 +1167,16 @@ def _crossed_unseen(readings, cell: str) -> bool:
     the caller holds the foe's place to more than the arm's ink makes of it."""
     room = readings.get(f"room-{cell}")
     return room is not None and room.visible < ARM_SEEN and _other_strokes(readings, cell)
+
+
+def _crossed_inner(readings, cell: str) -> bool:
+    """Do the readings show a cross whose lower right arm cannot be seen (under an icon) by its
+    other stroke (along the item's strike) and its upper left arm between the foe's place and the
+    room's centre, read by its centre band: a letter written in the foe's place keeps out of that
+    part, a cross's arm runs all along it (whatever the foe's place shows is the arm's)."""
+    room, strike, inner = (readings.get(f"{what}-{cell}") for what in ("room", "struck", "inner"))
+    return room is not None and room.visible < ARM_SEEN and strike is not None and strike.marked and \
+        inner is not None and inner.marked and not inner.hidden
 
 
 def _crossed_faint(readings, cell: str) -> bool:
