@@ -64,6 +64,7 @@ CENTRE_HALF = 0.2           # mm either side of the line's middle: its centre ba
 CENTRE_SIDES = (0.6, 1.0)   # mm off the middle: the paper beside it, either side (the darker side counts)
 CENTRE_REACH = 0.5          # mm: how far the stroke may run off the region's axis (a hand, the alignment)
 CENTRE_STEP = 0.1           # mm between the samples across
+CENTRE_PRINTED = 0.02       # the print's own centre band this much darker than beside it: a printed line
 
 
 class Printed:
@@ -368,21 +369,31 @@ class Page:
         vals = pts.across(cv2.remap(self.relative, pts.mx, pts.my, cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_CONSTANT, borderValue=0))
         np.maximum(vals, 0.0, out=vals)
+        # the print as the camera sees it, darker where it is dark: a printed thin line seen a little
+        # sharper than the blur measured reads darker than expected along it, as a faint stroke would
+        printed = -pts.across(cv2.remap(self.expected, pts.mx, pts.my, cv2.INTER_LINEAR,
+                                        borderMode=cv2.BORDER_REPLICATE))
         rows = vals.shape[0]
         mid = rows // 2
         h = round(CENTRE_HALF / CENTRE_STEP)
         s0, s1 = (round(d / CENTRE_STEP) for d in CENTRE_SIDES)
         reach = round(CENTRE_REACH / CENTRE_STEP)
-        cum = np.vstack([np.zeros((1, vals.shape[1]), np.float32), np.cumsum(vals, axis=0, dtype=np.float32)])
+        lo = np.arange(mid - reach, mid + reach + 1)
 
-        def mean(a, b):             # rows a..b (inclusive) offset by each middle
-            lo = np.arange(mid - reach, mid + reach + 1)
-            return (cum[lo + b + 1] - cum[lo + a]) / (b - a + 1)
-        contrast = mean(-h, h) - np.maximum(mean(-s1, -s0), mean(s0, s1))
-        best = contrast.max(axis=0)
+        def contrast(a):            # at each middle and point: the centre band's mean less the darker side's
+            cum = np.vstack([np.zeros((1, a.shape[1]), np.float32), np.cumsum(a, axis=0, dtype=np.float32)])
+
+            def mean(i, j):         # rows i..j (inclusive) off each middle
+                return (cum[lo + j + 1] - cum[lo + i]) / (j - i + 1)
+            return mean(-h, h) - np.maximum(mean(-s1, -s0), mean(s0, s1))
+        # a printed line within reach: what reads by it is the print's, whatever it is
+        along_print = (contrast(printed) >= CENTRE_PRINTED).any(axis=0)
+        best = contrast(vals).max(axis=0)
         vis = pts.across(cv2.remap(self.visible, pts.mx, pts.my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
                                    borderValue=0))
-        shown = vis[mid - reach - h:mid + reach + h + 1].min(axis=0) > 0.5   # the centre band in view wherever it runs
+        # in view wherever the centre band runs and beside it (print too dark beside it hides the paper
+        # it is measured against), off printed lines
+        shown = (vis.min(axis=0) > 0.5) & ~along_print
         hit = (best > plan.centre_thr) & shown
         n_shown = np.add.reduceat(shown.astype(np.int32), plan.centre_starts)
         n_hit = np.add.reduceat(hit.astype(np.int32), plan.centre_starts)

@@ -59,7 +59,7 @@ WALL_REACH = 1.4            # mm into a room a wall penciled on its edge darkens
 CLEAR_SEEN = 0.5            # of that part seen (not under print), or it tells nothing
 CENTRE = "path's centre band"   # the role of a path's place read by its centre band against its sides
 PATH_CENTRE_DARKER = 0.06   # of the paper's white: a path's centre band darker than this than beside it ...
-PATH_CENTRE_SHARE = 0.4     # ... along this share of it: a faint thin stroke, walked where both its rooms are dotted
+PATH_CENTRE_SHARE = 0.35    # ... along this share of it: a faint thin stroke, walked where both its rooms are dotted
 INNER_ARM = "crossed room, inner arm"   # the role of a cross's upper left arm between the foe's place and the dot
 INNER_SHARE = 0.8           # of it darker along its centre than beside it: a cross's arm (a letter reaches about half)
 UNSHOWN = (ARM, FOE_CLEAR, STAIRS_CLEAR, CENTRE, INNER_ARM)  # roles refine reads and no view shows
@@ -1170,13 +1170,13 @@ def _crossed_unseen(readings, cell: str) -> bool:
 
 
 def _crossed_inner(readings, cell: str) -> bool:
-    """Do the readings show a cross whose lower right arm cannot be seen (under an icon) by its
-    other stroke (along the item's strike) and its upper left arm between the foe's place and the
-    room's centre, read by its centre band: a letter written in the foe's place keeps out of that
-    part, a cross's arm runs all along it (whatever the foe's place shows is the arm's)."""
-    room, strike, inner = (readings.get(f"{what}-{cell}") for what in ("room", "struck", "inner"))
+    """Is a foe's letter read in the room the upper left arm of a cross whose lower right arm cannot
+    be seen (under an icon)?  Its other stroke (along the item's strike) reads penciled, and so does
+    the upper left arm between the foe's place and the room's centre, read by its centre band: a
+    letter written in the foe's place keeps out of that part, a cross's arm runs all along it."""
+    room, strike, inner, foe = (readings.get(f"{what}-{cell}") for what in ("room", "struck", "inner", "monster"))
     return room is not None and room.visible < ARM_SEEN and strike is not None and strike.marked and \
-        inner is not None and inner.marked and not inner.hidden
+        inner is not None and inner.marked and not inner.hidden and foe is not None and foe.marked
 
 
 def _crossed_faint(readings, cell: str) -> bool:
