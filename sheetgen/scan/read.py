@@ -62,9 +62,9 @@ BOX_HEAVY = 0.15            # a box read by strokes is marked from this mean dar
 # the line darken both alike
 CENTRE_HALF = 0.2           # mm either side of the line's middle: its centre band
 CENTRE_SIDES = (0.6, 1.0)   # mm off the middle: the paper beside it, either side (the darker side counts)
-CENTRE_REACH = 0.5          # mm: how far the stroke may run off the region's axis (a hand, the alignment)
-CENTRE_STEP = 0.1           # mm between the samples across
-CENTRE_PRINTED = 0.02       # the print's own centre band this much darker than beside it: a printed line
+CENTRE_REACH = 0.6          # mm: how far the stroke may run off the region's axis (a hand, the alignment)
+CENTRE_STEP = 0.2           # mm between the samples across
+CENTRE_PRINTED = 0.1        # the print's own centre band this much darker than beside it: a printed line
 
 
 class Printed:
@@ -369,10 +369,6 @@ class Page:
         vals = pts.across(cv2.remap(self.relative, pts.mx, pts.my, cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_CONSTANT, borderValue=0))
         np.maximum(vals, 0.0, out=vals)
-        # the print as the camera sees it, darker where it is dark: a printed thin line seen a little
-        # sharper than the blur measured reads darker than expected along it, as a faint stroke would
-        printed = -pts.across(cv2.remap(self.expected, pts.mx, pts.my, cv2.INTER_LINEAR,
-                                        borderMode=cv2.BORDER_REPLICATE))
         rows = vals.shape[0]
         mid = rows // 2
         h = round(CENTRE_HALF / CENTRE_STEP)
@@ -386,9 +382,16 @@ class Page:
             def mean(i, j):         # rows i..j (inclusive) off each middle
                 return (cum[lo + j + 1] - cum[lo + i]) / (j - i + 1)
             return mean(-h, h) - np.maximum(mean(-s1, -s0), mean(s0, s1))
-        # a printed line within reach: what reads by it is the print's, whatever it is
-        along_print = (contrast(printed) >= CENTRE_PRINTED).any(axis=0)
         best = contrast(vals).max(axis=0)
+        # a printed line within reach: what reads by it is the print's, whatever it is (a thin printed
+        # line seen a little sharper than the blur measured reads darker than expected along it, as a
+        # faint stroke would); the template's alone, worked out once for it
+        cached = plan._centre_printed
+        if cached is None or cached[0] is not self.template:
+            printed = -pts.across(cv2.remap(self.template, pts.mx, pts.my, cv2.INTER_LINEAR,
+                                            borderMode=cv2.BORDER_REPLICATE))
+            plan._centre_printed = cached = (self.template, (contrast(printed) >= CENTRE_PRINTED).any(axis=0))
+        along_print = cached[1]
         vis = pts.across(cv2.remap(self.visible, pts.mx, pts.my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
                                    borderValue=0))
         # in view wherever the centre band runs and beside it (print too dark beside it hides the paper
@@ -583,6 +586,7 @@ class Plan:
             self.window_sizes = np.maximum(sizes, 1)
         self.line_index = np.array(line_index, dtype=np.int64)
         self.centre_index = np.array(centre_index, dtype=np.int64)
+        self._centre_printed = None                 # (template, which centre-read points run by a printed line)
         if centre_index:
             self.centre_lines = Points(np.hstack(centre_xs) * kx - 0.5, np.hstack(centre_ys) * ky - 0.5)
             self.centre_spans = np.array(centre_spans, dtype=np.int64)
