@@ -4,11 +4,13 @@ drawing model's ids, what the pencil on them means, and the checks.
 Regions (sheetgen.scan.contract), by the ids of sheets/map.py and sheets/character.py:
 - on the map, for every cell `cell-C4` but rock: the visited dot (DOT `cell-C4`), the crossed-out
   collapsed room (LINE `room-C4`, the lower right arm of the cross; `arm-C4`, its upper left arm,
-  consulted by refine where an icon hides the lower right one, never shown), a foe's letter written in
+  consulted by refine where an icon hides the lower right one, and `inner-C4`, that arm between the
+  foe's place and the dot read by its centre band, in rooms with items; never shown), a foe's letter written in
   (AREA `monster-C4`), an item struck through (LINE `struck-C4`, cells with printed items), a
   flooded room's waves (LINE `flood-C4`, maps whose water spreads); for every edge between two
   cells but printed walls: a wall penciled (LINE `wall-C4-E`, `wall-C4-S`) and the path across it
-  (LINE `path-C4-D4`); at every entry arrow `entry-C1-N`: the arrow blacked out (FILL) and the
+  (LINE `path-C4-D4`), and its place again read by its centre band against its sides (LINE
+  `centre-C4-D4`, refine's: a faint thin stroke; never shown); at every entry arrow `entry-C1-N`: the arrow blacked out (FILL) and the
   path from it (LINE `path-C1-N`); between two magic circles the jump (LINE `jump-A9-K5`); from a
   room with stairs to every room beside a lever (not beside the stairs, nor on their row or column)
   the stairs line (LINE `stairs-I3-D5`: the hero climbed, pulled the lever, went on from its room;
@@ -484,7 +486,11 @@ class FouryScanner(GameScanner):
           crossing it) stands when PATH_ALONE of its length is penciled; a weaker one when both
           rooms' dots are (or cannot be seen) and the wall between them is not (or PATH_WALLED of
           it is penciled: more than the wall's ink reaches); a room another path penciled nearly all
-          along (PATH_ALONE) reaches counts as dotted (faint dots of blurred photos);
+          along (PATH_ALONE) reaches counts as dotted (faint dots of blurred photos); a path read
+          weakly or not at all whose centre band is darker than its sides along PATH_CENTRE_SHARE of
+          it (a thin faint stroke: a wall across, the paper's unevenness, a shadow's edge are not)
+          stands when both its rooms are dotted, a wall penciled across or not (no stairs line
+          penciled across it);
         - a diagonal jump whose line runs along rooms' crosses and strikes stands only where both
           its rooms read visited;
         - a foe's letter read where a jump's line runs through its place is the line's ink unless
@@ -501,6 +507,9 @@ class FouryScanner(GameScanner):
           (unless the upper left one is a letter's, as above);
         - a foe's letter read where a wall is penciled on the room's north or west edge is the wall's
           ink unless it reads in the part of the foe's place the wall cannot reach (WALL_REACH);
+        - a room whose lower right arm cannot be seen (under an icon), its item struck and a foe's
+          letter read, is crossed out where the upper left arm between the foe's place and the dot
+          reads penciled by its centre band (INNER_SHARE of it: a letter keeps out of it);
         - a foe's letter read in a room crossed out is the cross's upper left arm; so is a faint one
           (under FOE_UNDER_LINE) where an icon hides the cross's lower right arm but its upper left
           arm and its other stroke read penciled;
