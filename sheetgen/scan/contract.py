@@ -11,7 +11,7 @@ Region kinds, each a way a pencil marks paper:
     BOX   (x, y, w, h[, strokes]): a box crossed, filled (blacked out) or left empty; strokes: mm inside its
           outline, the window a cross's two strokes are read in (along its diagonals, against the box's
           own paper and print), None: its mean darkness decides
-    LINE  (x1, y1, x2, y2, band[, black[, gap[, share[, twin[, as_printed]]]]]): a stroke along the segment (a wall, a path, a
+    LINE  (x1, y1, x2, y2, band[, black[, gap[, share[, twin[, as_printed[, centre]]]]]]): a stroke along the segment (a wall, a path, a
           strike-through); black: the mm of black across the band that make a point of it penciled
           (None: an ordinary pencil line's);
           gap: the share of its middle not read (where another mark crosses it); share: the
@@ -19,7 +19,10 @@ Region kinds, each a way a pencil marks paper:
           (left of the direction x1,y1 -> x2,y2), a parallel line read with it: a point is penciled
           where both lines are (the two sides of a box, not one stroke beside them); as_printed: true, its points
           are seen where the print itself leaves paper a pencil shows on (not the print as the photo's blur
-          softens it: pencil over an icon's small dark parts stays unseen, however blurred)
+          softens it: pencil over an icon's small dark parts stays unseen, however blurred); centre: a
+          point is penciled where the line's centre band is this much darker (of the paper's white)
+          than the paper either side of it (sheetgen.scan.read: CENTRE_*), not by its darkness across
+          the band (a thin faint stroke against the paper's unevenness, a shadow's edge, blur)
     DOT   (cx, cy, r): a dot or small circle (a visited room)
     AREA  (x, y, w, h[, mean[, around[, gap]]]): anything written there (a letter, a scribble); mean: the mean
           darkness from which it reads marked (None: the default); around: mm, the width of the strips of

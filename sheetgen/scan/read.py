@@ -57,6 +57,14 @@ STROKE_PRINTED = 0.02       # the box's window this much darker than its lightes
 STROKE_CROSSED_PRINTED = 0.004   # ... is read by the darkness beyond its print along the diagonals (the
                                  # pencil over a printed stroke hardly shows; the print alone leaves none)
 BOX_HEAVY = 0.15            # a box read by strokes is marked from this mean darkness, whatever the shape
+# a line read by its centre band against its sides (a LINE's `centre`): a pencil line is darker along its
+# middle than beside it, where the paper's unevenness, a shadow's edge, a print's blur or a stroke across
+# the line darken both alike
+CENTRE_HALF = 0.2           # mm either side of the line's middle: its centre band
+CENTRE_SIDES = (0.6, 1.0)   # mm off the middle: the paper beside it, either side (the darker side counts)
+CENTRE_REACH = 0.6          # mm: how far the stroke may run off the region's axis (a hand, the alignment)
+CENTRE_STEP = 0.2           # mm between the samples across
+CENTRE_PRINTED = 0.1        # the print's own centre band this much darker than beside it: a printed line
 
 
 class Printed:
@@ -364,6 +372,8 @@ class Page:
             n_hit = np.add.reduceat(hit.astype(np.int32), plan.starts)
             score[plan.line_index] = n_hit / np.maximum(n_shown, 1)
             seen[plan.line_index] = n_shown / plan.spans
+        if len(plan.centre_index):
+            score[plan.centre_index], seen[plan.centre_index] = self._centre_lines(plan)
         if len(plan.dot_index):
             # dots: the darkest dot-sized spot near the centre (box means of that size, per size)
             for size, idx, pix, starts in plan.dot_groups:
@@ -373,6 +383,49 @@ class Page:
                 score[idx] = np.maximum.reduceat(local, starts)
                 seen[idx] = np.add.reduceat(vis, starts) / np.diff(np.append(starts, len(pix)))
         return score, seen
+
+    def _centre_lines(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
+        """(measure, seen) of the lines read by their centre band (in plan.centre_index's order): the
+        share of the points along, seen, where the darkness of a centre band (CENTRE_HALF either side of
+        a middle up to CENTRE_REACH off the axis) is more than the line's threshold above the darker of
+        the paper's strips beside it (CENTRE_SIDES off that middle).  Darkness below the paper's (the
+        print's edges, a lighter patch) counts as none, so no side reads lighter than paper."""
+        pts = plan.centre_lines
+        vals = pts.across(cv2.remap(self.relative, pts.mx, pts.my, cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_CONSTANT, borderValue=0))
+        np.maximum(vals, 0.0, out=vals)
+        rows = vals.shape[0]
+        mid = rows // 2
+        h = round(CENTRE_HALF / CENTRE_STEP)
+        s0, s1 = (round(d / CENTRE_STEP) for d in CENTRE_SIDES)
+        reach = round(CENTRE_REACH / CENTRE_STEP)
+        lo = np.arange(mid - reach, mid + reach + 1)
+
+        def contrast(a):            # at each middle and point: the centre band's mean less the darker side's
+            cum = np.vstack([np.zeros((1, a.shape[1]), np.float32), np.cumsum(a, axis=0, dtype=np.float32)])
+
+            def mean(i, j):         # rows i..j (inclusive) off each middle
+                return (cum[lo + j + 1] - cum[lo + i]) / (j - i + 1)
+            return mean(-h, h) - np.maximum(mean(-s1, -s0), mean(s0, s1))
+        best = contrast(vals).max(axis=0)
+        # a printed line within reach: what reads by it is the print's, whatever it is (a thin printed
+        # line seen a little sharper than the blur measured reads darker than expected along it, as a
+        # faint stroke would); the template's alone, worked out once for it
+        cached = plan._centre_printed
+        if cached is None or cached[0] is not self.template:
+            printed = -pts.across(cv2.remap(self.template, pts.mx, pts.my, cv2.INTER_LINEAR,
+                                            borderMode=cv2.BORDER_REPLICATE))
+            plan._centre_printed = cached = (self.template, (contrast(printed) >= CENTRE_PRINTED).any(axis=0))
+        along_print = cached[1]
+        vis = pts.across(cv2.remap(self.visible, pts.mx, pts.my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
+                                   borderValue=0))
+        # in view wherever the centre band runs and beside it (print too dark beside it hides the paper
+        # it is measured against), off printed lines
+        shown = (vis.min(axis=0) > 0.5) & ~along_print
+        hit = (best > plan.centre_thr) & shown
+        n_shown = np.add.reduceat(shown.astype(np.int32), plan.centre_starts)
+        n_hit = np.add.reduceat(hit.astype(np.int32), plan.centre_starts)
+        return n_hit / np.maximum(n_shown, 1), n_shown / plan.centre_spans
 
     def strokes(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
         """(measure, the same relative to its threshold) of the boxes read by a cross's strokes, in
@@ -407,13 +460,14 @@ class Points:
     map, or blocks of points one under another when there are more than REMAP_COLUMNS."""
 
     def __init__(self, xs: np.ndarray, ys: np.ndarray):
+        self.rows = rows = xs.shape[0]          # nine, or a centre-read line's samples across
         self.count = xs.shape[1]
         self.blocks = max(1, -(-self.count // REMAP_COLUMNS))
         if self.blocks > 1:
             width = -(-self.count // self.blocks)
             pad = ((0, 0), (0, self.blocks * width - self.count))         # off the page: read 0
-            xs, ys = (np.pad(a, pad, constant_values=-1e4).reshape(9, self.blocks, width).transpose(1, 0, 2)
-                      .reshape(9 * self.blocks, width) for a in (xs, ys))
+            xs, ys = (np.pad(a, pad, constant_values=-1e4).reshape(rows, self.blocks, width).transpose(1, 0, 2)
+                      .reshape(rows * self.blocks, width) for a in (xs, ys))
         self.mx = np.ascontiguousarray(xs, dtype=np.float32)
         self.my = np.ascontiguousarray(ys, dtype=np.float32)
 
@@ -421,7 +475,13 @@ class Points:
         """Samples remapped through mx, my, averaged across: one value a point."""
         if self.blocks == 1:
             return samples.mean(axis=0)
-        return samples.reshape(self.blocks, 9, -1).mean(axis=1).ravel()[:self.count]
+        return samples.reshape(self.blocks, self.rows, -1).mean(axis=1).ravel()[:self.count]
+
+    def across(self, samples: np.ndarray) -> np.ndarray:
+        """Samples remapped through mx, my as (rows across, points along)."""
+        if self.blocks == 1:
+            return samples
+        return samples.reshape(self.blocks, self.rows, -1).transpose(1, 0, 2).reshape(self.rows, -1)[:, :self.count]
 
 
 class Plan:
@@ -451,6 +511,9 @@ class Plan:
         stroke_index, band_pix, off_pix, window_pix = [], [], [], []     # boxes read by a cross's strokes
         dots: dict = {}
         across = np.linspace(-0.5, 0.5, 9)[:, None]
+        centre_xs, centre_ys, centre_spans, centre_thrs, centre_index = [], [], [], [], []
+        reach = CENTRE_REACH + CENTRE_SIDES[1]
+        centre_across = (np.arange(-round(reach / CENTRE_STEP), round(reach / CENTRE_STEP) + 1) * CENTRE_STEP)[:, None]
         for i, r in enumerate(regions):
             g = r.geometry
             if r.kind in (BOX, AREA, FILL):
@@ -495,6 +558,13 @@ class Plan:
                     t = t * (1 - gap)
                     t[t > length * (1 - gap) / 2] += length * gap
                 t = t[None, :]
+                if len(g) > 10 and g[10]:       # read by its centre band against its sides
+                    centre_xs.append(x1 + ux * t - uy * centre_across)
+                    centre_ys.append(y1 + uy * t + ux * centre_across)
+                    centre_spans.append(n)
+                    centre_thrs.append(np.full(n, g[10], np.float32))
+                    centre_index.append(i)
+                    continue
                 xs.append(x1 + ux * t - uy * across * band)
                 ys.append(y1 + uy * t + ux * across * band)
                 if len(g) > 8 and g[8]:         # its twin: the same line moved g[8] mm across
@@ -543,6 +613,13 @@ class Plan:
             self.window_pixels, self.window_starts, _, sizes = _gathered(window_pix)
             self.window_sizes = np.maximum(sizes, 1)
         self.line_index = np.array(line_index, dtype=np.int64)
+        self.centre_index = np.array(centre_index, dtype=np.int64)
+        self._centre_printed = None                 # (template, which centre-read points run by a printed line)
+        if centre_index:
+            self.centre_lines = Points(np.hstack(centre_xs) * kx - 0.5, np.hstack(centre_ys) * ky - 0.5)
+            self.centre_spans = np.array(centre_spans, dtype=np.int64)
+            self.centre_starts = np.concatenate([[0], np.cumsum(self.centre_spans)[:-1]])
+            self.centre_thr = np.concatenate(centre_thrs)
         self.spans = np.array(spans, dtype=np.int64)
         # twins: the points of the lines read with one (twin_of: their own points' indices)
         self.twin_of = np.concatenate(twin_of) if twin_of else np.zeros(0, np.int64)

@@ -4,11 +4,13 @@ drawing model's ids, what the pencil on them means, and the checks.
 Regions (sheetgen.scan.contract), by the ids of sheets/map.py and sheets/character.py:
 - on the map, for every cell `cell-C4` but rock: the visited dot (DOT `cell-C4`), the crossed-out
   collapsed room (LINE `room-C4`, the lower right arm of the cross; `arm-C4`, its upper left arm,
-  consulted by refine where an icon hides the lower right one, never shown), a foe's letter written in
+  consulted by refine where an icon hides the lower right one, and `inner-C4`, that arm between the
+  foe's place and the dot read by its centre band, in rooms with items; never shown), a foe's letter written in
   (AREA `monster-C4`), an item struck through (LINE `struck-C4`, cells with printed items), a
   flooded room's waves (LINE `flood-C4`, maps whose water spreads); for every edge between two
   cells but printed walls: a wall penciled (LINE `wall-C4-E`, `wall-C4-S`) and the path across it
-  (LINE `path-C4-D4`); at every entry arrow `entry-C1-N`: the arrow blacked out (FILL) and the
+  (LINE `path-C4-D4`), and its place again read by its centre band against its sides (LINE
+  `centre-C4-D4`, refine's: a faint thin stroke; never shown); at every entry arrow `entry-C1-N`: the arrow blacked out (FILL) and the
   path from it (LINE `path-C1-N`); between two magic circles the jump (LINE `jump-A9-K5`); from a
   room with stairs to every room beside a lever (not beside the stairs, nor on their row or column)
   the stairs line (LINE `stairs-I3-D5`: the hero climbed, pulled the lever, went on from its room;
@@ -68,8 +70,13 @@ BESIDE_MARKED = 0.14        # its mean darkness from which a letter's stroke is 
                             # reads 0.15-0.4; the paper, a shadow, a path's stroke at the centre far under it)
 WAVE_CLEAR = 1.1            # mm above a flood's waves' line their crests and strokes cannot reach
 ARM_PRINTED = "crossed room, arm as printed"   # the lower right arm seen as printed (refine reads it, never shown)
-UNSHOWN = (ARM, FOE_CLEAR, STAIRS_CLEAR, FOE_BESIDE, ARM_PRINTED)  # roles refine reads and no view shows
 AS_PRINTED = True           # a LINE seen where the print itself leaves paper (sheetgen.scan.contract)
+CENTRE = "path's centre band"   # the role of a path's place read by its centre band against its sides
+PATH_CENTRE_DARKER = 0.06   # of the paper's white: a path's centre band darker than this than beside it ...
+PATH_CENTRE_SHARE = 0.35    # ... along this share of it: a faint thin stroke, walked where both its rooms are dotted
+INNER_ARM = "crossed room, inner arm"   # the role of a cross's upper left arm between the foe's place and the dot
+INNER_SHARE = 0.8           # of it darker along its centre than beside it: a cross's arm (a letter reaches about half)
+UNSHOWN = (ARM, FOE_CLEAR, STAIRS_CLEAR, FOE_BESIDE, ARM_PRINTED, CENTRE, INNER_ARM)  # roles refine reads and no view shows
 
 
 def _role(key: str) -> str:
@@ -271,6 +278,10 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         if layout.items.get(cell):
             out.append(Region(f"struck-{cell}", LINE, (x + 0.15 * s, y + 0.85 * s, x + 0.85 * s, y + 0.15 * s, 1.6),
                               "struck item"))
+            # the cross's upper left arm between the foe's place and the dot, clear of the paths to the
+            # centre, read by its centre band: refine reads it where an icon hides the lower right arm
+            out.append(Region(f"inner-{cell}", LINE, (x + 0.27 * s, y + 0.27 * s, x + 0.41 * s, y + 0.41 * s, 1.4,
+                                                      None, None, INNER_SHARE, None, None, PATH_CENTRE_DARKER), INNER_ARM))
         if floods:
             # seen as printed: waves over an icon's detail show no pencil however soft the photo makes it
             out.append(Region(f"flood-{cell}", LINE, (x + 0.17 * s, y + 0.35 * s, x + 0.83 * s, y + 0.35 * s, 2.0,
@@ -287,6 +298,9 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
             # the middle, where a wall penciled on the edge crosses the path, is not read
             out.append(Region(f"path-{cell}-{other}", LINE, (*_trim(*a, *b, 0.22, 0.78), WALL_BAND, None, PATH_GAP),
                               "path"))
+            # the same place read by its centre band against its sides: a faint thin stroke there
+            out.append(Region(f"centre-{cell}-{other}", LINE, (*_trim(*a, *b, 0.22, 0.78), WALL_BAND, None, PATH_GAP,
+                                                               PATH_CENTRE_SHARE, None, None, PATH_CENTRE_DARKER), CENTRE))
     circles = layout.circles
     for i, a in enumerate(circles):
         for b in circles[i + 1:]:
@@ -299,7 +313,8 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
     for line in uppers:
         crossed = layout.crossings[line.id] = []
         # the parts clear of an earlier line are crossed by a later one too (read like any line region)
-        for region, part in _clear_parts([r for r in out if r.kind == LINE and r.role not in (ARM, ARM_PRINTED)], line):
+        for region, part in _clear_parts([r for r in out if r.kind == LINE and r.role not in (ARM, ARM_PRINTED, CENTRE,
+                                                                                  INNER_ARM)], line):
             crossed.append((region.id, part and part.id))
             if part:
                 out.append(part)
@@ -550,7 +565,11 @@ class FouryScanner(GameScanner):
           crossing it) stands when PATH_ALONE of its length is penciled; a weaker one when both
           rooms' dots are (or cannot be seen) and the wall between them is not (or PATH_WALLED of
           it is penciled: more than the wall's ink reaches); a room another path penciled nearly all
-          along (PATH_ALONE) reaches counts as dotted (faint dots of blurred photos);
+          along (PATH_ALONE) reaches counts as dotted (faint dots of blurred photos); a path read
+          weakly or not at all whose centre band is darker than its sides along PATH_CENTRE_SHARE of
+          it (a thin faint stroke: a wall across, the paper's unevenness, a shadow's edge are not)
+          stands when both its rooms are dotted, a wall penciled across or not (no stairs line
+          penciled across it);
         - a diagonal jump whose line runs along rooms' crosses and strikes stands only where both
           its rooms read visited;
         - a foe's letter read where a jump's line runs through its place is the line's ink unless
@@ -570,6 +589,9 @@ class FouryScanner(GameScanner):
         - a foe's place read empty is a letter where the part of a wide letter beside the printed zone
           letter reads penciled, unless the room is crossed out or a line runs through it
           (_letters_beside_labels);
+        - a room whose lower right arm cannot be seen (under an icon), its item struck and a foe's
+          letter read, is crossed out where the upper left arm between the foe's place and the dot
+          reads penciled by its centre band (INNER_SHARE of it: a letter keeps out of it);
         - a foe's letter read in a room crossed out is the cross's upper left arm; so is a faint one
           (under FOE_UNDER_LINE) where an icon hides the cross's lower right arm but its upper left
           arm and its other stroke read penciled;
@@ -610,13 +632,16 @@ class FouryScanner(GameScanner):
                     not any(under(r.region, j) >= UNDER for j in jumps):
                 a, _, b = rid[len("path-"):].partition("-")
                 entered |= {a} if b in ("N", "E", "S", "W") else {a, b}
+        crossed = {rid for line, regions in (layout.crossings or {}).items()
+                   if line in readings and readings[line].marked for rid, _ in regions}
         for rid, r in readings.items():
             if r.region.role != "path" or r.hidden:
                 continue
-            if not PATH_WEAK[0] <= r.score < PATH_WEAK[1]:
-                continue
             a, _, b = rid[len("path-"):].partition("-")
-            if b in ("N", "E", "S", "W"):
+            if b in ("N", "E", "S", "W") or r.score >= PATH_WEAK[1]:
+                continue
+            centre = readings.get(f"centre-{a}-{b}")
+            if not PATH_WEAK[0] <= r.score and not (centre is not None and centre.marked and rid not in crossed):
                 continue
             wall = readings.get(f"wall-{a}-{_side_between(a, b)}") or readings.get(f"wall-{b}-{_side_between(b, a)}")
             ends = [readings.get(f"cell-{c}") for c in (a, b)]
@@ -627,10 +652,13 @@ class FouryScanner(GameScanner):
             # a flood's waves run along both sides of a path's place: in a room drawn flooded, a path
             # read weakly is the waves' unless a dot is seen at one of its ends
             waves = any(f is not None and f.marked for f in (readings.get(f"flood-{c}") for c in (a, b)))
+            # a thin faint stroke (its centre band darker than its sides: no wall across, no paper's
+            # unevenness, no shadow's edge is) between two rooms dotted, wherever a wall is
+            dotted = all(e is None or e.marked or e.hidden for e in ends) and \
+                not (waves and not any(e is not None and e.marked for e in ends))
             walked = r.score >= PATH_ALONE or (
-                (wall is None or not wall.marked or r.score >= PATH_WALLED)
-                and all(e is None or e.marked or e.hidden for e in ends)
-                and not (waves and not any(e is not None and e.marked for e in ends)))
+                (wall is None or not wall.marked or r.score >= PATH_WALLED) and PATH_WEAK[0] <= r.score and dotted) or (
+                centre is not None and centre.marked and rid not in crossed and dotted)
             value = MARKED if walked else EMPTY
             if value != r.value:
                 out[rid] = replace(r, value=value, confidence=min(r.confidence, UNCERTAIN_REFINED))
@@ -658,9 +686,10 @@ class FouryScanner(GameScanner):
             # upper left one is a letter's: darker in the foe's place than an arm makes it)
             cell = rid[len("room-"):]
             foe = out.get(f"monster-{cell}")
-            if r.region.role == "crossed room" and not r.marked and (
-                    _crossed_unseen(readings, cell) or _crossed_faint(readings, cell)) and \
-                    not (foe is not None and foe.marked and foe.score >= FOE_UNDER_LINE):
+            if r.region.role == "crossed room" and not r.marked and ((
+                    _crossed_unseen(readings, cell) or _crossed_faint(readings, cell)) and
+                    not (foe is not None and foe.marked and foe.score >= FOE_UNDER_LINE)
+                    or _crossed_inner(readings, cell)):
                 out[rid] = replace(r, value=MARKED, confidence=min(r.confidence, UNCERTAIN_REFINED))
             # ... and what reads crossed of it (the little an icon leaves seen, an icon the camera sees
             # darker than printed) is something else's where the upper left arm, well seen, has no
@@ -1283,6 +1312,16 @@ def _crossed_unseen(readings, cell: str) -> bool:
     room, printed = readings.get(f"room-{cell}"), readings.get(f"printed-{cell}")
     unseen = room is not None and (room.visible < ARM_SEEN or (printed is not None and printed.visible < ARM_SEEN))
     return unseen and _other_strokes(readings, cell)
+
+
+def _crossed_inner(readings, cell: str) -> bool:
+    """Is a foe's letter read in the room the upper left arm of a cross whose lower right arm cannot
+    be seen (under an icon)?  Its other stroke (along the item's strike) reads penciled, and so does
+    the upper left arm between the foe's place and the room's centre, read by its centre band: a
+    letter written in the foe's place keeps out of that part, a cross's arm runs all along it."""
+    room, strike, inner, foe = (readings.get(f"{what}-{cell}") for what in ("room", "struck", "inner", "monster"))
+    return room is not None and room.visible < ARM_SEEN and strike is not None and strike.marked and \
+        inner is not None and inner.marked and not inner.hidden and foe is not None and foe.marked
 
 
 def _crossed_faint(readings, cell: str) -> bool:
