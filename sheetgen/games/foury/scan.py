@@ -576,7 +576,9 @@ class FouryScanner(GameScanner):
           darker than a line makes it;
         - a room's dot read where a line of another mark runs through the room's centre (the
           item struck through, the room crossed out, a jump between magic circles) is the line's
-          ink, not a dot, unless a path reaches the room (every room entered is reached by one);
+          ink, not a dot, unless a path reaches the room (every room entered is reached by one) or,
+          for the item's strike or the room's cross, a path a jump's line runs all along may (its ink
+          cannot be told from the jump's);
         - a room read crossed out whose upper left arm, well seen, reads no pencil at all is not
           crossed out (a cross is drawn corner to corner);
         - a room read crossed out whose item's strike (along the cross's other arm) reads empty
@@ -676,11 +678,15 @@ class FouryScanner(GameScanner):
         self._waves_beside_paths(readings, out)
         # a path reaches a room where it is penciled, however faintly (not a jump's line along it)
         reached = {c for j in lines for c in j.id.split("-")[1:3]}
+        unseen_path = set()         # ... and may where a jump's line runs all along its path (its ink the jump's)
         for rid, r in out.items():
-            if r.region.role == "path" and not r.hidden and r.score >= PATH_WEAK[0] and \
-                    not any(under(r.region, j) >= UNDER for j in jumps):
+            if r.region.role == "path" and not r.hidden and r.score >= PATH_WEAK[0]:
                 a, _, b = rid[len("path-"):].partition("-")
-                reached |= {a} if b in ("N", "E", "S", "W") else {a, b}
+                ends = {a} if b in ("N", "E", "S", "W") else {a, b}
+                if any(under(r.region, j) >= UNDER for j in jumps):
+                    unseen_path |= ends
+                else:
+                    reached |= ends
         for rid, r in list(out.items()):
             # a cross whose lower right arm an icon hides, read by its two other strokes (unless the
             # upper left one is a letter's: darker in the foe's place than an arm makes it)
@@ -732,7 +738,12 @@ class FouryScanner(GameScanner):
             crossed = any(out.get(f"{what}-{cell}") is not None and out[f"{what}-{cell}"].marked
                           for what in ("struck", "room"))
             cx, cy = r.region.geometry[:2]
-            if crossed or any(_near_segment(cx, cy, j.geometry, j.geometry[4] / 2) for j in lines):
+            through = any(_near_segment(cx, cy, j.geometry, j.geometry[4] / 2) for j in lines)
+            if crossed and not through and cell in unseen_path:
+                # a path that may reach the room cannot be told from a jump's line along it: the dot read
+                # where the item's strike (or the room's cross) runs is not taken for the stroke's ink
+                continue
+            if crossed or through:
                 out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
         self._letters_beside_labels(readings, out, lines)
         return out
