@@ -4,6 +4,7 @@ so both must read exactly what reading everything, point by point, reads."""
 from __future__ import annotations
 
 import math
+from itertools import groupby
 from dataclasses import replace
 
 import pytest
@@ -39,15 +40,15 @@ def _reference_crossing(region, line):
             clear.append(foury._distance(x1 + (x2 - x1) * t, y1 + (y2 - y1) * t, whole) > reach)
     if sum(c is False for c in clear) < foury.CLEAR_CROSSED * sum(c is not None for c in clear):
         return False
-    best, run = (0, -1), None
-    for i, c in enumerate(clear + [None]):
-        if c:
-            run = i if run is None else run
-            continue
-        if run is not None and i - 1 - run > best[1] - best[0]:
-            best = (run, i - 1)
-        run = None
-    a, b = best[0] / n, best[1] / n
+    # the longest run of clear samples (the first of the longest), found another way than the code's
+    runs, i = [], 0
+    for clear_here, group in groupby(clear, key=bool):
+        size = len(list(group))
+        if clear_here:
+            runs.append((size, -i))
+        i += size
+    size, start = max(runs, default=(1, 0))
+    a, b = -start / n, (-start + size - 1) / n
     if b <= a or (b - a) * math.hypot(x2 - x1, y2 - y1) < foury.CLEAR_LEAST:
         return None
     return (a, b)
