@@ -84,12 +84,14 @@ class SheetPlan:
         self.plan = Plan([r for r in regions if r.role not in scanner.deferred], shape, page_mm)
         self.deferred = {r.id: r for r in regions if r.role in scanner.deferred}
         self.shape, self.page_mm = shape, page_mm
+        self.scanner, self.sheet = scanner, sheet
 
-    def read(self, page: Page, scanner, sheet: ScannedSheet) -> dict[str, RegionReading]:
+    def read(self, page: Page) -> dict[str, RegionReading]:
         """Every region read on the page but the deferred ones the scanner does not want for it."""
         readings = read_regions(page, self.plan)
         if self.deferred:
-            wanted = [self.deferred[i] for i in sorted(scanner.wanted(sheet, readings)) if i in self.deferred]
+            wanted = [self.deferred[i] for i in sorted(self.scanner.wanted(self.sheet, readings))
+                      if i in self.deferred]
             if wanted:
                 readings.update(read_regions(page, Plan(wanted, self.shape, self.page_mm)))
         return readings
@@ -194,7 +196,7 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
     finding = time.perf_counter() - finding
     page = Page(rect, tmpl, (sheet.page.width, sheet.page.height), blur_mm=quality.blur_mm,
                 light_closing=scanner.light_closing)
-    readings = scanner.refine(sheet, plan.read(page, scanner, sheet))
+    readings = scanner.refine(sheet, plan.read(page))
     view = scanner.interpret(sheet, readings)
     violations = scanner.check(sheet, view)
     result = ScanResult(photo, sheet, identity_from, loc, quality, readings, view, violations, finding=finding)

@@ -548,11 +548,15 @@ class FouryScanner(GameScanner):
     # clear of walls, read where a foe reads written in (refine consults nothing else of them)
     deferred = (STAIRS_CLEAR, FOE_CLEAR)
 
-    def wanted(self, sheet, readings):
+    def _crossings(self, sheet) -> dict:
+        """Stairs line id -> the line regions it crosses (map_regions works them out)."""
         _, layout = self._layout(sheet)
         if layout.crossings is None:
             self.regions(sheet)
-        out = {part for line_id, crossed in layout.crossings.items()
+        return layout.crossings
+
+    def wanted(self, sheet, readings):
+        out = {part for line_id, crossed in self._crossings(sheet).items()
                if (line := readings.get(line_id)) is not None and line.marked for _, part in crossed if part}
         for rid, r in readings.items():
             if r.region.role == "foe written in" and r.marked:
@@ -790,9 +794,8 @@ class FouryScanner(GameScanner):
         one the line runs all along cannot be seen (empty, uncertain)."""
         from dataclasses import replace
         from sheetgen.scan.read import classify
-        if layout.crossings is None:
-            self.regions(sheet)
-        marked = [readings[i] for i in layout.crossings if i in readings and readings[i].marked]
+        crossings = self._crossings(sheet)
+        marked = [readings[i] for i in crossings if i in readings and readings[i].marked]
         if not marked:
             return readings
         out = dict(readings)
@@ -811,7 +814,7 @@ class FouryScanner(GameScanner):
             if any(other is not line and other.score > line.score and under(line.region, other.region) >= UNDER
                    for other in marked):
                 out[line.region.id] = replace(line, value=EMPTY, confidence=min(line.confidence, UNCERTAIN_REFINED))
-        for line_id, crossed in layout.crossings.items():
+        for line_id, crossed in crossings.items():
             line = out.get(line_id)
             if line is None or not line.marked:
                 continue
