@@ -21,33 +21,51 @@ def overlay_image(result) -> np.ndarray:
     rows, cols = page.rows, page.cols
     colour = result.colour if result.colour is not None and result.colour.ndim == 3 else None
     if colour is not None:
-        chans = [I.rectify(colour[..., c], result.location, (rows, cols)).astype(np.float32) for c in range(3)]
-        img = np.stack(chans, axis=-1)
-        white = np.percentile(img.reshape(-1, 3), 97, axis=0)
-        img = np.clip(img / np.maximum(white, 1.0) * 245.0, 0, 255).astype(np.uint8)
+        img = I.rectify(colour, result.location, (rows, cols))
+        # each channel's 97th percentile white drawn at 245: one table a channel
+        white = np.maximum([_percentile_u8(img[..., c], 97) for c in range(3)], 1.0)
+        levels = np.arange(256, dtype=np.float64)[:, None] / white * 245.0
+        img = cv2.LUT(img, np.clip(levels, 0, 255).astype(np.uint8).reshape(256, 1, 3))
     else:
         img = cv2.cvtColor((np.clip(page.reflectance, 0, 1) * 245).astype(np.uint8), cv2.COLOR_GRAY2BGR)
     kx, ky = page.kx, page.ky
 
     def pt(x, y):
         return int(round(x * kx)), int(round(y * ky))
+    # outlines gathered by colour and width and drawn a group at a time (thousands of regions),
+    # the empty first and the uncertain last, so a mark that needs a look is never drawn over
+    shapes: dict = {}
+    circles = []
     for r in result.readings.values():
         g = r.region.geometry
         colour = HIDDEN if r.hidden else UNCERTAIN if r.uncertain else MARKED if r.marked else EMPTY
         thick = 2 if (r.marked or r.uncertain) and not r.hidden else 1
         if r.region.kind in (BOX, AREA, FILL):
             x, y, w, h = g[:4]
-            cv2.rectangle(img, pt(x, y), pt(x + w, y + h), colour, thick)
+            (x0, y0), (x1, y1) = pt(x, y), pt(x + w, y + h)
+            shapes.setdefault((colour, thick, True), []).append([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
         elif r.region.kind == LINE:
             x1, y1, x2, y2, band = g[:5]
-            if r.marked or r.uncertain:
-                cv2.line(img, pt(x1, y1), pt(x2, y2), colour, max(1, int(band * kx * 0.35)))
-            else:
-                cv2.line(img, pt(x1, y1), pt(x2, y2), colour, 1)
+            width = max(1, int(band * kx * 0.35)) if r.marked or r.uncertain else 1
+            shapes.setdefault((colour, width, False), []).append([pt(x1, y1), pt(x2, y2)])
         elif r.region.kind == DOT:
             cx, cy, rad = g
-            cv2.circle(img, pt(cx, cy), max(2, int(round(rad * 1.6 * kx))), colour, thick)
+            circles.append((colour, pt(cx, cy), max(2, int(round(rad * 1.6 * kx))), thick))
+    order = {EMPTY: 0, HIDDEN: 1, MARKED: 2, UNCERTAIN: 3}
+    for (colour, width, closed), polys in sorted(shapes.items(), key=lambda kv: (order[kv[0][0]], kv[0][1:])):
+        cv2.polylines(img, [np.array(p, np.int32) for p in polys], closed, colour, width)
+    for colour, centre, radius, thick in sorted(circles, key=lambda c: order[c[0]]):
+        cv2.circle(img, centre, radius, colour, thick)
     return img
+
+
+def _percentile_u8(channel: np.ndarray, q: float) -> float:
+    """np.percentile(channel, q) of a uint8 array (linear between ranks), from its histogram."""
+    counts = np.cumsum(np.bincount(channel.ravel(), minlength=256))
+    at = q / 100.0 * (counts[-1] - 1)
+    lo = int(np.searchsorted(counts, np.floor(at), side="right"))
+    hi = int(np.searchsorted(counts, np.ceil(at), side="right"))
+    return lo + (hi - lo) * (at - np.floor(at))
 
 
 def write_overlay(result, path) -> None:

@@ -15,7 +15,7 @@ from ..errors import InputError, Problem
 from . import image as I
 from .contract import RegionReading, ScannedSheet
 from .read import Page, Plan, read_regions
-from .sheet import rebuild, template
+from .sheet import Kept, definition_key, rebuild, template
 
 
 @dataclass
@@ -52,25 +52,30 @@ class ScanResult:
         return sorted((r for r in self.readings.values() if r.uncertain), key=lambda r: (r.confidence, r.region.id))
 
 
-_sheets: dict = {}
+_sheets = Kept()          # the sheet's identity -> (sheet, scanner, SheetPlan)
+_asked: dict = {}         # what a photo asked for (its QR code, --sheet, layout, options) -> the sheet's identity
 
 
 def _rebuilt(identity, sheet_ref, layout, options):
-    """rebuild() once per sheet for the run, with its scanner and regions (many photos of one sheet)."""
-    key = (identity.encode() if identity else None, sheet_ref, layout, tuple(options))
+    """rebuild() once per sheet for the run, with its scanner and regions (many photos of one
+    sheet; a photo whose QR code reads and one named by --sheet share them)."""
+    asked = (identity.encode() if identity else None, sheet_ref, layout, tuple(options))
     if sheet_ref is not None:
         try:
-            key += (Path(sheet_ref).stat().st_mtime_ns,)
+            asked += (Path(sheet_ref).stat().st_mtime_ns,)
         except OSError:
             pass
-    hit = _sheets.get(key)
+    hit = _sheets.get(_asked.get(asked))
     if hit is None:
         sheet = rebuild(identity, sheet_ref, layout, options)
-        scanner = scanner_for(sheet)
-        hit = (sheet, scanner, SheetPlan(scanner, sheet))
-        if len(_sheets) > 16:
-            _sheets.clear()
-        _sheets[key] = hit
+        key = (sheet.identity.encode(), definition_key(sheet), layout)
+        hit = _sheets.get(key)
+        if hit is None:
+            scanner = scanner_for(sheet)
+            hit = _sheets.put(key, (sheet, scanner, SheetPlan(scanner, sheet)))
+        if len(_asked) > 1024:
+            _asked.clear()
+        _asked[asked] = key
     return hit
 
 

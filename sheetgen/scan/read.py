@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from .contract import AREA, BOX, CROSSED, DOT, EMPTY, FILL, FILLED, HIDDEN, LINE, MARKED, Region, RegionReading
+from .sheet import Kept
 
 TOLERANCE = 0.4             # mm: how far a printed edge may be from where the template has it
 TILE = 24.0                 # mm: the side of a tile the alignment matches
@@ -132,19 +133,15 @@ class Printed:
         return self._seen_as_printed
 
 
-_printed: list = []
+_printed = Kept()
 
 
 def printed(rgb: np.ndarray, k: float) -> Printed:
     """The Printed of a template array (the same array object: templates are kept for the run)."""
-    for arr, kk, hit in _printed:
-        if arr is rgb and kk == k:
-            return hit
-    hit = Printed(rgb, k)
-    if len(_printed) >= 8:
-        del _printed[0]
-    _printed.append((rgb, k, hit))
-    return hit
+    hit = _printed.get((id(rgb), k))
+    if hit is not None and hit[0] is rgb:
+        return hit[1]
+    return _printed.put((id(rgb), k), (rgb, Printed(rgb, k)))[1]
 
 
 class Page:

@@ -5,6 +5,7 @@ template image (what the paper looks like with no pencil on it).
 Templates are kept in memory for the run (many photos of one sheet cost one render)."""
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,7 +15,37 @@ from ..errors import InputError, Problem
 from .contract import ScannedSheet
 
 PX_PER_MM = 5.0                 # the rectified page's resolution
-_templates: dict = {}
+SHEETS_KEPT = 16                # sheets a run keeps ready: about 50 MB each (template, its print, regions)
+
+
+class Kept:
+    """What a run keeps of its last SHEETS_KEPT sheets, by key; the least recently used goes
+    first (a folder of photos of a few sheets makes each sheet's template once)."""
+
+    def __init__(self, size: int = SHEETS_KEPT):
+        self.size, self.items = size, OrderedDict()
+
+    def get(self, key):
+        hit = self.items.get(key)
+        if hit is not None:
+            self.items.move_to_end(key)
+        return hit
+
+    def put(self, key, value):
+        self.items[key] = value
+        self.items.move_to_end(key)
+        while len(self.items) > self.size:
+            self.items.popitem(last=False)
+        return value
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def clear(self) -> None:
+        self.items.clear()
+
+
+_templates = Kept()
 
 
 def build_options(identity: SheetIdentity) -> BuildOptions:
@@ -106,21 +137,17 @@ def template(sheet: ScannedSheet, px_per_mm: float = PX_PER_MM):
     """The page with no pencil on it as RGB reflectance (float32 rows x cols x 3, 0 black .. 1
     white), at px_per_mm; cached by the sheet's identity."""
     import numpy as np
-    key = (sheet.identity.encode(), _definition_key(sheet), px_per_mm)
+    key = (sheet.identity.encode(), definition_key(sheet), px_per_mm)
     hit = _templates.get(key)
     if hit is not None:
         return hit
     from ..render.png import render_page_image
     dpi = px_per_mm * 25.4
     img = render_page_image(sheet.page, dpi=dpi, grayscale=False).convert("RGB")
-    out = np.asarray(img, dtype=np.float32) / 255.0
-    if len(_templates) > 16:
-        _templates.clear()
-    _templates[key] = out
-    return out
+    return _templates.put(key, np.asarray(img, dtype=np.float32) / 255.0)
 
 
-def _definition_key(sheet: ScannedSheet) -> str:
+def definition_key(sheet: ScannedSheet) -> str:
     path = sheet.loaded.source.path
     try:
         return f"{path}:{path.stat().st_mtime_ns}"
