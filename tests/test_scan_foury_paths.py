@@ -70,7 +70,10 @@ def test_a_faint_thin_path_between_two_dotted_rooms_reads(recipes, rid, image):
 
 
 # photo-0111's flat render reads dark all over its upper rows (paths, strikes, crosses, dots), in main
-# as well: not a path's measure (left to the page's tone); its photos read right
+# as well: not a path's measure but the page's tone. Page._tone's fit drops its worst 15 % of samples,
+# on this sheet nearly all its coloured ones, and two zone colours (0.77, 0.83 in the render) share a
+# grey bin and are both expected at about 0.87. Trimming within each colour, or toning each main
+# colour by its own samples, reads it exactly but unsettles other sheets (README, Limits)
 BROKEN_FLAT = pytest.mark.xfail(strict=True, reason="photo-0111's flat render reads dark all over its upper rows")
 
 
