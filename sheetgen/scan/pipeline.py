@@ -53,7 +53,7 @@ class ScanResult:
 
 
 _sheets = Kept()          # the sheet's identity -> (sheet, scanner, SheetPlan)
-_asked: dict = {}         # what a photo asked for (its QR code, --sheet, layout, options) -> the sheet's identity
+_asked = Kept(1024)       # what a photo asked for (its QR code, --sheet, layout, options) -> the sheet's identity
 
 
 def _rebuilt(identity, sheet_ref, layout, options):
@@ -73,9 +73,7 @@ def _rebuilt(identity, sheet_ref, layout, options):
         if hit is None:
             scanner = scanner_for(sheet)
             hit = _sheets.put(key, (sheet, scanner, SheetPlan(scanner, sheet)))
-        if len(_asked) > 1024:
-            _asked.clear()
-        _asked[asked] = key
+        _asked.put(asked, key)
     return hit
 
 

@@ -138,8 +138,8 @@ _printed = Kept()
 
 def printed(rgb: np.ndarray, k: float) -> Printed:
     """The Printed of a template array (the same array object: templates are kept for the run)."""
-    hit = _printed.get((id(rgb), k))
-    if hit is not None and hit[0] is rgb:
+    hit = _printed.get((id(rgb), k))        # the entry holds the array: its id is its own while kept
+    if hit is not None:
         return hit[1]
     return _printed.put((id(rgb), k), (rgb, Printed(rgb, k)))[1]
 

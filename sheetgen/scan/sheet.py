@@ -19,8 +19,8 @@ SHEETS_KEPT = 16                # sheets a run keeps ready: about 50 MB each (te
 
 
 class Kept:
-    """What a run keeps of its last SHEETS_KEPT sheets, by key; the least recently used goes
-    first (a folder of photos of a few sheets makes each sheet's template once)."""
+    """What a run keeps by key, size entries (its last SHEETS_KEPT sheets unless told); the least
+    recently used goes first (a folder of photos of a few sheets makes each sheet's template once)."""
 
     def __init__(self, size: int = SHEETS_KEPT):
         self.size, self.items = size, OrderedDict()
