@@ -31,11 +31,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from sheetgen.scan.contract import (BOX, CROSSED, DOT, EMPTY, FILL, FILLED, LINE, MARKED, AREA, Difference,
                                     GameScanner, Region, SheetView)
+
+if TYPE_CHECKING:                   # numpy is the scan extra's: building a sheet (playable()) needs none of it
+    import numpy as np
 
 BOX_RE = re.compile(r"^(p\d+-)?(track-[a-z-]+-\d+|req-[A-Z]-(?:\d+|oracle|exit)|chest-round-\d+|monster-round-\d+|"
                     r"insert-coin-box|collect-[a-z-]+-\d+|safe-zone)$")
@@ -373,6 +375,7 @@ def _clear_parts(regions: list[Region], line: Region) -> list[tuple[Region, Regi
     all regions at once."""
     if not regions:
         return []
+    import numpy as np
     whole = _between_centres(line.geometry)
     geo = np.array([r.geometry[:5] for r in regions], dtype=float)
     x1, y1, x2, y2, band = geo.T
@@ -1403,6 +1406,7 @@ def _distance(px: float, py: float, seg) -> float:
 
 def _distances(px: np.ndarray, py: np.ndarray, seg) -> np.ndarray:
     """_distance of many points at once."""
+    import numpy as np
     a1, b1, a2, b2 = seg
     dx, dy = a2 - a1, b2 - b1
     t = np.clip(((px - a1) * dx + (py - b1) * dy) / max(dx * dx + dy * dy, 1e-9), 0.0, 1.0)
