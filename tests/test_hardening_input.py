@@ -21,6 +21,7 @@ from click.testing import CliRunner
 
 from sheetgen import limits
 from sheetgen.cli import main
+from sheetgen.errors import InputError
 from sheetgen.definitions.yamlsource import parse_yaml
 
 TESTS = Path(__file__).resolve().parent
@@ -127,6 +128,23 @@ def test_deep_nesting_is_refused_before_any_recursion(tmp_path):
                           capture_output=True, text=True, timeout=60, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert proc.returncode == 2, proc.stderr
     assert "deep.yaml:4:" in proc.stderr and "nested too deeply (more than 100 levels" in proc.stderr
+
+
+@pytest.mark.parametrize("parser", ["libyaml", "pure"])
+@pytest.mark.parametrize("text, where", [
+    ("a:\n  " + "- " * 1200 + "1\n", "f.yaml:2:201:"),                  # block, past libyaml's own 1000
+    ("a: " + "[" * 1200 + "]" * 1200 + "\n", "f.yaml:1:103:"),           # flow, past libyaml's own 1000
+    ("a: " + "{b: " * 1100 + "1" + "}" * 1100 + "\n", "f.yaml:1:400:"),
+])
+def test_nesting_past_the_parsers_own_limit_is_our_error_at_level_101(monkeypatch, parser, text, where):
+    # libyaml 0.2.6 on (PyYAML 6.0.2's wheels on) stops at 1000 levels in its own words, often
+    # before the events reach level 101: either parser gives sheetgen's error, at level 101
+    from sheetgen.definitions import yamlsource
+    if parser == "pure":
+        monkeypatch.setattr(yamlsource, "_CLoader", None)
+    with pytest.raises(InputError) as caught:
+        parse_yaml(text, "f.yaml")
+    assert str(caught.value).startswith(where + " nested too deeply (more than 100 levels"), str(caught.value)
 
 
 def test_track_step_yaml_is_bounded_like_a_file(tmp_path):

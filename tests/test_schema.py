@@ -147,7 +147,8 @@ def test_lengths_numbers_and_truth_values_as_the_loader_reads_them(validator):
     negative = HEAD + "elements:\n  b: {type: box, stroke_width: -1}\n"
     assert not _loads_text(negative)
     blamed = [best_match([e]).message for e in validator.iter_errors(yaml.safe_load(negative))]
-    assert blamed == ["-1 is less than the minimum of 0"]
+    # (pydantic 2.5 writes the bound as 0.0, later ones as 0)
+    assert blamed in (["-1 is less than the minimum of 0"], ["-1 is less than the minimum of 0.0"])
     assert list(validator.iter_errors(yaml.safe_load(negative.replace("-1", "'-1mm'"))))
 
 

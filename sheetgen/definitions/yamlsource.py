@@ -170,9 +170,26 @@ def _past_limits(text: str, loader, nodes: bool = True) -> tuple[str, Mark] | No
             count += 1
             if nodes and count > MAX_NODES:
                 return "nodes", _mark(event)
-    except yaml.YAMLError:
-        return None
+    except yaml.YAMLError as exc:
+        if not _nesting_refused(exc):
+            return None
+        # libyaml (0.2.6 on, bundled from PyYAML 6.0.2) refuses 1000 levels itself, in its
+        # own words and often before we have seen 100 (its scanner reads ahead): the same
+        # depth error as ours, at the place PyYAML's own (limitless) parser finds level 101
+        where = None if loader is yaml.SafeLoader else _too_deep(text)
+        mark = exc.problem_mark or exc.context_mark
+        return "depth", where or (_mark_of(mark) if mark else None)
     return None
+
+
+def _nesting_refused(exc: yaml.YAMLError) -> bool:
+    """Whether the parser stopped at its own nesting limit (libyaml: 'exceeded maximum
+    nesting depth', from its scanner or its parser)."""
+    return isinstance(exc, yaml.MarkedYAMLError) and "nesting depth" in (exc.problem or "")
+
+
+def _mark_of(mark) -> Mark:
+    return (mark.line + 1, mark.column + 1)
 
 
 def _load(text: str, filename: str) -> Any:
