@@ -414,7 +414,7 @@ class Journal:
         except sqlite3.Error as exc:
             raise self._error(exc) from None
 
-    def _decode(self, text: str, what: str) -> Any:
+    def _decode(self, text: Any, what: str) -> Any:
         try:
             return json.loads(text)
         except (TypeError, ValueError):
