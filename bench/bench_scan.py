@@ -70,8 +70,6 @@ def score(result, played) -> tuple[int, int, list, collections.Counter]:
 
 
 def run(recipes, label: str, flat: bool = False) -> dict:
-    import cv2
-
     from sheetgen.errors import SheetgenError
     from sheetgen.scan.corpus import photo_of
     from sheetgen.scan.pipeline import as_seen, scan_photo
@@ -133,7 +131,7 @@ def report(t: dict, label: str, target_regions: float, target_sheets: float) -> 
             print(f"    not exact: {rid} ({mp}): " + "; ".join(messages[:4]) +
                   (f" (+{len(messages) - 4})" if len(messages) > 4 else ""))
     if t["hidden"]:
-        print(f"    not readable (under dark print, left out): "
+        print("    not readable (under dark print, left out): "
               + ", ".join(f"{role} {n}" for role, n in t["hidden"].most_common()))
 
 

@@ -29,6 +29,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import TracebackType
+from typing import Iterator, Literal
 
 from .errors import InputError, Problem
 from .limits import MAX_NAME_BYTES, check_name, is_name_too_long, shown
@@ -56,7 +58,7 @@ def remove_stale_parts(folder: str | Path) -> list[Path]:
     """Remove the part files killed sheetgen runs left in folder (their process is
     gone); returns them.  Parts of live processes, and anything else, stay."""
     folder = Path(folder)
-    removed = []
+    removed: list[Path] = []
     try:
         names = os.listdir(folder)
     except OSError:
@@ -125,7 +127,7 @@ class Staging:
     commit() (the clean exit) raises InputError naming the file that could not be
     replaced, after putting the old files back."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._files: list[tuple[Path, Path]] = []       # (part, target)
         self._mode = 0o666 & ~_umask()
         self._cleaned: set[Path] = set()
@@ -133,7 +135,8 @@ class Staging:
     def __enter__(self) -> "Staging":
         return self
 
-    def __exit__(self, kind, exc, tb) -> bool:
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> Literal[False]:
         if kind is None:
             self.commit()
         else:
@@ -267,7 +270,7 @@ class Staging:
 
 
 @contextlib.contextmanager
-def atomic_path(target: str | Path):
+def atomic_path(target: str | Path) -> Iterator[Path]:
     """Yield a temporary path in target's folder; rename it onto target on success."""
     with Staging() as staging:
         yield staging.add(target)

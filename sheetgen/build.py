@@ -5,7 +5,6 @@ writes nothing; each file is then written atomically by the render back end.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 

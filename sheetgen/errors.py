@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+from typing import Iterable
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_INPUT, EXIT_BUG = 0, 1, 2, 3
 
@@ -66,7 +67,7 @@ class InputError(SheetgenError):
     exit_code = 2
 
 
-def did_you_mean(word: str, candidates) -> str | None:
+def did_you_mean(word: object, candidates: Iterable[object]) -> str | None:
     word = str(word)
     cutoff = 0.5 if len(word) <= 3 else 0.6   # short words differ by a larger share per typo
     matches = difflib.get_close_matches(word, [str(c) for c in candidates], n=1, cutoff=cutoff)

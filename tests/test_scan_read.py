@@ -18,7 +18,7 @@ import pytest
 cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[scan]'")
 
 from sheetgen.definitions.registry import load                      # noqa: E402
-from sheetgen.scan.contract import EMPTY, LINE                      # noqa: E402
+from sheetgen.scan.contract import EMPTY                            # noqa: E402
 from sheetgen.scan.corpus import (Recipe, load_recipes, pdftoppm_available, photo_of,   # noqa: E402
                                   played_cached)
 from sheetgen.scan.pipeline import as_seen, compare_with_record, scan_photo   # noqa: E402

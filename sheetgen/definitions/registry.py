@@ -21,9 +21,15 @@ import importlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, Problem, did_you_mean
+
+if TYPE_CHECKING:               # for annotations only: games and the YAML reader load when used
+    from types import ModuleType
+
+    from ..games.base import BuildOption, Game, Reading, TrackerAdapter
+    from .yamlsource import MarkedDict
 
 # the kinds of the core: (kind, None) -> handler module
 CORE_HANDLERS: dict[tuple[str, str | None], str] = {
@@ -35,18 +41,18 @@ CORE_HANDLERS: dict[tuple[str, str | None], str] = {
 BUILTIN_GAMES = ("sheetgen.games.foury", "sheetgen.games.exploration", "sheetgen.games.navigation",
                  "sheetgen.games.shuffle")
 
-_games: dict = {}
+_games: dict[str, Game] = {}
 _loaded = False
 
 
-def register_game(game) -> Any:
+def register_game(game: Game) -> Game:
     """Add a game (a sheetgen.games.base.Game) to the registry; returns it."""
     games()
     _games[game.name] = game
     return game
 
 
-def games() -> dict:
+def games() -> dict[str, Game]:
     """Every registered game by name: the built-in ones, SHEETGEN_GAMES, register_game."""
     global _loaded
     if not _loaded:
@@ -54,7 +60,7 @@ def games() -> dict:
         extra = [m.strip() for m in os.environ.get("SHEETGEN_GAMES", "").split(",") if m.strip()]
         for module in BUILTIN_GAMES + tuple(extra):
             try:
-                game = importlib.import_module(module).GAME
+                game: Game = importlib.import_module(module).GAME
             except (ImportError, AttributeError) as exc:
                 raise InputError(Problem(f"cannot load the game module '{module}': {exc}",
                                          path="SHEETGEN_GAMES")) from None
@@ -62,17 +68,17 @@ def games() -> dict:
     return _games
 
 
-def build_options() -> dict:
+def build_options() -> dict[str, BuildOption]:
     """name -> BuildOption for every build option a game declares (the first game to declare a
     name gives its words), for the commands that take them and the scanner that rebuilds a sheet."""
-    out = {}
+    out: dict[str, BuildOption] = {}
     for game in games().values():
         for opt in game.build_options:
             out.setdefault(opt.name, opt)
     return out
 
 
-def find_game(name: str):
+def find_game(name: str) -> Game:
     """The game called name (a file's `ruleset:`), or InputError with the known ones."""
     found = games().get(name)
     if found is None:
@@ -82,7 +88,7 @@ def find_game(name: str):
     return found
 
 
-def tracker_for(ruleset: str):
+def tracker_for(ruleset: str) -> TrackerAdapter | ModuleType:
     """The journal adapter (sheetgen.games.base.TrackerAdapter) of the game called ruleset."""
     from ..games.base import Illegal
     game = games().get(ruleset)
@@ -129,7 +135,7 @@ class Source:
     def folder(self) -> Path:
         return self.path.parent
 
-    def problem(self, loc: tuple, message: str, **kw) -> Problem:
+    def problem(self, loc: tuple, message: str, **kw: Any) -> Problem:
         from .models import problem_at
         return problem_at(self.data, loc, message, self.filename, **kw)
 
@@ -149,7 +155,7 @@ class Loaded:
     source: Source
     handler: Any = field(repr=False, default=None)
 
-    def handler_readings(self):
+    def handler_readings(self) -> type[Reading] | None:
         """The Reading enum of the definition's game (None for a game without readings, or the core)."""
         if not self.ruleset:
             return None
@@ -200,7 +206,7 @@ def _describe(value: Any) -> str:
     return repr(value)
 
 
-def handler_for(kind: str, ruleset: str | None):
+def handler_for(kind: str, ruleset: str | None) -> ModuleType:
     return importlib.import_module(handlers()[(kind, ruleset)])
 
 
@@ -311,7 +317,7 @@ def load(name_or_path: str | Path) -> Loaded:
     return load_file(path, builtin=builtin)
 
 
-def inline_source(source, key: str, kind: str, ruleset: str):
+def inline_source(source: Source, key: str, kind: str, ruleset: str) -> Source:
     """A Source for a definition written inline under key (its marks stay those of the file)."""
     node = source.data[key]
     from .yamlsource import MarkedDict

@@ -30,9 +30,14 @@ import importlib
 import itertools
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from ..errors import SheetgenError, did_you_mean
+
+if TYPE_CHECKING:               # for annotations only (no start-up cost)
+    import random
+    from pathlib import Path
+    from types import ModuleType
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -57,9 +62,9 @@ class Violation:
         step = f"step {self.step}: " if self.step is not None else ""
         return f"{where}: {step}{self.message}"
 
-    def as_dict(self, filename: str) -> dict:
-        out = {"file": filename, "line": self.line, "column": self.column, "step": self.step,
-               "rule": self.rule, "message": self.message}
+    def as_dict(self, filename: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"file": filename, "line": self.line, "column": self.column, "step": self.step,
+                               "rule": self.rule, "message": self.message}
         if self.consequence:
             out["consequence"] = True
         return out
@@ -136,10 +141,10 @@ class Reading(str, enum.Enum):
     with its members (value = the name written in logs, e.g. 'weapon-once')."""
 
     @classmethod
-    def parse(cls, names: Iterable[Any]) -> frozenset:
+    def parse(cls, names: Iterable[Any]) -> frozenset[Reading]:
         """Reading members from their names (or members); an unknown name is a ValueError
         that names the known ones."""
-        out = set()
+        out: set[Reading] = set()
         known = [m.value for m in cls]
         for name in names:
             if isinstance(name, cls):
@@ -164,7 +169,7 @@ class ReadingsInUse:
 
     def __init__(self, chosen: Iterable[Reading] = ()):
         self.chosen = frozenset(chosen)
-        self.consulted: set = set()
+        self.consulted: set[Reading] = set()
 
     def uses(self, reading: Reading) -> bool:
         self.consulted.add(reading)
@@ -184,7 +189,7 @@ class ReadingsInUse:
 class Judgement:
     """A log's verdict: its violations under the readings it was judged by."""
     violations: list[Violation]
-    readings: frozenset = frozenset()           # the Reading members the verdict used
+    readings: frozenset[Reading] = frozenset()  # the Reading members the verdict used
     declared: bool = False                      # the log named its readings in its header
     replays: int = 1                            # how many replays the verdict took
 
@@ -196,7 +201,8 @@ class Judgement:
         return sorted(r.value for r in self.readings)
 
 
-def judge(replay: Callable[[frozenset], tuple[list[Violation], set]], declared: Iterable[Reading] | None = None,
+def judge(replay: Callable[[frozenset[Reading]], tuple[list[Violation], set[Reading]]],
+          declared: Iterable[Reading] | None = None,
           max_replays: int = 64) -> Judgement:
     """The verdict on a log: replay(readings) -> (violations, readings consulted).
 
@@ -279,7 +285,7 @@ class Game:
     scanner: str | None = None                              # module of `sheetgen scan` (its SCANNER): which
                                                             # sheets are playable, what their marks mean
 
-    def module(self, role: str):
+    def module(self, role: str) -> ModuleType:
         """Import the module behind a role: 'tracker', 'simulator', 'web', 'designer', 'scanner' or a
         definition kind."""
         name = self.kinds.get(role) if role in self.kinds else getattr(self, role, None)
@@ -319,7 +325,7 @@ class TrackerAdapter(ABC):
         """Keep STATE (just recorded in the journal) for the next command's resume(); the default
         keeps nothing.  A long-lived process (the web companion) keeps states itself and never calls it."""
 
-    def prepare(self, state: Any, step: dict, rng) -> dict:
+    def prepare(self, state: Any, step: dict, rng: random.Random) -> dict:
         """Fill in the dice the player left to sheetgen (a roll that is due)."""
         return step
 
@@ -341,10 +347,11 @@ class TrackerAdapter(ABC):
         """Resources, round, progress and the legal moves from here, as text."""
 
     @abstractmethod
-    def export(self, header: dict, steps: list, relative_to=None) -> str:
+    def export(self, header: dict, steps: list, relative_to: Path | None = None) -> str:
         """The play log as YAML text that `sheetgen check` accepts."""
 
-    def render(self, header: dict, steps: list, outdir, formats, paper=None, grayscale=False) -> list:
+    def render(self, header: dict, steps: list, outdir: str | Path, formats: Sequence[str], paper: str | None = None,
+               grayscale: bool = False) -> list[Path]:
         """The sheet as the player's pencil would have it."""
         raise Illegal(f"the {type(self).__name__} cannot draw the penciled sheet")
 
@@ -376,9 +383,9 @@ class Simulation(ABC):
         """The report as JSON-ready data."""
 
     @abstractmethod
-    def write_report(self, output, paper: str = "a4", grayscale: bool = False) -> list:
+    def write_report(self, output: str | Path, paper: str = "a4", grayscale: bool = False) -> list[Path]:
         """-o report.pdf: the PDF; -o FOLDER: PDF + SVG + PNG pages in it."""
 
-    def write_logs(self, folder, count: int) -> list:
+    def write_logs(self, folder: str | Path, count: int) -> list[Path]:
         """The first games as play logs `sheetgen check` accepts (where the game exports them)."""
         raise Illegal("this simulation does not write play logs")

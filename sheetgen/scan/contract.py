@@ -36,7 +36,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
+
+if TYPE_CHECKING:               # for annotations only (this module stays the standard library's)
+    import random
+
+    from ..definitions.registry import Loaded
 
 BOX, LINE, DOT, AREA, FILL = "box", "line", "dot", "area", "fill"
 EMPTY, MARKED, CROSSED, FILLED = "empty", "marked", "crossed", "filled"
@@ -138,7 +143,7 @@ class GameScanner(ABC):
     deferred: tuple[str, ...] = ()
 
     @abstractmethod
-    def playable(self, loaded) -> bool:
+    def playable(self, loaded: Loaded) -> bool:
         """Is this definition's sheet played on with a pencil (does it get scan marks)?
         Called at build time: must stay cheap and import nothing heavy."""
 
@@ -167,7 +172,7 @@ class GameScanner(ABC):
     def check(self, sheet: ScannedSheet, view: SheetView) -> list:
         """The rules a finished sheet can be held to: sheetgen.games.base.Violation list."""
 
-    def load_record(self, path: str):
+    def load_record(self, path: str) -> Loaded:
         """A play log of this game (InputError for an unusable one, or a log of another game)."""
         from ..definitions.registry import find_game, load
         from ..errors import InputError, Problem
@@ -177,11 +182,11 @@ class GameScanner(ABC):
                                      f"{find_game(self.game).title} play log", str(path)))
         return loaded
 
-    def mismatch(self, sheet: ScannedSheet, record) -> str | None:
+    def mismatch(self, sheet: ScannedSheet, record: Loaded) -> str | None:
         """Why the record was not played on this sheet (None: it was)."""
         return None
 
-    def expected(self, sheet: ScannedSheet, record) -> SheetView:
+    def expected(self, sheet: ScannedSheet, record: Loaded) -> SheetView:
         """What the sheet should show after the record."""
         raise NotImplementedError
 
@@ -194,7 +199,7 @@ class GameScanner(ABC):
         ground truth of synthetic photos."""
         raise NotImplementedError
 
-    def penciled(self, record, options, rng) -> tuple[Any, list]:
+    def penciled(self, sheet: ScannedSheet, record: Loaded, rng: random.Random) -> tuple[Any, list]:
         """For the photo simulator: (the played sheet's Document with its pencil marks in a
         group id='pencil', erased marks as items of the faint residue)."""
         raise NotImplementedError

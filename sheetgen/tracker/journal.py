@@ -33,6 +33,8 @@ import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from types import TracebackType
+from typing import Any, Callable, Iterator, Literal
 
 from ..errors import InputError
 from ..limits import check_name, shown
@@ -115,6 +117,10 @@ class JournalError(InputError):
     """The journal cannot be used as asked (exit 2); the message says what to do."""
 
 
+# a when_durable callback: done(None) once the commit is on disk, done(error) if the flush failed
+Done = Callable[[JournalError | None], object]
+
+
 class Game:
     __slots__ = ("id", "ruleset", "header", "created")
 
@@ -139,7 +145,7 @@ class GroupCommit:
         self._synced = 0             # every commit up to this one is on disk
         self._syncing = False
         self._folder_synced = False
-        self._waiting: list = []     # (ticket, done) of when_durable, settled by the flusher thread
+        self._waiting: list[tuple[int, Done]] = []  # (ticket, done) of when_durable, settled by the flusher thread
         self._flusher: threading.Thread | None = None
         self.flushes = 0             # fsync rounds so far (the bench and the tests read it)
 
@@ -161,7 +167,7 @@ class GroupCommit:
                 if failure is not None:
                     raise self._unconfirmed(failure)
 
-    def when_durable(self, ticket: int, done) -> None:
+    def when_durable(self, ticket: int, done: Done) -> None:
         """Call done(None) once the commit of TICKET is on disk, or done(JournalError) if the
         flush failed; from this process's flusher thread (now, when it is on disk already).  The
         caller does not wait: an event loop acknowledges the action in its callback."""
@@ -196,7 +202,7 @@ class GroupCommit:
             self._settle(lambda t: t <= target, self._unconfirmed(failure))
         return failure
 
-    def _settle(self, covered, error) -> None:
+    def _settle(self, covered: Callable[[int], bool], error: JournalError | None) -> None:
         """Call the when_durable callbacks whose ticket is COVERED (outside the lock)."""
         ready = [d for t, d in self._waiting if covered(t)]
         if not ready:
@@ -318,7 +324,7 @@ class Journal:
         """Open for reading only (status, export, games, render still work)."""
         self.readonly = True
         uri = Path(os.path.abspath(self.path)).as_uri()
-        last = None
+        last: sqlite3.Error | None = None
         # a WAL journal in a folder we cannot write has no -shm file to share: read it as immutable
         for options in ("?mode=ro", "?mode=ro&immutable=1"):
             db = None
@@ -337,6 +343,7 @@ class Journal:
                 last = exc
                 if _code(exc) in (_CORRUPT, _NOTADB):
                     break
+        assert last is not None         # each try above returned or failed
         raise self._error(last) from None
 
     def _check_intact(self, db: sqlite3.Connection) -> None:
@@ -400,14 +407,14 @@ class Journal:
         return "; PRAGMA integrity_check: " + _lines(rows)
 
     @contextlib.contextmanager
-    def _sql(self):
+    def _sql(self) -> Iterator[sqlite3.Connection]:
         """Every database access: an SQLite error becomes a JournalError."""
         try:
             yield self.db
         except sqlite3.Error as exc:
             raise self._error(exc) from None
 
-    def _decode(self, text, what: str):
+    def _decode(self, text: Any, what: str) -> Any:
         try:
             return json.loads(text)
         except (TypeError, ValueError):
@@ -416,14 +423,14 @@ class Journal:
     def close(self) -> None:
         self.db.close()
 
-    def __enter__(self):
+    def __enter__(self) -> Journal:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # -- transactions --------------------------------------------------------------
-    def _tx(self):
+    def _tx(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         journal = self
         if self.readonly:
             raise self._readonly_error()
@@ -431,7 +438,7 @@ class Journal:
         group = self.group
 
         class _T:
-            def __enter__(self):
+            def __enter__(self) -> sqlite3.Connection:
                 if group is not None:
                     group.writing.acquire()     # this process's writers queue here, not in SQLite's busy loop
                 try:
@@ -443,7 +450,8 @@ class Journal:
                     raise
                 return journal.db
 
-            def __exit__(self, kind, exc, tb):
+            def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                         tb: TracebackType | None) -> Literal[False]:
                 try:
                     if kind is None:
                         try:
@@ -471,14 +479,15 @@ class Journal:
         return _T()
 
     @contextlib.contextmanager
-    def durable_later(self):
+    def durable_later(self) -> Iterator[list[int]]:
         """Inside, this journal's commits return before their fsync: the list yielded gathers
         their GroupCommit tickets, and the caller acknowledges nothing before
         group.when_durable(ticket, ...) says the last one is on disk (an event loop waits so
         without a thread of its own)."""
         if self.group is None:
             raise ValueError("durable_later needs a journal of a GroupCommit")
-        self.later = tickets = []
+        tickets: list[int] = []
+        self.later = tickets
         try:
             yield tickets
         finally:
@@ -490,10 +499,11 @@ class Journal:
             cur = db.execute("INSERT INTO games (ruleset, header, created) VALUES (?, ?, ?)",
                              (ruleset, json.dumps(header, sort_keys=True), _now()))
             gid = cur.lastrowid
+            assert gid is not None          # the INSERT just made the row
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('current', ?)", (str(gid),))
         return gid
 
-    def _game(self, row) -> Game:
+    def _game(self, row: Any) -> Game:
         header = self._decode(row[2], f"the header of game {row[0]}")
         if not isinstance(header, dict) or not isinstance(row[1], str):
             raise self._damaged(f"game {row[0]} has no proper header: the journal was changed outside sheetgen")
@@ -554,7 +564,8 @@ class Journal:
         first: the seq of the first of them (a reader that decoded the ones before already)."""
         return [self._decode(text, f"step {i} of game {gid}") for i, text in enumerate(texts, first)]
 
-    def append(self, gid: int, step, check=None, checked_against: list[str] | None = None) -> int:
+    def append(self, gid: int, step: Any, check: Callable[[list[Any], Any], Any] | None = None,
+               checked_against: list[str] | None = None) -> int:
         """Record one step in its own transaction; returns its seq (1-based).
 
         check(steps_so_far, step) -> step runs inside the same transaction (after the
@@ -578,7 +589,7 @@ class Journal:
         self.last_step, self.last_text = step, text
         return seq
 
-    def undo(self, gid: int):
+    def undo(self, gid: int) -> Any:
         """Remove the last step (one transaction); returns it, or None if there is none."""
         with self._tx() as db:
             row = db.execute("SELECT seq, step FROM steps WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
@@ -593,7 +604,7 @@ class Journal:
             return db.execute("PRAGMA integrity_check").fetchone()[0]
 
 
-def _lines(rows) -> str:
+def _lines(rows: list[Any]) -> str:
     """The first three rows of a PRAGMA's answer on one line."""
     return "; ".join(" ".join(str(r[0]).replace("*** in database main ***", "").split()) for r in rows[:3])
 

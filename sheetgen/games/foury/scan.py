@@ -1127,8 +1127,8 @@ class FouryScanner(GameScanner):
 
     def view_of_pencil(self, sheet, page) -> FouryView:
         """What a pencil drawing (the group id='pencil' of a page) shows, by its ids and places."""
-        from sheetgen.draw.model import Circle, Group, Line, Polygon, Rect
-        from sheetgen.scan.geometry import bounds, items_with_class, transformed_points
+        from sheetgen.draw.model import Group, Line, Rect
+        from sheetgen.scan.geometry import bounds, transformed_points
         where, layout = self._layout(sheet)
         view = FouryView()
         boxes = [r for r in box_regions(where)]

@@ -111,7 +111,7 @@ class FouryPage:
         step being completed, which changes nothing on a Foury map; state: the tracker's state after
         STEPS, unused here (the pencil trail needs the replay); game: the caller's name for this game
         (its journal id), so its replay goes on from the last page's)."""
-        from .sheets.pencil import _oracle_marks, overlay, replay_with_trail
+        from .sheets.pencil import _oracle_marks, overlay
         fmap = _load_map(header["map"])
         hero, _ = _hero(header, fmap.board)
         state, trail = self._replayed(fmap.board, hero, header, steps, game)

@@ -436,9 +436,6 @@ def _can_step(st: State, a, d) -> tuple[bool, str]:
     return True, ""
 
 
-_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
-
-
 def _cell_of(st: State, ref, report: Report, verb: str):
     """A room reference (a card id on the table or [x, y]) -> cell, or None."""
     if isinstance(ref, tuple):

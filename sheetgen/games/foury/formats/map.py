@@ -67,8 +67,7 @@ from .. import board as fb
 from ..rules import CAMPAIGNS, rules_for
 from ..tables import DIE_RESOURCE_WORDS, DIE_TABLE, SANTA_GOAL, die_face
 from ..vocabulary import CAMPAIGN_MEANINGS, REQUIREMENT_MEANINGS
-from sheetgen.definitions.models import (Colour, Strict, _data_loc, any_case, problems_from_validation,
-                                         validate_model)
+from sheetgen.definitions.models import Colour, Strict, _data_loc, any_case, validate_model
 from sheetgen.definitions.registry import Finding, Source
 from sheetgen.definitions.yamlsource import key_path, locate
 

@@ -705,7 +705,7 @@ def compose_map(fmap, options: BuildOptions, hero: Hero | None = None) -> Docume
         cell = min(avail_h / rows, (left_w - legend_w - 22.0) / columns, 26.0)
         if LegendPlan(fmap, legend_w - 1.0, legend_bottom - legend_top).fits:
             break
-    map_w, map_h = cell * columns, cell * rows
+    map_w = cell * columns
     mx = MARGIN + 11.0
     geo = MapGeometry(mx, top, cell, columns, rows)
     # another size than the definition's grid: an empty grid for the player to zone

@@ -7,9 +7,9 @@ compose_report(result, options) -> Document; result is sheetgen.games.foury.sim.
 from __future__ import annotations
 
 from sheetgen.draw.charts import (BAR, DEATH_RAMP, GREY, INK, LIGHT, MARGIN, VISIT_RAMP, _paper, _pct, _placed,
-                                  _slug, _t, bar_chart, ramp)
+                                  _t, bar_chart, ramp)
 from sheetgen.draw.furniture import finish_page, sheet_id
-from sheetgen.draw.model import Document, Group, Line, Page, Rect, Style, Text
+from sheetgen.draw.model import Document, Group, Line, Page, Rect, Style
 from sheetgen.draw.options import BuildOptions
 from sheetgen.fonts import fit_size, text_width, wrap
 from .. import board as fb

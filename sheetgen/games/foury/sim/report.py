@@ -127,7 +127,6 @@ def report(stats: Stats, fmap, spec, lint_findings=()) -> dict:
 def designer_report(rep: dict, stats: Stats, board, spec, play) -> None:
     """Why requirements failed, the round order and why, what the outcomes mean, deaths in the
     Oracle's room, each event face's effect, and the findings these give (new keys only)."""
-    n = stats.games
     meanings = {k: OUTCOME_MEANINGS[k] for k in rep["outcomes"]}
     if play is not None:
         meanings[WON] = f"the campaign's goal: {play.goal_text}"
