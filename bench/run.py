@@ -1,9 +1,9 @@
 """sheetgen's benchmark: one line per figure, each a ratio against a plain
 baseline measured in the same run.
 
-    python bench/run.py                 # cold start, whole process, render, then every bench/bench_*.py
-    python bench/run.py --only render   # cold start, whole process and render figures
-    python bench/run.py --only start    # cold start and whole-process figures only
+    python bench/run.py                 # cold start, whole process, first run, render, then every bench/bench_*.py
+    python bench/run.py --only render   # cold start, whole process, first run and render figures
+    python bench/run.py --only start    # cold start, whole-process and first-run figures only
     python bench/run.py --only AREA     # just bench/bench_AREA.py
     python bench/run.py --quick         # fewer repetitions
 
@@ -12,6 +12,9 @@ The whole-process figures time what a user waits for: `sheetgen build graph-20x2
 --format pdf` (and a 100-page pack of that sheet) as a new process, against
 bench/plain_graph.py drawing the same page(s) with plain reportlab, the two run
 alternately so a busy moment of the machine hits both; the median of N runs of each.
+The first-run figures time the one-page build and `sheetgen track status` (a Foury game
+of about 115 steps) with an empty user cache (a newcomer's first command, a fresh
+machine) against the same with the cache a previous run left, alternately, medians.
 """
 from __future__ import annotations
 
@@ -29,23 +32,53 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 
-def best_time(cmd: list[str], runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, cwd=ROOT)
-        best = min(best, time.perf_counter() - t)
-    return best
+def _wall(cmd: list[str], env: dict | None = None) -> float:
+    t = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, cwd=ROOT, env=env)
+    return time.perf_counter() - t
 
 
 def cold_start(runs: int) -> None:
     exe = shutil.which("sheetgen")
     cmd = [exe, "--help"] if exe else [sys.executable, "-m", "sheetgen", "--help"]
-    best_time(cmd, 1)                                   # warm the file cache, not the interpreter
-    base = best_time([sys.executable, "-c", "import click"], runs)
-    ours = best_time(cmd, runs)
-    print(f"cold start `sheetgen --help`: {ours / base:.2f}x `python -c 'import click'` "
-          f"({ours * 1000:.0f} ms vs {base * 1000:.0f} ms; target <= 1.5x)", flush=True)
+    base_cmd = [sys.executable, "-c", "import click"]
+    _wall(cmd), _wall(base_cmd)                         # warm the file cache, not the interpreter
+    ours, base = [], []
+    for _ in range(runs):                               # alternately: a busy moment hits both
+        ours.append(_wall(cmd))
+        base.append(_wall(base_cmd))
+    ours_s, base_s = statistics.median(ours), statistics.median(base)
+    print(f"cold start `sheetgen --help`: {ours_s / base_s:.2f}x `python -c 'import click'` "
+          f"({ours_s * 1000:.0f} ms vs {base_s * 1000:.0f} ms, median of {runs}; target <= 1.5x)", flush=True)
+
+
+def first_run(runs: int) -> None:
+    """A newcomer's first command (an empty user cache) against the same command run again
+    (the cache the previous run left), alternately; the median of each."""
+    sys.path.insert(0, str(HERE))
+    from bench_track import _journal
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        env = dict(os.environ, SHEETGEN_CONFIG_DIR=str(tmp / "config"), SHEETGEN_CACHE_DIR=str(tmp / "cache"),
+                   SHEETGEN_DATA_DIR=str(tmp / "data"))
+        env.pop("PYTHONDONTWRITEBYTECODE", None)        # as a user runs it: compiled modules kept
+        journal = tmp / "game.sqlite"
+        _journal(journal, env)
+        for label, cmd in (("one page `sheetgen build graph-20x28 --format pdf`",
+                            _sheetgen() + ["build", "graph-20x28", "--format", "pdf", "-o", str(tmp / "one")]),
+                           ("`sheetgen track status` after a game's 115 steps",
+                            _sheetgen() + ["track", "--journal", str(journal), "status"])):
+            _wall(cmd, env), _wall(cmd, env)            # the warm cache, and the file cache
+            cold, warm = [], []
+            for n in range(runs):
+                empty = tmp / f"empty-{n}"
+                cold.append(_wall(cmd, dict(env, SHEETGEN_CACHE_DIR=str(empty))))
+                warm.append(_wall(cmd, env))
+                shutil.rmtree(empty, ignore_errors=True)
+            c, w = statistics.median(cold), statistics.median(warm)
+            print(f"first run, {label}: cold (empty user cache) {c * 1000:.0f} ms, warm {w * 1000:.0f} ms: "
+                  f"{c / w:.2f}x (medians of {runs} alternating; target <= 1.5x; load {os.getloadavg()[0]:.1f})",
+                  flush=True)
 
 
 def _sheetgen() -> list[str]:
@@ -108,6 +141,7 @@ def main(argv: list[str]) -> int:
     if only == "start":
         cold_start(5 if quick else 10)
         whole_process(5 if quick else 11)
+        first_run(7 if quick else 11)
         return 0
     if only:
         scripts = [s for s in scripts if s.stem == f"bench_{only}"]
@@ -118,6 +152,7 @@ def main(argv: list[str]) -> int:
     if only in (None, "render"):
         cold_start(5 if quick else 10)
         whole_process(5 if quick else 11)
+        first_run(7 if quick else 11)
     # render first: it is the figure the issue names; others follow in name order
     scripts.sort(key=lambda s: (s.stem != "bench_render", s.stem))
     failed = 0

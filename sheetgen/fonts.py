@@ -22,6 +22,7 @@ FONT_FILES = {
     "serif-italic": "EBGaramond12-Italic.ttf",
 }
 FAMILIES = tuple(FONT_FILES)
+_SMALLEST = "serif-bold"          # 128 glyphs: pdf_font makes its fonts over this one
 
 _MEASURE_SIZE = 200  # px at which we measure; widths scale linearly
 
@@ -98,65 +99,120 @@ def ink_box(text: str, font: str = "sans", size: float = 10.0) -> tuple[float, f
 
 
 # -- the faces the PDF back end embeds ------------------------------------------------------------
+#
+# Parsing a TrueType file is pure Python (several ms a font), so the parsed face is kept in
+# the user cache.  A cached face is put back into a TTFontFace without parsing: that is the one
+# use of reportlab's internals here, and it is checked against the public parse of the same
+# reportlab version when the entry is made (the entry's name holds the version): where the
+# restored face would differ from the parsed one, the entry says so and every run parses
+# the file as reportlab does.  Fonts are made by reportlab's public constructor (pdf_font).
+# Works with reportlab 4.0 (the declared floor) to 5.1, both tested.
 
-_NOT_CACHED = ("_ttf_data", "_pdfScale", "filename")     # the file itself, a function, where it is now
+_REBUILT = ("_ttf_data", "filename", "_pdfScale")     # the file itself, where it is now, a function
 
 
 def _pdf_scale(units_per_em: int):
-    """Font units to PDF's 1/1000 em, as reportlab's parser sets it."""
+    """Font units to PDF's 1/1000 em, as newer reportlabs' parser sets it."""
     if units_per_em == 1000:
         return lambda x: x
     mult = 1000 / units_per_em
     return lambda x: x * mult
 
 
+def _restored(entry: dict, data: bytes, path: Path):
+    """The TTFontFace of a cache entry, or None where the entry says it cannot be restored."""
+    from reportlab.pdfbase.ttfonts import TTFontFace
+    if entry.get("state") is None:
+        return None
+    face = TTFontFace.__new__(TTFontFace)
+    face.__dict__.update(entry["state"])
+    rebuilt = {"_ttf_data": data, "filename": str(path)}
+    if "_pdfScale" in entry["rebuilt"]:
+        rebuilt["_pdfScale"] = _pdf_scale(face.unitsPerEm)
+    for k in entry["rebuilt"]:
+        setattr(face, k, rebuilt[k])
+    return face
+
+
+def _same_face(face, fresh) -> bool:
+    """Whether a restored face is the freshly parsed one (the scale function by its values)."""
+    if face is None or set(vars(face)) != set(vars(fresh)):
+        return False
+    scale = getattr(fresh, "_pdfScale", None)
+    if scale is not None and [face._pdfScale(v) for v in (0, 1, 977, 2048)] != [scale(v) for v in (0, 1, 977, 2048)]:
+        return False
+    return all(v is getattr(face, k) or v == getattr(face, k) for k, v in vars(fresh).items() if k != "_pdfScale")
+
+
+def _parse(path: Path, data: bytes) -> tuple[dict, object]:
+    """(the cache entry, the parsed face): the face's state, the attributes made afresh on
+    restoring, and no state at all where restoring would not give the parsed face back."""
+    import pickle
+
+    from reportlab.pdfbase.ttfonts import TTFontFace
+    fresh = TTFontFace(str(path))
+    state, rebuilt = {}, []
+    for k, v in vars(fresh).items():
+        if k in _REBUILT:
+            rebuilt.append(k)
+            continue
+        state[k] = v
+    entry = {"state": state, "rebuilt": rebuilt}
+    try:
+        pickle.dumps(state)
+    except Exception:           # noqa: BLE001 - something this reportlab keeps cannot be stored
+        entry["state"] = None
+    if entry["state"] is not None and not _same_face(_restored(entry, data, path), fresh):
+        entry["state"] = None
+    return entry, fresh
+
+
 @lru_cache(maxsize=None)
 def pdf_face(name: str):
     """reportlab's parsed TrueType face of a family (metrics, character map, glyph
-    places: what PDF subsetting needs).  Parsing is pure Python (tens of ms a font),
-    so the parsed face is kept in the user cache, keyed by the font file's hash and
-    reportlab's version; a missing or corrupt entry is parsed afresh."""
+    places: what PDF subsetting needs), from the user cache where it can be (keyed by
+    the font file's hash and reportlab's version); a missing or corrupt entry is parsed afresh."""
     import hashlib
 
     from reportlab import Version
-    from reportlab.pdfbase.ttfonts import TTFontFace
 
-    from .usercache import cached
+    from .usercache import entry_path, store
     path = font_path(name)
     data = path.read_bytes()
+    cache = entry_path("ttf-face", f"{hashlib.sha256(data).hexdigest()[:32]}-reportlab-{Version}")
+    try:
+        import pickle
+        entry = pickle.loads(cache.read_bytes())
+        if entry["state"] is None:          # this reportlab's faces cannot be restored: parse
+            from reportlab.pdfbase.ttfonts import TTFontFace
+            return TTFontFace(str(path))
+        face = _restored(entry, data, path)
+        if isinstance(face.charToGlyph, dict) and isinstance(face.unitsPerEm, int):
+            return face
+    except Exception:           # noqa: BLE001 - missing or corrupt: parse again
+        pass
+    entry, fresh = _parse(path, data)
+    store(cache, entry)
+    return fresh
 
-    def parse() -> dict:
-        face = TTFontFace(str(path))
-        return {k: v for k, v in face.__dict__.items() if k not in _NOT_CACHED}
 
-    state = cached("ttf-face", f"{hashlib.sha256(data).hexdigest()[:32]}-reportlab-{Version}", parse,
-                   check=lambda s: isinstance(s, dict) and isinstance(s.get("charToGlyph"), dict)
-                   and isinstance(s.get("unitsPerEm"), int))
-    face = TTFontFace.__new__(TTFontFace)
-    face.__dict__.update(state)
-    face._ttf_data, face.filename = data, str(path)
-    face._pdfScale = _pdf_scale(face.unitsPerEm)
-    return face
+# TTFont's own attributes besides its face, in reportlab 4.0 to 5.1: where a version sets
+# others (made from the face, perhaps), the font is made by the public TTFont(name, path)
+_FONT_ATTRIBUTES = {"fontName", "face", "encoding", "state", "_asciiReadable", "shapable", "_shapable"}
 
 
 def pdf_font(name: str, pdf_name: str):
     """A reportlab TTFont of the family, called pdf_name, over the cached face: what
-    TTFont(pdf_name, path) makes, without parsing the file again."""
-    from fnmatch import fnmatch
-    from weakref import WeakKeyDictionary
-
-    from reportlab import rl_config
-    from reportlab.pdfbase.ttfonts import TTEncoding, TTFont
-    font = TTFont.__new__(TTFont)
-    font.fontName = pdf_name
-    font.face = pdf_face(name)
-    font.encoding = TTEncoding()
-    font.state = WeakKeyDictionary()
-    font._asciiReadable = rl_config.ttfAsciiReadable
-    font.shapable = not any(fnmatch(pdf_name, glob) for glob in rl_config.unShapedFontGlob)
-    return font
-
-
+    TTFont(pdf_name, path) makes, without parsing the file again.  reportlab's public
+    constructor makes the font (its name, encoding and settings, whatever the version
+    does with them) over the smallest bundled file, an ASCII-only face parsed in well
+    under a millisecond, and the family's face takes that one's place."""
+    from reportlab.pdfbase.ttfonts import TTFont
+    font = TTFont(pdf_name, str(font_path(_SMALLEST)))
+    if set(vars(font)) <= _FONT_ATTRIBUTES:
+        font.face = pdf_face(name)
+        return font
+    return TTFont(pdf_name, str(font_path(name)))
 def glyph_codes(name: str) -> frozenset[int]:
     """The characters the family's font file has glyphs for."""
     return frozenset(pdf_face(name).charToGlyph)

@@ -59,15 +59,24 @@ def plain(value: Any, top: bool = True) -> Any:
 
 
 @lru_cache(maxsize=1)
-def code_fingerprint() -> str:
-    """What a snapshot depends on besides its files: the validating code and pydantic."""
-    import importlib.util
+def source_fingerprint() -> str:
+    """The validating code's source: what the snapshots shipped for the built-ins depend on
+    besides their files (not pydantic's version: tests/test_fast_start.py checks them
+    against the pydantic of the day, their reprs included)."""
     root = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
     for folder, pattern in _CODE_GLOBS:
         for path in sorted((root / folder).glob(pattern)):
             h.update(path.name.encode())
             h.update(path.read_bytes())
+    return h.hexdigest()[:32]
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """What a snapshot depends on besides its files: the validating code and pydantic."""
+    import importlib.util
+    h = hashlib.sha256(source_fingerprint().encode())
     spec = importlib.util.find_spec("pydantic")
     if spec is not None and spec.origin:
         version = Path(spec.origin).with_name("version.py")
@@ -110,10 +119,23 @@ def recall(kind: str, path: str | Path) -> Any | None:
         entry = pickle.loads(usercache.entry_path(f"definition-{kind}", key).read_bytes())
         files, images, value = entry["files"], entry["images"], entry["value"]
     except Exception:           # noqa: BLE001 - missing or corrupt: a miss
-        return None
+        entry = shipped(kind, path)
+        if entry is None:
+            return None
+        files, images, value = entry["files"], entry["images"], entry["value"]
     if any(_digest(Path(f)) != d for f, d in files) or any(_stamp(Path(i)) != s for i, s in images):
         return None
     return value
+
+
+def shipped(kind: str, path: str | Path) -> dict | None:
+    """The snapshot shipped for a built-in (its other files named by their place in layouts/)."""
+    from .. import usercache
+    from ..paths import layouts_dir
+    entry = usercache.prebuilt(f"definition-{kind}", path, source_fingerprint())
+    if entry is None:
+        return None
+    return dict(entry, files=[(str(layouts_dir() / place), d) for place, d in entry["files"]])
 
 
 def remember(kind: str, path: str | Path, value: Any, files=(), images=()) -> None:

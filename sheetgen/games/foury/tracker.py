@@ -94,10 +94,8 @@ def _load_map(name: str):
 # step again cost more than the rules.  The board of a map file, and the state a game's steps
 # replay to, are kept by what they were made from (the map's bytes, the code of this game and of
 # the definitions core); a changed map or code, an undo, a damaged entry: a miss, replayed as before.
-@lru_cache(maxsize=1)
-def _code() -> str:
-    from sheetgen.definitions.snapshot import code_fingerprint
-    h = hashlib.sha256(code_fingerprint().encode())
+def _games_code(base: str) -> str:
+    h = hashlib.sha256(base.encode())
     games = Path(__file__).resolve().parent.parent
     for path in sorted([*games.glob("*.py"), *(games / "foury").rglob("*.py")]):
         h.update(path.name.encode())
@@ -105,8 +103,22 @@ def _code() -> str:
     return h.hexdigest()[:32]
 
 
-def _map_key(ref: str) -> str | None:
-    """The cache key of a map reference: its file's path and bytes, and the code; None if no file."""
+@lru_cache(maxsize=1)
+def _code() -> str:
+    from sheetgen.definitions.snapshot import code_fingerprint
+    return _games_code(code_fingerprint())
+
+
+@lru_cache(maxsize=1)
+def _source_code() -> str:
+    """The code a board depends on, without pydantic's version: what names a board shipped
+    with sheetgen for a built-in map (sheetgen.usercache.prebuilt)."""
+    from sheetgen.definitions.snapshot import source_fingerprint
+    return _games_code(source_fingerprint())
+
+
+def _map_path(ref: str) -> Path | None:
+    """The file of a map reference (a path or a built-in's name); None if none."""
     from sheetgen.limits import name_problem
     if name_problem(ref):
         return None
@@ -117,6 +129,14 @@ def _map_key(ref: str) -> str | None:
             path = find_builtin(ref)
         except Exception:           # noqa: BLE001 - not a built-in: the loader says what is wrong
             return None
+    return path
+
+
+def _map_key(ref: str) -> str | None:
+    """The cache key of a map reference: its file's path and bytes, and the code; None if no file."""
+    path = _map_path(ref)
+    if path is None:
+        return None
     try:
         data = path.read_bytes()
     except OSError:
@@ -125,11 +145,17 @@ def _map_key(ref: str) -> str | None:
 
 
 def _board(ref: str, key: str | None):
-    """The board of map REF; KEY (its _map_key) names it in the cache."""
-    from sheetgen.usercache import cached
+    """The board of map REF; KEY (its _map_key) names it in the cache.  A built-in map's
+    board comes with sheetgen (no validation on a first run)."""
+    from sheetgen.usercache import cached, prebuilt
+
+    def build():
+        path = _map_path(ref)
+        shipped = prebuilt("foury-board", path, _source_code()) if path is not None else None
+        return shipped if shipped is not None else _load_map(ref).board
     if key is None:
         return _load_map(ref).board            # its errors, located, as before
-    return cached("foury-board", key, lambda: _load_map(ref).board)
+    return cached("foury-board", key, build)
 
 
 def _steps_text(steps: list) -> list[str]:
