@@ -82,10 +82,13 @@ Readings we chose where the rules text is ambiguous (each one tested):
   reading 'weapon-once' (new_game(readings=...)); the checker replays a log under
   it too and judges the log by the reading it follows (fewer violations), or by the
   readings the log declares.
-- Fleeing is allowed after a tie or a blocked hit (the issue's reading); after an
-  unblocked hit the hero must fight on.  Fleeing lets the hero move on; the foe
-  stays and still guards the room's items.  A move (shovel, circle, exit) straight
-  after a tie or a blocked hit is that flight: no `flee` step is needed.
+- Fleeing: a monster still alive after any exchange (a tie, a blocked hit or a hit)
+  may be fled ("If the Monster is still alive, you can decide to continue the combat
+  or flee"); a statue only after a tie or a blocked hit (its section: "Try again or
+  flee", "continue the fight or flee"), after its dart's hit the fight goes on.  Not
+  before the first exchange.  Fleeing lets the hero move on; the foe stays and still
+  guards the room's items.  A move (shovel, circle, exit) straight after an exchange
+  that allows fleeing is that flight: no `flee` step is needed.
 - A shield used when there is no hit to block is an error (and not consumed).
 - A monster event in a room with a printed foe (a statue, an orc ...): that foe is
   the encounter.  The other reading, the event's monster AND the printed foe,
@@ -404,15 +407,24 @@ def _rob(s: GameState, stolen: str | None, ctx: _Ctx) -> None:
     _gain(s, stolen, -1)
 
 
+def may_flee(s: GameState) -> bool:
+    """May the hero flee the foe in this room now?  A monster still alive after any exchange ("If
+    the Monster is still alive, you can decide to continue the combat or flee"); a statue only
+    after a tie or a blocked hit (its section gives the choice there, not after a dart's hit)."""
+    if s.last in ("tie", "blocked"):
+        return True
+    return s.last == "hit" and s.enemy_at(s.pos) != "statue"
+
+
 def _leave_combat(s: GameState, ctx: _Ctx, why: str = "first") -> None:
-    """Moving on from a foe's room: allowed after a tie or a blocked hit (the move is the flight)."""
+    """Moving on from a foe's room: allowed where fleeing is (the move is the flight)."""
     if s.engaged:
-        if s.last in ("tie", "blocked"):
+        if may_flee(s):
             s.engaged = False
             s.fled = True
         else:
             ctx.soft("fight.pending", f"the {s.enemy_at(s.pos)} in {_fmt(s.pos)} must be faced {why}"
-                     + ("" if s.last is None else ": after an unblocked hit the fight goes on"))
+                     + ("" if s.last is None else ": after a statue's unblocked hit the fight goes on"))
     _end_combat(s)
 
 
@@ -588,7 +600,7 @@ class FouryRules(Rules):
         foe = s.enemy_at(pos) if pos is not None else None
         if s.engaged and foe is not None:
             out.append(Fight(0, 0))
-            if s.last in ("tie", "blocked"):
+            if may_flee(s):
                 out.append(Flee())
             if foe in ("yeti", "grinch") and s.res.get("candy canes", 0):
                 out.append(Candy())
@@ -1122,9 +1134,9 @@ class FouryRules(Rules):
         foe = s.enemy_at(s.pos) if s.pos is not None else None
         if foe is None or not s.engaged:
             raise _Hard("flee.nothing", f"there is nothing to flee from in {_fmt(s.pos)}")
-        if s.last not in ("tie", "blocked"):
-            ctx.soft("flee.when", "fleeing is allowed after a tie or a blocked hit"
-                     + ("; face the foe first" if s.last is None else "; after a hit the fight goes on"))
+        if not may_flee(s):
+            ctx.soft("flee.when", "face the foe first: fleeing comes after an exchange" if s.last is None else
+                     "a statue is fled after a tie or a blocked hit; after its dart hits, the fight goes on")
         s.engaged = False
         s.fled = True
         _end_combat(s)
