@@ -199,7 +199,7 @@ class GameState:
         "erased", "rooms", "flooded", "removed", "spawned", "engaged", "fled", "last", "faced",
         "extra", "kills", "kills_total", "used_entries", "zones_done", "coin_used", "turns",
         "turn_open", "upper", "levers", "trolls", "words", "chest_here", "elydion_used",
-        "fury", "swim", "backtrack", "floods_done", "kprogress", "last_req_zone", "market_done",
+        "fury", "swim", "backtrack", "floods_done", "floods_flagged", "kprogress", "last_req_zone", "market_done",
         "origin", "rounds_log", "readings", "theft", "weapon_due", "lever_at", "kills_last", "turns_hi", "extra_may",
         "last_req_alt", "found_here", "kraken_wins", "rules",
     )
@@ -526,6 +526,7 @@ class FouryRules(Rules):
         s.swim = 0
         s.backtrack = 0
         s.floods_done = 0
+        s.floods_flagged = 0           # kraken: floods reported missing (each reported once)
         s.kprogress = {}               # kraken: requirement kind -> progress
         s.last_req_zone = None
         s.kraken_wins = 0              # the Kraken beaten: a kill on the counter, or not (immortal)
@@ -1749,6 +1750,22 @@ class Strength(FouryRules):
     campaign = STRENGTH
 
 
+def _match(left: list, edges: dict) -> int:
+    """The size of a maximum matching of `left` (each to one of edges[item], none shared)."""
+    owner: dict = {}
+
+    def augment(item, seen):
+        for r in edges.get(item, ()):
+            if r not in seen:
+                seen.add(r)
+                if r not in owner or augment(owner[r], seen):
+                    owner[r] = item
+                    return True
+        return False
+
+    return sum(1 for item in left if augment(item, set()))
+
+
 class Kraken(FouryRules):
     """Discovering the Kraken: the Kraken in the centre in place of the Oracle (strength +6,
     immortal: beating it may be counted as a kill or not; a fight with it in its water is
@@ -1756,10 +1773,13 @@ class Kraken(FouryRules):
     the hero, means facing it.  One round through one arrow in which all four requirements count
     (anywhere); exit on the side opposite the zone where the last requirement was completed (A/C,
     B/D face each other; for a lever pulled last, the lever's zone or the stairs' zone where the
-    hero stood).  A `flood` step may be written every 5 turns, one cell per joined flooded cell
-    (the issue's log has no flood step: a missing one is no violation, and while a flood is
-    overdue an unexplored cell next to the Kraken's water may be entered without a roll: the
-    water got there).  At most 5 backtracking moves in a row; the 6th swim in a row is death.
+    hero stood).  The floods are `flood: [CELL, ...]` steps: one after turns 5, 10 ... (counted
+    the fewer way), written before the next turn starts (else kraken.flood_due, once per flood;
+    a flood with no free space to reach needs none); each flooded space connected to the Kraken
+    floods one adjacent free space (two may pour into the same one): every space written is
+    fed by a source of its own (kraken.flood_many) and no source with a free space beside it
+    stays dry (kraken.flood_few).  While a written flood is overdue an unexplored cell next to
+    the Kraken's water may be entered without a roll (the water got there).  At most 5 backtracking moves in a row; the 6th swim in a row is death.
     "No cave-ins": collapse events do nothing.  One market, at an exit's cell during the game or
     after the exit, at x(requirements done); `requirement: {statues: N}` (or a zone letter) is
     that kind's progress, `requirement: N` the entered zone's kind or the number done."""
@@ -1810,6 +1830,18 @@ class Kraken(FouryRules):
         limit = getattr(s.board, "turns", None)
         if limit and s.turns > limit:
             ctx.soft("kraken.time", "every hourglass space is marked: the Kraken is out")
+        # "Every 5 turns ... flood": the flood of turns 5, 10 ... is written (a `flood` step) before
+        # the next turn starts, counting turns the fewer way (free moves one turn); a flood with no
+        # space left to reach needs no step
+        owed = (s.turns - 1) // FLOOD_EVERY
+        while s.floods_done < owed and not self.flood_targets(s):
+            s.floods_done += 1
+        if s.floods_done < owed and s.floods_flagged < owed:
+            missing = owed - max(s.floods_done, s.floods_flagged)
+            s.floods_flagged = owed
+            ctx.soft("kraken.flood_due", f"turn {s.turns} starts, yet {missing} flood(s) of the Kraken's water "
+                     f"are not written (every 5 turns: a `flood: [CELL, ...]` step after turn "
+                     f"{FLOOD_EVERY * owed})")
 
     def count_swim(self, s: GameState, to: Coord, free: bool, ctx: _Ctx) -> None:
         # backtracking and swimming are limited to 5 spaces
@@ -1885,18 +1917,48 @@ class Kraken(FouryRules):
     def market_open_inside(self, s: GameState) -> bool:
         return s.pos is not None and any(c == s.pos for c, _ in s.board.entries)
 
+    def flood_targets(self, s: GameState) -> dict:
+        """Each flooded space connected to the Kraken -> the adjacent spaces free to flood (on the
+        map, not rock, not water yet; walls do not hold the water back: the text names none)."""
+        b = s.board
+        out = {}
+        for c in self.water_of(s):
+            free = [n for n in (neighbour(c, d) for d in DELTA)
+                    if b.on_board(n) and not b.is_rock(n) and n not in s.flooded]
+            if free:
+                out[c] = free
+        return out
+
     def _flood(self, s: GameState, a: Flood, ctx: _Ctx) -> None:
         _inside(s, "flood")
         due = self.floods_due(s)
-        if s.floods_done >= due:
+        early = s.floods_done >= due
+        if early:
             ctx.soft("kraken.flood_early", f"the water spreads every 5 turns (turn {s.turns} now)")
         sources = self.water_of(s)
-        if len(a.cells) > len(sources):
-            ctx.soft("kraken.flood_many", f"each of the {len(sources)} flooded spaces connected to the Kraken "
-                     "floods one space")
-        for c in a.cells:
-            if not any(neighbour(c, d) in sources for d in DELTA):
+        targets = self.flood_targets(s)
+        cells = list(dict.fromkeys(a.cells))
+        far = False
+        for c in cells:
+            if c in s.flooded:
+                far = True
+                ctx.soft("kraken.flood_far", f"{_fmt(c)} is flooded already: the water spreads to a new space")
+            elif not any(neighbour(c, d) in sources for d in DELTA) or not s.board.on_board(c) or s.board.is_rock(c):
+                far = True
                 ctx.soft("kraken.flood_far", f"{_fmt(c)} is not next to water connected to the Kraken")
+        if not far and not early:
+            # "starting from each flooded space connected to the Kraken, flood one adjacent space": every
+            # space written is one source's flood (a source floods one space), and every source with a
+            # free space beside it floods one (two sources may pour into the same space)
+            fed = _match(cells, {c: [n for n in (neighbour(c, d) for d in DELTA) if n in targets] for c in cells})
+            if fed < len(cells):
+                ctx.soft("kraken.flood_many", f"{len(cells)} spaces flooded, but each flooded space connected to "
+                         f"the Kraken floods one space: these have only {fed} such space(s) beside them")
+            dry = sorted((c for c, free in targets.items() if not set(free) & set(cells)), key=lambda c: (c[1], c[0]))
+            if dry:
+                ctx.soft("kraken.flood_few", "each flooded space connected to the Kraken floods one adjacent space: "
+                         + "; ".join(f"{_fmt(c)} floods none of {', '.join(_fmt(n) for n in targets[c])}"
+                                     for c in dry))
         s.flooded = s.flooded | frozenset(a.cells)
         s.floods_done += 1
         if s.pos in a.cells:
