@@ -171,9 +171,13 @@ class FouryReading(Reading):
     MONSTER_TOO = "monster-too"                 # a monster event in a printed foe's room: both are fought
     COIN_RESET = "coin-reset"                   # INSERT COIN also clears the chests and cornucopias
     ORACLE_ROUND_ZONE = "oracle-round-zone"     # leaving the Oracle rolls on the round's zone's events
+    ORACLE_EXIT_ROLLED = "oracle-exit-rolled"   # the step out of the Oracle into an unexplored space is rolled
+    POTION_STEP_KEPT = "potion-step-kept"       # a potion's free step is not spent by the step into the Oracle
+    MARKET_EVERY_TURN = "market-every-turn"     # In and Out with Your Strength: the market after every turn
 
 
-WEAPON_ONCE, MONSTER_TOO, COIN_RESET, ORACLE_ROUND_ZONE = FouryReading
+(WEAPON_ONCE, MONSTER_TOO, COIN_RESET, ORACLE_ROUND_ZONE, ORACLE_EXIT_ROLLED, POTION_STEP_KEPT,
+ MARKET_EVERY_TURN) = FouryReading
 READINGS = tuple(r.value for r in FouryReading)     # their names, as a play log's `readings:` writes them
 # readings once offered and dropped because the rules text does not support them: a log may
 # still name one (it was documented), and is then judged without it (docs/readings.md)
@@ -815,6 +819,10 @@ class FouryRules(Rules):
             if foe == "statue":
                 return "maybe"      # is a statue's trap an enemy? either reading is accepted
         if s.pos is not None and b.zone_of(s.pos) is None:
+            # "PLACE YOURSELF outside the Oracle's room": no roll is due (one written is resolved);
+            # the reading 'oracle-exit-rolled' makes it the ordinary rolled move
+            if self.oracle_in_centre and b.is_centre(s.pos) and s.readings.uses(ORACLE_EXIT_ROLLED):
+                return "due"
             return "optional"
         return "due"
 
@@ -863,7 +871,11 @@ class FouryRules(Rules):
             # a flood the log did not write (the issue's format has no flood step) reached this cell
             s.flooded = s.flooded | {to}
             rule = "free"
-        paid = rule == "extra" or (rule == "free" and s.extra > 0)   # this move is a pending extra step
+        # the reading 'potion-step-kept': a potion's (a "may") step is not spent by the step into the
+        # Oracle's room, which needs no roll anyway
+        kept = (rule == "free" and s.extra_may > 0 and self.oracle_in_centre and b.is_centre(to)
+                and to not in s.explored and s.readings.uses(POTION_STEP_KEPT))
+        paid = rule == "extra" or (rule == "free" and s.extra > 0 and not kept)   # this move is a pending extra step
         if rule == "due":
             if roll is None:
                 ctx.soft("roll.missing", f"{_fmt(to)} is unexplored: a roll (1-6) is due on entering it")
@@ -871,6 +883,8 @@ class FouryRules(Rules):
                 ctx.soft("roll.range", f"roll {roll} is not a d6 result (1-6)")
             else:
                 use_events = True
+                if event_zone is None:      # out of the Oracle (reading 'oracle-exit-rolled'): as below
+                    event_zone = s.zone if s.readings.uses(ORACLE_ROUND_ZONE) and s.zone else b.zone_of(to)
         elif rule == "optional":
             if roll is not None:
                 if not 1 <= roll <= 6:
@@ -902,7 +916,7 @@ class FouryRules(Rules):
                        "Kael rolls no event entering a space with an enemy" if to not in s.explored else
                        f"{_fmt(to)} is already explored: free movement, no roll")
                 ctx.soft("roll.not_due", f"no roll is due: {why}")
-            if s.extra > 0:
+            if s.extra > 0 and not kept:
                 _spend_extra(s)                  # the extra step is this move, though it needed no roll
         # turns (the hourglass): a new turn starts unless this continues free movement or is an extra
         # step; the other reading (every step marks the hourglass, but a star's, "marking only 1 turn")
@@ -1748,6 +1762,12 @@ class Strength(FouryRules):
     """In and Out with Your Strength: the base game, but every track's full scale is open to
     every character (no beige hero extras): the caps are the full scale (`full_scale`)."""
     campaign = STRENGTH
+
+    def market_open_inside(self, s: GameState) -> bool:
+        # "At the end of each turn, you can always purchase additional resources at the market": by
+        # default the base game's market between rounds (the texts call a round a turn: "treasures
+        # are worth 4 in this final turn"); the reading 'market-every-turn' opens it after any turn
+        return not s.engaged and s.readings.uses(MARKET_EVERY_TURN)
 
 
 def _match(left: list, edges: dict) -> int:
