@@ -39,7 +39,8 @@ Readings we chose where the rules text is ambiguous (each one tested):
   entering a statue's cell (is a trap an enemy?).  Leaving a zone-less room (the
   Oracle, a campaign start) into an unexplored cell is "placing yourself" there:
   the roll is optional and, if given, uses the events of the zone entered (the
-  reading 'oracle-round-zone': those of the round's zone).
+  reading 'oracle-round-zone': those of the round's zone; the reading
+  'oracle-exit-rolled': the step out of the Oracle is rolled, as any move).
 - A pending extra step is spent by the very next move, whatever it enters: a `move`
   into an explored room, the Oracle or water that needed no roll anyway, a shovel's
   crossing, a magic circle ("Resolve the room, then move one additional space": the
@@ -47,7 +48,8 @@ Readings we chose where the rules text is ambiguous (each one tested):
   so the old reading 'extra-after-free' is retired: a log naming it is judged without
   it).  The potions' and the star's steps are a "may"/"can": a roll given on such a
   step is resolved as usual (the step is spent); the `extra step` event's step is
-  never rolled.
+  never rolled.  (Reading 'potion-step-kept': a potion's or star's step is not spent
+  by the step into the Oracle's room, which needs no roll anyway.)
 - Landing on a printed star grants its 4 free steps at once (a `collect: star` after
   it is the same star).  An item a `find` event gave is marked at once; a `collect`
   of it right after, in that room, is the same item (like the chest event's chest);
@@ -140,7 +142,9 @@ Readings we chose where the rules text is ambiguous (each one tested):
   as reset at that exit); a `score` step or `sheet: {score: N}`.
 - `sheet: {requirement: N}` is this round's boxes; `requirement: {A: 3}` or
   `{statues: 3}` names a zone or kind (a past round's boxes as it left them).
-- Campaigns: see the classes Slaughter, Santa, Strength and Kraken below.
+- Campaigns: see the classes Slaughter, Santa, Strength and Kraken below (Strength's
+  market "at the end of each turn" is between rounds; reading 'market-every-turn':
+  also inside, after any turn).
 """
 from __future__ import annotations
 
