@@ -175,6 +175,11 @@ def test_kraken_floods_every_5_turns():
     assert "kraken.flood_far" in refused(s, Flood((P("A1"),)))
     assert "kraken.flood_far" in refused(s, Flood((P("E6"),)))   # flooded already
     assert "kraken.flood_early" in refused(f, Flood((P("D5"),)))
+    # the actions offered while a flood is due: the flood (one the rule accepts), no move into turn 6
+    offered = s.rules.legal_actions(s)
+    floods = [a for a in offered if isinstance(a, Flood)]
+    assert len(floods) == 1 and not [a for a in offered if isinstance(a, Move)]
+    assert any(isinstance(a, Move) for a in s.rules.legal_actions(play(s, floods[0])))
     # a log counting a turn per move floods after its fifth move, though free moves made fewer turns
     m = at(b, "D4")
     m.turns, m.turns_hi = 3, 5

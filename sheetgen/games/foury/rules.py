@@ -1941,6 +1941,32 @@ class Kraken(FouryRules):
     def market_open_inside(self, s: GameState) -> bool:
         return s.pos is not None and any(c == s.pos for c, _ in s.board.entries)
 
+    def flood_choice(self, s: GameState) -> tuple:
+        """A flood as the rule wants it: one free space beside each source not yet fed."""
+        chosen: list = []
+        targets = self.flood_targets(s)
+        for src in sorted(targets, key=lambda c: (c[1], c[0])):
+            if not set(targets[src]) & set(chosen):
+                chosen.append(min(targets[src], key=lambda c: (c[1], c[0])))
+        return tuple(chosen)
+
+    def legal_actions(self, s: GameState) -> list:
+        out = super().legal_actions(s)
+        if s.phase != INSIDE or s.engaged or s.floods_done >= self.floods_due(s) or not self.flood_targets(s):
+            return out
+        # a flood is due: offered, and the moves that would start a turn without it are not
+        out = [a for a in out if not isinstance(a, (Move, Shovel, Circle))
+               or not self._owes_flood(s, a)]
+        return out + [Flood(self.flood_choice(s))]
+
+    def _owes_flood(self, s: GameState, a) -> bool:
+        ctx = _Ctx()
+        try:
+            self._handlers[type(a)](s.copy(), a, ctx)
+        except _Hard:
+            return False
+        return any(rule == "kraken.flood_due" for rule, _ in ctx.problems or ())
+
     def flood_targets(self, s: GameState) -> dict:
         """Each flooded space connected to the Kraken -> the adjacent spaces free to flood (on the
         map, not rock, not water yet; walls do not hold the water back: the text names none)."""
