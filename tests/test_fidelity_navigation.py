@@ -22,6 +22,9 @@ def test_an_ambiguous_bare_resolve_stops_the_check_asking_which():
     assert "unreadable-resolve-ambiguous.yaml:19:9" in result.output
     assert "'forge' is both a card of the dungeon and a function" in result.output
     assert "{resolve: {function: forge}}" in result.output and "{resolve: {room: forge}}" in result.output
+    # the player stands in the forge card, whose function is forge: both meanings resolve the same
+    # function, and the bare name is an error all the same (its message says so)
+    assert "never guessed, even where both meanings would give the same result" in result.output
 
 
 @pytest.mark.parametrize("written, meant", [

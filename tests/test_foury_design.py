@@ -78,7 +78,8 @@ def test_an_unknown_reading_is_refused_naming_the_known_ones():
         R.new_game(HALL, game().hero, readings=("weapon-onse",))
     assert R.new_game(HALL, game().hero, readings=("weapon-once",)).readings.chosen == {R.WEAPON_ONCE}
     assert {r.value for r in R.FouryReading} == set(R.READINGS) == {
-        "weapon-once", "monster-too", "coin-reset", "oracle-round-zone"}
+        "weapon-once", "monster-too", "coin-reset", "oracle-round-zone", "oracle-exit-rolled", "potion-step-kept",
+        "market-every-turn"}
     assert "extra-after-free" in R.RETIRED_READINGS           # dropped: the text does not support it
 
 

@@ -173,13 +173,19 @@ def test_statue_must_be_faced_and_counts_in_the_temple_even_when_not_beaten():
     assert s.requirement_progress() == 1 and s.enemy_at(P("B1")) is None and s.kills == 0
 
 
-def test_flee_after_tie_or_blocked_hit_only():
+def test_a_monster_is_fled_after_any_exchange_a_statue_after_a_tie_or_blocked_hit():
     s = at(game(), "D2", "orc")
     assert "flee.when" in refused(s, Flee())                    # not faced yet
     assert play(s, Fight(3, 3), Flee()).fled
     assert play(s, Fight(1, 5, shield=True), Flee()).fled
+    # "If the Monster is still alive, you can decide to continue the combat or flee"
     hit = play(s, Fight(1, 2))
-    assert "flee.when" in refused(hit, Flee())
+    assert play(hit, Flee()).fled and play(hit, mv("D3", 3)).pos == P("D3")
+    statue = at(game(), "D2", "statue")
+    assert play(statue, Fight(3, 3), Flee()).fled
+    assert play(statue, Fight(1, 5, shield=True), Flee()).fled
+    dart = play(statue, Fight(1, 2))                            # the statue's section: no flight after a hit
+    assert "flee.when" in refused(dart, Flee()) and "fight.pending" in refused(dart, mv("D3", 3))
     fled = play(s, Fight(3, 3), Flee())
     assert "collect.enemy" in refused(play(fled), Collect("chest"))   # the orc is still there
     assert refused(game(), Flee()) == {"round.not_started"}

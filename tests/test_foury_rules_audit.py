@@ -13,12 +13,12 @@ ANCIENT = load_map("ancient-story").board
 MONSTER_D2 = (enter("C1:N"), mv("C1", 2), mv("C2", 4), mv("D2", 1))    # the example: a monster in D2
 
 
-def test_moving_on_after_a_tie_or_blocked_hit_is_fleeing_but_not_after_a_hit():
+def test_moving_on_from_a_monster_still_alive_after_an_exchange_is_fleeing():
     s = play(game(), *MONSTER_D2)
     assert "fight.pending" in refused(s, mv("D3", 3))                  # not faced at all
     assert play(s, Fight(3, 3), mv("D3", 3)).pos == P("D3")            # a tie: moving on is the flight
     assert play(s, Fight(1, 5, shield=True), mv("D3", 3)).pos == P("D3")
-    assert "fight.pending" in refused(play(s, Fight(1, 2)), mv("D3", 3))   # hit: the fight goes on
+    assert play(s, Fight(1, 2), mv("D3", 3)).pos == P("D3")            # hit, still alive: "continue ... or flee"
 
 
 def test_weapon_point_per_exchange_or_once_per_combat():

@@ -156,24 +156,47 @@ def test_kraken_floods_every_5_turns():
     s = at(b, "C4")
     s.turns = s.turns_hi = 5
     s.turn_open = False
-    # the log has no flood step: a flood not written down is no violation, and an unexplored
-    # cell next to the Kraken's water may then be swum into without a roll (facing the Kraken)
-    assert play(s, Move(P("C5"), 3)).pos == P("C5")
+    # a flood not yet written: an unexplored cell next to the Kraken's water may be swum into
+    # without a roll (facing the Kraken), but the next turn starting without it is a violation
     d4 = at(b, "D4")
     d4.turns = d4.turns_hi = 5
-    d5 = play(d4, Move(P("D5")))
+    assert "kraken.flood_due" in refused(d4, Move(P("D5")))
+    d5 = E.step(d4, Move(P("D5"))).state
     assert P("D5") in d5.flooded and d5.enemy_at(P("D5")) == "kraken"
     assert "roll.missing" in refused(d4, Move(P("E4")))     # E4 is not next to the water
-    f = play(s, Flood((P("E5"),)))                                # next to E6, water joined to the lair
-    assert P("E5") in f.flooded and f.floods_done == 1
+    assert "kraken.flood_due" in refused(s, Move(P("C5"), 3))
+    # one space beside each of D6, E6, F6, F7, F8, G8 (F7 and G8 may both pour into G7)
+    full = (P("D5"), P("E5"), P("F5"), P("E7"), P("E8"), P("G7"))
+    f = play(s, Flood(full))
+    assert set(full) <= f.flooded and f.floods_done == 1
+    assert play(f, Move(P("C5"), 3)).pos == P("C5")               # turn 6: the flood is written
+    assert "kraken.flood_few" in refused(s, Flood((P("E5"),)))   # five sources left dry
+    assert "kraken.flood_many" in refused(s, Flood((P("C6"),) + full))   # D6 cannot flood both C6 and D5
     assert "kraken.flood_far" in refused(s, Flood((P("A1"),)))
+    assert "kraken.flood_far" in refused(s, Flood((P("E6"),)))   # flooded already
     assert "kraken.flood_early" in refused(f, Flood((P("D5"),)))
+    # the actions offered while a flood is due: the flood (one the rule accepts), no move into turn 6
+    offered = s.rules.legal_actions(s)
+    floods = [a for a in offered if isinstance(a, Flood)]
+    assert len(floods) == 1 and not [a for a in offered if isinstance(a, Move)]
+    assert any(isinstance(a, Move) for a in s.rules.legal_actions(play(s, floods[0])))
     # a log counting a turn per move floods after its fifth move, though free moves made fewer turns
     m = at(b, "D4")
     m.turns, m.turns_hi = 3, 5
-    assert play(m, Flood((P("E5"),))).floods_done == 1
+    assert play(m, Flood(full)).floods_done == 1
     m.turns_hi = 4
-    assert "kraken.flood_early" in refused(m, Flood((P("E5"),)))
+    assert "kraken.flood_early" in refused(m, Flood(full))
+
+
+def test_a_kraken_flood_with_no_free_space_needs_no_step():
+    b = board("kraken")
+    s = at(b, "C4")
+    s.turns = s.turns_hi = 5
+    s.turn_open = False
+    rules = s.rules
+    while rules.flood_targets(s):               # every space around the Kraken's water is water already
+        s.flooded = s.flooded | {n for free in rules.flood_targets(s).values() for n in free}
+    assert play(s, Move(P("C5"))).floods_done == 1
 
 
 def test_kraken_exit_needs_all_four_requirements():

@@ -497,7 +497,7 @@ def _simple(name, word, doc):
     return cmd
 
 
-_simple("flee", "flee", "Flee after a tie or a blocked hit.\n\n\b\nExample:\n  sheetgen track flee")
+_simple("flee", "flee", "Flee a foe still alive after an exchange (a statue: after a tie or a blocked hit).\n\n\b\nExample:\n  sheetgen track flee")
 _simple("climb", "climb", "Climb the stairs to the upper level (or back down).\n\n\b\nExample:\n  sheetgen track climb")
 _simple("coin", "coin", "INSERT COIN: once, after death.\n\n\b\nExample:\n  sheetgen track coin")
 _simple("candy", "candy", "Give a candy cane to the Yeti or Grinch here.\n\n\b\nExample:\n  sheetgen track candy")

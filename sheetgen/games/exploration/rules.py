@@ -378,7 +378,7 @@ class State:
     change (the sheet's list and the rooms table are copied when a room is placed)."""
     __slots__ = ("sheet", "readings", "rooms", "by_id", "generated", "last_id", "current", "contents_due",
                  "times", "bosses", "final_at", "maybe_final", "after_final", "ended",
-                 "links", "here", "walking", "unwritten", "searched", "empty", "loose")
+                 "links", "here", "walking", "unwritten", "searched", "empty", "loose", "found")
 
     def __init__(self, sheet: Sheet, readings: ReadingsInUse | None = None):
         self.sheet = sheet
@@ -402,6 +402,7 @@ class State:
         self.searched: frozenset = frozenset()    # ids of the rooms searched
         self.empty: dict = {}                 # room id -> empty after the encounter (None: cannot tell)
         self.loose: Retrace | None = None     # retrace rolls written beside the rooms (no room of their own)
+        self.found: dict = {}                 # room id -> the doors its search names as found (both names)
 
     def copy(self) -> "State":
         new = State.__new__(State)
@@ -411,7 +412,7 @@ class State:
         new.times, new.bosses, new.final_at, new.maybe_final = self.times, self.bosses, self.final_at, self.maybe_final
         new.after_final, new.ended = self.after_final, self.ended
         new.links, new.here, new.walking, new.unwritten = self.links, self.here, self.walking, self.unwritten
-        new.searched, new.empty, new.loose = self.searched, self.empty, self.loose
+        new.searched, new.empty, new.loose, new.found = self.searched, self.empty, self.loose, self.found
         return new
 
 
@@ -1276,6 +1277,10 @@ class ExplorationRules(Rules):
                                            "its doors", rule="search.found"))
         st = st.copy()
         st.searched = st.searched | {room.id}
+        named = [d for d in a.found if not isinstance(d, Unreadable)]
+        if named:
+            st.found = dict(st.found)
+            st.found[room.id] = frozenset(named) | {(beyond(d)[0], beyond(d)[1], OPPOSITE[d[2]]) for d in named}
         return st
 
     def _contents(self, st: State, room: Drawn, a: Contents, out: list) -> tuple[bool | None, int]:
@@ -1460,13 +1465,21 @@ class ExplorationRules(Rules):
     def _secrets(self, st: State, secrets: dict, out: list) -> None:
         """ "secret (revealed only by searching)": a secret door (its shape's secret exit, or a door
         written secret) is found only by searching its room, so without a search it stays secret
-        and unused, whatever else the log writes on it (to: included)."""
+        and unused, whatever else the log writes on it (to: included).  Not found, it may be
+        written secret, or dead-end where it leads off the paper edge ("a door leading off the
+        edge becomes a dead end").  Written explored in a room with no `search:` key, it says the
+        room was searched (logs older than `search:` wrote exactly that): accepted where the
+        search was allowed (the room empty after its encounter, or its contents unknown), once
+        for the room; a room searched already whose search names the doors it found reveals
+        no other."""
         used: dict = {}                     # (room id, its edge) -> the later room opened through it
         for room in st.rooms:
             for oid, d in room.opened_via:
                 used.setdefault((oid, d), room)
         for room in st.rooms:
-            if room.id in st.searched:
+            searched = room.id in st.searched
+            found = st.found.get(room.id)
+            if searched and found is None:
                 continue
             shape_secret = secrets.get(room.id, frozenset())
             listed = set()
@@ -1477,6 +1490,30 @@ class ExplorationRules(Rules):
                 later = used.get((room.id, d))
                 if door.state == SECRET and door.to is None and later is None:
                     continue                # never found, never used
+                if door.state in DEAD_END_STATES and door.to is None and later is None:
+                    continue                # never found nor used: whether it is a dead end is the door's state
+                if searched:
+                    if d in found:
+                        continue
+                    if door.state != EXPLORED and later is None:
+                        continue            # not written found: what else it says is judged as before
+                    v = Violation(door.where.get("line"), f"door {_door(d)} of room {room.id} is a secret door, "
+                                  f"and the one search of room {room.id} found "
+                                  f"{', '.join(_door(f) for f in sorted(found) if (f[0], f[1]) in room.cells)}, "
+                                  f"not this door: revealing it would take a second search, and a room is "
+                                  f"searched once", rule="search.once", step=room.index + 1)
+                    out.append(v)
+                    continue
+                empty, what = st.empty.get(room.id, (None, ""))
+                if door.state == EXPLORED and empty is not False:
+                    continue                # written found: the room's one search, allowed there
+                if door.state == EXPLORED:
+                    v = Violation(door.where.get("line"), f"door {_door(d)} of room {room.id} is a secret door, "
+                                  f"revealed only by searching, yet it is written explored; room {room.id} could "
+                                  f"not be searched: it is not empty after the encounter ({what}), and only an "
+                                  "empty room is searched", rule="door.secret", step=room.index + 1)
+                    out.append(v)
+                    continue
                 how = (f"room {later.id} was opened through it" if later is not None else
                        f"it is written {door.state}" + (f" with to: {door.to}" if door.to is not None else "")
                        + (", secret: true" if door.secret else ""))
@@ -1484,6 +1521,8 @@ class ExplorationRules(Rules):
                               f"revealed only by searching, and room {room.id} was not searched (search: true); "
                               f"yet {how}", rule="door.secret", step=room.index + 1)
                 out.append(v)
+            if searched:
+                continue
             for (oid, d), later in used.items():
                 if oid == room.id and d in shape_secret and d not in listed:
                     out.append(Violation(later.place.where.get("line"),

@@ -39,7 +39,8 @@ Readings we chose where the rules text is ambiguous (each one tested):
   entering a statue's cell (is a trap an enemy?).  Leaving a zone-less room (the
   Oracle, a campaign start) into an unexplored cell is "placing yourself" there:
   the roll is optional and, if given, uses the events of the zone entered (the
-  reading 'oracle-round-zone': those of the round's zone).
+  reading 'oracle-round-zone': those of the round's zone; the reading
+  'oracle-exit-rolled': the step out of the Oracle is rolled, as any move).
 - A pending extra step is spent by the very next move, whatever it enters: a `move`
   into an explored room, the Oracle or water that needed no roll anyway, a shovel's
   crossing, a magic circle ("Resolve the room, then move one additional space": the
@@ -47,7 +48,8 @@ Readings we chose where the rules text is ambiguous (each one tested):
   so the old reading 'extra-after-free' is retired: a log naming it is judged without
   it).  The potions' and the star's steps are a "may"/"can": a roll given on such a
   step is resolved as usual (the step is spent); the `extra step` event's step is
-  never rolled.
+  never rolled.  (Reading 'potion-step-kept': a potion's or star's step is not spent
+  by the step into the Oracle's room, which needs no roll anyway.)
 - Landing on a printed star grants its 4 free steps at once (a `collect: star` after
   it is the same star).  An item a `find` event gave is marked at once; a `collect`
   of it right after, in that room, is the same item (like the chest event's chest);
@@ -82,10 +84,13 @@ Readings we chose where the rules text is ambiguous (each one tested):
   reading 'weapon-once' (new_game(readings=...)); the checker replays a log under
   it too and judges the log by the reading it follows (fewer violations), or by the
   readings the log declares.
-- Fleeing is allowed after a tie or a blocked hit (the issue's reading); after an
-  unblocked hit the hero must fight on.  Fleeing lets the hero move on; the foe
-  stays and still guards the room's items.  A move (shovel, circle, exit) straight
-  after a tie or a blocked hit is that flight: no `flee` step is needed.
+- Fleeing: a monster still alive after any exchange (a tie, a blocked hit or a hit)
+  may be fled ("If the Monster is still alive, you can decide to continue the combat
+  or flee"); a statue only after a tie or a blocked hit (its section: "Try again or
+  flee", "continue the fight or flee"), after its dart's hit the fight goes on.  Not
+  before the first exchange.  Fleeing lets the hero move on; the foe stays and still
+  guards the room's items.  A move (shovel, circle, exit) straight after an exchange
+  that allows fleeing is that flight: no `flee` step is needed.
 - A shield used when there is no hit to block is an error (and not consumed).
 - A monster event in a room with a printed foe (a statue, an orc ...): that foe is
   the encounter.  The other reading, the event's monster AND the printed foe,
@@ -137,7 +142,9 @@ Readings we chose where the rules text is ambiguous (each one tested):
   as reset at that exit); a `score` step or `sheet: {score: N}`.
 - `sheet: {requirement: N}` is this round's boxes; `requirement: {A: 3}` or
   `{statues: 3}` names a zone or kind (a past round's boxes as it left them).
-- Campaigns: see the classes Slaughter, Santa, Strength and Kraken below.
+- Campaigns: see the classes Slaughter, Santa, Strength and Kraken below (Strength's
+  market "at the end of each turn" is between rounds; reading 'market-every-turn':
+  also inside, after any turn).
 """
 from __future__ import annotations
 
@@ -168,9 +175,13 @@ class FouryReading(Reading):
     MONSTER_TOO = "monster-too"                 # a monster event in a printed foe's room: both are fought
     COIN_RESET = "coin-reset"                   # INSERT COIN also clears the chests and cornucopias
     ORACLE_ROUND_ZONE = "oracle-round-zone"     # leaving the Oracle rolls on the round's zone's events
+    ORACLE_EXIT_ROLLED = "oracle-exit-rolled"   # the step out of the Oracle into an unexplored space is rolled
+    POTION_STEP_KEPT = "potion-step-kept"       # a potion's free step is not spent by the step into the Oracle
+    MARKET_EVERY_TURN = "market-every-turn"     # In and Out with Your Strength: the market after every turn
 
 
-WEAPON_ONCE, MONSTER_TOO, COIN_RESET, ORACLE_ROUND_ZONE = FouryReading
+(WEAPON_ONCE, MONSTER_TOO, COIN_RESET, ORACLE_ROUND_ZONE, ORACLE_EXIT_ROLLED, POTION_STEP_KEPT,
+ MARKET_EVERY_TURN) = FouryReading
 READINGS = tuple(r.value for r in FouryReading)     # their names, as a play log's `readings:` writes them
 # readings once offered and dropped because the rules text does not support them: a log may
 # still name one (it was documented), and is then judged without it (docs/readings.md)
@@ -196,7 +207,7 @@ class GameState:
         "erased", "rooms", "flooded", "removed", "spawned", "engaged", "fled", "last", "faced",
         "extra", "kills", "kills_total", "used_entries", "zones_done", "coin_used", "turns",
         "turn_open", "upper", "levers", "trolls", "words", "chest_here", "elydion_used",
-        "fury", "swim", "backtrack", "floods_done", "kprogress", "last_req_zone", "market_done",
+        "fury", "swim", "backtrack", "floods_done", "floods_flagged", "kprogress", "last_req_zone", "market_done",
         "origin", "rounds_log", "readings", "theft", "weapon_due", "lever_at", "kills_last", "turns_hi", "extra_may",
         "last_req_alt", "found_here", "kraken_wins", "rules",
     )
@@ -404,15 +415,24 @@ def _rob(s: GameState, stolen: str | None, ctx: _Ctx) -> None:
     _gain(s, stolen, -1)
 
 
+def may_flee(s: GameState) -> bool:
+    """May the hero flee the foe in this room now?  A monster still alive after any exchange ("If
+    the Monster is still alive, you can decide to continue the combat or flee"); a statue only
+    after a tie or a blocked hit (its section gives the choice there, not after a dart's hit)."""
+    if s.last in ("tie", "blocked"):
+        return True
+    return s.last == "hit" and s.enemy_at(s.pos) != "statue"
+
+
 def _leave_combat(s: GameState, ctx: _Ctx, why: str = "first") -> None:
-    """Moving on from a foe's room: allowed after a tie or a blocked hit (the move is the flight)."""
+    """Moving on from a foe's room: allowed where fleeing is (the move is the flight)."""
     if s.engaged:
-        if s.last in ("tie", "blocked"):
+        if may_flee(s):
             s.engaged = False
             s.fled = True
         else:
             ctx.soft("fight.pending", f"the {s.enemy_at(s.pos)} in {_fmt(s.pos)} must be faced {why}"
-                     + ("" if s.last is None else ": after an unblocked hit the fight goes on"))
+                     + ("" if s.last is None else ": after a statue's unblocked hit the fight goes on"))
     _end_combat(s)
 
 
@@ -514,6 +534,7 @@ class FouryRules(Rules):
         s.swim = 0
         s.backtrack = 0
         s.floods_done = 0
+        s.floods_flagged = 0           # kraken: floods reported missing (each reported once)
         s.kprogress = {}               # kraken: requirement kind -> progress
         s.last_req_zone = None
         s.kraken_wins = 0              # the Kraken beaten: a kill on the counter, or not (immortal)
@@ -588,7 +609,7 @@ class FouryRules(Rules):
         foe = s.enemy_at(pos) if pos is not None else None
         if s.engaged and foe is not None:
             out.append(Fight(0, 0))
-            if s.last in ("tie", "blocked"):
+            if may_flee(s):
                 out.append(Flee())
             if foe in ("yeti", "grinch") and s.res.get("candy canes", 0):
                 out.append(Candy())
@@ -802,6 +823,10 @@ class FouryRules(Rules):
             if foe == "statue":
                 return "maybe"      # is a statue's trap an enemy? either reading is accepted
         if s.pos is not None and b.zone_of(s.pos) is None:
+            # "PLACE YOURSELF outside the Oracle's room": no roll is due (one written is resolved);
+            # the reading 'oracle-exit-rolled' makes it the ordinary rolled move
+            if self.oracle_in_centre and b.is_centre(s.pos) and s.readings.uses(ORACLE_EXIT_ROLLED):
+                return "due"
             return "optional"
         return "due"
 
@@ -850,7 +875,11 @@ class FouryRules(Rules):
             # a flood the log did not write (the issue's format has no flood step) reached this cell
             s.flooded = s.flooded | {to}
             rule = "free"
-        paid = rule == "extra" or (rule == "free" and s.extra > 0)   # this move is a pending extra step
+        # the reading 'potion-step-kept': a potion's (a "may") step is not spent by the step into the
+        # Oracle's room, which needs no roll anyway
+        kept = (rule == "free" and s.extra_may > 0 and self.oracle_in_centre and b.is_centre(to)
+                and to not in s.explored and s.readings.uses(POTION_STEP_KEPT))
+        paid = rule == "extra" or (rule == "free" and s.extra > 0 and not kept)   # this move is a pending extra step
         if rule == "due":
             if roll is None:
                 ctx.soft("roll.missing", f"{_fmt(to)} is unexplored: a roll (1-6) is due on entering it")
@@ -858,6 +887,8 @@ class FouryRules(Rules):
                 ctx.soft("roll.range", f"roll {roll} is not a d6 result (1-6)")
             else:
                 use_events = True
+                if event_zone is None:      # out of the Oracle (reading 'oracle-exit-rolled'): as below
+                    event_zone = s.zone if s.readings.uses(ORACLE_ROUND_ZONE) and s.zone else b.zone_of(to)
         elif rule == "optional":
             if roll is not None:
                 if not 1 <= roll <= 6:
@@ -889,7 +920,7 @@ class FouryRules(Rules):
                        "Kael rolls no event entering a space with an enemy" if to not in s.explored else
                        f"{_fmt(to)} is already explored: free movement, no roll")
                 ctx.soft("roll.not_due", f"no roll is due: {why}")
-            if s.extra > 0:
+            if s.extra > 0 and not kept:
                 _spend_extra(s)                  # the extra step is this move, though it needed no roll
         # turns (the hourglass): a new turn starts unless this continues free movement or is an extra
         # step; the other reading (every step marks the hourglass, but a star's, "marking only 1 turn")
@@ -1122,9 +1153,9 @@ class FouryRules(Rules):
         foe = s.enemy_at(s.pos) if s.pos is not None else None
         if foe is None or not s.engaged:
             raise _Hard("flee.nothing", f"there is nothing to flee from in {_fmt(s.pos)}")
-        if s.last not in ("tie", "blocked"):
-            ctx.soft("flee.when", "fleeing is allowed after a tie or a blocked hit"
-                     + ("; face the foe first" if s.last is None else "; after a hit the fight goes on"))
+        if not may_flee(s):
+            ctx.soft("flee.when", "face the foe first: fleeing comes after an exchange" if s.last is None else
+                     "a statue is fled after a tie or a blocked hit; after its dart hits, the fight goes on")
         s.engaged = False
         s.fled = True
         _end_combat(s)
@@ -1736,6 +1767,28 @@ class Strength(FouryRules):
     every character (no beige hero extras): the caps are the full scale (`full_scale`)."""
     campaign = STRENGTH
 
+    def market_open_inside(self, s: GameState) -> bool:
+        # "At the end of each turn, you can always purchase additional resources at the market": by
+        # default the base game's market between rounds (the texts call a round a turn: "treasures
+        # are worth 4 in this final turn"); the reading 'market-every-turn' opens it after any turn
+        return not s.engaged and s.readings.uses(MARKET_EVERY_TURN)
+
+
+def _match(left: list, edges: dict) -> int:
+    """The size of a maximum matching of `left` (each to one of edges[item], none shared)."""
+    owner: dict = {}
+
+    def augment(item, seen):
+        for r in edges.get(item, ()):
+            if r not in seen:
+                seen.add(r)
+                if r not in owner or augment(owner[r], seen):
+                    owner[r] = item
+                    return True
+        return False
+
+    return sum(1 for item in left if augment(item, set()))
+
 
 class Kraken(FouryRules):
     """Discovering the Kraken: the Kraken in the centre in place of the Oracle (strength +6,
@@ -1744,10 +1797,13 @@ class Kraken(FouryRules):
     the hero, means facing it.  One round through one arrow in which all four requirements count
     (anywhere); exit on the side opposite the zone where the last requirement was completed (A/C,
     B/D face each other; for a lever pulled last, the lever's zone or the stairs' zone where the
-    hero stood).  A `flood` step may be written every 5 turns, one cell per joined flooded cell
-    (the issue's log has no flood step: a missing one is no violation, and while a flood is
-    overdue an unexplored cell next to the Kraken's water may be entered without a roll: the
-    water got there).  At most 5 backtracking moves in a row; the 6th swim in a row is death.
+    hero stood).  The floods are `flood: [CELL, ...]` steps: one after turns 5, 10 ... (counted
+    the fewer way), written before the next turn starts (else kraken.flood_due, once per flood;
+    a flood with no free space to reach needs none); each flooded space connected to the Kraken
+    floods one adjacent free space (two may pour into the same one): every space written is
+    fed by a source of its own (kraken.flood_many) and no source with a free space beside it
+    stays dry (kraken.flood_few).  While a written flood is overdue an unexplored cell next to
+    the Kraken's water may be entered without a roll (the water got there).  At most 5 backtracking moves in a row; the 6th swim in a row is death.
     "No cave-ins": collapse events do nothing.  One market, at an exit's cell during the game or
     after the exit, at x(requirements done); `requirement: {statues: N}` (or a zone letter) is
     that kind's progress, `requirement: N` the entered zone's kind or the number done."""
@@ -1798,6 +1854,18 @@ class Kraken(FouryRules):
         limit = getattr(s.board, "turns", None)
         if limit and s.turns > limit:
             ctx.soft("kraken.time", "every hourglass space is marked: the Kraken is out")
+        # "Every 5 turns ... flood": the flood of turns 5, 10 ... is written (a `flood` step) before
+        # the next turn starts, counting turns the fewer way (free moves one turn); a flood with no
+        # space left to reach needs no step
+        owed = (s.turns - 1) // FLOOD_EVERY
+        while s.floods_done < owed and not self.flood_targets(s):
+            s.floods_done += 1
+        if s.floods_done < owed and s.floods_flagged < owed:
+            missing = owed - max(s.floods_done, s.floods_flagged)
+            s.floods_flagged = owed
+            ctx.soft("kraken.flood_due", f"turn {s.turns} starts, yet {missing} flood(s) of the Kraken's water "
+                     f"are not written (every 5 turns: a `flood: [CELL, ...]` step after turn "
+                     f"{FLOOD_EVERY * owed})")
 
     def count_swim(self, s: GameState, to: Coord, free: bool, ctx: _Ctx) -> None:
         # backtracking and swimming are limited to 5 spaces
@@ -1873,18 +1941,74 @@ class Kraken(FouryRules):
     def market_open_inside(self, s: GameState) -> bool:
         return s.pos is not None and any(c == s.pos for c, _ in s.board.entries)
 
+    def flood_choice(self, s: GameState) -> tuple:
+        """A flood as the rule wants it: one free space beside each source not yet fed."""
+        chosen: list = []
+        targets = self.flood_targets(s)
+        for src in sorted(targets, key=lambda c: (c[1], c[0])):
+            if not set(targets[src]) & set(chosen):
+                chosen.append(min(targets[src], key=lambda c: (c[1], c[0])))
+        return tuple(chosen)
+
+    def legal_actions(self, s: GameState) -> list:
+        out = super().legal_actions(s)
+        if s.phase != INSIDE or s.engaged or s.floods_done >= self.floods_due(s) or not self.flood_targets(s):
+            return out
+        # a flood is due: offered, and the moves that would start a turn without it are not
+        out = [a for a in out if not isinstance(a, (Move, Shovel, Circle))
+               or not self._owes_flood(s, a)]
+        return out + [Flood(self.flood_choice(s))]
+
+    def _owes_flood(self, s: GameState, a) -> bool:
+        ctx = _Ctx()
+        try:
+            self._handlers[type(a)](s.copy(), a, ctx)
+        except _Hard:
+            return False
+        return any(rule == "kraken.flood_due" for rule, _ in ctx.problems or ())
+
+    def flood_targets(self, s: GameState) -> dict:
+        """Each flooded space connected to the Kraken -> the adjacent spaces free to flood (on the
+        map, not rock, not water yet; walls do not hold the water back: the text names none)."""
+        b = s.board
+        out = {}
+        for c in self.water_of(s):
+            free = [n for n in (neighbour(c, d) for d in DELTA)
+                    if b.on_board(n) and not b.is_rock(n) and n not in s.flooded]
+            if free:
+                out[c] = free
+        return out
+
     def _flood(self, s: GameState, a: Flood, ctx: _Ctx) -> None:
         _inside(s, "flood")
         due = self.floods_due(s)
-        if s.floods_done >= due:
+        early = s.floods_done >= due
+        if early:
             ctx.soft("kraken.flood_early", f"the water spreads every 5 turns (turn {s.turns} now)")
         sources = self.water_of(s)
-        if len(a.cells) > len(sources):
-            ctx.soft("kraken.flood_many", f"each of the {len(sources)} flooded spaces connected to the Kraken "
-                     "floods one space")
-        for c in a.cells:
-            if not any(neighbour(c, d) in sources for d in DELTA):
+        targets = self.flood_targets(s)
+        cells = list(dict.fromkeys(a.cells))
+        far = False
+        for c in cells:
+            if c in s.flooded:
+                far = True
+                ctx.soft("kraken.flood_far", f"{_fmt(c)} is flooded already: the water spreads to a new space")
+            elif not any(neighbour(c, d) in sources for d in DELTA) or not s.board.on_board(c) or s.board.is_rock(c):
+                far = True
                 ctx.soft("kraken.flood_far", f"{_fmt(c)} is not next to water connected to the Kraken")
+        if not far and not early:
+            # "starting from each flooded space connected to the Kraken, flood one adjacent space": every
+            # space written is one source's flood (a source floods one space), and every source with a
+            # free space beside it floods one (two sources may pour into the same space)
+            fed = _match(cells, {c: [n for n in (neighbour(c, d) for d in DELTA) if n in targets] for c in cells})
+            if fed < len(cells):
+                ctx.soft("kraken.flood_many", f"{len(cells)} spaces flooded, but each flooded space connected to "
+                         f"the Kraken floods one space: these have only {fed} such space(s) beside them")
+            dry = sorted((c for c, free in targets.items() if not set(free) & set(cells)), key=lambda c: (c[1], c[0]))
+            if dry:
+                ctx.soft("kraken.flood_few", "each flooded space connected to the Kraken floods one adjacent space: "
+                         + "; ".join(f"{_fmt(c)} floods none of {', '.join(_fmt(n) for n in targets[c])}"
+                                     for c in dry))
         s.flooded = s.flooded | frozenset(a.cells)
         s.floods_done += 1
         if s.pos in a.cells:

@@ -220,7 +220,7 @@ class FouryPage:
             "weapon": g.res.get("weapon", 0),
             "clovers": g.res.get("clovers", 0),
             "shields": g.res.get("shields", 0),
-            "flee": g.last in ("tie", "blocked"),
+            "flee": E.may_flee(g),
             "types": [e for e in ENEMIES if e != "kraken"] if foe == "monster" else [],
             "steal": [k for k in RESOURCES if g.res.get(k, 0) > 0] if foe == "bandit" else [],
         }

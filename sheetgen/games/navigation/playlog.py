@@ -64,7 +64,9 @@ def _ambiguous_resolves(log, source, dungeon) -> list:
                     and ambiguous_name(engine, action.function):
                 x = action.function
                 out.append(source.problem(("turns", t, "actions", a),
-                                          f"'{x}' is both a card of the dungeon and a function: which one?",
+                                          f"'{x}' is both a card of the dungeon and a function: which one? (a bare "
+                                          "name is never guessed, even where both meanings would give the same "
+                                          "result)",
                                           expected=f"{{{action.verb}: {{function: {x}}}}} for the function or "
                                                    f"{{{action.verb}: {{room: {x}}}}} for the card"))
     return out

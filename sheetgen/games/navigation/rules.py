@@ -421,7 +421,9 @@ def _resolve(st: State, p: Player, a: Resolve | PlaceToken, report: Report) -> N
     if named is None and ambiguous_name(st.dungeon, a.function):
         report.append(broken("nav.resolve-which", f"'{a.function}' is both a card of the dungeon and a function: "
                                                   f"write {{{a.verb}: {{function: {a.function}}}}} for the function "
-                                                  f"or {{{a.verb}: {{room: {a.function}}}}} for the card"))
+                                                  f"or {{{a.verb}: {{room: {a.function}}}}} for the card (a bare "
+                                                  "name is never guessed, even where both meanings would give the "
+                                                  "same result)"))
         return
     as_room = a.function and (named == "room" or (named is None and a.function in st.dungeon.rooms))
     if as_room and a.function != p.room:

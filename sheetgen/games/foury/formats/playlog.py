@@ -26,7 +26,8 @@ without entries) and its `steps`:
     lever                        bare, as the issue writes it: the nearest lever not yet pulled
     {oracle: {...}}              from the room next to the Oracle: the step in is implied
     clover: {die: hero, choose: 6}   Melyra's chosen result (choose/value/result = roll)
-    {flood: [C2, D3]}            Kraken: where the water spreads when a flood is due (optional extension)
+    {flood: [C2, D3]}            Kraken: where the water spreads, after turns 5, 10 ... before the next turn
+                                 starts: one space beside each flooded space joined to the Kraken
     {score: 31}                  the optional final score (extension; or sheet: {score: 31})
     {sheet: {hearts: 4, weapon: 1, walls: [C1:E], requirement: 1, ...}}   what is penciled
                                  (Santa: packages: {green: 3, blue: 2}; Slaughter: fury: N,
