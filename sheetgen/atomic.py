@@ -8,6 +8,11 @@ whole set is in place, so a rename that fails partway puts the old files back:
 the folder holds the complete old set or the complete new set.  A failure that
 even the roll-back cannot undo says exactly which files changed.
 
+A target that is a symbolic link (or a chain of them) is written where the link
+points: the part is staged beside the real file and renamed over it, so the link
+stays a link (a map linked into a git checkout is saved into the checkout, not
+forked).  Messages and `targets` still name the path the caller gave.
+
 Part files are named `.NAME.sheetgen-HOST-PID-RANDOM.part` (`.old.part` for a
 kept old file): the host and process id prove who owns one, so a later run into
 the same folder removes the parts a killed run left behind (its process is
@@ -20,6 +25,7 @@ Test hook: SHEETGEN_TEST_PAUSE_BEFORE_RENAME=SECONDS makes a commit print
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import re
@@ -92,6 +98,23 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def through_links(target: Path) -> Path:
+    """Where a write to target lands: a symbolic link (or a chain of them) followed to
+    its end; target itself when it is no link.  A link to a file not yet made leads to
+    where that file will be; a loop of links is an InputError."""
+    if not os.path.islink(target):
+        return target
+    try:
+        return Path(os.path.realpath(target, strict=True))
+    except FileNotFoundError:       # a dangling link: writing makes the file it names
+        return Path(os.path.realpath(target))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(Problem("cannot write: the symbolic link leads round in a loop",
+                                     shown(str(target)))) from None
+        raise InputError(Problem(f"cannot write: {why(exc)}", shown(str(target)))) from None
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -126,7 +149,8 @@ class Staging:
     replaced, after putting the old files back."""
 
     def __init__(self):
-        self._files: list[tuple[Path, Path]] = []       # (part, target)
+        self._files: list[tuple[Path, Path]] = []       # (part, where it lands: links followed)
+        self._given: dict[Path, Path] = {}              # where it lands -> the path the caller gave
         self._mode = 0o666 & ~_umask()
         self._cleaned: set[Path] = set()
 
@@ -142,7 +166,9 @@ class Staging:
 
     def add(self, target: str | Path) -> Path:
         """A new empty part file for target (its folder is created); write into it."""
-        target = check_name(target)
+        given = check_name(target)
+        target = through_links(given)
+        check_name(target)
         folder = target.parent
         try:
             folder.mkdir(parents=True, exist_ok=True)
@@ -151,32 +177,38 @@ class Staging:
                 remove_stale_parts(folder)
             fd, tmp = tempfile.mkstemp(prefix=_part_prefix(target), suffix=".part", dir=folder)
         except OSError as exc:
-            raise InputError(Problem(f"cannot write: {why(exc)}", shown(str(target)))) from None
+            raise InputError(Problem(f"cannot write: {why(exc)}", shown(str(given)))) from None
         os.close(fd)
         # mkstemp makes the file 0600; a finished output gets the usual permissions
         os.chmod(tmp, self._mode)
         self._files.append((Path(tmp), target))
+        self._given[target] = given
         return Path(tmp)
+
+    def _shown(self, target: Path) -> Path:
+        """target as the caller named it (the link, not where it leads)."""
+        return self._given.get(target, target)
 
     @property
     def targets(self) -> list[Path]:
-        return [target for _, target in self._files]
+        return [self._shown(target) for _, target in self._files]
 
     def discard(self) -> None:
         for part, _ in self._files:
             with contextlib.suppress(OSError):
                 os.unlink(part)
         self._files = []
+        self._given = {}
 
     def _check_targets(self) -> None:
         """Every target can be replaced: no folder where a file goes, and its folder writable."""
         for part, target in self._files:
             if target.is_dir() and not target.is_symlink():
                 raise InputError(Problem("cannot write the output: a folder is in the way; nothing was written",
-                                         str(target)))
+                                         str(self._shown(target))))
             if not os.access(target.parent, os.W_OK | os.X_OK):
                 raise InputError(Problem("cannot write the output: permission denied; nothing was written",
-                                         str(target)))
+                                         str(self._shown(target))))
 
     def commit(self) -> list[Path]:
         """Rename every part onto its target, or none: see the class."""
@@ -198,7 +230,8 @@ class Staging:
         except BaseException as exc:        # a failed rename, or SIGTERM/Ctrl-C right now
             not_restored = self._roll_back(done, kept)
             self.discard()
-            failed = self._files[len(done)][1] if len(done) < len(self._files) else None
+            failed = self._shown(self._files[len(done)][1]) if len(done) < len(self._files) else None
+            not_restored = [self._shown(t) for t in not_restored]
             if isinstance(exc, OSError):
                 raise self._rename_error(exc, failed, not_restored) from None
             raise
@@ -207,6 +240,7 @@ class Staging:
                 os.unlink(backup)
         targets = self.targets
         self._files = []
+        self._given = {}
         return targets
 
     def _only_cache(self) -> bool:
