@@ -211,8 +211,65 @@ def address(sock: socket.socket, token: str | None = None, path: str = "/") -> s
     return f"http://{shown}:{port}{path}" + (f"?{TOKEN_PARAM}={token}" if token else "")
 
 
-def serve(app: Starlette, sock: socket.socket, *, log_level: str = "warning") -> None:
-    """Serve APP on the bound socket until Ctrl-C (or SIGTERM).
+READ_TIMEOUT_S = 10.0       # a request's headers and body must arrive within this (a browser's take ms)
+MAX_CONNECTIONS = 200       # open connections at once; one more is closed at once (the open-file limit is ~1,024)
+KEEP_ALIVE_S = 5            # an idle connection between two requests
+
+
+def guarded_protocol(read_timeout: float = READ_TIMEOUT_S, max_connections: int = MAX_CONNECTIONS) -> type:
+    """uvicorn's HTTP protocol with a read deadline and a connection limit: a request whose
+    headers and body have not all arrived READ_TIMEOUT seconds after the connection (or the
+    previous response) is cut off, so half-sent requests cannot hold the server's files
+    forever; a connection past MAX_CONNECTIONS is closed as soon as it is made."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class Guarded(HttpToolsProtocol):
+        _read_deadline = None
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            if len(self.connections) > max_connections:
+                transport.close()
+                return
+            self._arm()
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._read_deadline = self.loop.call_later(read_timeout, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._read_deadline is not None:
+                self._read_deadline.cancel()
+                self._read_deadline = None
+
+        def _too_slow(self) -> None:
+            self._read_deadline = None
+            cycle = self.cycle
+            if cycle is not None and not cycle.more_body and not cycle.response_complete:
+                return                  # the request is whole and being answered: not ours to cut
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def on_message_complete(self) -> None:
+            self._disarm()
+            super().on_message_complete()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return Guarded
+
+
+def serve(app: Starlette, sock: socket.socket, *, log_level: str = "warning",
+          read_timeout: float = READ_TIMEOUT_S, max_connections: int = MAX_CONNECTIONS) -> None:
+    """Serve APP on the bound socket until Ctrl-C (or SIGTERM), each request read within
+    read_timeout seconds and at most max_connections open at once (guarded_protocol).
 
     The objects made so far (the app, its imports, anything it warmed) are frozen out of the
     garbage collector's sight first: a full collection then walks only what requests make, so
@@ -222,7 +279,9 @@ def serve(app: Starlette, sock: socket.socket, *, log_level: str = "warning") ->
     import uvicorn
     gc.collect()
     gc.freeze()
-    uvicorn.Server(uvicorn.Config(app, log_level=log_level, lifespan="on")).run(sockets=[sock])
+    config = uvicorn.Config(app, log_level=log_level, lifespan="on", http=guarded_protocol(read_timeout, max_connections),
+                            timeout_keep_alive=KEEP_ALIVE_S, limit_concurrency=max_connections)
+    uvicorn.Server(config).run(sockets=[sock])
 
 
 def die_with(parent: int) -> None:
