@@ -12,7 +12,7 @@ from .definitions.registry import Loaded, load
 from .draw.model import Document
 from .draw.options import BuildOptions
 from .errors import InputError, Problem
-from .limits import shown
+from .limits import quoted, shown
 
 DEFAULT_PACK = "default-pack"
 FORMATS = ("pdf", "svg", "png")
@@ -139,7 +139,7 @@ def layout_warnings(loaded: Loaded, doc: Document) -> list[str]:
         others = [f"{f.other} at {f.at[0]:.0f}, {f.at[1]:.0f} mm" for f in found[:3]]
         more = f" and {len(found) - 3} more" if len(found) > 3 else ""
         where = f"page {page}" + (f" ({page_name})" if page_name and len(doc.pages) > 1 else "")
-        message = (f"text does not fit its place: {text!r} ({text_id or 'no id'}, {where}) runs into "
+        message = (f"text does not fit its place: {quoted(text)} ({text_id or 'no id'}, {where}) runs into "
                    f"{'; '.join(others)}{more}")
         loc = key_of(loaded.definition, text_id) if key_of is not None and text_id else None
         problem = loaded.source.problem(loc, message) if loc else Problem(message, loaded.source.filename)

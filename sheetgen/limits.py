@@ -43,6 +43,14 @@ def shown(name: str, keep: int = 60) -> str:
     return name if len(name) <= keep else f"{name[:keep - 25]}...{name[-20:]}"
 
 
+def quoted(text: str, keep: int = 80) -> str:
+    """A text quoted in a message: whole when short, else its beginning and end and its
+    length (a warning about a 20,000-character text must not print it all)."""
+    if len(text) <= keep:
+        return repr(text)
+    return f"{text[:keep - 25]!r}...{text[-20:]!r} ({len(text):,} characters)"
+
+
 def name_problem(path: str | os.PathLike) -> str | None:
     """Why path cannot name a file on this system (a name or the path too long,
     a NUL character), or None when it can."""

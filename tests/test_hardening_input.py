@@ -60,8 +60,8 @@ def test_a_file_over_the_byte_limit_is_refused_before_it_is_read(tmp_path):
         result = run(command, big, code=2)
         assert f"big.yaml: too large: {big.stat().st_size:,} bytes; a definition file holds at most 256 KiB" \
             in result.output
-    # just under the limit is read (and is a valid layout)
-    big.write_text(HEAD + "description: '" + "x" * (limits.MAX_FILE_BYTES - 200) + "'\n", encoding="utf-8")
+    # just under the limit is read (and is a valid layout; a comment, as one text holds at most 20,000)
+    big.write_text(HEAD + "# " + "x" * (limits.MAX_FILE_BYTES - 200) + "\n", encoding="utf-8")
     assert run("validate", big).exit_code == 0
 
 
@@ -189,7 +189,8 @@ def test_text_past_the_limit_is_refused_at_its_line(tmp_path):
     path = write(tmp_path, "t.yaml", HEAD + "elements:\n  t: {type: text, text: '" + "x" * 20_001 + "'}\n")
     result = run("validate", path, code=2)
     assert "t.yaml:5:25: elements.t.text: 20,001 characters; a text holds at most 20,000" in result.output
-    table = write(tmp_path, "tb.yaml", HEAD + "elements:\n  t: {type: table, rows: [['" + "y" * 20_001 + "']]}\n")
+    table = write(tmp_path, "tb.yaml", HEAD + "elements:\n  t: {type: table, rows: [['" + "y" * 10_001 + "', '"
+                  + "y" * 10_001 + "']]}\n")
     assert "characters in the table; a table holds at most 20,000" in run("validate", table, code=2).output
 
 
@@ -205,7 +206,7 @@ def test_the_whole_document_is_bounded_counting_every_card_and_use(tmp_path):
     result = run("validate", layout, code=2)
     assert "about 300,000 characters of text in the whole layout; a layout or deck draws at most 200,000" \
         in result.output
-    placeholders = write(tmp_path, "ph.yaml", "sheetgen: 1\nkind: layout\ntitle: '" + "T" * 100_000
+    placeholders = write(tmp_path, "ph.yaml", "sheetgen: 1\nkind: layout\ntitle: '" + "T" * 19_000
                          + "'\nelements:\n  t: {type: text, text: '" + "{title}" * 100 + "'}\n")
     assert "characters of text in the whole layout" in run("validate", placeholders, code=2).output
 
@@ -351,3 +352,42 @@ def test_libyaml_and_pyyaml_read_every_shipped_file_alike():
                         ("a: `x\n", "found character '`' that cannot start any token")]:
         with pytest.raises(Exception, match=re.escape(words)):
             parse_yaml(text)
+
+
+# -- every text field is bounded (issue 29, item 7) -------------------------------------------------
+
+
+@pytest.mark.parametrize("field, text", [
+    ("title", "sheetgen: 1\nkind: layout\ntitle: '{long}'\nelements:\n  t: {{type: text, text: hello}}\n"),
+    ("name", "sheetgen: 1\nkind: layout\ntitle: t\nname: '{long}'\nelements:\n  t: {{type: text, text: hi}}\n"),
+    ("elements.t.label", HEAD + "elements:\n  t: {{type: checkbox_track, boxes: 3, x: 0, y: 0, label: '{long}'}}\n"),
+])
+def test_every_text_field_is_bounded_by_the_text_limit(tmp_path, field, text):
+    path = write(tmp_path, "long.yaml", text.format(long="T" * 100_000))
+    result = run("validate", path, code=2)
+    assert f": {field}: 100,000 characters; a text holds at most 20,000" in result.output
+    assert len(result.output) < 2_000                  # the message does not quote the text
+    assert run("build", path, "-o", tmp_path / "out", code=2).exit_code == 2
+    assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []
+
+
+def test_a_text_at_the_limit_still_validates(tmp_path):
+    path = write(tmp_path, "t.yaml", "sheetgen: 1\nkind: layout\ntitle: '" + "T" * 20_000
+                 + "'\nelements:\n  t: {type: text, text: hello}\n")
+    assert run("validate", path).exit_code == 0
+
+
+def test_a_long_text_in_a_play_log_is_refused_at_its_line(tmp_path):
+    path = write(tmp_path, "log.yaml", "sheetgen: 1\nkind: playlog\nruleset: foury\nnote: '" + "n" * 20_001 + "'\n")
+    result = run("check", path, code=2)
+    assert "log.yaml:4:7: note: 20,001 characters; a text holds at most 20,000" in result.output
+
+
+def test_warnings_quote_a_text_cut_short(tmp_path):
+    """A text within the limit that does not fit its place is named by its beginning and end."""
+    long = "W" * 5_000
+    path = write(tmp_path, "w.yaml", HEAD + "elements:\n  box: {type: box, x: 10mm, y: 10mm, width: 20mm, height: 20mm}\n"
+                 f"  t: {{type: text, x: 5mm, y: 15mm, text: '{long}'}}\n")
+    result = run("validate", path)
+    assert "does not fit its place" in result.output, result.output
+    assert long not in result.output and len(result.output) < 2_000

@@ -249,3 +249,116 @@ def test_a_live_builds_parts_are_not_taken_by_another_build(built):
     finally:
         proc.kill()
         proc.wait(timeout=20)
+
+
+# -- kills between the renames, fsync (issue 29, item 3) ---------------------------------------------
+
+_KILL_AFTER_SECOND_RENAME = """
+import os, signal, sys
+real_replace = os.replace
+renamed = []
+
+def replace(src, dst, *a, **kw):
+    real_replace(src, dst, *a, **kw)
+    # only the outputs' renames count (a cold user cache is written through the same module)
+    if os.path.dirname(os.path.abspath(dst)) == sys.argv[2] and not str(src).endswith(".old.part"):
+        renamed.append(dst)
+        if len(renamed) == 2:
+            os.kill(os.getpid(), getattr(signal, sys.argv[1]))
+os.replace = replace
+from sheetgen.cli import main
+main(sys.argv[3:])
+"""
+
+
+def _build_killed_after_second_rename(out: Path, sig: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", _KILL_AFTER_SECOND_RENAME, sig, str(out.resolve()), "build", "graph-20x28", "hex-sheet",
+                           "-o", str(out), "--format", "pdf,svg", "--seed", "9"],
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True, timeout=120)
+
+
+def test_a_build_killed_between_renames_is_rolled_back_by_the_next_run(built):
+    before = digests(built)
+    done = _build_killed_after_second_rename(built, "SIGKILL")
+    assert done.returncode == -signal.SIGKILL
+    mixed = digests(built)
+    assert sum(mixed[n] != before[n] for n in before) == 2       # two files new, the others old: a mix
+    assert any(name.endswith(".old.part") for name in parts(built))     # the old versions are still kept
+    # the next run into the folder puts the old set back before it removes anything
+    result = build("graph-20x28", "-o", built, "--format", "png")
+    assert result.exit_code == 0, result.output
+    assert "put back" in result.output
+    after = digests(built)
+    assert {n: after[n] for n in before} == before
+    assert parts(built) == []
+
+
+def test_the_roll_back_of_a_killed_set_needs_only_one_of_its_folders(tmp_path):
+    """A set across two folders: whichever folder the next run writes into first rolls both back."""
+    a, b = tmp_path / "a" / "x.txt", tmp_path / "b" / "y.txt"
+    for p in (a, b):
+        p.parent.mkdir()
+        p.write_text("old")
+    code = ("import os, sys\nfrom sheetgen.atomic import Staging\nreal = os.replace\n"
+            "def replace(src, dst, *a, **kw):\n    real(src, dst, *a, **kw)\n"
+            "    if not str(src).endswith('.old.part'): os._exit(9)\n"
+            "os.replace = replace\n"
+            f"with Staging() as s:\n    s.add({str(a)!r}).write_text('new')\n    s.add({str(b)!r}).write_text('new')\n")
+    assert subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(ROOT))).returncode == 9
+    assert (a.read_text(), b.read_text()) == ("new", "old")
+    remove_stale_parts(b.parent)                       # the folder whose file was not yet replaced
+    assert (a.read_text(), b.read_text()) == ("old", "old")
+    assert parts(a.parent) == [] and parts(b.parent) == []
+
+
+def test_a_set_whose_renames_all_happened_is_kept_new(tmp_path):
+    """Killed after the last rename (before the backups were removed): the new set is whole; keep it."""
+    a, b = tmp_path / "x.txt", tmp_path / "y.txt"
+    for p in (a, b):
+        p.write_text("old")
+    code = ("import os, sys\nfrom sheetgen.atomic import Staging\nreal = os.replace\nn = []\n"
+            "def replace(src, dst, *a, **kw):\n    real(src, dst, *a, **kw)\n    n.append(dst)\n"
+            "    if len(n) == 2: os._exit(9)\n"
+            "os.replace = replace\n"
+            f"with Staging() as s:\n    s.add({str(a)!r}).write_text('new')\n    s.add({str(b)!r}).write_text('new')\n")
+    assert subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(ROOT))).returncode == 9
+    remove_stale_parts(tmp_path)
+    assert (a.read_text(), b.read_text()) == ("new", "new") and parts(tmp_path) == []
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
+def test_a_signal_during_the_renames_waits_until_the_set_is_whole(built, sig):
+    names = sorted(p.name for p in built.iterdir())
+    for name in names:
+        (built / name).write_bytes(b"old")             # marked, to tell each file's version apart
+    done = _build_killed_after_second_rename(built, sig)
+    assert done.returncode in (128 + getattr(signal, sig), 130), done.stderr
+    assert "finished writing the set before stopping" in done.stderr
+    assert sorted(p.name for p in built.iterdir()) == names
+    assert [n for n in names if (built / n).read_bytes() == b"old"] == [], done.stderr    # all new: the set is whole
+
+
+def test_parts_are_fsynced_before_their_rename_and_the_folder_after(tmp_path, monkeypatch):
+    events = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        events.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+        return real_fsync(fd)
+
+    def replace(src, dst, *a, **kw):
+        events.append(("replace", str(src)))
+        return real_replace(src, dst, *a, **kw)
+    monkeypatch.setattr(atomic.os, "fsync", fsync)
+    monkeypatch.setattr(atomic.os, "replace", replace)
+    (tmp_path / "a.txt").write_text("old")
+    with Staging() as staging:
+        pa = staging.add(tmp_path / "a.txt")
+        pb = staging.add(tmp_path / "b.txt")
+        pa.write_text("a")
+        pb.write_text("b")
+    renames = [i for i, e in enumerate(events) if e[0] == "replace"]
+    assert [events[i][1] for i in renames] == [str(pa), str(pb)]
+    for part in (pa, pb):
+        assert events.index(("fsync", str(part))) < renames[0]
+    assert ("fsync", str(tmp_path)) in events[renames[-1]:]

@@ -27,7 +27,8 @@ from typing import Any
 import yaml
 
 from ..errors import InputError, Problem
-from ..limits import (MAX_ARGUMENT_BYTES, MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_TEXT_EXPANDED, MAX_VALUES,
+from ..limits import (MAX_ARGUMENT_BYTES, MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_TEXT_CHARS, MAX_TEXT_EXPANDED,
+                      MAX_VALUES,
                       check_name, kib, shown)
 
 Mark = tuple[int, int]
@@ -242,13 +243,14 @@ def _end_of_line(text: str, line: int) -> int:
 
 
 def _check_size(data: Any, filename: str) -> None:
-    """Reject nesting deeper than MAX_DEPTH (a recursive alias nests forever), and more
+    """Reject nesting deeper than MAX_DEPTH (a recursive alias nests forever), more
     than MAX_VALUES values or MAX_TEXT_EXPANDED characters of text once aliases are
-    expanded, as every later step walks them all."""
-    stack = [(data, 1, None)]
+    expanded, as every later step walks them all, and any one text (a value or a key)
+    longer than MAX_TEXT_CHARS, whatever field it is (a title, a name, a note)."""
+    stack: list[tuple[Any, int, Any, tuple]] = [(data, 1, None, ())]
     count = chars = 0
     while stack:
-        node, depth, where = stack.pop()
+        node, depth, where, loc = stack.pop()
         where = getattr(node, "mark", None) or where
         count += 1
         if count > MAX_VALUES:
@@ -256,18 +258,32 @@ def _check_size(data: Any, filename: str) -> None:
                                      "are expanded", filename, *(where or (None, None))))
         if isinstance(node, str):
             chars += len(node)
+            if len(node) > MAX_TEXT_CHARS:
+                raise _text_too_long(len(node), data, loc, filename)
         elif isinstance(node, (dict, list)):
             if depth > MAX_DEPTH:
                 raise _too_deep_error(where, filename)
             if isinstance(node, dict):
-                chars += sum(len(k) for k in node if isinstance(k, str))
-                children = node.values()
+                for key in node:
+                    if isinstance(key, str):
+                        chars += len(key)
+                        if len(key) > MAX_TEXT_CHARS:
+                            raise _text_too_long(len(key), data, loc + (key,), filename, key_itself=True)
+                children: Any = ((v, loc + (k,)) for k, v in node.items())
             else:
-                children = node
-            stack.extend((child, depth + 1, where) for child in children)
+                children = ((v, loc + (i,)) for i, v in enumerate(node))
+            stack.extend((child, depth + 1, where, at) for child, at in children)
         if chars > MAX_TEXT_EXPANDED:
             raise InputError(Problem(f"too large: more than {MAX_TEXT_EXPANDED:,} characters of text once "
                                      "anchors and aliases are expanded", filename, *(where or (None, None))))
+
+
+def _text_too_long(n: int, data: Any, loc: tuple, filename: str, key_itself: bool = False) -> InputError:
+    # the path names the field; a key too long is shown cut short, never whole
+    path = key_path(loc[:-1] + (shown(str(loc[-1]), 40),) if key_itself else loc)
+    return InputError(Problem(f"{n:,} characters; a text holds at most {MAX_TEXT_CHARS:,} (more than a full "
+                              "page of small print)", filename, *(locate(data, loc, key_itself) or (None, None)),
+                              path=path or None))
 
 
 def _too_many_error(mark: Mark | None, filename: str) -> InputError:

@@ -44,7 +44,8 @@ class Overlap:
 
     def __str__(self) -> str:
         where = f"page {self.page}" + (f" ({self.page_name})" if self.page_name else "")
-        return (f"{where}: text {self.text!r} ({self.text_id or 'no id'}) runs into {self.other} "
+        from ..limits import quoted
+        return (f"{where}: text {quoted(self.text)} ({self.text_id or 'no id'}) runs into {self.other} "
                 f"at {self.at[0]:.1f}, {self.at[1]:.1f} mm")
 
 

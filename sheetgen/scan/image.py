@@ -14,6 +14,7 @@
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +28,7 @@ WORK_SIDE = 2000            # px: marker search on a copy at most this big
 MAX_BLUR_MM = 0.42          # a pencil line is about 0.45 mm wide: softer edges blur it away
 MIN_CONTRAST = 50           # of 255: paper minus ink on the markers
 MIN_PAPER = 70              # of 255: the paper's level on the markers
+MAX_PHOTO_PIXELS = 50_000_000   # a photo's size, read from its header before decoding (phones: 12-48 MP)
 
 
 def _problem(message: str, photo: str, expected: str | None = None) -> InputError:
@@ -36,8 +38,7 @@ def _problem(message: str, photo: str, expected: str | None = None) -> InputErro
 def load_photo(path: str | Path) -> np.ndarray:
     """The photo as BGR pixels; InputError for a file that is not an image."""
     path = Path(path)
-    if not path.is_file():
-        raise InputError(Problem("no such file", str(path)))
+    _check_photo_file(path)
     data = np.fromfile(str(path), dtype=np.uint8)
     img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if img is None:
@@ -46,6 +47,52 @@ def load_photo(path: str | Path) -> np.ndarray:
         raise _problem(f"the image is only {img.shape[1]} x {img.shape[0]} pixels", str(path),
                        "a photo of at least 1 megapixel (2 MP or more is best)")
     return img
+
+
+def _check_photo_file(path: Path) -> None:
+    """A regular file whose header names an image of at most MAX_PHOTO_PIXELS; else an InputError
+    naming what it is (a folder, a FIFO, a device, a loop of links, a PDF, a HEIC photo) or its size,
+    found without decoding a pixel."""
+    import errno
+    import stat
+
+    from PIL import Image
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(Problem("a loop of symbolic links, not a photo", str(path))) from None
+        raise InputError(Problem("no such file" if exc.errno == errno.ENOENT else
+                                 f"cannot read: {exc.strerror or exc}", str(path))) from None
+    for test, what in ((stat.S_ISDIR, "is a folder, not a photo (name the photos in it)"),
+                       (stat.S_ISFIFO, "is a FIFO (a named pipe), not a photo (never read)"),
+                       (stat.S_ISCHR, "is a character device, not a photo (never read)"),
+                       (stat.S_ISBLK, "is a block device, not a photo (never read)"),
+                       (stat.S_ISSOCK, "is a socket, not a photo")):
+        if test(mode):
+            raise InputError(Problem(what, str(path)))
+    with open(path, "rb") as f:
+        head = f.read(32)
+    if head.startswith(b"%PDF"):
+        raise _problem("a PDF, not a photo", str(path), "the page as an image: export or print the PDF page "
+                       "to PNG or JPEG, or photograph the printed sheet")
+    if head[4:8] == b"ftyp" and head[8:12] in (b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1", b"msf1"):
+        raise _problem("a HEIC (HEIF) photo, which this scanner cannot read", str(path),
+                       "the photo as JPEG (on an iPhone: Settings > Camera > Formats > Most Compatible, "
+                       "or export it as JPEG)")
+    limit = Image.MAX_IMAGE_PIXELS
+    Image.MAX_IMAGE_PIXELS = None       # Pillow's own bomb check would hide the size; ours names it
+    try:
+        with Image.open(path) as im:    # reads the header only
+            width, height = im.size
+    except Exception:                   # noqa: BLE001 - not an image Pillow knows: OpenCV says below
+        return
+    finally:
+        Image.MAX_IMAGE_PIXELS = limit
+    if width * height > MAX_PHOTO_PIXELS:
+        raise _problem(f"the image is {width:,} x {height:,} pixels ({width * height / 1e6:,.0f} MP); at most "
+                       f"{MAX_PHOTO_PIXELS // 1_000_000} MP are read", str(path),
+                       "a photo of the sheet of at most 50 MP (a phone's: 12-48 MP)")
 
 
 @dataclass

@@ -13,6 +13,7 @@ import secrets
 import socket
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from urllib.parse import quote, urlencode
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -25,6 +26,21 @@ STATIC = Path(__file__).resolve().parent / "static"
 TOKEN_COOKIE = "sheetgen_token"
 TOKEN_PARAM = "token"
 DEFAULT_HOST = "127.0.0.1"
+FRAME_POLICY = "frame-ancestors 'none'"     # no page of another site may show ours in a frame
+
+
+def same_secret(given: str, expected: str) -> bool:
+    """given == expected in constant time, for any text (compare_digest refuses non-ASCII str)."""
+    return secrets.compare_digest(given.encode("utf-8", "surrogateescape"),
+                                  expected.encode("utf-8", "surrogateescape"))
+
+
+def local_target(path: str, pairs: Sequence[tuple[str, str]]) -> str:
+    """A redirect target on this host: path (never '//host' or '/\\host', which a browser
+    reads as another host) and the query, both percent-encoded again."""
+    path = "/" + path.lstrip("/\\")
+    query = urlencode(list(pairs))
+    return quote(path, safe="/:@!$&'()*+,;=-._~") + (f"?{query}" if query else "")
 
 
 def is_loopback(host: str) -> bool:
@@ -58,6 +74,7 @@ class Guard:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        send = _frame_protected(send)
         request = Request(scope)
         host = (request.headers.get("host") or "").lower()
         name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
@@ -65,20 +82,82 @@ class Guard:
             return await PlainTextResponse(f"unknown host {host!r}", status_code=421)(scope, receive, send)
         if self.token is not None:
             given = request.query_params.get(TOKEN_PARAM)
-            if given is not None and secrets.compare_digest(given, self.token):
+            if given is not None and same_secret(given, self.token):
                 # first visit through the printed address: keep the token in a cookie and
                 # drop it from the address bar (and from the browser's history)
-                query = "&".join(f"{k}={v}" for k, v in request.query_params.multi_items() if k != TOKEN_PARAM)
-                target = request.url.path + (f"?{query}" if query else "")
+                target = local_target(request.url.path, [(k, v) for k, v in request.query_params.multi_items()
+                                                         if k != TOKEN_PARAM])
                 response: Response = RedirectResponse(target, status_code=303)
                 response.set_cookie(TOKEN_COOKIE, self.token, httponly=True, samesite="strict")
                 return await response(scope, receive, send)
             cookie = request.cookies.get(TOKEN_COOKIE, "")
-            if not secrets.compare_digest(cookie, self.token):
+            if not same_secret(cookie, self.token):
                 return await PlainTextResponse(
                     "this sheetgen server needs its token: open the address it printed",
                     status_code=403)(scope, receive, send)
         return await self.app(scope, receive, send)
+
+
+def _frame_protected(send):
+    """send, adding CSP frame-ancestors 'none' (and X-Frame-Options for old browsers) to every
+    response: the page's own policy is kept, the frame rule added to it."""
+    async def protected(message):
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", ()))
+            names = [name.lower() for name, _ in headers]
+            if b"content-security-policy" in names:
+                at = names.index(b"content-security-policy")
+                policy = headers[at][1]
+                if b"frame-ancestors" not in policy:
+                    headers[at] = (headers[at][0], policy.rstrip(b"; ") + b"; " + FRAME_POLICY.encode())
+            else:
+                headers.append((b"content-security-policy", FRAME_POLICY.encode()))
+            if b"x-frame-options" not in names:
+                headers.append((b"x-frame-options", b"DENY"))
+            message = {**message, "headers": headers}
+        await send(message)
+    return protected
+
+
+class BodyLimit:
+    """ASGI middleware: a request body is read (up to LIMIT bytes) before the app sees it, and
+    one past LIMIT is refused (413) whether it gave its Content-Length or came in chunks; the
+    app then reads the body kept.  Refusing before the app runs means no app code is cut off
+    halfway (an exception raised from receive() would reach the app's 500 handler first)."""
+
+    def __init__(self, app, limit: int):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                if not value.isdigit() or int(value) > self.limit:
+                    return await self._refuse(scope, receive, send)
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None             # the client went away: nothing to answer
+            body += message.get("body", b"")
+            if len(body) > self.limit:
+                return await self._refuse(scope, receive, send)
+            if not message.get("more_body", False):
+                break
+        sent = False
+
+        async def replay():
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()      # after the body: the disconnect, when it comes
+        return await self.app(scope, replay, send)
+
+    async def _refuse(self, scope, receive, send):
+        await PlainTextResponse(f"request body too large (at most {self.limit} bytes)",
+                                status_code=413)(scope, receive, send)
 
 
 def allowed_hosts(host: str) -> list[str]:
@@ -92,12 +171,14 @@ def allowed_hosts(host: str) -> list[str]:
 
 
 def make_app(routes: Sequence[BaseRoute], *, host: str = DEFAULT_HOST, token: str | None = None,
-             lifespan: Callable | None = None, debug: bool = False) -> Starlette:
-    """A Starlette app with ROUTES, the shared static files at /static and the guard."""
+             lifespan: Callable | None = None, debug: bool = False, max_body: int | None = None) -> Starlette:
+    """A Starlette app with ROUTES, the shared static files at /static and the guard (and,
+    with max_body, the body limit)."""
     return Starlette(
         debug=debug,
         routes=[*routes, Mount("/static", app=StaticFiles(directory=STATIC), name="static")],
-        middleware=[Middleware(Guard, token=token, hosts=allowed_hosts(host))],
+        middleware=[Middleware(Guard, token=token, hosts=allowed_hosts(host)),
+                    *([Middleware(BodyLimit, limit=max_body)] if max_body is not None else [])],
         lifespan=lifespan,
     )
 
@@ -130,8 +211,65 @@ def address(sock: socket.socket, token: str | None = None, path: str = "/") -> s
     return f"http://{shown}:{port}{path}" + (f"?{TOKEN_PARAM}={token}" if token else "")
 
 
-def serve(app: Starlette, sock: socket.socket, *, log_level: str = "warning") -> None:
-    """Serve APP on the bound socket until Ctrl-C (or SIGTERM).
+READ_TIMEOUT_S = 10.0       # a request's headers and body must arrive within this (a browser's take ms)
+MAX_CONNECTIONS = 200       # open connections at once; one more is closed at once (the open-file limit is ~1,024)
+KEEP_ALIVE_S = 5            # an idle connection between two requests
+
+
+def guarded_protocol(read_timeout: float = READ_TIMEOUT_S, max_connections: int = MAX_CONNECTIONS) -> type:
+    """uvicorn's HTTP protocol with a read deadline and a connection limit: a request whose
+    headers and body have not all arrived READ_TIMEOUT seconds after the connection (or the
+    previous response) is cut off, so half-sent requests cannot hold the server's files
+    forever; a connection past MAX_CONNECTIONS is closed as soon as it is made."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class Guarded(HttpToolsProtocol):
+        _read_deadline = None
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            if len(self.connections) > max_connections:
+                transport.close()
+                return
+            self._arm()
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._read_deadline = self.loop.call_later(read_timeout, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._read_deadline is not None:
+                self._read_deadline.cancel()
+                self._read_deadline = None
+
+        def _too_slow(self) -> None:
+            self._read_deadline = None
+            cycle = self.cycle
+            if cycle is not None and not cycle.more_body and not cycle.response_complete:
+                return                  # the request is whole and being answered: not ours to cut
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def on_message_complete(self) -> None:
+            self._disarm()
+            super().on_message_complete()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return Guarded
+
+
+def serve(app: Starlette, sock: socket.socket, *, log_level: str = "warning",
+          read_timeout: float = READ_TIMEOUT_S, max_connections: int = MAX_CONNECTIONS) -> None:
+    """Serve APP on the bound socket until Ctrl-C (or SIGTERM), each request read within
+    read_timeout seconds and at most max_connections open at once (guarded_protocol).
 
     The objects made so far (the app, its imports, anything it warmed) are frozen out of the
     garbage collector's sight first: a full collection then walks only what requests make, so
@@ -141,7 +279,9 @@ def serve(app: Starlette, sock: socket.socket, *, log_level: str = "warning") ->
     import uvicorn
     gc.collect()
     gc.freeze()
-    uvicorn.Server(uvicorn.Config(app, log_level=log_level, lifespan="on")).run(sockets=[sock])
+    config = uvicorn.Config(app, log_level=log_level, lifespan="on", http=guarded_protocol(read_timeout, max_connections),
+                            timeout_keep_alive=KEEP_ALIVE_S, limit_concurrency=max_connections)
+    uvicorn.Server(config).run(sockets=[sock])
 
 
 def die_with(parent: int) -> None:

@@ -323,6 +323,14 @@ class Draft:
         except InputError:
             self._load_text(before)
             raise
+        except (AttributeError, ValueError, KeyError, IndexError) as exc:
+            # a value of the wrong shape that an operation did not check (a list where a mapping
+            # goes): refused whole, like any bad operation
+            self._load_text(before)
+            raise InputError(Problem(f"operation '{name}': a value of the wrong kind ({exc})", path="op")) from None
+        except BaseException:
+            self._load_text(before)     # all or nothing, whatever went wrong
+            raise
         if self.text() != before:
             self.undo_stack = (self.undo_stack + [before])[-MAX_UNDO:]
             self.revision += 1
@@ -436,7 +444,10 @@ class Draft:
             if requirement is None:
                 zone.pop("requirement", None)
             else:
-                kind = str((requirement or {}).get("kind", "")).strip()
+                if not isinstance(requirement, dict):
+                    raise InputError(Problem("a requirement is a mapping {kind, count} (or null: none)",
+                                             path="requirement"))
+                kind = str(requirement.get("kind", "")).strip()
                 if kind not in fb.REQUIREMENT_KINDS:
                     raise InputError(Problem(f"unknown requirement '{kind}'", path="requirement.kind",
                                              expected=", ".join(fb.REQUIREMENT_KINDS),

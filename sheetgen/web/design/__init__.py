@@ -137,7 +137,7 @@ async def _json_body(request: Request):
     origin = request.headers.get("origin")
     if origin and urlsplit(origin).netloc.lower() != (request.headers.get("host") or "").lower():
         raise InputError(Problem("a change must come from the workbench page itself"))
-    if "application/json" not in (request.headers.get("content-type") or ""):
+    if (request.headers.get("content-type") or "").split(";")[0].strip().lower() != "application/json":
         raise InputError(Problem("a change is sent as JSON (Content-Type: application/json)"))
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):

@@ -29,60 +29,20 @@ from pathlib import Path
 from urllib.parse import parse_qsl, quote, urlsplit
 
 from starlette.concurrency import run_in_threadpool
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ...errors import InputError, SheetgenError
 from ...tracker.journal import JournalError
-from ..server import DEFAULT_HOST, make_app
+from ..server import DEFAULT_HOST, make_app, same_secret
 
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 16 * 1024            # bytes: a step, a fight form or the Oracle's words need far less
 MAX_STEP = 4 * 1024             # characters of a step's JSON
 MAX_DEPTH = 6                   # nesting of a step ({fight: {clover: {die: ...}}} is 3)
 FORM_KEY = "key"
-
-
-class BodyLimit:
-    """ASGI middleware: a request body past MAX_BODY bytes is refused (413) before it is read whole."""
-
-    def __init__(self, app, limit: int = MAX_BODY):
-        self.app, self.limit = app, limit
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        for name, value in scope.get("headers", ()):
-            if name == b"content-length":
-                try:
-                    too_big = int(value) > self.limit
-                except ValueError:
-                    too_big = True
-                if too_big:
-                    return await _too_big(scope, receive, send, self.limit)
-        seen = 0
-
-        async def limited():
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooBig()
-            return message
-        try:
-            return await self.app(scope, limited, send)
-        except _TooBig:
-            return await _too_big(scope, receive, send, self.limit)
-
-
-class _TooBig(Exception):
-    pass
-
-
-async def _too_big(scope, receive, send, limit):
-    await PlainTextResponse(f"request body too large (at most {limit} bytes)", status_code=413)(scope, receive, send)
 
 
 class Store:
@@ -448,6 +408,21 @@ class _Drawer:
         self.proc, self.dead = None, []
 
 
+class _GameId(Convertor):
+    """A game id in a path: a number SQLite can hold (at most 18 digits); a longer one matches no
+    route (404) instead of overflowing SQLite's integers (a 500)."""
+    regex = "[0-9]{1,18}"
+
+    def convert(self, value: str) -> int:
+        return int(value)
+
+    def to_string(self, value: int) -> str:
+        return str(value)
+
+
+register_url_convertor("gameid", _GameId())
+
+
 def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | None = None,
                   form_key: str | None = None, workers: int = 0):
     """The companion page's app over the journal at journal_path (resolved like `sheetgen track`);
@@ -683,12 +658,12 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
 
     routes = [
         Route("/", home),
-        Route("/g/{gid:int}", show),
-        Route("/g/{gid:int}/act", act, methods=["POST"]),
-        Route("/g/{gid:int}/undo", undo, methods=["POST"]),
-        Route("/g/{gid:int}/dice", header_change, methods=["POST"]),
-        Route("/g/{gid:int}/question", header_change, methods=["POST"]),
-        Route("/g/{gid:int}/{what:str}", download),
+        Route("/g/{gid:gameid}", show),
+        Route("/g/{gid:gameid}/act", act, methods=["POST"]),
+        Route("/g/{gid:gameid}/undo", undo, methods=["POST"]),
+        Route("/g/{gid:gameid}/dice", header_change, methods=["POST"]),
+        Route("/g/{gid:gameid}/question", header_change, methods=["POST"]),
+        Route("/g/{gid:gameid}/{what:str}", download),
         Mount("/play-static", app=StaticFiles(directory=str(HERE / "static")), name="play-static"),
     ]
     def warm(gid: int) -> None:
@@ -711,13 +686,11 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
             if pool is not None:
                 pool.close()
 
-    app = make_app(routes, host=host, token=token, lifespan=lifespan)
+    app = make_app(routes, host=host, token=token, lifespan=lifespan, max_body=MAX_BODY)
     app.state.store = store
     app.state.form_key = key
     app.state.warm = warm
-    limited = BodyLimit(app)
-    limited.state = app.state
-    return limited
+    return app
 
 
 class _NotFound(Exception):
@@ -734,7 +707,7 @@ async def _form(request, key: str):
     if kind not in ("application/x-www-form-urlencoded", ""):
         return PlainTextResponse("a form of this page is expected (application/x-www-form-urlencoded)",
                                  status_code=415)
-    body = await request.body()         # bounded by BodyLimit
+    body = await request.body()         # bounded by the server's BodyLimit
     try:
         pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=200)
     except (UnicodeDecodeError, ValueError):
@@ -742,7 +715,7 @@ async def _form(request, key: str):
     form: dict = {}
     for k, v in pairs:
         form.setdefault(k, v)           # the first value of a name
-    if not secrets.compare_digest(str(form.get(FORM_KEY) or ""), key):
+    if not same_secret(str(form.get(FORM_KEY) or ""), key):
         return PlainTextResponse("refused: this form is not from this server's page (reload the page)",
                                  status_code=403)
     return form
