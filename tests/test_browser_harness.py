@@ -1,4 +1,5 @@
 """The browser harness itself: chromium opens a page of a live sheetgen server at phone size."""
+import pytest
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
@@ -18,3 +19,7 @@ def test_chromium_opens_a_page_of_the_live_server(live_server, browser):
     button.click()
     assert button.text == "pressed"
     assert page.execute_script("return window.innerWidth") == 360
+
+
+# the fast lane leaves these out (README): a real chromium per test
+pytestmark = pytest.mark.browser

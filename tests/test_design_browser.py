@@ -1,6 +1,7 @@
 """The workbench in a real browser (headless chromium, tests/browser.py): a 5x5 map painted from
 nothing to a valid, playable map; the YAML written validates and builds; a playtest and a print
 preview; screenshots at a phone's width and a desktop's (output/screenshots/, to look at)."""
+import pytest
 import time
 
 from click.testing import CliRunner
@@ -251,3 +252,7 @@ def test_a_designers_map_opens_and_a_cut_off_zone_is_outlined(tmp_path, live_ser
         button(page, "#undo")
     assert page.find_element(By.ID, "save").get_attribute("disabled") == "true"      # nothing to save
     assert path.read_text() == before
+
+
+# the fast lane leaves these out (README): a real chromium per test
+pytestmark = pytest.mark.browser

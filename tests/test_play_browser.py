@@ -154,3 +154,7 @@ def test_the_shield_is_offered_only_for_a_hit(tmp_path, live_server, browser):  
     pick("enemy", 6)
     assert shield.is_displayed()                           # 5 against 6: a hit
     assert "you lose 1 heart(s)" in page.find_element(By.ID, "fight-total").text
+
+
+# the fast lane leaves these out (README): a real chromium per test
+pytestmark = pytest.mark.browser

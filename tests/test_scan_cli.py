@@ -270,3 +270,7 @@ def test_the_overlay_is_written_atomically(photos, tmp_path, monkeypatch):
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert overlay.read_bytes() == b"the earlier overlay"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["exploration.overlay.png", "exploration.sheetscan.yaml"]
+
+
+# the fast lane leaves these out (README): they render, photograph and read whole sheets
+pytestmark = pytest.mark.photo

@@ -119,3 +119,7 @@ def test_deferred_regions_read_as_if_read_with_the_rest(recipes, rid, image):
         assert "letter-E6-W" in wanted
     else:
         assert any("@stairs-" in i for i in wanted)
+
+
+# the fast lane leaves these out (README): they render, photograph and read whole sheets
+pytestmark = pytest.mark.photo

@@ -260,3 +260,7 @@ def test_the_light_evened_out_keeps_a_soft_shadows_slope_where_it_is():
     assert lifted.dark[paper].max() > 0.02
     assert kept.dark[paper].max() < 0.01
     assert kept.dark[100:140, 150:152].mean() > 0.5
+
+
+# the fast lane leaves these out (README): they render, photograph and read whole sheets
+pytestmark = pytest.mark.photo

@@ -110,3 +110,7 @@ def test_a_code_read_module_by_module_is_its_text_or_nothing(recipes):
                         (qx + qs * 0.7, qy + qs * 0.7), (qx + qs * 0.3, qy + qs * 0.7)])
     cv2.fillConvexPoly(covered, box.astype(np.int32), 255)
     assert I.read_qr(covered, loc, 0.2) is None
+
+
+# the fast lane leaves these out (README): they render, photograph and read whole sheets
+pytestmark = pytest.mark.photo

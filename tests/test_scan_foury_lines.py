@@ -213,3 +213,7 @@ def test_a_wall_beside_a_room_that_cannot_be_seen_entered_claims_nothing(recipes
                 and f"{chr(ord(c) + 1)}{r}" not in result.view.visited | result.view.unseen)
     found = SCANNER.check(result.sheet, changed(result.view, walls=result.view.walls | {lone}))
     assert [v.rule for v in found] == ["scan.wall-unexplored"] and lone in found[0].message
+
+
+# the fast lane leaves these out (README): they render, photograph and read whole sheets
+pytestmark = pytest.mark.photo

@@ -116,3 +116,7 @@ def test_a_foe_written_in_a_room_whose_item_is_struck_is_no_cross(recipes, image
     assert _read(recipes, "photo-0049", image, ["monster-D2"]) == {"monster-D2": ("marked", "marked")}
     result, played = _scan(recipes, "photo-0049", image)
     assert played.truth["room-D2"] == EMPTY and "D2" not in result.view.rooms and "D2" in result.view.foes
+
+
+# the fast lane leaves these out (README): they render, photograph and read whole sheets
+pytestmark = pytest.mark.photo

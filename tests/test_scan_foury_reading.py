@@ -330,3 +330,7 @@ def test_a_box_blacked_out_reads_filled_and_a_tampered_cross_crossed(recipes, im
     result = scan_photo(recipe.id, sheet_ref=played.ref, options=played.options, img=img)
     assert {b: result.readings[b].value for b in ("track-chests-3", "track-chests-5", "req-B-exit")} == {
         "track-chests-3": FILLED, "track-chests-5": CROSSED, "req-B-exit": FILLED}
+
+
+# the fast lane leaves these out (README): they render, photograph and read whole sheets
+pytestmark = pytest.mark.photo

@@ -287,3 +287,7 @@ def test_each_misread_kind_reads_right(recipes, what, image):
     assert read, "every region hidden: pick others"
     wrong = {r: f"read {v}, penciled {t}" for r, (v, t) in read.items() if (v != EMPTY) != (t != EMPTY)}
     assert wrong == {}, what
+
+
+# the fast lane leaves these out (README): they render, photograph and read whole sheets
+pytestmark = pytest.mark.photo
