@@ -199,9 +199,12 @@ def test_what_ships_for_the_built_ins_is_what_they_validate_to(tmp_path):
     shipped = {p.stem for p in usercache.PREBUILT.glob("*.pickle")}
     assert shipped == set(made), "stale: run python tests/tools/make_prebuilt.py"
     boards = [n for n in made if n.startswith("foury-board-")]
-    assert len(boards) == 7 and len(made) == 11
+    assert len(boards) == 7 and len(made) == 12
     for name in boards:
         assert pickle.loads((usercache.PREBUILT / f"{name}.pickle").read_bytes()) == made[name]
+    from sheetgen.games.foury.formats import hero_numbers
+    (heroes,) = [n for n in made if n.startswith("foury-heroes-")]
+    assert pickle.loads((usercache.PREBUILT / f"{heroes}.pickle").read_bytes()) == hero_numbers.read_heroes()
     tracker._MAPS.clear()
     board = tracker._board("ancient-story", tracker._map_key("ancient-story"))   # from what shipped
     assert board == tracker._load_map("ancient-story").board
@@ -305,3 +308,28 @@ def test_building_again_imports_no_pydantic(tmp_path):
     assert [r.stderr.strip().splitlines()[-1] for r in runs] == ["True True", "False False", "False False"]
     pdfs = {(tmp_path / out / "graph-20x28.pdf").read_bytes() for out in ("out1", "out2", "out3")}
     assert len(pdfs) == 1
+
+
+def test_a_first_track_status_replays_without_the_play_log_models(tmp_path):
+    """With an empty user cache, `track status` replays the journal's steps; steps in the
+    notation's own form (as `track` records them) and a built-in hero need neither the
+    play-log format's models nor the sheet definitions' (issue 25: the first run within
+    1.5x of the warm one), and the state is the same as the format's replay."""
+    env = dict(os.environ, SHEETGEN_CONFIG_DIR=str(tmp_path / "config"), SHEETGEN_CACHE_DIR=str(tmp_path / "c1"),
+               SHEETGEN_DATA_DIR=str(tmp_path / "data"))
+    journal = tmp_path / "game.sqlite"
+    steps = ['{entry: "A3:W"}', "{move: A3, roll: 2}", "{fight: {hero: 5, enemy: 2, weapon: true}}"]
+    for args in (["new", "--map", "ancient-story", "--hero", "kael"], *(["step", s] for s in steps)):
+        done = subprocess.run([sys.executable, "-m", "sheetgen", "track", "--journal", str(journal), *args],
+                              env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+    probe = ("import sys\nfrom sheetgen.cli import main\n"
+             "try:\n    main(['track', '--journal', sys.argv[1], 'status'])\nexcept SystemExit:\n    pass\n"
+             "print('loaded:', sorted(m for m in sys.modules if m.endswith(('formats.playlog', 'formats.sheet'))))")
+    cold = subprocess.run([sys.executable, "-c", probe, str(journal)], capture_output=True, text=True,
+                          env=dict(env, SHEETGEN_CACHE_DIR=str(tmp_path / "empty")))
+    assert "loaded: []" in cold.stdout, cold.stdout + cold.stderr
+    warm = subprocess.run([sys.executable, "-m", "sheetgen", "track", "--journal", str(journal), "status"],
+                          env=env, capture_output=True, text=True)
+    assert "weapon 1/8" in warm.stdout and "kills 1" in warm.stdout            # the fight replayed
+    assert cold.stdout.replace("loaded: []", "").strip() == warm.stdout.strip()

@@ -1,6 +1,6 @@
 """Make the user-cache entries sheetgen ships for its built-ins (sheetgen/prebuilt/): the
 snapshots of the built-in layouts, decks and packs validated, and the boards of the built-in
-Foury maps, what a first run would otherwise build (see sheetgen/usercache.py).
+Foury maps and the built-in heroes' numbers, what a first run would otherwise build (see sheetgen/usercache.py).
 
     python tests/tools/make_prebuilt.py           # rewrite sheetgen/prebuilt/
     python tests/tools/make_prebuilt.py --check   # exit 1 (and say which) if they are stale
@@ -58,6 +58,12 @@ def build(into: Path) -> dict[str, object]:
                 cache = usercache.entry_path("foury-board", key)
                 name = f"foury-board-{usercache.prebuilt_key('foury-board', path, tracker._source_code())}"
                 entries[name] = pickle.loads(cache.read_bytes())
+        from sheetgen.games.foury.formats import hero_numbers
+        heroes = hero_numbers.heroes_path()
+        hero_numbers.hero_numbers.cache_clear()
+        name = f"foury-heroes-{usercache.prebuilt_key('foury-heroes', heroes, hero_numbers.code())}"
+        entries[name] = hero_numbers.hero_numbers()
+        hero_numbers.hero_numbers.cache_clear()
         return entries
     finally:
         usercache.prebuilt = shipped

@@ -8,6 +8,7 @@ cornucopias, ...).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from .board import Coord
 
@@ -31,7 +32,7 @@ class Fight:
     hero: int
     enemy: int
     weapon: bool = False
-    clover_die: str | None = None       # 'hero' | 'enemy'
+    clover_die: Literal["hero", "enemy"] | None = None
     clover_roll: int | None = None
     shield: bool = False
     enemy_type: str | None = None       # names a generic 'monster' (or corrects the map)
@@ -134,3 +135,40 @@ class Score:
 
 ACTION_TYPES = (Enter, Move, Fight, Flee, Collect, Redeem, Shovel, Circle, Climb, Lever, Oracle, Exit,
                 Market, Coin, Flood, Candy, Sheet, Score)
+
+
+def well_typed(action: object) -> bool:
+    """True when every field of ACTION holds a value of its declared type (a die roll an int,
+    not the text "3"): what the play-log format guarantees of the actions it makes, checked
+    without it (sheetgen.games.foury.tracker.journal_action)."""
+    import dataclasses
+    import typing
+    if not dataclasses.is_dataclass(action) or isinstance(action, type):
+        return False
+    hints = typing.get_type_hints(type(action))
+    return all(_fits(getattr(action, f.name), hints[f.name]) for f in dataclasses.fields(action))
+
+
+def _fits(value: object, hint: object) -> bool:
+    import types
+    import typing
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is object or hint is typing.Any:
+        return True
+    if origin is typing.Literal:
+        return any(type(value) is type(arg) and value == arg for arg in args)
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, arg) for arg in args)
+    if hint is type(None):
+        return value is None
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_fits(v, args[0]) for v in value)
+        return len(value) == len(args) and all(_fits(v, a) for v, a in zip(value, args))
+    if hint is int:
+        return type(value) is int                   # not a bool, not text
+    if isinstance(hint, type):
+        return type(value) is hint
+    return False                                    # a hint not met here: the format decides

@@ -14,6 +14,7 @@ from pathlib import Path
 from sheetgen.games.base import Illegal, TrackerAdapter
 from . import notation
 from . import rules as E
+from .actions import well_typed
 from .actions import Circle, Climb, Coin, Collect, Enter, Exit, Fight, Flee, Lever, Market, Move, Oracle, Shovel
 from .board import OPPOSITE, cell_name, direction, parse_cell, relative_side, wall_key
 from .heroes import HEROES, Hero, check_free_traits, free_hero, named_hero
@@ -202,16 +203,16 @@ def _hero(header: dict, board) -> tuple[Hero, list[str]]:
     spec = header.get("hero") or {}
     full = E.rules_for(board).full_scale(board)
     if spec.get("name"):
-        from .formats.playlog import _sheet_hero
+        from .formats.hero_numbers import sheet_hero
         key = spec["name"].strip().lower()
         if key not in HEROES:
             from sheetgen.errors import did_you_mean
             hint = did_you_mean(key, HEROES)
             raise Illegal(f"unknown hero '{spec['name']}' (one of {', '.join(HEROES)})"
                           + (f"; did you mean '{hint}'?" if hint else ""))
-        traits, caps = _sheet_hero(key)
+        traits, caps = sheet_hero(key)
         return named_hero(key, traits, caps, full_scale=full), []
-    from .formats.playlog import free_caps
+    from .formats.hero_numbers import free_caps
     caps = free_caps(board.campaign)
     traits = {k: int(v) for k, v in (spec.get("traits") or {}).items()}
     return free_hero(traits, full_scale=full, caps=caps), check_free_traits(traits, full_scale=full, caps=caps)
@@ -234,13 +235,31 @@ def _plain_action(step):
         return None                 # the format says what is wrong, located
 
 
+def journal_action(step):
+    """A journal step -> its rules action; ValueError says what is wrong.  A step already in
+    the notation's own form (what the notation writes for the action it reads, as `track`
+    records most steps, every value of its declared type) needs no format validation: the
+    notation reads back exactly what it writes (tests/test_track_replay.py), and the format's models cost more to load than a
+    game's replay.  Any other step goes through the play-log format, as a log's would."""
+    action = _plain_action(step)
+    if action is not None:
+        return action
+    try:
+        action = notation.parse(step)
+        if well_typed(action) and notation.serialize(action) == step:
+            return action
+    except Exception:               # noqa: BLE001 - not the notation's own form: the format judges it
+        pass
+    from .formats.playlog import step_action
+    return step_action(step)
+
+
 def _actions(steps: list) -> list:
     """The journal's steps as actions (a step the format cannot read is left out)."""
-    from .formats.playlog import step_action
     out = []
     for step in steps:
         try:
-            out.append(step_action(step))
+            out.append(journal_action(step))
         except ValueError:
             continue
     return out
@@ -324,13 +343,10 @@ class FouryTracker(TrackerAdapter):
         return step
 
     def apply(self, state: TrackState, step) -> TrackState:
-        action = _plain_action(step)
-        if action is None:
-            from .formats.playlog import step_action
-            try:
-                action = step_action(step)
-            except ValueError as exc:
-                raise Illegal(str(exc)) from None
+        try:
+            action = journal_action(step)
+        except ValueError as exc:
+            raise Illegal(str(exc)) from None
         try:
             game = state.game.rules.apply(state.game, action)
         except Illegal as refused:
@@ -372,13 +388,10 @@ class FouryTracker(TrackerAdapter):
         the fight's totals and damage, what was gained or lost."""
         told = Told()
         say = told.lines.append
-        action = _plain_action(step)            # a plain move needs no format (no pydantic import)
-        if action is None:
-            from .formats.playlog import step_action
-            try:
-                action = step_action(step)
-            except ValueError:
-                return told
+        try:
+            action = journal_action(step)
+        except ValueError:
+            return told
         g0, g1 = before.game, after.game
         b = g0.board
         if isinstance(action, Enter):

@@ -74,6 +74,7 @@ from ..notation import (STEP_KEYS, bare_words, clover_die, clover_words, enemy_t
                         trade_words, weapon_used)
 from ..rules import READINGS, RETIRED_READINGS, FouryReading, canonical, rules_for
 from ..heroes import HEROES, TRAITS, Hero, check_free_traits, free_hero, named_hero
+from .hero_numbers import free_caps, sheet_hero
 
 
 class CloverSpec(Strict):
@@ -267,27 +268,6 @@ def _load_board(name: str, source, problems: list[Problem]):
         return None
 
 
-def _sheet_hero(name: str) -> tuple[dict | None, dict | None]:
-    """Traits and caps from the sheet definitions (what the printed hero sheet shows), if offered."""
-    try:
-        from .sheet import hero_traits  # type: ignore
-        got = hero_traits(name)
-        traits = {k: int(got[k]) for k in TRAITS if k in got}
-        caps = {k: int(v) for k, v in dict(got.get("caps") or {}).items() if k in TRAITS}
-    except Exception:  # noqa: BLE001 - fall back to the rules' own table
-        return None, None
-    return traits or None, caps or None
-
-
-def free_caps(campaign: str) -> dict | None:
-    """The boxes a free character may fill on the printed sheet of this campaign."""
-    try:
-        from .sheet import track_limits  # type: ignore
-        return {k: int(v) for k, v in track_limits(campaign).items() if k in TRAITS} or None
-    except Exception:  # noqa: BLE001 - fall back to the rules' own table
-        return None
-
-
 def _declared_readings(model: PlayLogModel, source, problems: list[Problem]) -> frozenset | None:
     """The readings the header names (None when it names none); an unknown name is a located problem."""
     if model.readings is None:
@@ -324,7 +304,7 @@ def load(data, source) -> FouryLog:
                                            expected="one of " + ", ".join(HEROES),
                                            suggestion=did_you_mean(key, HEROES)))
         else:
-            st, sc = _sheet_hero(key)
+            st, sc = sheet_hero(key)
             traits = dict(st or {}, **{canonical(k): v for k, v in (h.traits or {}).items()})
             caps = dict(sc or {}, **{canonical(k): v for k, v in (h.caps or {}).items()})
             hero = named_hero(key, traits or None, caps or None, full_scale=full)

@@ -38,8 +38,7 @@ from sheetgen.definitions.registry import Source
 from ..heroes import TRAITS as TRAIT_KEYS
 from ..rules import CAMPAIGNS, rules_for
 from ..tables import ANCIENT, FREE_TRAIT_TOTAL as STARTING_TRAITS, track_boxes
-
-HEROES_FILE = "sheet-heroes"
+from .hero_numbers import HEROES_FILE
 
 
 class Traits(Strict):

@@ -41,15 +41,15 @@ def load_board(map_ref: str):
 
 def make_hero(board, hero: str | None):
     """The hero exactly as `sheetgen check` would build it from a play log."""
-    from ..formats.playlog import free_caps    # the campaign sheet's boxes, exactly as check reads them
+    from ..formats.hero_numbers import free_caps    # the campaign sheet's boxes, exactly as check reads them
     full = rules_for(board).full_scale(board)
     caps = free_caps(board.campaign)
     if hero is None:
         return free_hero(DEFAULT_TRAITS, full_scale=full, caps=caps)
     key = hero.strip().lower()
     if key in HEROES:
-        from ..formats.playlog import _sheet_hero   # the sheet definitions' numbers, as check uses them
-        traits, caps = _sheet_hero(key)
+        from ..formats.hero_numbers import sheet_hero   # the sheet definitions' numbers, as check uses them
+        traits, caps = sheet_hero(key)
         return named_hero(key, traits or None, caps or None, full_scale=full)
     traits: dict[str, int] = {}
     for part in key.replace(" ", "").split(","):
