@@ -75,7 +75,9 @@ ALLOWED = {
 GAME_ALLOWED = {
     "declaration": ({"declaration"}, {"games.shared"}),
     "pure": ({"pure"}, {"games.shared"}),
-    "formats": ({"declaration", "pure", "formats", "sheets"}, {"errors", "limits", "paths", "definitions", "games.shared"}),
+    # usercache: the numbers replay needs from built-in definitions, shipped and kept (foury's hero_numbers)
+    "formats": ({"declaration", "pure", "formats", "sheets"},
+                {"errors", "limits", "paths", "definitions", "usercache", "games.shared"}),
     "sheets": ({"declaration", "pure", "sheets"}, {"errors", "limits", "paths", "fonts", "draw", "games.shared"}),
     # usercache: a track command keeps the board and the replayed state between processes
     "tracker": ({"declaration", "pure", "formats", "sheets", "tracker"},
