@@ -1,4 +1,4 @@
-"""Every bound sheetgen puts on its input, in one place (README's "Limits" lists them).
+"""Every bound sheetgen puts on its input, in one place (docs/limits.md lists them).
 
 Each limit is far beyond what a real sheet or play log reaches (the largest shipped
 definition is about 4 KB, the largest grid 20 x 28 cells), and low enough that an

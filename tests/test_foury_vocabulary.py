@@ -1,4 +1,4 @@
-"""Dungeon Foury's vocabulary: `sheetgen list WORD`, README's tables and the loader agree."""
+"""Dungeon Foury's vocabulary: `sheetgen list WORD`, the docs' tables and the loader agree."""
 import importlib.util
 from pathlib import Path
 
@@ -57,10 +57,10 @@ def test_readme_tables_are_the_lists():
                                                   ROOT / "tests" / "tools" / "vocabulary_tables.py")
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "formats" / "foury-vocabulary.md").read_text(encoding="utf-8")
     assert sorted(tool.words_in(text)) == sorted(vocabulary.VOCABULARIES)
-    assert tool.with_tables(text) == text, "README's vocabulary tables drifted: python tests/tools/vocabulary_tables.py"
-    # and the check can fail: one meaning changed in the README is caught
+    assert tool.with_tables(text) == text, "the vocabulary tables drifted: python tests/tools/vocabulary_tables.py"
+    # and the check can fail: one meaning changed in the page is caught
     assert tool.with_tables(text.replace("+1 life point |", "+2 life points |", 1)) != \
         text.replace("+1 life point |", "+2 life points |", 1)
 

@@ -16,7 +16,7 @@ an exit code in {0, 1, 2}, nothing half-written.  Hypothesis draws the mutation
 seeds, derandomized, with a fixed number of examples, so CI runs the same inputs
 every time.  Inputs that once crashed sheetgen are kept in tests/data/robustness/
 and replayed.  tests/tools/fuzz_figures.py runs the same mutants by the ten
-thousand for the figures in README's "Limits".
+thousand for the figures in docs/limits.md.
 """
 from __future__ import annotations
 

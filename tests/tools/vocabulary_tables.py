@@ -1,7 +1,7 @@
-"""README's Dungeon Foury vocabulary tables, written from the game's own data.
+"""The Dungeon Foury vocabulary tables of docs/formats/foury-vocabulary.md, written from the game's own data.
 
-    python tests/tools/vocabulary_tables.py          # rewrite the tables in README.md
-    python tests/tools/vocabulary_tables.py --check  # exit 1 if README differs (tests/test_foury_vocabulary.py)
+    python tests/tools/vocabulary_tables.py          # rewrite the tables in docs/formats/foury-vocabulary.md
+    python tests/tools/vocabulary_tables.py --check  # exit 1 if the page differs (tests/test_foury_vocabulary.py)
 
 Each table sits between `<!-- vocabulary WORD -->` and `<!-- /vocabulary -->` and holds the rows of
 `sheetgen list WORD` (sheetgen.games.foury.vocabulary.markdown).
@@ -27,7 +27,7 @@ def words_in(text: str) -> list[str]:
 
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT))
-    readme = ROOT / "README.md"
+    readme = ROOT / "docs" / "formats" / "foury-vocabulary.md"
     text = readme.read_text(encoding="utf-8")
     fresh = with_tables(text)
     if "--check" in argv:

@@ -9,7 +9,7 @@
     sides()          the sides of `entries:` and `walls:` (and the relative sides of a collapse)
 
 Each function returns (name, meaning) rows, read by `sheetgen list WORD` (GAME.vocabularies),
-by README's vocabulary tables (markdown(), checked by a test so the two cannot drift), by the
+by the docs' vocabulary tables (docs/formats/foury-vocabulary.md) (markdown(), checked by a test so the two cannot drift), by the
 JSON Schema of maps and by `sheetgen new map`'s comments.  The names come from board.py and
 tables.py (what the loader accepts); the meanings are said here once.  Pure: the standard
 library and the game's rules side only.
@@ -152,12 +152,12 @@ VOCABULARIES = {"items": items, "events": events, "enemies": enemies, "campaigns
 
 
 def markdown(word: str) -> str:
-    """README's table of one vocabulary (the same rows as `sheetgen list WORD`)."""
+    """The docs' table of one vocabulary (the same rows as `sheetgen list WORD`)."""
     lines = ["| name | meaning |", "|---|---|"]
     lines += [f"| `{name}` | {meaning.replace('|', '/')} |" for name, meaning in VOCABULARIES[word]()]
     return "\n".join(lines)
 
 
-if __name__ == "__main__":          # python -m sheetgen.games.foury.vocabulary: README's tables
+if __name__ == "__main__":          # python -m sheetgen.games.foury.vocabulary: the docs' tables
     for word in VOCABULARIES:
         print(f"`sheetgen list {word}`:\n\n{markdown(word)}\n")
