@@ -6,6 +6,10 @@ baseline measured in the same run.
     python bench/run.py --only start    # cold start, whole-process and first-run figures only
     python bench/run.py --only AREA     # just bench/bench_AREA.py
     python bench/run.py --quick         # fewer repetitions
+    python bench/run.py --docs          # also write every figure into docs/performance.md
+
+The docs' performance page is written by this script (--docs), never edited by hand: the
+figures, the machine they were measured on and its load, in the order they were printed.
 
 Not a timed test: the numbers depend on the machine; the ratios travel better.
 The whole-process figures time what a user waits for: `sheetgen build graph-20x28
@@ -128,7 +132,68 @@ def whole_process(runs: int) -> None:
                   f"target <= {target}x; load {os.getloadavg()[0]:.1f})", flush=True)
 
 
+PAGE = ROOT / "docs" / "performance.md"
+PAGE_INTRO = """# Measured performance
+
+Written by `python bench/run.py --docs` (never by hand). Each figure is a ratio against a plain
+baseline the bench runs itself in the same run, alternately, as medians; whole-process runs keep
+Python's compiled modules, as a user's do. The machine, its load and the date are below: on a
+shared machine the absolute times move with the load, the ratios much less.
+
+What makes the start fast: fonts are registered in a PDF only when a page uses them; what is
+costly to rebuild is kept in the user cache folder (`SHEETGEN_CACHE_DIR`, else
+`$XDG_CACHE_HOME/sheetgen`, else `~/.cache/sheetgen`): the parsed TrueType fonts, a snapshot of
+each valid layout, deck and pack, a Foury map's board and a game's replayed state; what a first
+run would build for the built-ins ships in `sheetgen/prebuilt/`. A missing or damaged entry is
+simply rebuilt; the folder may be deleted at any time.
+"""
+
+
+class _Recorder:
+    """stdout, with every line kept for the docs page."""
+
+    def __init__(self, out):
+        self.out, self.lines = out, []
+
+    def write(self, text: str) -> int:
+        self.lines.extend(line for line in text.splitlines() if line.strip())
+        return self.out.write(text)
+
+    def flush(self) -> None:
+        self.out.flush()
+
+
+def _machine() -> str:
+    import platform
+    return (f"{platform.python_implementation()} {platform.python_version()} on {platform.system()} "
+            f"{platform.machine()}, {os.cpu_count()} cores")
+
+
+def write_page(lines: list[str], argv: list[str]) -> None:
+    from datetime import datetime, timezone
+    from sheetgen.atomic import write_text
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    body = [PAGE_INTRO, f"## Figures of {stamp}\n",
+            f"`python bench/run.py {' '.join(argv)}`; {_machine()}; load average at the end "
+            f"{os.getloadavg()[0]:.1f}.\n"]
+    body += [f"- {line.strip()}" for line in lines]
+    write_text(PAGE, "\n".join(body) + "\n")
+    print(f"wrote {PAGE.relative_to(ROOT)}")
+
+
 def main(argv: list[str]) -> int:
+    recorder = _Recorder(sys.stdout)
+    sys.stdout = recorder
+    try:
+        code = _run(argv)
+    finally:
+        sys.stdout = recorder.out
+    if "--docs" in argv:
+        write_page(recorder.lines, argv)
+    return code
+
+
+def _run(argv: list[str]) -> int:
     only = None
     if "--only" in argv:
         i = argv.index("--only")
@@ -159,7 +224,12 @@ def main(argv: list[str]) -> int:
     for script in scripts:
         sys.stdout.flush()
         extra = ["--quick"] if quick and script.stem == "bench_render" else []
-        result = subprocess.run([sys.executable, str(script)] + extra, cwd=ROOT)
+        result = subprocess.Popen([sys.executable, str(script)] + extra, cwd=ROOT, stdout=subprocess.PIPE,
+                                  text=True)
+        for line in result.stdout:                   # shown as it comes, and kept
+            sys.stdout.write(line)
+            sys.stdout.flush()
+        result.wait()
         if result.returncode != 0:
             print(f"{script.name}: failed (exit {result.returncode})")
             failed += 1
