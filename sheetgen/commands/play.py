@@ -51,8 +51,9 @@ def play(map_name, hero, traits, ruleset, journal_path, port, host, workers):
             raise InputError("give either --hero or --traits, not both")
         if ruleset == "foury" and not hero and not traits:
             raise InputError("give --hero NAME or --traits hearts=4,shields=2,... (12 in all)")
+        ad = tracker_for(ruleset)           # an unknown name: InputError (exit 2)
         try:
-            header = tracker_for(ruleset).start({"map": map_name, "hero": hero, "traits": _pairs(traits, "--traits")})
+            header = ad.start({"map": map_name, "hero": hero, "traits": _pairs(traits, "--traits")})
         except Illegal as exc:
             raise InputError(str(exc)) from None
     try:

@@ -126,10 +126,7 @@ def _record(journal_path, step, seed=None, auto_roll=False):
     journal = _open(journal_path)
     try:
         game = _current(journal)
-        try:
-            ad = adapter(game.ruleset)
-        except StepRefused as exc:
-            _refuse(str(exc))
+        ad = adapter(game.ruleset)             # an unknown name: InputError (exit 2)
         # the dice are asked before the write transaction: a prompt never holds the journal
         auto = seed is not None or _auto_roll(game.header, auto_roll)
         step = ask_dice(ad, ad.resume(game.header, journal.steps(game.id)), step, auto)
@@ -211,8 +208,8 @@ def new(map_name, hero, traits, ruleset, question, auto_roll, journal_path):
         raise InputError("give --map MAP (a built-in map name or a map YAML file)")
     if ruleset == "foury" and not hero and not traits:
         raise InputError("give --hero NAME or --traits hearts=4,shields=2,... (12 in all)")
+    ad = adapter(ruleset)                   # an unknown name: InputError (exit 2)
     try:
-        ad = adapter(ruleset)
         header = ad.start({"map": map_name, "hero": hero, "traits": _pairs(traits, "--traits")})
     except StepRefused as exc:
         _refuse(str(exc))
@@ -374,8 +371,6 @@ def render(outdir, formats, paper, grayscale, journal_path):
         steps = journal.steps(game.id)
     finally:
         journal.close()
-    if not hasattr(ad, "render"):
-        raise InputError(f"the {game.ruleset} tracker cannot draw yet")
     fmts = tuple(f.strip() for f in formats.split(",") if f.strip())
     bad = [f for f in fmts if f not in ("pdf", "svg", "png")]
     if bad:

@@ -88,15 +88,16 @@ def find_game(name: str) -> Game:
     return found
 
 
-def tracker_for(ruleset: str) -> TrackerAdapter | ModuleType:
-    """The journal adapter (sheetgen.games.base.TrackerAdapter) of the game called ruleset."""
-    from ..games.base import Illegal
-    game = games().get(ruleset)
-    if game is None or not game.tracker:
-        able = ", ".join(sorted(name for name, g in games().items() if g.tracker))
-        raise Illegal(f"no tracker for ruleset '{ruleset}' (known: {able})")
-    module = game.module("tracker")
-    return getattr(module, "ADAPTER", module)      # a TrackerAdapter instance (or, still, a module of functions)
+def tracker_for(ruleset: str) -> TrackerAdapter:
+    """The journal adapter (sheetgen.games.base.TrackerAdapter) of the game called ruleset;
+    InputError (exit 2) for a name no game has, or a game without a tracker."""
+    game = find_game(ruleset)
+    if not game.tracker:
+        able = sorted(name for name, g in games().items() if g.tracker)
+        raise InputError(Problem(f"the {game.title} game has no tracker", path="--ruleset",
+                                 expected="one of " + ", ".join(able)))
+    adapter: TrackerAdapter = game.module("tracker").ADAPTER
+    return adapter
 
 
 def _handlers() -> dict[tuple[str, str | None], str]:

@@ -32,7 +32,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
 
-from ..errors import SheetgenError, did_you_mean
+from ..errors import InputError, SheetgenError, did_you_mean
 
 if TYPE_CHECKING:               # for annotations only (no start-up cost)
     import random
@@ -353,7 +353,7 @@ class TrackerAdapter(ABC):
     def render(self, header: dict, steps: list, outdir: str | Path, formats: Sequence[str], paper: str | None = None,
                grayscale: bool = False) -> list[Path]:
         """The sheet as the player's pencil would have it."""
-        raise Illegal(f"the {type(self).__name__} cannot draw the penciled sheet")
+        raise InputError(f"the {type(self).__name__} cannot draw the penciled sheet")
 
 
 # -- the simulator ------------------------------------------------------------------------------
