@@ -26,9 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InputError, Problem, did_you_mean
 
 if TYPE_CHECKING:               # for annotations only: games and the YAML reader load when used
-    from types import ModuleType
-
-    from ..games.base import BuildOption, Game, Reading, TrackerAdapter
+    from ..games.base import BuildOption, Game, Handler, Reading, TrackerAdapter
     from .yamlsource import MarkedDict
 
 # the kinds of the core: (kind, None) -> handler module
@@ -154,7 +152,7 @@ class Loaded:
     ruleset: str | None
     definition: Any
     source: Source
-    handler: Any = field(repr=False, default=None)
+    handler: Handler = field(repr=False)
 
     def handler_readings(self) -> type[Reading] | None:
         """The Reading enum of the definition's game (None for a game without readings, or the core)."""
@@ -207,8 +205,10 @@ def _describe(value: Any) -> str:
     return repr(value)
 
 
-def handler_for(kind: str, ruleset: str | None) -> ModuleType:
-    return importlib.import_module(handlers()[(kind, ruleset)])
+def handler_for(kind: str, ruleset: str | None) -> Handler:
+    """The handler of a kind (its module's HANDLER: what the core may call, declared)."""
+    handler: Handler = importlib.import_module(handlers()[(kind, ruleset)]).HANDLER
+    return handler
 
 
 def load_file(path: str | Path, builtin: bool = False) -> Loaded:

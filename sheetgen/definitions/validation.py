@@ -19,7 +19,7 @@ def validate_files(files, echo, quiet: bool = False, page_warnings=None) -> int:
             worst = max(worst, exc.exit_code)
             continue
         findings = []
-        lint = getattr(loaded.handler, "lint", None)
+        lint = loaded.handler.lint
         if lint is not None:
             findings = lint(loaded.definition)
         errors = [f for f in findings if f.severity == "error"]

@@ -11,7 +11,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from sheetgen.games.base import Illegal, TrackerAdapter
+from sheetgen.games.base import Illegal, Told, TrackerAdapter
 from . import notation
 from . import rules as E
 from .actions import Circle, Climb, Coin, Collect, Enter, Exit, Fight, Flee, Lever, Market, Move, Oracle, Shovel
@@ -22,17 +22,6 @@ from .tables import REQUIREMENT_COUNT, RESOURCES, SANTA_COUNTERS
 
 SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 RELATIVE = ("left", "front", "right", "behind")
-
-
-class Told:
-    """What one step meant, in words (lines) and as marks to highlight on the map:
-    walls [(cell name, side)] to pencil, cells [cell name] to look at."""
-    __slots__ = ("lines", "walls", "cells")
-
-    def __init__(self):
-        self.lines: list[str] = []
-        self.walls: list[tuple[str, str]] = []
-        self.cells: list[str] = []
 
 
 def _event_words(ev, frm) -> str:

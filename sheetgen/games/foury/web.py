@@ -18,6 +18,7 @@ from .actions import Candy, Climb, Coin, Collect, Enter, Fight, Flee, Market, Mo
 from .board import DELTA, ENEMIES, cell_name
 from .heroes import TRAITS
 from .tables import RESOURCES
+from sheetgen.games.base import GamePage, PageView, Told
 from .tracker import ADAPTER, _actions, _hero, _load_map
 
 HIGHLIGHT = "#d0342c"
@@ -34,7 +35,7 @@ class Sheet:
         self.doc, self.rects, self.crop = doc, rects, crop
 
 
-class FouryPage:
+class FouryPage(GamePage):
     ruleset = "foury"
     tracker = ADAPTER
 
@@ -105,8 +106,8 @@ class FouryPage:
         return pencil_over(doc, fmap.board, hero, _actions(steps), options, question=header.get("question"))
 
     # -- the game now ---------------------------------------------------------------------
-    def view(self, header: dict, steps: list, sheet: Sheet, told=None, pending=None, state=None,
-             game=None) -> dict:
+    def view(self, header: dict, steps: list, sheet: Sheet, told: Told | None = None, pending=None, state=None,
+             game=None) -> PageView:
         """Everything the page shows of the game after STEPS (told: the last step's Told; pending: a
         step being completed, which changes nothing on a Foury map; state: the tracker's state after
         STEPS, unused here (the pencil trail needs the replay); game: the caller's name for this game

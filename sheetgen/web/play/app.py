@@ -233,14 +233,10 @@ class Pages:
         if refused is None and told_seq and told_seq == len(steps):
             before = store.state(ad, gid, game.header, steps[:-1])
             after = state
-            if hasattr(ad, "tell"):
-                told = ad.tell(before, after, steps[-1])
-                told_lines = told.lines
-            else:
-                told_lines = ad.narrate(before, after, steps[-1])
+            told = ad.tell(before, after, steps[-1])
+            told_lines = told.lines
         sheet, _ = self.sheet_of(page, game.header)
-        view = page.view(game.header, steps, sheet, told if told is not None else (told_lines or None),
-                         pending=pending, state=state, game=gid)
+        view = page.view(game.header, steps, sheet, told, pending=pending, state=state, game=gid)
         overlay = _nested(render_svg_pages(view["overlay"])[0], *view["page"])
         dice = game.header.get("dice")
         pending_die = None
@@ -255,7 +251,7 @@ class Pages:
             rolled = {"hero": rng.randint(1, 6), "enemy": rng.randint(1, 6)}
         return dict(game=game, gid=gid, view=view, overlay=overlay, steps=len(steps), told=told_lines,
                     undid=query.get("undid"), refused=refused, dice=dice, pending=pending_die, rolled=rolled,
-                    question=game.header.get("question"), title=_title(game.header))
+                    question=game.header.get("question"), title=page.title(game.header))
 
 
 class PagePool:
@@ -449,15 +445,13 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         if due and not auto:
             return "die", step
         rng = random.Random()
-        choices_due = getattr(ad, "choices_due", None)
-        if choices_due is not None:
-            # a choice the player makes after the dice before it (map mode: where the rolled room goes)
-            try:
-                step = ad.prepare(state, step, rng)
-            except Illegal as exc:
-                return "refused", str(exc)
-            if choices_due(state, step):
-                return "die", step
+        # a choice the player makes after the dice before it (map mode: where the rolled room goes)
+        try:
+            step = ad.prepare(state, step, rng)
+        except Illegal as exc:
+            return "refused", str(exc)
+        if ad.choices_due(state, step):
+            return "die", step
         # checked before the journal is locked (the state remembered for these steps), then
         # recorded in one short transaction that only confirms the journal still holds exactly
         # the steps it was checked against (else, another program recorded meanwhile: checked
@@ -625,8 +619,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
                 return Response(pages.sheet_of(page, game.header)[1], media_type="image/svg+xml",
                                 headers={"cache-control": "private, max-age=3600"})
             if what == "sheet.pdf":
-                printed = getattr(page, "print_document", None)     # a game whose page draws on a blank
-                doc = printed(game.header) if printed else pages.sheet_of(page, game.header)[0].doc
+                doc = page.print_document(game.header, pages.sheet_of(page, game.header)[0])
                 return Response(render_pdf_bytes(doc), media_type="application/pdf",
                                 headers={"content-disposition": f'attachment; filename="{name}-sheet.pdf"'})
             doc = page.pencil_document(game.header, steps)
@@ -784,15 +777,6 @@ def _describe(step) -> str:
     if isinstance(v, dict):
         v = v.get("item", "")
     return f"{k} {v}".strip()
-
-
-def _title(header: dict) -> str:
-    if "map" not in header:
-        return f"Dungeon Exploration, table {header.get('table', 'builtin')}"
-    ref = str(header.get("map", ""))
-    name = Path(ref).stem if ref.endswith((".yaml", ".yml")) else ref
-    hero = (header.get("hero") or {}).get("name")
-    return f"{name}" + (f", {hero.capitalize()}" if hero else "")
 
 
 _ROOT = re.compile(r"<svg\b[^>]*>")

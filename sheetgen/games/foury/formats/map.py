@@ -54,6 +54,7 @@ repaired copy (the bad parts dropped or emptied) and keeps quiet about those par
 """
 from __future__ import annotations
 
+from sheetgen.games.base import Handler
 import copy
 import re
 from dataclasses import dataclass, field
@@ -1112,3 +1113,7 @@ def compose(fmap: FouryMap, options):
     from .sheet import hero_object
     from ..sheets.map import compose_map
     return compose_map(fmap, options, hero_object(str(hero)) if hero else None)
+
+
+# what the core calls for this kind (sheetgen.games.base.Handler)
+HANDLER = Handler(load=load, lint=lint, compose=compose, options_taken=options_taken, element_key=element_key)
