@@ -230,3 +230,48 @@ def test_the_table_forbids_what_the_design_forbids():
     assert allowed("foury:formats", "foury:sheets") and allowed("foury:tracker", "tracker")
     assert part_of("sheetgen.games.foury.sheets.map") == "foury:sheets"
     assert part_of("sheetgen.games.base") == "games.shared" and part_of("sheetgen.draw.model") == "draw"
+
+
+def _private_uses(path: Path, package: str):
+    """(line, 'module.name') for every private name (one leading underscore) this module takes from
+    another sheetgen module: `from X import _name`, or `X._name` where X is a sheetgen module it
+    imported."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    modules_named: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+            if base.split(".")[0] != "sheetgen":
+                continue
+            for a in node.names:
+                if a.name.startswith("_") and not a.name.startswith("__"):
+                    yield node.lineno, f"{base}.{a.name}"
+                elif _resolve_module(f"{base}.{a.name}") == f"{base}.{a.name}":
+                    modules_named[a.asname or a.name] = f"{base}.{a.name}"
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] == "sheetgen" and a.asname:
+                    modules_named[a.asname] = a.name
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules_named
+                and node.attr.startswith("_") and not node.attr.startswith("__")):
+            yield node.lineno, f"{modules_named[node.value.id]}.{node.attr}"
+
+
+def test_no_private_name_is_taken_from_another_module():
+    """A name with a leading underscore is its module's own: what another module needs gets a
+    public name (so a change inside a module cannot break another one unseen)."""
+    bad = [f"{path.relative_to(PKG.parent)}:{line}: {used}"
+           for path, _, package in modules() for line, used in _private_uses(path, package)]
+    assert not bad, "private names used across modules:\n" + "\n".join(bad)
+
+
+def test_the_private_name_check_sees_both_forms(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("from .tracker import _hero, ADAPTER\nfrom sheetgen.draw import charts as c\n"
+                      "from xml.etree.ElementTree import _escape_cdata\nc._paper(1)\nc.paper_size(1)\n")
+    found = [used for _, used in _private_uses(sample, "sheetgen.games.foury")]
+    assert found == ["sheetgen.games.foury.tracker._hero", "sheetgen.draw.charts._paper"]

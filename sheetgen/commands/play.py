@@ -46,14 +46,14 @@ def play(map_name, hero, traits, ruleset, journal_path, port, host, workers):
     if map_name:
         from ..definitions.registry import tracker_for
         from ..games.base import Illegal
-        from .track import _pairs
+        from .track import parse_pairs
         if hero and traits:
             raise InputError("give either --hero or --traits, not both")
         if ruleset == "foury" and not hero and not traits:
             raise InputError("give --hero NAME or --traits hearts=4,shields=2,... (12 in all)")
         ad = tracker_for(ruleset)           # an unknown name: InputError (exit 2)
         try:
-            header = ad.start({"map": map_name, "hero": hero, "traits": _pairs(traits, "--traits")})
+            header = ad.start({"map": map_name, "hero": hero, "traits": parse_pairs(traits, "--traits")})
         except Illegal as exc:
             raise InputError(str(exc)) from None
     try:

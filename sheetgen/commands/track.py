@@ -160,7 +160,7 @@ def _flow(step) -> str:
     return yaml.safe_dump(step, default_flow_style=True, sort_keys=False, width=10 ** 6).strip()
 
 
-def _pairs(text: str | None, what: str) -> dict:
+def parse_pairs(text: str | None, what: str) -> dict:
     """'hearts=4,shields=2' -> {'hearts': 4, 'shields': 2}."""
     from ..errors import InputError
     out: dict = {}
@@ -210,7 +210,7 @@ def new(map_name, hero, traits, ruleset, question, auto_roll, journal_path):
         raise InputError("give --hero NAME or --traits hearts=4,shields=2,... (12 in all)")
     ad = adapter(ruleset)                   # an unknown name: InputError (exit 2)
     try:
-        header = ad.start({"map": map_name, "hero": hero, "traits": _pairs(traits, "--traits")})
+        header = ad.start({"map": map_name, "hero": hero, "traits": parse_pairs(traits, "--traits")})
     except StepRefused as exc:
         _refuse(str(exc))
     if question:
@@ -552,9 +552,9 @@ def market(spend, gain, give, get_, next_rate, journal_path):
     if spend:
         m["spend"] = {"chests": spend}
     if gain:
-        m["gain"] = _pairs(gain, "--gain")
+        m["gain"] = parse_pairs(gain, "--gain")
     if give or get_:
-        m["trade"] = {"give": _pairs(give, "--give"), "get": _pairs(get_, "--get")}
+        m["trade"] = {"give": parse_pairs(give, "--give"), "get": parse_pairs(get_, "--get")}
     if next_rate:
         m["rate"] = "next"
     _record(journal_path, {"market": m})

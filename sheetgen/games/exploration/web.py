@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sheetgen.draw.model import Document, Group, Page, Rect, Style, Text
 from sheetgen.games.base import GamePage, PageView, Told
-from .sheets import GraphLayout, _paper, map_document, outline_walls
+from .sheets import GraphLayout, paper_size, map_document, outline_walls
 from .tracker import ADAPTER
 
 HIGHLIGHT = Style(stroke="#d0342c", stroke_width=1.2, cap="square")
@@ -34,7 +34,7 @@ class ExplorationPage(GamePage):
 
     def sheet(self, header: dict) -> Sheet:
         w, h = header.get("sheet", (20, 28))
-        pw, ph = _paper("a4")
+        pw, ph = paper_size("a4")
         lay = GraphLayout(w, h, pw, ph)
         doc = Document([Page(pw, ph, [], name="blank")], title="graph sheet", name="graph")
         m = lay.sq * 0.6

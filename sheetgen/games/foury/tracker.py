@@ -59,7 +59,7 @@ class TrackState:
 _MAPS: dict = {}          # (ref, file stamp) -> the loaded map: a page replays each request
 
 
-def _load_map(name: str):
+def cached_map(name: str):
     import os
 
     from .formats.map import load_map
@@ -141,9 +141,9 @@ def _board(ref: str, key: str | None):
     def build():
         path = _map_path(ref)
         shipped = prebuilt("foury-board", path, _source_code()) if path is not None else None
-        return shipped if shipped is not None else _load_map(ref).board
+        return shipped if shipped is not None else cached_map(ref).board
     if key is None:
-        return _load_map(ref).board            # its errors, located, as before
+        return cached_map(ref).board            # its errors, located, as before
     return cached("foury-board", key, build)
 
 
@@ -187,18 +187,18 @@ def _map_ref(name: str) -> str:
     return name
 
 
-def _hero(header: dict, board) -> tuple[Hero, list[str]]:
+def track_hero(header: dict, board) -> tuple[Hero, list[str]]:
     spec = header.get("hero") or {}
     full = E.rules_for(board).full_scale(board)
     if spec.get("name"):
-        from .formats.playlog import _sheet_hero
+        from .formats.playlog import sheet_hero
         key = spec["name"].strip().lower()
         if key not in HEROES:
             from sheetgen.errors import did_you_mean
             hint = did_you_mean(key, HEROES)
             raise Illegal(f"unknown hero '{spec['name']}' (one of {', '.join(HEROES)})"
                           + (f"; did you mean '{hint}'?" if hint else ""))
-        traits, caps = _sheet_hero(key)
+        traits, caps = sheet_hero(key)
         return named_hero(key, traits, caps, full_scale=full), []
     from .formats.playlog import free_caps
     caps = free_caps(board.campaign)
@@ -223,7 +223,7 @@ def _plain_action(step):
         return None                 # the format says what is wrong, located
 
 
-def _actions(steps: list) -> list:
+def played_actions(steps: list) -> list:
     """The journal's steps as actions (a step the format cannot read is left out)."""
     from .formats.playlog import step_action
     out = []
@@ -243,10 +243,10 @@ def _played(header: dict, steps: list, map_key: str | None, known) -> TrackState
         board = game.board
     else:
         board = _board(header["map"], map_key)
-        hero, _ = _hero(header, board)
+        hero, _ = track_hero(header, board)
         game, done = E.rules_for(board).new_game(board, hero), 0
     rules = E.rules_for(board)
-    for action in _actions(steps[done:]):
+    for action in played_actions(steps[done:]):
         game = rules.step(game, action).state
     return TrackState(header, board, hero, game, list(steps))
 
@@ -262,7 +262,7 @@ class FouryTracker(TrackerAdapter):
             header["hero"] = {"name": params["hero"].strip().lower()}
         else:
             header["hero"] = {"traits": {k: int(v) for k, v in (params.get("traits") or {}).items()}}
-        _, problems = _hero(header, board)
+        _, problems = track_hero(header, board)
         if problems:
             raise Illegal("; ".join(problems))
         return header
@@ -595,11 +595,11 @@ class FouryTracker(TrackerAdapter):
         from .formats.sheet import hero_object
         from .sheets.map import compose_map
         from .sheets.pencil import pencil_over
-        fmap = _load_map(header["map"])
-        hero, _ = _hero(header, fmap.board)
+        fmap = cached_map(header["map"])
+        hero, _ = track_hero(header, fmap.board)
         options = BuildOptions(paper=paper, grayscale=grayscale, game=game_options(hero=hero.name or None))
         card = hero_object(hero.name) if hero.name else None
-        doc = pencil_over(compose_map(fmap, options, card), fmap.board, hero, _actions(steps), options,
+        doc = pencil_over(compose_map(fmap, options, card), fmap.board, hero, played_actions(steps), options,
                           question=header.get("question"))
         return render_document(doc, outdir, formats=formats)
 

@@ -199,7 +199,7 @@ class Pages:
         try:
             game = journal.game(gid)
         except JournalError as exc:
-            raise _NotFound(str(exc)) from None
+            raise NotFound(str(exc)) from None
         texts = journal.step_texts(gid)
         return journal, game, texts, store.read(gid, game.header, texts)
 
@@ -292,7 +292,7 @@ class PagePool:
         if kind == "page":
             return value
         if kind == "not found":
-            raise _NotFound(value)
+            raise NotFound(value)
         raise InputError(value)
 
     def close(self) -> None:
@@ -517,7 +517,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
                 return PlainTextResponse(f"not a step to complete: {exc}", status_code=400)
         try:
             return HTMLResponse(await page_html(gid, query, None, pending))
-        except _NotFound as exc:
+        except NotFound as exc:
             return PlainTextResponse(str(exc), status_code=404)
         except SheetgenError as exc:
             return PlainTextResponse(str(exc), status_code=400)
@@ -547,7 +547,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
                     await store.durable(tickets[-1])
                 except JournalError as exc:
                     return PlainTextResponse(f"written, not confirmed: {exc}", status_code=503)
-        except _NotFound as exc:
+        except NotFound as exc:
             return PlainTextResponse(str(exc), status_code=404)
         except JournalError as exc:     # busy, read-only, full: nothing recorded, and not a rule
             return PlainTextResponse(f"not recorded: {exc}", status_code=503)
@@ -571,7 +571,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
             return store.journal().undo(gid)
         try:
             step = await run_in_threadpool(work)
-        except _NotFound as exc:
+        except NotFound as exc:
             return PlainTextResponse(str(exc), status_code=404)
         return RedirectResponse(f"/g/{gid}?undid={'1' if step is not None else '0'}", status_code=303)
 
@@ -596,7 +596,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
             store.journal().update_header(gid, change)
         try:
             await run_in_threadpool(work)
-        except _NotFound as exc:
+        except NotFound as exc:
             return PlainTextResponse(str(exc), status_code=404)
         back = form.get("back") or ""
         return RedirectResponse(f"/g/{gid}" + (back if back.startswith("?") and len(back) < MAX_STEP else ""),
@@ -646,7 +646,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
             return PlainTextResponse("not found", status_code=404)
         try:
             return await drawn(work)
-        except _NotFound as exc:
+        except NotFound as exc:
             return PlainTextResponse(str(exc), status_code=404)
 
     routes = [
@@ -666,7 +666,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         started = pool.spawn(gid) if pool is not None else None
         try:
             pages.page(gid, {})
-        except (_NotFound, SheetgenError):
+        except (NotFound, SheetgenError):
             pass                        # the page tells it when asked
         if pool is not None:
             pool.wait_ready(started)
@@ -686,7 +686,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
     return app
 
 
-class _NotFound(Exception):
+class NotFound(Exception):
     pass
 
 

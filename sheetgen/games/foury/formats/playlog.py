@@ -267,7 +267,7 @@ def _load_board(name: str, source, problems: list[Problem]):
         return None
 
 
-def _sheet_hero(name: str) -> tuple[dict | None, dict | None]:
+def sheet_hero(name: str) -> tuple[dict | None, dict | None]:
     """Traits and caps from the sheet definitions (what the printed hero sheet shows), if offered."""
     try:
         from .sheet import hero_traits  # type: ignore
@@ -324,7 +324,7 @@ def load(data, source) -> FouryLog:
                                            expected="one of " + ", ".join(HEROES),
                                            suggestion=did_you_mean(key, HEROES)))
         else:
-            st, sc = _sheet_hero(key)
+            st, sc = sheet_hero(key)
             traits = dict(st or {}, **{canonical(k): v for k, v in (h.traits or {}).items()})
             caps = dict(sc or {}, **{canonical(k): v for k, v in (h.caps or {}).items()})
             hero = named_hero(key, traits or None, caps or None, full_scale=full)

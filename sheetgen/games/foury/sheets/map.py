@@ -489,8 +489,8 @@ def map_foes(fmap) -> list[str]:
 
 
 def _events_of(events):
-    from .pictograms import _parse_events
-    return _parse_events(events) if isinstance(events, str) else tuple(events)
+    from .pictograms import parse_events
+    return parse_events(events) if isinstance(events, str) else tuple(events)
 
 
 def _map_has_die(fmap) -> bool:

@@ -48,8 +48,8 @@ def make_hero(board, hero: str | None):
         return free_hero(DEFAULT_TRAITS, full_scale=full, caps=caps)
     key = hero.strip().lower()
     if key in HEROES:
-        from ..formats.playlog import _sheet_hero   # the sheet definitions' numbers, as check uses them
-        traits, caps = _sheet_hero(key)
+        from ..formats.playlog import sheet_hero   # the sheet definitions' numbers, as check uses them
+        traits, caps = sheet_hero(key)
         return named_hero(key, traits or None, caps or None, full_scale=full)
     traits: dict[str, int] = {}
     for part in key.replace(" ", "").split(","):
