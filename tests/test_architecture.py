@@ -31,7 +31,7 @@ PART_OF = {
     "calibration": "calibration", "build": "build", "usercache": "usercache", "limits": "limits",
     "definitions": "definitions", "draw": "draw", "render": "render", "tracker": "tracker",
     "commands": "commands", "scan": "scan", "web": "web",
-    "games.__init__": "games.shared", "games.base": "games.shared", "games.dice": "games.shared",
+    "games": "games.shared", "games.__init__": "games.shared", "games.base": "games.shared", "games.dice": "games.shared",
     "games.grid": "games.shared", "games.workers": "games.shared",
 }
 
@@ -275,3 +275,48 @@ def test_the_private_name_check_sees_both_forms(tmp_path):
                       "from xml.etree.ElementTree import _escape_cdata\nc._paper(1)\nc.paper_size(1)\n")
     found = [used for _, used in _private_uses(sample, "sheetgen.games.foury")]
     assert found == ["sheetgen.games.foury.tracker._hero", "sheetgen.draw.charts._paper"]
+
+
+# the core's source text: its code, templates and scripts (the built-in definitions under layouts/
+# are each game's data, in a folder of its name; prebuilt/ holds their snapshots)
+CORE_TEXT = (".py", ".html", ".js", ".css")
+NOT_CORE = ("games", "layouts", "prebuilt")
+
+
+def _game_words() -> list[str]:
+    """Every registered game's name (its modules, its vocabulary modules among them, are named
+    under it: sheetgen.games.NAME...)."""
+    from sheetgen.definitions.registry import games
+    words = set()
+    for game in games().values():
+        words.add(game.name)
+    return sorted(words)
+
+
+def _named_games(text: str, words: list[str]) -> list[str]:
+    import re
+    pattern = re.compile(r"(?<![A-Za-z0-9])(" + "|".join(map(re.escape, words)) + r")(?![A-Za-z0-9])", re.I)
+    return [m.group(0) for m in pattern.finditer(text)]
+
+
+def test_the_core_names_no_game():
+    """Game knowledge lives in the game: no game's name in the core's source text (a `ruleset ==`
+    branch, a game's option help, its commands), so that adding a game never means editing the core."""
+    words = _game_words()
+    assert {"foury", "exploration", "navigation", "shuffle"} <= set(words)
+    bad = []
+    for path in sorted(PKG.rglob("*")):
+        rel = path.relative_to(PKG)
+        if not path.is_file() or path.suffix not in CORE_TEXT or rel.parts[0] in NOT_CORE:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if _named_games(line, words):
+                bad.append(f"sheetgen/{rel}:{number}: {line.strip()}")
+    assert not bad, "game names in the core:\n" + "\n".join(bad)
+
+
+def test_the_name_scan_sees_a_game_name_in_any_case():
+    words = ["foury", "shuffle"]
+    assert _named_games('if ruleset == "foury":', words) == ["foury"]
+    assert _named_games("a Dungeon Foury map; Shuffle Dungeons; foury-blank", words) == ["Foury", "Shuffle", "foury"]
+    assert _named_games("fourying reshuffled", words) == []

@@ -104,3 +104,60 @@ def test_a_page_view_has_every_key_the_play_page_reads(tmp_path):
         assert set(view) <= PageView.__required_keys__ | PageView.__optional_keys__, ruleset
         assert page.title(header)
         assert page.print_document(header, page.sheet(header)).pages
+
+
+# -- a game's own commands, mounted by the core ---------------------------------------------------
+import click  # noqa: E402 - the commands below are this section's
+
+HOPS: list = []
+
+
+@click.command("hop", help="Hop (a step of a game registered by this test).\n\n\b\nExample:\n  sheetgen track hop 3")
+@click.argument("count", type=int)
+def hop(count):
+    HOPS.append(count)
+
+
+def test_the_core_mounts_a_game_s_track_commands():
+    from sheetgen.definitions.registry import games, register_game
+    from sheetgen.games.base import Command, Game
+    register_game(Game(name="hopper", title="Hopper", track_commands=(
+        Command("hop", __name__, "hop", "Hop."), Command("status", __name__, "hop", "Not mounted: the core's."))))
+    try:
+        runner = CliRunner()
+        listed = runner.invoke(main, ["track", "--help"]).output
+        assert "hop" in listed and "Hop (a step" in listed
+        assert runner.invoke(main, ["track", "hop", "3"]).exit_code == 0 and HOPS == [3]
+        assert "Resources, round" in runner.invoke(main, ["track", "status", "--help"]).output   # the core's
+    finally:
+        games().pop("hopper")
+
+
+def test_every_game_s_track_command_runs_and_has_an_example():
+    from sheetgen.commands.track import track
+    ctx = click.Context(track)
+    mounted = set(track.list_commands(ctx)) - set(track.commands)
+    assert {"enter", "move", "fight", "flee", "exit", "market", "oracle"} <= mounted
+    for name in sorted(mounted):
+        res = CliRunner().invoke(main, ["track", name, "--help"])
+        assert res.exit_code == 0 and "Example" in res.output, name
+
+
+def test_game_options_reach_their_core_commands():
+    """simulate --table is map mode's option (Game.simulate_options); --ruleset's default and its
+    help come from the registry."""
+    from sheetgen.definitions.registry import default_game
+    out = CliRunner().invoke(main, ["simulate", "--help"]).output
+    assert "--table" in out and f"[default: {default_game()}]" in out
+    out = " ".join(CliRunner().invoke(main, ["track", "new", "--help"]).output.split())
+    assert "a set-up play log" in out and "the d66 table" in out
+
+
+def test_a_new_game_without_map_starts_only_where_the_game_allows_it(tmp_path):
+    journal = str(tmp_path / "j.sqlite")
+    r = CliRunner().invoke(main, ["track", "new", "--journal", journal, "--ruleset", "exploration"])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(main, ["track", "new", "--journal", journal, "--hero", "kael"])
+    assert r.exit_code == 2 and "give --map MAP" in r.output
+    r = CliRunner().invoke(main, ["track", "new", "--journal", journal, "--map", "ancient-story"])
+    assert r.exit_code == 2 and "give --hero NAME or --traits" in r.output

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, Problem, did_you_mean
+from ..games import BUILTIN as BUILTIN_GAMES   # the games that ship with sheetgen (module names)
 
 if TYPE_CHECKING:               # for annotations only: games and the YAML reader load when used
     from ..games.base import BuildOption, Game, Handler, Reading, TrackerAdapter
@@ -35,9 +36,6 @@ CORE_HANDLERS: dict[tuple[str, str | None], str] = {
     ("deck", None): "sheetgen.definitions.layout_handler",
     ("pack", None): "sheetgen.definitions.pack",
 }
-# the games that ship with sheetgen (module names: a plugin list, not imports)
-BUILTIN_GAMES = ("sheetgen.games.foury", "sheetgen.games.exploration", "sheetgen.games.navigation",
-                 "sheetgen.games.shuffle")
 
 _games: dict[str, Game] = {}
 _loaded = False
@@ -74,6 +72,17 @@ def build_options() -> dict[str, BuildOption]:
         for opt in game.build_options:
             out.setdefault(opt.name, opt)
     return out
+
+
+def default_game() -> str:
+    """The name of the game a command plays when not told (--ruleset's default): the first built-in."""
+    return importlib.import_module(BUILTIN_GAMES[0]).GAME.name
+
+
+def option_help(key: str) -> str:
+    """What the games add to the help of a core option KEY ("track new --map"), as
+    'game: words; game: words' in the registry's order."""
+    return "; ".join(f"{name}: {g.option_help[key]}" for name, g in games().items() if key in g.option_help)
 
 
 def find_game(name: str) -> Game:

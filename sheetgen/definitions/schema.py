@@ -302,7 +302,7 @@ def _dispatch_on_kind(defs: dict, roots: list[str]) -> dict:
         rules.append({"if": condition, "then": {"$ref": f"#/$defs/{name}"}})
         for k in kind_values:
             by_kind.setdefault(k, []).extend(ruleset_values or [None])
-    # a kind and ruleset that go together (e.g. kind: map needs ruleset: foury)
+    # a kind and ruleset that go together (e.g. kind: map needs the ruleset of a game with maps)
     for kind, allowed in by_kind.items():
         games = [r for r in allowed if r is not None]
         if not games:

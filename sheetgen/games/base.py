@@ -240,7 +240,8 @@ def _weight(violations: list[Violation]) -> int:
 # -- what a game declares --------------------------------------------------------------------
 @dataclass(frozen=True)
 class BuildOption:
-    """An option of `sheetgen build` that some of a game's sheets take (e.g. --columns)."""
+    """An option of `sheetgen build` that some of a game's sheets take (e.g. --columns), or of another
+    core command a game adds an option to (Game.simulate_options)."""
     name: str                               # the option (--NAME) and the key composers read
     type: str                               # 'int' or 'str'
     help: str
@@ -260,7 +261,8 @@ class BuildOption:
 
 @dataclass(frozen=True)
 class Command:
-    """A command a game adds to the command line (loaded only when run)."""
+    """A command a game adds to the command line, or to `sheetgen track` (its steps): the click
+    command `attribute` of `module`, imported only when run or listed."""
     name: str
     module: str
     attribute: str
@@ -279,6 +281,13 @@ class Game:
     simulator: str | None = None                            # module of `sheetgen simulate`
     readings: str | None = None                             # "module:EnumClass" of its readings
     commands: tuple[Command, ...] = ()
+    track_commands: tuple[Command, ...] = ()                # `sheetgen track NAME`: the game's own steps
+    # the options of `sheetgen track` that give a die a step may leave out: (path of keys in the
+    # step, as dice_due names it) -> the option, for the message that asks for the die
+    dice_options: Mapping[tuple[str, ...], str] = field(default_factory=dict)
+    simulate_options: tuple[BuildOption, ...] = ()          # options the game adds to `sheetgen simulate`
+    # what the game adds to the help of a core option, by "command --option" ("track new --map")
+    option_help: Mapping[str, str] = field(default_factory=dict)
     build_options: tuple[BuildOption, ...] = ()
     vocabularies: Mapping[str, str] = field(default_factory=dict)   # `sheetgen list WORD` -> "module:function"
     web: str | None = None                                  # module of its companion page (`sheetgen play`)
@@ -359,6 +368,9 @@ class TrackerAdapter(ABC):
         """What a recorded step meant: its words (narrate) and what the page highlights on the sheet."""
         return Told(self.narrate(before, after, step))
 
+    # a game whose games may start without --map (its start() then takes the built-in default)
+    needs_map: bool = True
+
     def choices_due(self, state: Any, step: dict) -> list | None:
         """The choices the player still has to make for STEP once its dice are rolled (map mode:
         where a rolled room goes), or None when there is none to make (the default)."""
@@ -394,7 +406,13 @@ class SimulationRequest:
     jobs: int = 1
     coin: bool = False
     compare_ref: str | None = None
-    table: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)  # the game's own (Game.simulate_options), by name
+
+    @property
+    def table(self) -> str | None:
+        """--table: the room table a map-mode simulation plays."""
+        value = self.options.get("table")
+        return None if value is None else str(value)
 
 
 class Simulation(ABC):

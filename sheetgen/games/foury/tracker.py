@@ -11,6 +11,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from sheetgen.errors import InputError
 from sheetgen.games.base import Illegal, Told, TrackerAdapter
 from . import notation
 from . import rules as E
@@ -255,6 +256,8 @@ class FouryTracker(TrackerAdapter):
     """A Dungeon Foury game in the journal: the map, the hero, and the steps so far."""
 
     def start(self, params: dict) -> dict:
+        if not params.get("hero") and not params.get("traits"):
+            raise InputError("give --hero NAME or --traits hearts=4,shields=2,... (12 in all)")
         ref = _map_ref(params["map"])
         board = _board(ref, _map_key(ref))
         header = {"ruleset": "foury", "map": ref}
