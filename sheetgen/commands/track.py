@@ -174,9 +174,7 @@ def record_step(journal_path, step, seed=None, auto_roll=False):
         click.echo(f"recorded step {seq}: {_flow(journal.last_step)}")
         for line in ad.narrate(result["before"], result["state"], journal.last_step):
             click.echo(f"  {line}")
-        lines = ad.status(result["state"]).splitlines()
-        brief = [ln for ln in lines if ln.startswith(("hearts", "legal now"))] or lines[-2:]
-        click.echo("\n".join(brief))               # resources, then what is legal now
+        click.echo("\n".join(ad.brief_status(result["state"])))   # resources, then what is legal now
     finally:
         journal.close()
 
@@ -485,12 +483,11 @@ def dice(mode, journal_path):
 
 
 # -- the interactive prompt --------------------------------------------------------------------
+# the prompt's help around the game's own lines (Game.track_prompt), and the core's one-letter words
 PLAY_HELP = """one action per line, as the track commands take it (without 'sheetgen track'):
-  move C2 [--roll 4]      fight [--weapon] [--hero 3 --enemy 4]     enter C1:N     collect potion
-  flee  climb  lever D4  shovel D1:W  circle E5  exit E3:E  oracle --words "two words"  market ...
-  undo   status   question "..."   help   quit
+{game}  undo   status   question "..."   help   quit
 a die you leave out is asked for (r: sheetgen rolls it)"""
-SHORT = {"m": "move", "f": "fight", "s": "status", "u": "undo", "e": "enter", "q": "quit", "?": "help", "h": "help"}
+SHORT = {"s": "status", "u": "undo", "q": "quit", "?": "help", "h": "help"}
 
 
 @track.command("play")
@@ -509,11 +506,16 @@ def play(ctx, journal_path):
     """
     import shlex
     obj = dict(ctx.obj or {}, journal=journal_path or (ctx.obj or {}).get("journal"))
+    from ..definitions.registry import find_game
     journal = _open(journal_path)
     try:
-        click.echo(f"game {_current(journal).id} in {journal.path}; 'help' lists the actions")
+        current = _current(journal)
+        click.echo(f"game {current.id} in {journal.path}; 'help' lists the actions")
     finally:
         journal.close()
+    game = find_game(current.ruleset)
+    helped = PLAY_HELP.format(game="".join(f"  {line}\n" for line in game.track_prompt))
+    short = {**game.track_shortcuts, **SHORT}
     _PROMPTING["on"] = True
     try:
         while True:
@@ -529,11 +531,11 @@ def play(ctx, journal_path):
                 continue
             if not words:
                 continue
-            name = SHORT.get(words[0].lower(), words[0].lower())
+            name = short.get(words[0].lower(), words[0].lower())
             if name in ("quit", "exit") and len(words) == 1:
                 return
             if name == "help" or name == "play":
-                click.echo(PLAY_HELP)
+                click.echo(helped)
                 continue
             command = track.get_command(ctx, name)
             if command is None:

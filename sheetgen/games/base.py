@@ -282,6 +282,8 @@ class Game:
     readings: str | None = None                             # "module:EnumClass" of its readings
     commands: tuple[Command, ...] = ()
     track_commands: tuple[Command, ...] = ()                # `sheetgen track NAME`: the game's own steps
+    track_prompt: tuple[str, ...] = ()                      # its steps, as `track play`'s help shows them
+    track_shortcuts: Mapping[str, str] = field(default_factory=dict)    # `track play`: letter -> step
     # the options of `sheetgen track` that give a die a step may leave out: (path of keys in the
     # step, as dice_due names it) -> the option, for the message that asks for the die
     dice_options: Mapping[tuple[str, ...], str] = field(default_factory=dict)
@@ -383,6 +385,11 @@ class TrackerAdapter(ABC):
     @abstractmethod
     def status(self, state: Any) -> str:
         """Resources, round, progress and the legal moves from here, as text."""
+
+    def brief_status(self, state: Any) -> list[str]:
+        """The status lines a recorded step is followed by: what is legal now (or the last two)."""
+        lines = self.status(state).splitlines()
+        return [ln for ln in lines if ln.startswith("legal now")] or lines[-2:]
 
     @abstractmethod
     def export(self, header: dict, steps: list, relative_to: Path | None = None) -> str:

@@ -64,6 +64,9 @@ GAME = Game(
         ("redeem", "redeem", "Spend a cornucopia on a resource."),
         ("oracle", "oracle", "Consult the Oracle in the centre room."),
         ("market", "market", "Trade at the market between rounds."))),
+    track_prompt=("move C2 [--roll 4]      fight [--weapon] [--hero 3 --enemy 4]     enter C1:N     collect potion",
+                  'flee  climb  lever D4  shovel D1:W  circle E5  exit E3:E  oracle --words "two words"  market ...'),
+    track_shortcuts={"m": "move", "f": "fight", "e": "enter"},
     # the option of a track command that gives each die a step may leave out
     dice_options={("roll",): "--roll N", ("fight", "hero"): "--hero N", ("fight", "enemy"): "--enemy N",
                   ("fight", "clover", "roll"): "--clover-roll N",

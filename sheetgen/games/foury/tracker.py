@@ -356,6 +356,11 @@ class FouryTracker(TrackerAdapter):
                 out.append((("fight", "clover", "roll"), "the clover's reroll"))
         return out
 
+    def brief_status(self, state: TrackState) -> list[str]:
+        """The resources, then what is legal now."""
+        lines = self.status(state).splitlines()
+        return [ln for ln in lines if ln.startswith(("hearts", "legal now"))] or lines[-2:]
+
     def narrate(self, before: TrackState, after: TrackState, step) -> list[str]:
         return self.tell(before, after, step).lines
 
