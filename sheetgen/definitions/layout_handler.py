@@ -114,4 +114,10 @@ def __getattr__(name: str):
 
 
 # what the core calls for this kind (sheetgen.games.base.Handler)
-HANDLER = Handler(load=load, element_key=element_key, compose=compose)
+def format_models():
+    """The format's model (for `sheetgen schema`): imports the format, so only when asked."""
+    from . import layout
+    return layout.MODEL
+
+
+HANDLER = Handler(load=load, element_key=element_key, compose=compose, models=format_models)

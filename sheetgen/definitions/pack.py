@@ -91,4 +91,4 @@ def lint(pack: Pack):
 
 
 # what the core calls for this kind (sheetgen.games.base.Handler)
-HANDLER = Handler(load=load, lint=lint)
+HANDLER = Handler(load=load, lint=lint, models=pack_model)

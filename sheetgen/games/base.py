@@ -456,13 +456,16 @@ class Handler:
     compose(definition, options) -> Document: the pages to print;
     options_taken(definition) -> {names}: the game options (--hero, --columns) its sheets read;
     check(definition) -> Judgement: the rules' verdict on a play log;
-    element_key(definition, element_id) -> key path: where in the file a drawn text comes from."""
+    element_key(definition, element_id) -> key path: where in the file a drawn text comes from;
+    models() -> the format's pydantic models (a model, a Union, a dict or tuple of them), for
+        `sheetgen schema` (a function: the models load only when asked)."""
     load: Callable[[Any, Any], Any]
     lint: Callable[[Any], list] | None = None
     compose: Callable[[Any, Any], Any] | None = None
     options_taken: Callable[[Any], Iterable[str]] | None = None
     check: Callable[[Any], Judgement] | None = None
     element_key: Callable[[Any, str], tuple | None] | None = None
+    models: Callable[[], Any] | None = None
 
 
 # -- the companion page (`sheetgen play`) -------------------------------------------------------------

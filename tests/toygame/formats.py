@@ -74,4 +74,4 @@ def check(loaded: Loaded) -> Judgement:
 
 
 # what the core calls for this kind (sheetgen.games.base.Handler)
-HANDLER = Handler(load=load, check=check)
+HANDLER = Handler(load=load, check=check, models=lambda: MODEL)

@@ -26,4 +26,4 @@ def compose(defn, options):
 
 
 # what the core calls for this kind (sheetgen.games.base.Handler)
-HANDLER = Handler(load=load, lint=lint, compose=compose)
+HANDLER = Handler(load=load, lint=lint, compose=compose, models=lambda: (MODEL, MODELS))

@@ -317,4 +317,4 @@ def dump_log(ex, seed: int | None = None, policy: str | None = None, table: str 
 
 
 # what the core calls for this kind (sheetgen.games.base.Handler)
-HANDLER = Handler(load=load, check=check)
+HANDLER = Handler(load=load, check=check, models=lambda: MODEL)

@@ -408,4 +408,4 @@ def lint(defn) -> list:
 
 
 # what the core calls for this kind (sheetgen.games.base.Handler)
-HANDLER = Handler(load=load, lint=lint, compose=compose)
+HANDLER = Handler(load=load, lint=lint, compose=compose, models=lambda: MODEL)

@@ -92,4 +92,4 @@ def check(loaded: LoadedLog) -> Judgement:
 
 
 # what the core calls for this kind (sheetgen.games.base.Handler)
-HANDLER = Handler(load=load, check=check)
+HANDLER = Handler(load=load, check=check, models=lambda: MODEL)

@@ -1116,4 +1116,4 @@ def compose(fmap: FouryMap, options):
 
 
 # what the core calls for this kind (sheetgen.games.base.Handler)
-HANDLER = Handler(load=load, lint=lint, compose=compose, options_taken=options_taken, element_key=element_key)
+HANDLER = Handler(load=load, lint=lint, compose=compose, options_taken=options_taken, element_key=element_key, models=lambda: MODEL)

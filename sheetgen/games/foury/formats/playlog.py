@@ -516,4 +516,4 @@ def check(log: FouryLog) -> Judgement:
 
 
 # what the core calls for this kind (sheetgen.games.base.Handler)
-HANDLER = Handler(load=load, check=check)
+HANDLER = Handler(load=load, check=check, models=lambda: MODEL)

@@ -274,4 +274,4 @@ def _doc_name(sheet: FourySheet) -> str:
 
 
 # what the core calls for this kind (sheetgen.games.base.Handler)
-HANDLER = Handler(load=load, compose=compose, options_taken=options_taken)
+HANDLER = Handler(load=load, compose=compose, options_taken=options_taken, models=lambda: MODEL)
