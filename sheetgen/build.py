@@ -36,7 +36,7 @@ def parse_formats(text: str) -> tuple[str, ...]:
 
 def options_taken(loaded: Loaded) -> set[str]:
     """The game options (--hero, --columns, ...) the definition's sheets read."""
-    taken = getattr(loaded.handler, "options_taken", None)
+    taken = loaded.handler.options_taken
     return set(taken(loaded.definition)) if taken else set()
 
 
@@ -71,7 +71,7 @@ def ignored_options(loaded: list[Loaded], options: BuildOptions) -> list[str]:
 
 
 def compose_loaded(loaded: Loaded, options: BuildOptions) -> Document:
-    compose = getattr(loaded.handler, "compose", None)
+    compose = loaded.handler.compose
     if compose is None:
         hint = hint_for(loaded.kind)
         raise InputError(Problem(f"a {loaded.kind}{' (' + loaded.ruleset + ')' if loaded.ruleset else ''} "
@@ -130,7 +130,7 @@ def layout_warnings(loaded: Loaded, doc: Document) -> list[str]:
     if loaded.source.builtin:
         return []
     from .draw.lint import overlaps
-    key_of = getattr(loaded.handler, "element_key", None)
+    key_of = loaded.handler.element_key
     met: dict[tuple, list] = {}                 # one warning per text, naming what it runs into
     for finding in overlaps(doc):
         met.setdefault((finding.page, finding.page_name, finding.text, finding.text_id), []).append(finding)
@@ -150,7 +150,7 @@ def layout_warnings(loaded: Loaded, doc: Document) -> list[str]:
 def page_warnings(loaded: Loaded) -> list[str]:
     """For `validate`: the layout lint on the pages a user definition builds with the default
     options, or why its pages cannot be built (build fails on that; validate only warns)."""
-    if loaded.source.builtin or loaded.kind == "pack" or getattr(loaded.handler, "compose", None) is None:
+    if loaded.source.builtin or loaded.kind == "pack" or loaded.handler.compose is None:
         return []
     from .errors import SheetgenError
     try:

@@ -13,7 +13,7 @@ def builtin_sheets() -> tuple[str, ...]:
     from sheetgen.definitions.registry import handler_for
     names = []
     for info in sorted(builtin_info(), key=lambda i: i.name):
-        if info.kind != "pack" and hasattr(handler_for(info.kind, info.ruleset), "compose"):
+        if info.kind != "pack" and handler_for(info.kind, info.ruleset).compose is not None:
             names.append(info.name)
     return tuple(names)
 

@@ -31,7 +31,7 @@ PART_OF = {
     "calibration": "calibration", "build": "build", "usercache": "usercache", "limits": "limits",
     "definitions": "definitions", "draw": "draw", "render": "render", "tracker": "tracker",
     "commands": "commands", "scan": "scan", "web": "web",
-    "games.__init__": "games.shared", "games.base": "games.shared", "games.dice": "games.shared",
+    "games": "games.shared", "games.__init__": "games.shared", "games.base": "games.shared", "games.dice": "games.shared",
     "games.grid": "games.shared", "games.workers": "games.shared",
 }
 
@@ -232,3 +232,93 @@ def test_the_table_forbids_what_the_design_forbids():
     assert allowed("foury:formats", "foury:sheets") and allowed("foury:tracker", "tracker")
     assert part_of("sheetgen.games.foury.sheets.map") == "foury:sheets"
     assert part_of("sheetgen.games.base") == "games.shared" and part_of("sheetgen.draw.model") == "draw"
+
+
+def _private_uses(path: Path, package: str):
+    """(line, 'module.name') for every private name (one leading underscore) this module takes from
+    another sheetgen module: `from X import _name`, or `X._name` where X is a sheetgen module it
+    imported."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    modules_named: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+            if base.split(".")[0] != "sheetgen":
+                continue
+            for a in node.names:
+                if a.name.startswith("_") and not a.name.startswith("__"):
+                    yield node.lineno, f"{base}.{a.name}"
+                elif _resolve_module(f"{base}.{a.name}") == f"{base}.{a.name}":
+                    modules_named[a.asname or a.name] = f"{base}.{a.name}"
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] == "sheetgen" and a.asname:
+                    modules_named[a.asname] = a.name
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules_named
+                and node.attr.startswith("_") and not node.attr.startswith("__")):
+            yield node.lineno, f"{modules_named[node.value.id]}.{node.attr}"
+
+
+def test_no_private_name_is_taken_from_another_module():
+    """A name with a leading underscore is its module's own: what another module needs gets a
+    public name (so a change inside a module cannot break another one unseen)."""
+    bad = [f"{path.relative_to(PKG.parent)}:{line}: {used}"
+           for path, _, package in modules() for line, used in _private_uses(path, package)]
+    assert not bad, "private names used across modules:\n" + "\n".join(bad)
+
+
+def test_the_private_name_check_sees_both_forms(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("from .tracker import _hero, ADAPTER\nfrom sheetgen.draw import charts as c\n"
+                      "from xml.etree.ElementTree import _escape_cdata\nc._paper(1)\nc.paper_size(1)\n")
+    found = [used for _, used in _private_uses(sample, "sheetgen.games.foury")]
+    assert found == ["sheetgen.games.foury.tracker._hero", "sheetgen.draw.charts._paper"]
+
+
+# the core's source text: its code, templates and scripts (the built-in definitions under layouts/
+# are each game's data, in a folder of its name; prebuilt/ holds their snapshots)
+CORE_TEXT = (".py", ".html", ".js", ".css")
+NOT_CORE = ("games", "layouts", "prebuilt")
+
+
+def _game_words() -> list[str]:
+    """Every registered game's name (its modules, its vocabulary modules among them, are named
+    under it: sheetgen.games.NAME...)."""
+    from sheetgen.definitions.registry import games
+    words = set()
+    for game in games().values():
+        words.add(game.name)
+    return sorted(words)
+
+
+def _named_games(text: str, words: list[str]) -> list[str]:
+    import re
+    pattern = re.compile(r"(?<![A-Za-z0-9])(" + "|".join(map(re.escape, words)) + r")(?![A-Za-z0-9])", re.I)
+    return [m.group(0) for m in pattern.finditer(text)]
+
+
+def test_the_core_names_no_game():
+    """Game knowledge lives in the game: no game's name in the core's source text (a `ruleset ==`
+    branch, a game's option help, its commands), so that adding a game never means editing the core."""
+    words = _game_words()
+    assert {"foury", "exploration", "navigation", "shuffle"} <= set(words)
+    bad = []
+    for path in sorted(PKG.rglob("*")):
+        rel = path.relative_to(PKG)
+        if not path.is_file() or path.suffix not in CORE_TEXT or rel.parts[0] in NOT_CORE:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if _named_games(line, words):
+                bad.append(f"sheetgen/{rel}:{number}: {line.strip()}")
+    assert not bad, "game names in the core:\n" + "\n".join(bad)
+
+
+def test_the_name_scan_sees_a_game_name_in_any_case():
+    words = ["foury", "shuffle"]
+    assert _named_games('if ruleset == "foury":', words) == ["foury"]
+    assert _named_games("a Dungeon Foury map; Shuffle Dungeons; foury-blank", words) == ["Foury", "Shuffle", "foury"]
+    assert _named_games("fourying reshuffled", words) == []

@@ -207,7 +207,7 @@ def test_what_ships_for_the_built_ins_is_what_they_validate_to(tmp_path):
     assert pickle.loads((usercache.PREBUILT / f"{heroes}.pickle").read_bytes()) == hero_numbers.read_heroes()
     tracker._MAPS.clear()
     board = tracker._board("ancient-story", tracker._map_key("ancient-story"))   # from what shipped
-    assert board == tracker._load_map("ancient-story").board
+    assert board == tracker.cached_map("ancient-story").board
 
 
 def test_a_pack_from_its_snapshot_lists_the_same_sheets():

@@ -8,7 +8,7 @@ import pytest
 
 from sheetgen.definitions.registry import load
 from sheetgen.games.foury.sheets.map import compose_map
-from sheetgen.draw.icons import FOURY_ICONS as ICON_NAMES, slug
+from sheetgen.draw.icons import MAP_ICONS as ICON_NAMES, slug
 from sheetgen.draw.model import Group, Rect, Text, walk
 from sheetgen.draw.options import BuildOptions, game_options
 from sheetgen.errors import InputError

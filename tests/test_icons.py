@@ -159,9 +159,9 @@ def test_an_event_with_a_monster_and_a_chest_shows_both():
 
 def test_the_card_games_monsters_and_heroes_each_have_their_own_icon():
     from sheetgen.definitions.registry import load
-    from sheetgen.draw.icons import CARD_ICONS, FOURY_ICONS
+    from sheetgen.draw.icons import CARD_ICONS, MAP_ICONS
     from sheetgen.games.shuffle.sheets import card_icon
-    assert not set(CARD_ICONS) & set(FOURY_ICONS) and set(CARD_ICONS) <= set(ICON_NAMES)
+    assert not set(CARD_ICONS) & set(MAP_ICONS) and set(CARD_ICONS) <= set(ICON_NAMES)
     deck = load("shuffle-core").definition.deck
     chosen = {c.id: card_icon(c, "monster") for c in deck.monsters}
     heroes = {h.id: card_icon(h, "start") for h in deck.heroes}

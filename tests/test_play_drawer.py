@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from sheetgen.cli import main
-from sheetgen.web.play.app import PagePool, _NotFound
+from sheetgen.web.play.app import PagePool, NotFound
 from tests.test_play_command import HALL, _alive
 
 TRAITS = "hearts=4,shields=2,weapon=2,clovers=2,shovels=2"
@@ -66,7 +66,7 @@ def test_a_drawer_that_died_is_replaced_for_the_next_page(pool):
 
 def test_a_game_not_in_the_journal_is_not_found_and_the_drawer_goes_on(pool):
     async def scenario():
-        with pytest.raises(_NotFound):
+        with pytest.raises(NotFound):
             await pool.page(99, {})
         return await pool.page(1, {})
     assert _game_of(asyncio.run(scenario())) == 1

@@ -262,9 +262,9 @@ def _random_steps(map_name: str, hero: str | None, seed: int, count: int):
     from sheetgen.games.foury.formats.map import load_map
     from sheetgen.games.foury.heroes import free_hero, named_hero
     from sheetgen.games.foury.randomplay import random_game
-    from sheetgen.games.foury.tracker import _hero
+    from sheetgen.games.foury.tracker import track_hero
     board = load_map(map_name).board
-    hero_obj = _hero({"hero": {"name": hero}} if hero else {"hero": {"traits": dict(
+    hero_obj = track_hero({"hero": {"name": hero}} if hero else {"hero": {"traits": dict(
         hearts=4, shields=2, weapon=2, clovers=2, shovels=2)}}, board)[0]
     assert free_hero and named_hero
     return [notation.serialize(a) for a in random_game(board, hero_obj, seed, max_actions=count)]

@@ -107,7 +107,7 @@ def _kept_equals_fresh(map_name, traits, kinds):
     from sheetgen.games.foury.heroes import free_hero
     from sheetgen.games.foury.randomplay import random_game
     from sheetgen.games.foury.sheets.pencil import overlay, replay_with_trail
-    from sheetgen.games.foury.tracker import ADAPTER, _actions
+    from sheetgen.games.foury.tracker import ADAPTER, played_actions
     from sheetgen.games.foury.web import PAGE
     board = load_map(map_name).board
     steps = [notation.serialize(a) for a in random_game(board, free_hero(traits), 5, max_actions=160)]
@@ -116,7 +116,7 @@ def _kept_equals_fresh(map_name, traits, kinds):
     page = sheet.doc.pages[0]
     hero = free_hero(traits)
     for n in range(0, len(steps) + 1, 4):
-        state, trail = replay_with_trail(board, hero, _actions(steps[:n]))
+        state, trail = replay_with_trail(board, hero, played_actions(steps[:n]))
         kept = overlay(page, state, trail, rects=sheet.rects)
         fresh = overlay(page, state, trail)                     # rects looked up again: nothing kept
         assert kept == fresh, n

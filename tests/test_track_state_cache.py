@@ -24,8 +24,8 @@ def _track(journal, *args):
 def _full_replay(header, steps):
     """The state as it was before the cache: every step through the format, from the start."""
     from sheetgen.games.foury import rules as E
-    board = tracker._load_map(header["map"]).board
-    hero, _ = tracker._hero(header, board)
+    board = tracker.cached_map(header["map"]).board
+    hero, _ = tracker.track_hero(header, board)
     game = E.rules_for(board).new_game(board, hero)
     for step in steps:
         game = game.rules.step(game, step_action(step)).state

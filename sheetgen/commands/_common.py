@@ -115,3 +115,60 @@ def require_extra(extra: str, command: str) -> None:
     if missing:
         raise InputError(f"`sheetgen {command}` needs the {extra} extra ({', '.join(missing)} not installed): "
                          f"python3 -m pip install 'sheetgen[{extra}]' (from a checkout: pip install -e '.[{extra}]')")
+
+
+class GameOption(click.Option):
+    """An option whose default and help the registered games complete, looked up only when the
+    option is shown or used (a command module imports only click: a fast --help).
+    default_of() -> the default; help_of() -> the help text."""
+
+    def __init__(self, *args, default_of=None, help_of=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.default_of, self.help_of = default_of, help_of
+
+    def get_default(self, ctx, call=True):
+        if self.default_of is not None:
+            return self.default_of()
+        return super().get_default(ctx, call=call)
+
+    def get_help_record(self, ctx):
+        if self.help_of is not None:
+            self.help = self.help_of()
+        return super().get_help_record(ctx)
+
+
+class GameOptionsCommand(click.Command):
+    """A core command the games add options to (options_of() -> [BuildOption]: e.g. every game's
+    simulate_options), shown before --help; their values reach the callback by name."""
+
+    def __init__(self, *args, options_of=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.options_of, self.game_params = options_of, None
+
+    def get_params(self, ctx):
+        params = super().get_params(ctx)
+        if self.game_params is None:
+            seen = {p.name for p in params}
+            self.game_params = []
+            for opt in (self.options_of() if self.options_of else ()):
+                if opt.name not in seen:
+                    seen.add(opt.name)
+                    self.game_params.append(click.Option([f"--{opt.name}"], default=None, help=opt.help,
+                                                         type=int if opt.type == "int" else str))
+        helper = self.get_help_option(ctx)
+        if helper is not None and params and params[-1] is helper:
+            return params[:-1] + self.game_params + params[-1:]
+        return params + self.game_params
+
+
+def default_ruleset() -> str:
+    """--ruleset's default: the registry's default game."""
+    from ..definitions.registry import default_game
+    return default_game()
+
+
+def game_help(key: str, before: str, after: str = ".") -> str:
+    """BEFORE, then what the games add to option KEY's help in brackets, then AFTER."""
+    from ..definitions.registry import option_help
+    words = option_help(key)
+    return before + (f" ({words})" if words else "") + after

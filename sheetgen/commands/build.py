@@ -47,7 +47,6 @@ def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, pri
       sheetgen build
       sheetgen build graph-20x28 --paper letter --format pdf
       sheetgen build my-map.yaml -o prints --grayscale
-      sheetgen build foury-blank --columns 11 --rows 11
       sheetgen build ancient-story --hero kael
     """
     import sys

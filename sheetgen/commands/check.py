@@ -29,6 +29,8 @@ def check(log, fmt):
     if loaded.kind != "playlog":
         raise InputError(Problem(f"this is a {loaded.kind}, not a play log (kind: playlog)", loaded.source.filename, 1, 1))
     from ..games.base import Judgement
+    if loaded.handler.check is None:
+        raise InputError(Problem(f"the {loaded.ruleset} play log has no checker", loaded.source.filename, 1, 1))
     verdict = loaded.handler.check(loaded.definition)
     if not isinstance(verdict, Judgement):          # a checker without readings returns its violations
         verdict = Judgement(list(verdict))

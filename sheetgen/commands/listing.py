@@ -10,7 +10,7 @@ def list_(what):
     """List the built-in definitions (name, kind and title), the games, or a game's vocabulary.
 
     WHAT is empty (the built-in definitions), `games` (every registered game), or a
-    word a game lists, each name with one line of meaning (for Dungeon Foury: items,
+    word a game lists, each name with one line of meaning (for a game with maps: items,
     events, enemies, campaigns, requirements, die-effects, sides: every word a map
     may use).
 
@@ -18,7 +18,7 @@ def list_(what):
     Example:
       sheetgen list
       sheetgen list games
-      sheetgen list items            # what a Foury map may print in a cell
+      sheetgen list items            # what a map may print in a cell
       sheetgen build graph-20x28     # build one by name
     """
     if what is None:

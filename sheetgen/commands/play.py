@@ -1,6 +1,14 @@
 import click
 
-from ._common import clean_errors, require_extra
+from ._common import GameOption, clean_errors, require_extra
+
+
+def _ruleset_help() -> str:
+    """--ruleset's help: the default game, and the games that start without --map (their words)."""
+    from ..definitions.registry import default_game, games
+    others = "".join(f" or {name} ({g.option_help['play --ruleset']})" for name, g in games().items()
+                     if "play --ruleset" in g.option_help)
+    return f"The ruleset of a new game: {default_game()} (the default with --map){others}."
 
 
 @click.command("play")
@@ -9,9 +17,7 @@ from ._common import clean_errors, require_extra
                    "without it the journal's current game goes on.")
 @click.option("--hero", default=None, help="The hero of the new game: kael, melyra, thalindra, elydion.")
 @click.option("--traits", default=None, help="Or 12 traits freely marked: hearts=4,shields=2,weapon=2,clovers=2,shovels=2")
-@click.option("--ruleset", default=None,
-              help="The ruleset of a new game: foury (the default with --map) or exploration (map mode; "
-                   "--map names its d66 table, default the built-in one).")
+@click.option("--ruleset", default=None, cls=GameOption, help_of=_ruleset_help)
 @click.option("--journal", "journal_path", type=click.Path(dir_okay=False), default=None,
               help="The journal (default: the one of the game last started, as `sheetgen track`).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
@@ -34,25 +40,24 @@ def play(map_name, hero, traits, ruleset, journal_path, port, host, workers):
     Example:
       sheetgen play --map ancient-story --hero kael
       sheetgen play --host 0.0.0.0          # the current game, on a phone
-      sheetgen play --ruleset exploration   # map mode on the graph sheet
+      sheetgen play --ruleset NAME          # a game that starts without --map (map mode)
     """
     from ..errors import InputError
     from ..tracker.journal import Journal, JournalError, remember, resolve
     require_extra("web", "play")
     from ..web.server import address, bind, serve, token_for
-    if ruleset == "exploration" and not map_name:
-        map_name = "builtin"
-    ruleset = ruleset or "foury"
-    if map_name:
-        from ..definitions.registry import tracker_for
+    from ..definitions.registry import default_game, tracker_for
+    # a new game: --map given, or a game named that starts without one (map mode)
+    starting = bool(map_name) or (ruleset is not None and not tracker_for(ruleset).needs_map)
+    ruleset = ruleset or default_game()
+    if starting:
         from ..games.base import Illegal
-        from .track import _pairs
+        from .track import parse_pairs
         if hero and traits:
             raise InputError("give either --hero or --traits, not both")
-        if ruleset == "foury" and not hero and not traits:
-            raise InputError("give --hero NAME or --traits hearts=4,shields=2,... (12 in all)")
+        ad = tracker_for(ruleset)           # an unknown name: InputError (exit 2)
         try:
-            header = tracker_for(ruleset).start({"map": map_name, "hero": hero, "traits": _pairs(traits, "--traits")})
+            header = ad.start({"map": map_name, "hero": hero, "traits": parse_pairs(traits, "--traits")})
         except Illegal as exc:
             raise InputError(str(exc)) from None
     try:
@@ -60,7 +65,7 @@ def play(map_name, hero, traits, ruleset, journal_path, port, host, workers):
     except JournalError as exc:
         raise InputError(str(exc)) from None
     try:
-        if map_name:
+        if starting:
             gid = journal.new_game(ruleset, header)
             remember(journal.path)
             click.echo(f"game {gid} started in {journal.path}")

@@ -1,9 +1,24 @@
 import click
 
-from ._common import clean_errors
+from ._common import GameOption, GameOptionsCommand, clean_errors, default_ruleset
 
 
-@click.command()
+def _ruleset_help() -> str:
+    """--ruleset's help: the games with a simulator, and what each adds."""
+    from ..definitions.registry import games
+    able = [name for name, g in games().items() if g.simulator]
+    words = "".join(f"; {name} {g.option_help['simulate --ruleset']}" for name, g in games().items()
+                    if "simulate --ruleset" in g.option_help)
+    return f"The game to simulate (a game with a simulator: {', '.join(able)}){words}."
+
+
+def _game_options() -> list:
+    """The options the games add to simulate (Game.simulate_options)."""
+    from ..definitions.registry import games
+    return [opt for g in games().values() for opt in g.simulate_options]
+
+
+@click.command(cls=GameOptionsCommand, options_of=_game_options)
 @click.argument("map_ref", metavar="MAP", required=False)
 @click.option("--games", "-n", type=click.IntRange(1, 10_000_000), default=1000, show_default=True,
               help="Complete games to play.")
@@ -25,13 +40,10 @@ from ._common import clean_errors
               help="Also write the first games (up to 20) as play logs into this folder.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option("--grayscale", is_flag=True, help="Ink saver: no colour fills in the report.")
-@click.option("--ruleset", default="foury", show_default=True,
-              help="The game to simulate (a game with a simulator: foury, exploration); exploration runs "
-                   "map mode of the exploration rules instead of a Foury map.")
-@click.option("--table", default=None, help="With --ruleset exploration: the room table to use.")
+@click.option("--ruleset", cls=GameOption, default_of=default_ruleset, show_default=True, help_of=_ruleset_help)
 @clean_errors
 def simulate(map_ref, games, policy, hero, seed, jobs, coin, compare_ref, fmt, output, logs_dir, paper, grayscale,
-             ruleset, table):
+             ruleset, **options):
     """Play a map thousands of times and report how it plays.
 
     Each game is played to its end (four rounds, the market between rounds)
@@ -76,7 +88,7 @@ def simulate(map_ref, games, policy, hero, seed, jobs, coin, compare_ref, fmt, o
         raise InputError(Problem(f"{game.title} has no simulator", path="--ruleset",
                                  expected="one of " + ", ".join(able)))
     request = SimulationRequest(ref=map_ref, games=games, policy=policy, hero=hero, seed=seed, jobs=jobs,
-                                coin=coin, compare_ref=compare_ref, table=table)
+                                coin=coin, compare_ref=compare_ref, options=options)
     sim = game.module("simulator").simulate(request)
     if logs_dir and type(sim).write_logs is not Simulation.write_logs:
         written = sim.write_logs(logs_dir, 20)

@@ -1,8 +1,9 @@
 import click
 
-from ._common import clean_errors
+from ._common import GameOption, clean_errors, default_ruleset, game_help
 
-def _journal_option(fn):
+def journal_option(fn):
+    """--journal on a track command (a game's steps use it too)."""
     return click.option("--journal", "journal_path", type=click.Path(dir_okay=False), default=None,
                         help=JOURNAL_HELP)(fn)
 
@@ -10,14 +11,36 @@ def _journal_option(fn):
 JOURNAL_HELP = ("The journal database (default: the one of the game last started, else "
                 "USER_DATA_DIR/journal.sqlite, or $SHEETGEN_JOURNAL).")
 AUTO_ROLL_HELP = "Let sheetgen roll the dice you leave out (else it asks, or refuses off a terminal)."
-# the option that gives each die a step may leave out (`track step`: write it in the step)
-DIE_OPTION = {("roll",): "--roll N", ("fight", "hero"): "--hero N", ("fight", "enemy"): "--enemy N",
-              ("fight", "clover", "roll"): "--clover-roll N",
-              ("collect", "roll"): "track step '{collect: {item: die, roll: N}}'"}
 _PROMPTING = {"on": None}       # `track play` asks for dice whatever stdin is
 
 
-@click.group()
+class TrackGroup(click.Group):
+    """`sheetgen track`: the core's commands here, and each game's own steps (its
+    Game.track_commands, imported when listed or run); a core command keeps its name."""
+
+    def game_commands(self) -> dict:
+        from ..definitions.registry import games
+        out: dict = {}
+        for game in games().values():
+            for command in game.track_commands:
+                if command.name not in self.commands:
+                    out.setdefault(command.name, command)
+        return out
+
+    def list_commands(self, ctx):
+        return sorted(set(self.commands) | set(self.game_commands()))
+
+    def get_command(self, ctx, name):
+        found = self.commands.get(name)
+        if found is None:
+            declared = self.game_commands().get(name)
+            if declared is not None:
+                import importlib
+                found = getattr(importlib.import_module(declared.module), declared.attribute)
+        return found
+
+
+@click.group(cls=TrackGroup)
 @click.option("--journal", "journal_path", type=click.Path(dir_okay=False), default=None, help=JOURNAL_HELP)
 @click.option("--auto-roll", is_flag=True, help=AUTO_ROLL_HELP)
 @click.pass_context
@@ -87,16 +110,16 @@ def _auto_roll(header: dict, given: bool = False) -> bool:
     return given or bool((ctx.obj or {}).get("auto_roll")) or header.get("dice") == "auto"
 
 
-def ask_dice(ad, state, step, auto: bool):
+def ask_dice(ad, state, step, auto: bool, options=None):
     """STEP with the dice it leaves out asked for (on a terminal), or left to sheetgen's roll
     when AUTO; off a terminal and not AUTO: refused (a player with a real die would get
-    another game), saying which option gives the die."""
+    another game), saying which option gives the die (OPTIONS: the game's dice_options)."""
     from ..errors import InputError
     due = ad.dice_due(state, step)
     if not due or auto:
         return step
     if not _interactive():
-        what = ", ".join(f"{text} ({DIE_OPTION.get(path, 'write it in the step')})" for path, text in due)
+        what = ", ".join(f"{text} ({(options or {}).get(path, 'write it in the step')})" for path, text in due)
         raise InputError(f"a die is due: {what}; give the die you rolled, or --auto-roll to let sheetgen roll "
                          "(it never rolls unasked)")
     import copy
@@ -117,22 +140,22 @@ def ask_dice(ad, state, step, auto: bool):
     return step
 
 
-def _record(journal_path, step, seed=None, auto_roll=False):
-    """Check step against the rules, then record it in one transaction; say what it meant."""
+def record_step(journal_path, step, seed=None, auto_roll=False):
+    """Check step against the rules, then record it in one transaction; say what it meant (what
+    every step command calls, the games' own too)."""
     import random
 
+    from ..definitions.registry import find_game
     from ..definitions.registry import tracker_for as adapter
     from ..games.base import Illegal as StepRefused
     journal = _open(journal_path)
     try:
         game = _current(journal)
-        try:
-            ad = adapter(game.ruleset)
-        except StepRefused as exc:
-            _refuse(str(exc))
+        ad = adapter(game.ruleset)             # an unknown name: InputError (exit 2)
         # the dice are asked before the write transaction: a prompt never holds the journal
         auto = seed is not None or _auto_roll(game.header, auto_roll)
-        step = ask_dice(ad, ad.resume(game.header, journal.steps(game.id)), step, auto)
+        step = ask_dice(ad, ad.resume(game.header, journal.steps(game.id)), step, auto,
+                        find_game(game.ruleset).dice_options)
         rng = random.Random(seed) if seed is not None else random.Random()
         result = {}
 
@@ -151,9 +174,7 @@ def _record(journal_path, step, seed=None, auto_roll=False):
         click.echo(f"recorded step {seq}: {_flow(journal.last_step)}")
         for line in ad.narrate(result["before"], result["state"], journal.last_step):
             click.echo(f"  {line}")
-        lines = ad.status(result["state"]).splitlines()
-        brief = [ln for ln in lines if ln.startswith(("hearts", "legal now"))] or lines[-2:]
-        click.echo("\n".join(brief))               # resources, then what is legal now
+        click.echo("\n".join(ad.brief_status(result["state"])))   # resources, then what is legal now
     finally:
         journal.close()
 
@@ -163,7 +184,7 @@ def _flow(step) -> str:
     return yaml.safe_dump(step, default_flow_style=True, sort_keys=False, width=10 ** 6).strip()
 
 
-def _pairs(text: str | None, what: str) -> dict:
+def parse_pairs(text: str | None, what: str) -> dict:
     """'hearts=4,shields=2' -> {'hearts': 4, 'shields': 2}."""
     from ..errors import InputError
     out: dict = {}
@@ -184,22 +205,22 @@ def _pairs(text: str | None, what: str) -> dict:
 
 # -- games -----------------------------------------------------------------------------
 @track.command("new")
-@click.option("--map", "map_name", default=None,
-              help="A built-in map name or a map YAML file (shuffle: a set-up play log; exploration: the d66 "
-                   "table, default the built-in one).")
+@click.option("--map", "map_name", default=None, cls=GameOption,
+              help_of=lambda: game_help("track new --map", "A built-in map name or a map YAML file"))
 @click.option("--hero", default=None, help="A pre-filled hero: kael, melyra, thalindra, elydion.")
 @click.option("--traits", default=None, help="12 traits freely marked: hearts=4,shields=2,weapon=2,clovers=2,shovels=2")
-@click.option("--ruleset", default="foury", show_default=True, help="The ruleset of the game.")
+@click.option("--ruleset", cls=GameOption, default_of=default_ruleset, show_default=True,
+              help="The ruleset of the game.")
 @click.option("--question", default=None, help="The question you ask the Oracle (drawn on the sheet).")
 @click.option("--auto-roll", is_flag=True, help="This game: sheetgen may roll every die you leave out.")
-@_journal_option
+@journal_option
 @clean_errors
 def new(map_name, hero, traits, ruleset, question, auto_roll, journal_path):
     """Start a new game; it becomes the current game of the journal.
 
     \b
     Example:
-      sheetgen track new --map tests/data/foury_maps/test-hall.yaml \\
+      sheetgen track new --map my-map.yaml \\
           --traits hearts=4,shields=2,weapon=2,clovers=2,shovels=2
     """
     from ..errors import InputError
@@ -207,13 +228,11 @@ def new(map_name, hero, traits, ruleset, question, auto_roll, journal_path):
     from ..games.base import Illegal as StepRefused
     if hero and traits:
         raise InputError("give either --hero or --traits, not both")
-    if not map_name and ruleset != "exploration":
+    ad = adapter(ruleset)                   # an unknown name: InputError (exit 2)
+    if not map_name and ad.needs_map:
         raise InputError("give --map MAP (a built-in map name or a map YAML file)")
-    if ruleset == "foury" and not hero and not traits:
-        raise InputError("give --hero NAME or --traits hearts=4,shields=2,... (12 in all)")
     try:
-        ad = adapter(ruleset)
-        header = ad.start({"map": map_name, "hero": hero, "traits": _pairs(traits, "--traits")})
+        header = ad.start({"map": map_name, "hero": hero, "traits": parse_pairs(traits, "--traits")})
     except StepRefused as exc:
         _refuse(str(exc))
     if question:
@@ -232,7 +251,7 @@ def new(map_name, hero, traits, ruleset, question, auto_roll, journal_path):
 
 
 @track.command("status")
-@_journal_option
+@journal_option
 @clean_errors
 def status(journal_path):
     """Resources, round, requirement progress and the legal moves from here.
@@ -254,7 +273,7 @@ def status(journal_path):
 
 
 @track.command("undo")
-@_journal_option
+@journal_option
 @clean_errors
 def undo(journal_path):
     """Take back the last recorded step.
@@ -273,7 +292,7 @@ def undo(journal_path):
 
 
 @track.command("games")
-@_journal_option
+@journal_option
 @clean_errors
 def games(journal_path):
     """List the games in the journal (the current one is starred).
@@ -298,7 +317,7 @@ def games(journal_path):
 
 @track.command("use")
 @click.argument("game_id", type=int)
-@_journal_option
+@journal_option
 @clean_errors
 def use(game_id, journal_path):
     """Make another game of the journal the current one.
@@ -324,7 +343,7 @@ def use(game_id, journal_path):
 
 @track.command("export")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write to FILE (default: stdout).")
-@_journal_option
+@journal_option
 @clean_errors
 def export(output, journal_path):
     """Write the current game as a play log that `sheetgen check` accepts.
@@ -356,7 +375,7 @@ def export(output, journal_path):
 @click.option("--format", "formats", default="pdf,svg,png", show_default=True, help="Comma-separated: pdf,svg,png.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default=None, help="Paper size (default: the map's).")
 @click.option("--grayscale", is_flag=True, help="Ink saver: no colour fills.")
-@_journal_option
+@journal_option
 @clean_errors
 def render(outdir, formats, paper, grayscale, journal_path):
     """Draw the map as the player's pencil would have it (PDF, SVG, PNG).
@@ -374,8 +393,6 @@ def render(outdir, formats, paper, grayscale, journal_path):
         steps = journal.steps(game.id)
     finally:
         journal.close()
-    if not hasattr(ad, "render"):
-        raise InputError(f"the {game.ruleset} tracker cannot draw yet")
     fmts = tuple(f.strip() for f in formats.split(",") if f.strip())
     bad = [f for f in fmts if f not in ("pdf", "svg", "png")]
     if bad:
@@ -389,7 +406,7 @@ def render(outdir, formats, paper, grayscale, journal_path):
 @click.argument("step")
 @click.option("--seed", type=int, default=None, help="Seed for dice sheetgen rolls (lets it roll).")
 @click.option("--auto-roll", is_flag=True, help=AUTO_ROLL_HELP)
-@_journal_option
+@journal_option
 @clean_errors
 def step_(step, seed, auto_roll, journal_path):
     """Record any step, written in play-log step syntax (a YAML flow mapping).
@@ -409,160 +426,7 @@ def step_(step, seed, auto_roll, journal_path):
         raise
     if not isinstance(data, (dict, str)):
         raise InputError("a step is a mapping like '{move: C2, roll: 5}' or a word like flee")
-    _record(journal_path, data, seed, auto_roll)
-
-
-@track.command("enter")
-@click.argument("entry", required=False)
-@click.option("--start", default=None, help="Campaigns without entries: the start cell.")
-@_journal_option
-@clean_errors
-def enter(entry, start, journal_path):
-    """Start a round through an entry arrow CELL:SIDE.
-
-    \b
-    Example:
-      sheetgen track enter C1:N
-    """
-    from ..errors import InputError
-    if not entry and not start:
-        raise InputError("give the entry arrow (like C1:N) or --start CELL")
-    _record(journal_path, {"entry": entry} if entry else {"start": start})
-
-
-@track.command("move")
-@click.argument("cell")
-@click.option("--roll", type=int, default=None, help="The d6 you rolled (left out: asked, or --auto-roll).")
-@click.option("--seed", type=int, default=None, help="Seed for the roll sheetgen makes (lets it roll).")
-@click.option("--auto-roll", is_flag=True, help=AUTO_ROLL_HELP)
-@_journal_option
-@clean_errors
-def move(cell, roll, seed, auto_roll, journal_path):
-    """Move to an adjacent cell.
-
-    \b
-    Example:
-      sheetgen track move C2 --roll 5
-    """
-    step = {"move": cell.upper()}
-    if roll is not None:
-        step["roll"] = roll
-    _record(journal_path, step, seed, auto_roll)
-
-
-@track.command("fight")
-@click.option("--hero", "hero_roll", type=int, default=None, help="Your d6 (left out: asked, or --auto-roll).")
-@click.option("--enemy", "enemy_roll", type=int, default=None, help="The foe's d6 (left out: asked, or --auto-roll).")
-@click.option("--weapon", is_flag=True, help="Add your full weapon value (it drops by 1 after).")
-@click.option("--clover", type=click.Choice(["hero", "enemy"]), default=None, help="Reroll this die with a clover.")
-@click.option("--clover-roll", type=int, default=None, help="The reroll (Melyra: the chosen value).")
-@click.option("--shield", is_flag=True, help="Block the hit with a shield.")
-@click.option("--type", "enemy_type", default=None, help="Name the monster's type (goblin, orc, ...).")
-@click.option("--stolen", default=None, help="What a Bandit's hit steals.")
-@click.option("--fury", type=int, default=0, help="Slaughter: Fury boxes blacked out instead.")
-@click.option("--seed", type=int, default=None, help="Seed for dice sheetgen rolls (lets it roll).")
-@click.option("--auto-roll", is_flag=True, help=AUTO_ROLL_HELP)
-@_journal_option
-@clean_errors
-def fight(hero_roll, enemy_roll, weapon, clover, clover_roll, shield, enemy_type, stolen, fury, seed, auto_roll,
-          journal_path):
-    """Face the monster or statue in your cell.
-
-    \b
-    Example:
-      sheetgen track fight --hero 3 --weapon --enemy 4
-    """
-    f = {"hero": hero_roll, "enemy": enemy_roll}
-    if weapon:
-        f["weapon"] = True
-    if clover:
-        f["clover"] = {"die": clover, "roll": clover_roll}
-    if shield:
-        f["shield"] = True
-    if enemy_type:
-        f["type"] = enemy_type
-    if stolen:
-        f["stolen"] = stolen
-    if fury:
-        f["fury"] = fury
-    _record(journal_path, {"fight": f}, seed, auto_roll)
-
-
-def _simple(name, word, doc):
-    @track.command(name, help=doc)
-    @_journal_option
-    @clean_errors
-    def cmd(journal_path):
-        _record(journal_path, word)
-    return cmd
-
-
-_simple("flee", "flee", "Flee a foe still alive after an exchange (a statue: after a tie or a blocked hit).\n\n\b\nExample:\n  sheetgen track flee")
-_simple("climb", "climb", "Climb the stairs to the upper level (or back down).\n\n\b\nExample:\n  sheetgen track climb")
-_simple("coin", "coin", "INSERT COIN: once, after death.\n\n\b\nExample:\n  sheetgen track coin")
-_simple("candy", "candy", "Give a candy cane to the Yeti or Grinch here.\n\n\b\nExample:\n  sheetgen track candy")
-
-
-def _one_arg(name, key, metavar, doc):
-    @track.command(name, help=doc)
-    @click.argument(metavar)
-    @_journal_option
-    @clean_errors
-    def cmd(journal_path, **kw):
-        _record(journal_path, {key: next(iter(kw.values()))})
-    return cmd
-
-
-_one_arg("collect", "collect", "item", "Collect an item in your cell.\n\n\b\nExample:\n  sheetgen track collect chest")
-_one_arg("shovel", "shovel", "wall", "Erase a collapsed wall CELL:SIDE and move through it.\n\n\b\nExample:\n"
-         "  sheetgen track shovel D1:W")
-_one_arg("exit", "exit", "arrow", "Leave through an unused entry arrow CELL:SIDE.\n\n\b\nExample:\n"
-         "  sheetgen track exit E3:E")
-_one_arg("circle", "circle", "cell", "Go from this magic circle to another.\n\n\b\nExample:\n  sheetgen track circle E5")
-_one_arg("lever", "lever", "cell", "Pull a lever from the upper level.\n\n\b\nExample:\n  sheetgen track lever D4")
-_one_arg("redeem", "redeem", "resource", "Spend a cornucopia on a resource.\n\n\b\nExample:\n"
-         "  sheetgen track redeem hearts")
-
-
-@track.command("oracle")
-@click.option("--words", default="", help="The two words the Oracle gave.")
-@_journal_option
-@clean_errors
-def oracle(words, journal_path):
-    """Consult the Oracle in the centre room.
-
-    \b
-    Example:
-      sheetgen track oracle --words "silent river"
-    """
-    _record(journal_path, {"oracle": {"words": words}} if words else "oracle")
-
-
-@track.command("market")
-@click.option("--spend", type=int, default=0, help="Chests spent.")
-@click.option("--gain", default=None, help="What the chests buy: hearts=2,shovels=1")
-@click.option("--give", default=None, help="Resources traded away: weapon=2")
-@click.option("--get", "get_", default=None, help="Resources received for them: shovels=2")
-@click.option("--next-rate", is_flag=True, help="Elydion: trade at the next round's value.")
-@_journal_option
-@clean_errors
-def market(spend, gain, give, get_, next_rate, journal_path):
-    """Trade at the market between rounds.
-
-    \b
-    Example:
-      sheetgen track market --spend 1 --gain hearts=2 --give weapon=2 --get shovels=2
-    """
-    m: dict = {}
-    if spend:
-        m["spend"] = {"chests": spend}
-    if gain:
-        m["gain"] = _pairs(gain, "--gain")
-    if give or get_:
-        m["trade"] = {"give": _pairs(give, "--give"), "get": _pairs(get_, "--get")}
-    if next_rate:
-        m["rate"] = "next"
-    _record(journal_path, {"market": m})
+    record_step(journal_path, data, seed, auto_roll)
 
 
 # -- per-game settings -------------------------------------------------------------------
@@ -588,7 +452,7 @@ def _set_header(journal_path, changes: dict) -> None:
 
 @track.command("question")
 @click.argument("text")
-@_journal_option
+@journal_option
 @clean_errors
 def question(text, journal_path):
     """Write down the question you ask the Oracle (exported, and drawn by `track render`).
@@ -603,7 +467,7 @@ def question(text, journal_path):
 
 @track.command("dice")
 @click.argument("mode", type=click.Choice(["ask", "auto"]))
-@_journal_option
+@journal_option
 @clean_errors
 def dice(mode, journal_path):
     """This game's dice: ask for every die (you roll a real one), or auto (sheetgen rolls
@@ -619,16 +483,15 @@ def dice(mode, journal_path):
 
 
 # -- the interactive prompt --------------------------------------------------------------------
+# the prompt's help around the game's own lines (Game.track_prompt), and the core's one-letter words
 PLAY_HELP = """one action per line, as the track commands take it (without 'sheetgen track'):
-  move C2 [--roll 4]      fight [--weapon] [--hero 3 --enemy 4]     enter C1:N     collect potion
-  flee  climb  lever D4  shovel D1:W  circle E5  exit E3:E  oracle --words "two words"  market ...
-  undo   status   question "..."   help   quit
+{game}  undo   status   question "..."   help   quit
 a die you leave out is asked for (r: sheetgen rolls it)"""
-SHORT = {"m": "move", "f": "fight", "s": "status", "u": "undo", "e": "enter", "q": "quit", "?": "help", "h": "help"}
+SHORT = {"s": "status", "u": "undo", "q": "quit", "?": "help", "h": "help"}
 
 
 @track.command("play")
-@_journal_option
+@journal_option
 @click.pass_context
 @clean_errors
 def play(ctx, journal_path):
@@ -643,11 +506,16 @@ def play(ctx, journal_path):
     """
     import shlex
     obj = dict(ctx.obj or {}, journal=journal_path or (ctx.obj or {}).get("journal"))
+    from ..definitions.registry import find_game
     journal = _open(journal_path)
     try:
-        click.echo(f"game {_current(journal).id} in {journal.path}; 'help' lists the actions")
+        current = _current(journal)
+        click.echo(f"game {current.id} in {journal.path}; 'help' lists the actions")
     finally:
         journal.close()
+    game = find_game(current.ruleset)
+    helped = PLAY_HELP.format(game="".join(f"  {line}\n" for line in game.track_prompt))
+    short = {**game.track_shortcuts, **SHORT}
     _PROMPTING["on"] = True
     try:
         while True:
@@ -663,11 +531,11 @@ def play(ctx, journal_path):
                 continue
             if not words:
                 continue
-            name = SHORT.get(words[0].lower(), words[0].lower())
+            name = short.get(words[0].lower(), words[0].lower())
             if name in ("quit", "exit") and len(words) == 1:
                 return
             if name == "help" or name == "play":
-                click.echo(PLAY_HELP)
+                click.echo(helped)
                 continue
             command = track.get_command(ctx, name)
             if command is None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..games.base import Handler
+
 KIND = "layout"             # (decks too: one format)
 
 
@@ -109,3 +111,13 @@ def __getattr__(name: str):
         raise AttributeError(name)
     from . import layout
     return getattr(layout, name)
+
+
+# what the core calls for this kind (sheetgen.games.base.Handler)
+def format_models():
+    """The format's model (for `sheetgen schema`): imports the format, so only when asked."""
+    from . import layout
+    return layout.MODEL
+
+
+HANDLER = Handler(load=load, element_key=element_key, compose=compose, models=format_models)

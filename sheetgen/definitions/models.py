@@ -288,7 +288,7 @@ def problems_from_validation(exc: ValidationError, data: Any, filename: str,
     seen = set()
     located = []
     for err in exc.errors(include_url=False):
-        located.append((_data_loc(err, data), err))      # pydantic's union/tag markers are not keys in the data
+        located.append((data_loc(err, data), err))      # pydantic's union/tag markers are not keys in the data
     for loc, err in simplify_union_errors(located):
         full = prefix + loc
         kind = err["type"]
@@ -373,14 +373,14 @@ def unknown_key_message(key: Any, known: list[str]) -> str:
 _NO_DATA = object()
 
 
-def _data_loc(err: dict, data: Any = _NO_DATA) -> tuple:
+def data_loc(err: dict, data: Any = _NO_DATA) -> tuple:
     """The keys and indexes of an error's place in the data (no union or validator markers).
     With the data, a part that is a real key stays even when written like a marker; an
     unknown key (extra_forbidden) is always the last part of pydantic's loc."""
     if data is not _NO_DATA:
         return _data_loc_in(err["loc"], data)
     if err["type"] == "extra_forbidden" and err["loc"]:
-        return _data_loc(dict(err, loc=err["loc"][:-1], type="")) + (err["loc"][-1],)
+        return data_loc(dict(err, loc=err["loc"][:-1], type="")) + (err["loc"][-1],)
     loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
     return tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in _MARKERS)))
 
@@ -392,7 +392,7 @@ def error_message(err: dict, model: type[BaseModel] | None = None) -> str:
     there and the closest one."""
     kind, msg, got = err["type"], err["msg"], err.get("input")
     if kind == "extra_forbidden":
-        loc = _data_loc(err)
+        loc = data_loc(err)
         key = loc[-1] if loc else "?"
         if model is not None:
             return unknown_key_message(key, _known_keys(model, loc[:-1]))
@@ -417,7 +417,7 @@ def error_message(err: dict, model: type[BaseModel] | None = None) -> str:
 def validation_messages(exc: ValidationError, model: type[BaseModel] | None = None) -> list[str]:
     """pydantic's errors as one line each, 'key.path: message', for input that is not a
     file (a `track step '{...}'` argument): the same words as a file's problems."""
-    located = [(_follow(model, _data_loc(err))[0] if model is not None else _data_loc(err), err)
+    located = [(_follow(model, data_loc(err))[0] if model is not None else data_loc(err), err)
                for err in exc.errors(include_url=False)]
     out: list[str] = []
     for loc, err in simplify_union_errors(located):

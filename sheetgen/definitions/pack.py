@@ -11,6 +11,7 @@ the model (PackModel, MODEL) is built only when a pack is validated.
 """
 from __future__ import annotations
 
+from ..games.base import Handler
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -84,6 +85,10 @@ def lint(pack: Pack):
             for problem in exc.problems:
                 findings.append(Finding(pack.source.problem(("sheets", i), f"'{member}': {problem.format()}")))
             continue
-        if not hasattr(loaded.handler, "compose"):
+        if loaded.handler.compose is None:
             findings.append(Finding(pack.source.problem(("sheets", i), f"'{member}' is a {loaded.kind}, which has no pages to print")))
     return findings
+
+
+# what the core calls for this kind (sheetgen.games.base.Handler)
+HANDLER = Handler(load=load, lint=lint, models=pack_model)

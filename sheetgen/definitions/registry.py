@@ -24,11 +24,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, Problem, did_you_mean
+from ..games import BUILTIN as BUILTIN_GAMES   # the games that ship with sheetgen (module names)
 
 if TYPE_CHECKING:               # for annotations only: games and the YAML reader load when used
-    from types import ModuleType
-
-    from ..games.base import BuildOption, Game, Reading, TrackerAdapter
+    from ..games.base import BuildOption, Game, Handler, Reading, TrackerAdapter
     from .yamlsource import MarkedDict
 
 # the kinds of the core: (kind, None) -> handler module
@@ -37,9 +36,6 @@ CORE_HANDLERS: dict[tuple[str, str | None], str] = {
     ("deck", None): "sheetgen.definitions.layout_handler",
     ("pack", None): "sheetgen.definitions.pack",
 }
-# the games that ship with sheetgen (module names: a plugin list, not imports)
-BUILTIN_GAMES = ("sheetgen.games.foury", "sheetgen.games.exploration", "sheetgen.games.navigation",
-                 "sheetgen.games.shuffle")
 
 _games: dict[str, Game] = {}
 _loaded = False
@@ -78,6 +74,17 @@ def build_options() -> dict[str, BuildOption]:
     return out
 
 
+def default_game() -> str:
+    """The name of the game a command plays when not told (--ruleset's default): the first built-in."""
+    return importlib.import_module(BUILTIN_GAMES[0]).GAME.name
+
+
+def option_help(key: str) -> str:
+    """What the games add to the help of a core option KEY ("track new --map"), as
+    'game: words; game: words' in the registry's order."""
+    return "; ".join(f"{name}: {g.option_help[key]}" for name, g in games().items() if key in g.option_help)
+
+
 def find_game(name: str) -> Game:
     """The game called name (a file's `ruleset:`), or InputError with the known ones."""
     found = games().get(name)
@@ -88,15 +95,16 @@ def find_game(name: str) -> Game:
     return found
 
 
-def tracker_for(ruleset: str) -> TrackerAdapter | ModuleType:
-    """The journal adapter (sheetgen.games.base.TrackerAdapter) of the game called ruleset."""
-    from ..games.base import Illegal
-    game = games().get(ruleset)
-    if game is None or not game.tracker:
-        able = ", ".join(sorted(name for name, g in games().items() if g.tracker))
-        raise Illegal(f"no tracker for ruleset '{ruleset}' (known: {able})")
-    module = game.module("tracker")
-    return getattr(module, "ADAPTER", module)      # a TrackerAdapter instance (or, still, a module of functions)
+def tracker_for(ruleset: str) -> TrackerAdapter:
+    """The journal adapter (sheetgen.games.base.TrackerAdapter) of the game called ruleset;
+    InputError (exit 2) for a name no game has, or a game without a tracker."""
+    game = find_game(ruleset)
+    if not game.tracker:
+        able = sorted(name for name, g in games().items() if g.tracker)
+        raise InputError(Problem(f"the {game.title} game has no tracker", path="--ruleset",
+                                 expected="one of " + ", ".join(able)))
+    adapter: TrackerAdapter = game.module("tracker").ADAPTER
+    return adapter
 
 
 def _handlers() -> dict[tuple[str, str | None], str]:
@@ -153,7 +161,7 @@ class Loaded:
     ruleset: str | None
     definition: Any
     source: Source
-    handler: Any = field(repr=False, default=None)
+    handler: Handler = field(repr=False)
 
     def handler_readings(self) -> type[Reading] | None:
         """The Reading enum of the definition's game (None for a game without readings, or the core)."""
@@ -206,8 +214,10 @@ def _describe(value: Any) -> str:
     return repr(value)
 
 
-def handler_for(kind: str, ruleset: str | None) -> ModuleType:
-    return importlib.import_module(handlers()[(kind, ruleset)])
+def handler_for(kind: str, ruleset: str | None) -> Handler:
+    """The handler of a kind (its module's HANDLER: what the core may call, declared)."""
+    handler: Handler = importlib.import_module(handlers()[(kind, ruleset)]).HANDLER
+    return handler
 
 
 def load_file(path: str | Path, builtin: bool = False) -> Loaded:

@@ -31,14 +31,15 @@ def models() -> list[type]:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError:
             continue          # a handler not written yet
-        for m in _model_classes(getattr(module, "MODEL", None)) + _model_classes(getattr(module, "MODELS", None)):
+        declared = module.HANDLER.models
+        for m in _model_classes(declared() if declared is not None else None):
             if m not in found:
                 found.append(m)
     return found
 
 
 def _model_classes(value) -> list[type]:
-    """Model classes in MODEL/MODELS: a model, a Union of models, a dict or tuple of them."""
+    """Model classes in a Handler's models(): a model, a Union of models, a dict or tuple of them."""
     from pydantic import BaseModel
     if value is None:
         return []
@@ -302,7 +303,7 @@ def _dispatch_on_kind(defs: dict, roots: list[str]) -> dict:
         rules.append({"if": condition, "then": {"$ref": f"#/$defs/{name}"}})
         for k in kind_values:
             by_kind.setdefault(k, []).extend(ruleset_values or [None])
-    # a kind and ruleset that go together (e.g. kind: map needs ruleset: foury)
+    # a kind and ruleset that go together (e.g. kind: map needs the ruleset of a game with maps)
     for kind, allowed in by_kind.items():
         games = [r for r in allowed if r is not None]
         if not games:

@@ -1,4 +1,4 @@
-"""What the card-game play logs (navigation, shuffle) share: turns of actions.
+"""What the card games' play logs share: turns of actions.
 
 Both logs are `turns: [{player|hero: NAME, actions: [...]}]`; each action is
 parsed by the game's notation, remembered with its YAML line, and the turns are

@@ -1,11 +1,14 @@
 """`sheetgen validate`: load each file through its handler, then lint it."""
 from __future__ import annotations
 
+from typing import Any, Callable, Iterable
+
 from ..errors import SheetgenError
-from .registry import load
+from .registry import Loaded, load
 
 
-def validate_files(files, echo, quiet: bool = False, page_warnings=None) -> int:
+def validate_files(files: Iterable[str], echo: Callable[..., Any], quiet: bool = False,
+                   page_warnings: Callable[[Loaded], list[str]] | None = None) -> int:
     """Validate every file; returns the exit code (worst of 0, 1, 2).  page_warnings(loaded)
     gives more warnings from the pages a valid file builds (sheetgen.build.page_warnings: the
     layout lint); warnings never change the exit code."""
@@ -19,7 +22,7 @@ def validate_files(files, echo, quiet: bool = False, page_warnings=None) -> int:
             worst = max(worst, exc.exit_code)
             continue
         findings = []
-        lint = getattr(loaded.handler, "lint", None)
+        lint = loaded.handler.lint
         if lint is not None:
             findings = lint(loaded.definition)
         errors = [f for f in findings if f.severity == "error"]

@@ -1,4 +1,4 @@
-"""Pieces every card face shares (navigation and Shuffle Dungeons): the card
+"""Pieces every card face shares (the card games): the card
 frame, wrapped text, small stat badges.  Cards are drawn with their top-left
 trim corner at (0, 0), in mm, ready for sheetgen.draw.nup."""
 from __future__ import annotations

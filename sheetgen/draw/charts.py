@@ -18,11 +18,11 @@ VISIT_RAMP = ((255, 255, 255), (255, 224, 130), (244, 109, 67), (165, 0, 38))
 DEATH_RAMP = ((255, 255, 255), (253, 204, 138), (215, 48, 31), (103, 0, 13))
 
 
-def _t(x, y, s, size=9.0, font="sans", anchor="start", fill=INK, id=None, cls=None):
+def text_item(x, y, s, size=9.0, font="sans", anchor="start", fill=INK, id=None, cls=None):
     return Text(x, y, s, size=size, font=font, anchor=anchor, fill=fill, id=id, cls=cls)
 
 
-def _pct(x) -> str:
+def percent(x) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
@@ -43,26 +43,26 @@ def ramp(t: float, stops, grayscale: bool = False) -> str:
 # -- charts ------------------------------------------------------------------------
 def bar_chart(x, y, w, title, rows, id, grayscale=False, max_value=None, label_w=34.0, row_h=6.2) -> tuple[list, float]:
     """Horizontal bars: rows of (label, value, shown text, colour or None). Returns (items, height)."""
-    items = [_t(x, y + 4.0, title, 10.5, "sans-bold", id=f"{id}-title")]
+    items = [text_item(x, y + 4.0, title, 10.5, "sans-bold", id=f"{id}-title")]
     top = y + 8.0
     vmax = max_value if max_value is not None else max([r[1] for r in rows] + [0])
     bar_w = w - label_w - 22.0
     for i, (label, value, shown, colour) in enumerate(rows):
         ry = top + i * row_h
         size = fit_size(label, "sans", 8.5, label_w - 2.0, 6.5)
-        items.append(_t(x + label_w - 2.0, ry + row_h * 0.68, label, size, anchor="end"))
+        items.append(text_item(x + label_w - 2.0, ry + row_h * 0.68, label, size, anchor="end"))
         items.append(Rect(x + label_w, ry + 0.8, bar_w, row_h - 1.6, Style(stroke=LIGHT, stroke_width=0.2)))
         frac = (value / vmax) if vmax else 0.0
         if frac > 0:
             fill = "#808080" if grayscale else (colour or BAR_DEFAULT)
             items.append(Rect(x + label_w, ry + 0.8, max(0.4, bar_w * frac), row_h - 1.6,
                               Style(stroke=None, fill=fill), id=f"{id}-bar-{_slug(label)}", cls="bar"))
-        items.append(_t(x + label_w + bar_w + 1.5, ry + row_h * 0.68, shown, 8.0, "condensed"))
+        items.append(text_item(x + label_w + bar_w + 1.5, ry + row_h * 0.68, shown, 8.0, "condensed"))
     height = 8.0 + len(rows) * row_h + 3.0
     return [Group(tuple(items), id=id, cls="chart")], height
 
 
-def _placed(page: Page, chart: tuple[list, float]) -> float:
+def place_chart(page: Page, chart: tuple[list, float]) -> float:
     """Adds a bar_chart's items to the page; returns its height."""
     items, h = chart
     page.add(*items)
@@ -73,6 +73,6 @@ def _slug(s: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in str(s).lower()).strip("-")
 
 
-def _paper(options: BuildOptions) -> tuple[float, float]:
+def paper_size(options: BuildOptions) -> tuple[float, float]:
     w, h = PAPER_SIZES[(options.paper or "a4").lower()]
     return min(w, h), max(w, h)

@@ -1,5 +1,6 @@
-"""The vector icon set: every Dungeon Foury element, and the card games' monsters and
-heroes (FOURY_ICONS, CARD_ICONS), drawn from our own primitives.
+"""The vector icon set: every element a zone map prints (its items, events and foes), and the
+card games' monsters and heroes (MAP_ICONS, CARD_ICONS), drawn from our own primitives.
+Shared: layouts place icons by name (draw/layout.py) and several games draw them.
 
 `icon(name, x, y, size)` returns a Group whose top-left corner is (x, y) and
 which fills a size x size mm square.  Icons are designed on a unit square and
@@ -592,7 +593,7 @@ def _market(p: Pen):
     p.circle(0.56, 0.6, 0.06, fill=GOLD, sw=0.025)
 
 
-# -- the card games' monsters and heroes (Shuffle Dungeons) ------------------------
+# -- the card games' monsters and heroes ------------------------------------------
 
 def _rat(p: Pen):
     # side view, nose to the left: a long tail curling back over the body
@@ -685,7 +686,7 @@ DRAWERS = {
     "heart": _heart, "skull": _skull, "oracle": _oracle, "entry": _entry, "coin": _coin, "start": _start,
     "santa": _santa, "market": _market,
 }
-FOURY_ICONS: tuple[str, ...] = tuple(DRAWERS)       # Dungeon Foury's (its icon page prints these)
+MAP_ICONS: tuple[str, ...] = tuple(DRAWERS)         # a zone map's (its game's icon page prints these)
 DRAWERS.update({"rat": _rat, "skeleton": _skeleton, "ogre": _ogre, "knight": _knight, "rogue": _rogue,
                 "mage": _mage})
 CARD_ICONS: tuple[str, ...] = ("rat", "skeleton", "ogre", "knight", "rogue", "mage")   # the card games'

@@ -30,9 +30,10 @@ import importlib
 import itertools
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
+from typing import (TYPE_CHECKING, Any, Callable, Generic, Hashable, Iterable, Iterator, Mapping, Sequence,
+                     TypedDict, TypeVar)
 
-from ..errors import SheetgenError, did_you_mean
+from ..errors import InputError, SheetgenError, did_you_mean
 
 if TYPE_CHECKING:               # for annotations only (no start-up cost)
     import random
@@ -239,7 +240,8 @@ def _weight(violations: list[Violation]) -> int:
 # -- what a game declares --------------------------------------------------------------------
 @dataclass(frozen=True)
 class BuildOption:
-    """An option of `sheetgen build` that some of a game's sheets take (e.g. --columns)."""
+    """An option of `sheetgen build` that some of a game's sheets take (e.g. --columns), or of another
+    core command a game adds an option to (Game.simulate_options)."""
     name: str                               # the option (--NAME) and the key composers read
     type: str                               # 'int' or 'str'
     help: str
@@ -259,7 +261,8 @@ class BuildOption:
 
 @dataclass(frozen=True)
 class Command:
-    """A command a game adds to the command line (loaded only when run)."""
+    """A command a game adds to the command line, or to `sheetgen track` (its steps): the click
+    command `attribute` of `module`, imported only when run or listed."""
     name: str
     module: str
     attribute: str
@@ -278,6 +281,15 @@ class Game:
     simulator: str | None = None                            # module of `sheetgen simulate`
     readings: str | None = None                             # "module:EnumClass" of its readings
     commands: tuple[Command, ...] = ()
+    track_commands: tuple[Command, ...] = ()                # `sheetgen track NAME`: the game's own steps
+    track_prompt: tuple[str, ...] = ()                      # its steps, as `track play`'s help shows them
+    track_shortcuts: Mapping[str, str] = field(default_factory=dict)    # `track play`: letter -> step
+    # the options of `sheetgen track` that give a die a step may leave out: (path of keys in the
+    # step, as dice_due names it) -> the option, for the message that asks for the die
+    dice_options: Mapping[tuple[str, ...], str] = field(default_factory=dict)
+    simulate_options: tuple[BuildOption, ...] = ()          # options the game adds to `sheetgen simulate`
+    # what the game adds to the help of a core option, by "command --option" ("track new --map")
+    option_help: Mapping[str, str] = field(default_factory=dict)
     build_options: tuple[BuildOption, ...] = ()
     vocabularies: Mapping[str, str] = field(default_factory=dict)   # `sheetgen list WORD` -> "module:function"
     web: str | None = None                                  # module of its companion page (`sheetgen play`)
@@ -301,6 +313,19 @@ class Game:
 
 
 # -- the tracker adapter ----------------------------------------------------------------------
+@dataclass
+class Told:
+    """What one recorded step meant: lines (words for the player) and marks for the page to
+    highlight on the sheet: walls [(cell name, side)] to pencil, cells [cell name] to look at.
+    False when it says nothing."""
+    lines: list[str] = field(default_factory=list)
+    walls: list[tuple[str, str]] = field(default_factory=list)
+    cells: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.lines or self.walls or self.cells)
+
+
 class TrackerAdapter(ABC):
     """What `sheetgen track` (and the web companion) need from a game.
 
@@ -335,8 +360,23 @@ class TrackerAdapter(ABC):
         return []
 
     def narrate(self, before: Any, after: Any, step: dict) -> list[str]:
-        """What a recorded step meant, in words for the player (one line each)."""
-        return []
+        """What a recorded step meant, in words for the player (one line each); the default: the
+        lines of tell().  A game overrides narrate or tell (tell's default asks narrate)."""
+        if type(self).tell is TrackerAdapter.tell:
+            return []
+        return self.tell(before, after, step).lines
+
+    def tell(self, before: Any, after: Any, step: dict) -> Told:
+        """What a recorded step meant: its words (narrate) and what the page highlights on the sheet."""
+        return Told(self.narrate(before, after, step))
+
+    # a game whose games may start without --map (its start() then takes the built-in default)
+    needs_map: bool = True
+
+    def choices_due(self, state: Any, step: dict) -> list | None:
+        """The choices the player still has to make for STEP once its dice are rolled (map mode:
+        where a rolled room goes), or None when there is none to make (the default)."""
+        return None
 
     @abstractmethod
     def apply(self, state: Any, step: dict) -> Any:
@@ -346,6 +386,11 @@ class TrackerAdapter(ABC):
     def status(self, state: Any) -> str:
         """Resources, round, progress and the legal moves from here, as text."""
 
+    def brief_status(self, state: Any) -> list[str]:
+        """The status lines a recorded step is followed by: what is legal now (or the last two)."""
+        lines = self.status(state).splitlines()
+        return [ln for ln in lines if ln.startswith("legal now")] or lines[-2:]
+
     @abstractmethod
     def export(self, header: dict, steps: list, relative_to: Path | None = None) -> str:
         """The play log as YAML text that `sheetgen check` accepts."""
@@ -353,7 +398,7 @@ class TrackerAdapter(ABC):
     def render(self, header: dict, steps: list, outdir: str | Path, formats: Sequence[str], paper: str | None = None,
                grayscale: bool = False) -> list[Path]:
         """The sheet as the player's pencil would have it."""
-        raise Illegal(f"the {type(self).__name__} cannot draw the penciled sheet")
+        raise InputError(f"the {type(self).__name__} cannot draw the penciled sheet")
 
 
 # -- the simulator ------------------------------------------------------------------------------
@@ -368,7 +413,13 @@ class SimulationRequest:
     jobs: int = 1
     coin: bool = False
     compare_ref: str | None = None
-    table: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)  # the game's own (Game.simulate_options), by name
+
+    @property
+    def table(self) -> str | None:
+        """--table: the room table a map-mode simulation plays."""
+        value = self.options.get("table")
+        return None if value is None else str(value)
 
 
 class Simulation(ABC):
@@ -389,3 +440,97 @@ class Simulation(ABC):
     def write_logs(self, folder: str | Path, count: int) -> list[Path]:
         """The first games as play logs `sheetgen check` accepts (where the game exports them)."""
         raise Illegal("this simulation does not write play logs")
+
+
+# -- definition kinds ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Handler:
+    """What the core calls for one definition kind (a handler module's HANDLER): every function
+    it has, declared; None where the kind has none (the core then says so, e.g. a play log has
+    no pages to print).
+
+    load(data, source) -> definition: the YAML (a MarkedDict) as the kind's model, InputError
+        with the located problems;
+    lint(definition) -> [Finding]: what `validate` reports beyond the format (severity 'error'
+        exits 1);
+    compose(definition, options) -> Document: the pages to print;
+    options_taken(definition) -> {names}: the game options (--hero, --columns) its sheets read;
+    check(definition) -> Judgement: the rules' verdict on a play log;
+    element_key(definition, element_id) -> key path: where in the file a drawn text comes from;
+    models() -> the format's pydantic models (a model, a Union, a dict or tuple of them), for
+        `sheetgen schema` (a function: the models load only when asked)."""
+    load: Callable[[Any, Any], Any]
+    lint: Callable[[Any], list] | None = None
+    compose: Callable[[Any, Any], Any] | None = None
+    options_taken: Callable[[Any], Iterable[str]] | None = None
+    check: Callable[[Any], Judgement] | None = None
+    element_key: Callable[[Any, str], tuple | None] | None = None
+    models: Callable[[], Any] | None = None
+
+
+# -- the companion page (`sheetgen play`) -------------------------------------------------------------
+class PageExtras(TypedDict, total=False):
+    """The keys of a PageView a game may leave out."""
+    choose: dict[str, Any] | None           # a choice to make before anything else (title, options, shown)
+    hint: str                               # one line of what to do now
+    oracle_question: bool                   # the page offers to write down the Oracle's question
+
+
+class PageView(PageExtras):
+    """What a game's page shows after some steps: everything the play page (sheetgen/web/play,
+    its routes and templates) reads of a game.  Boxes are (x, y, width, height) in mm on the page."""
+    overlay: Any                            # a sheetgen.draw.model.Document: the pencil and the highlights
+    page: tuple[float, float]               # the sheet's page size, mm
+    crop: tuple[float, float, float, float]     # the part of the sheet the page shows
+    focus: tuple[float, float, float, float] | None     # where a phone zooms (None: the whole crop)
+    targets: list[dict[str, Any]]           # taps on the sheet: id, box, step, label, die
+    actions: list[dict[str, Any]]           # buttons: kind, label, and step (or choices [{label, step}]), die
+    fight: dict[str, Any] | None            # the fight panel, when a fight is on
+    status: list[str]                       # the tracker's status lines
+    resources: list[tuple[str, int, int | None]]    # (name, value, cap)
+    phase: str
+    over: bool
+    position: str | None                    # where the player is, in words
+
+
+class GamePage(ABC):
+    """A game's part of `sheetgen play` (its `web` module's PAGE): the printed sheet the page draws
+    over, the view after some steps, and the steps its forms make.  The routes, the journal and the
+    templates are the core's."""
+
+    @abstractmethod
+    def sheet_key(self, header: dict) -> Hashable:
+        """What the printed sheet of a game depends on (the server keeps one sheet per key)."""
+
+    @abstractmethod
+    def sheet(self, header: dict) -> Any:
+        """The printed sheet the page draws over: an object with `doc` (a Document) and whatever
+        else the game's view needs of it (cell boxes, its layout)."""
+
+    @abstractmethod
+    def view(self, header: dict, steps: list, sheet: Any, told: Told | None = None, pending: Any = None,
+             state: Any = None, game: Any = None) -> PageView:
+        """What the page shows after STEPS.  told: what the last step meant (its highlights);
+        pending: a step being completed (dice or a choice to come); state: the tracker's state
+        after STEPS when the caller has it; game: the caller's name for the game (its journal id)."""
+
+    @abstractmethod
+    def step_from_form(self, kind: str, form: Mapping[str, str]) -> dict | str | None:
+        """The step a posted form of KIND makes (a fight, the market), or None for a kind the game
+        has no form for."""
+
+    @abstractmethod
+    def pencil_document(self, header: dict, steps: list) -> Any:
+        """The sheet as the pencil has it after STEPS (a Document: the download)."""
+
+    def print_document(self, header: dict, sheet: Any) -> Any:
+        """The Document to print for a game: by default the sheet the page draws over (SHEET)."""
+        return sheet.doc
+
+    def title(self, header: dict) -> str:
+        """The page's title: by default the map's name, and the hero's."""
+        from pathlib import Path
+        ref = str(header.get("map", ""))
+        name = Path(ref).stem if ref.endswith((".yaml", ".yml")) else ref
+        hero = (header.get("hero") or {}).get("name")
+        return f"{name}" + (f", {hero.capitalize()}" if hero else "")

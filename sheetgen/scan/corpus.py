@@ -5,7 +5,7 @@ draws the pencil and the camera (sheetgen.scan.photo.Camera).  Recipes are small
 (tests/data/scan/recipes.yaml keeps a few hundred); `photo_of(recipe)` makes the image:
 
 1. the log's sheet is composed as it was printed (with its scan marks), and the game's
-   scanner draws the log's pencil over it (for Foury: sheets/pencil.py, what
+   scanner draws the log's pencil over it (its pencil sheet, what
    `sheetgen track render` draws), with the marks erased during play as residue;
 2. sheetgen.scan.graphite turns the clean marks into a hand's graphite;
 3. the page goes to PDF and pdftoppm (poppler: a renderer sheetgen did not write)

@@ -1,7 +1,7 @@
 """Pencil drawing items made to look like graphite by hand (for the photo simulator).
 
-`graphite(items, rng)` takes the exact marks of a pencil drawing (sheets such as
-sheetgen/games/foury/sheets/pencil.py draw them as clean lines, dots, crosses and
+`graphite(items, rng)` takes the exact marks of a pencil drawing (a game's pencil
+sheets draw them as clean lines, dots, crosses and
 filled shapes) and returns what a hand with a pencil makes of them: grey of varying
 darkness, strokes of uneven width that wander a little and over- or undershoot their
 ends, crosses a little askew, dots and circles that are not round, filled shapes

@@ -236,7 +236,7 @@ def compare_with_record(result: ScanResult, scanner, record_path: str, label: st
                                  expected="the photo of the sheet the log was played on"))
     expected = scanner.expected(result.sheet, record)
     result.differences = scanner.compare(result.sheet, result.view, as_seen(scanner, result, expected))
-    check = getattr(record.handler, "check", None)
+    check = record.handler.check
     if check is not None:
         judgement = check(record.definition)
         result.record_violations = list(judgement.violations)

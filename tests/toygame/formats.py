@@ -15,7 +15,7 @@ from pydantic import Field
 
 from sheetgen.definitions.models import Strict, validate_model
 from sheetgen.errors import InputError
-from sheetgen.games.base import Judgement, Violation, judge
+from sheetgen.games.base import Handler, Judgement, Violation, judge
 
 from . import notation
 from .rules import RULES, LadderReading
@@ -71,3 +71,7 @@ def check(loaded: Loaded) -> Judgement:
                                  len(loaded.actions) or None, "game.unfinished"))
         return out, state.readings.consulted
     return judge(replay, loaded.readings)
+
+
+# what the core calls for this kind (sheetgen.games.base.Handler)
+HANDLER = Handler(load=load, check=check, models=lambda: MODEL)

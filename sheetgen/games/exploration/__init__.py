@@ -18,7 +18,7 @@
     tracker.py    map mode played by a person in the journal (`sheetgen track`, `sheetgen play`): ADAPTER
     web.py        map mode on the companion page (`sheetgen play --ruleset exploration`): PAGE
 """
-from ..base import Command, Game
+from ..base import BuildOption, Command, Game
 
 GAME = Game(
     name="exploration",
@@ -32,6 +32,10 @@ GAME = Game(
     web="sheetgen.games.exploration.web",
     readings="sheetgen.games.exploration.readings:ExplorationReading",
     scanner="sheetgen.games.exploration.scan",
+    simulate_options=(BuildOption("table", "str", "With --ruleset exploration: the room table to use."),),
+    option_help={"track new --map": "the d66 table, default the built-in one",
+                 "play --ruleset": "map mode; --map names its d66 table, default the built-in one",
+                 "simulate --ruleset": "runs map mode of the exploration rules instead of a Foury map"},
     commands=(Command("table", "sheetgen.games.exploration.cli", "table", "Generate fresh d66 room tables."),
               Command("explore", "sheetgen.games.exploration.cli", "explore",
                       "Map mode: generate a dungeon on a graph sheet.")),

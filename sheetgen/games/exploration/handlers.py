@@ -3,6 +3,7 @@ lint from formats.py, compose through sheets.py (which never sees the formats; t
 passes it what it draws).  Play logs have their own handler, playlog.py."""
 from __future__ import annotations
 
+from ..base import Handler
 from .formats import MODEL, MODELS, Sheet, lint, load
 
 __all__ = ["MODEL", "MODELS", "load", "lint", "compose"]
@@ -22,3 +23,7 @@ def compose(defn, options):
                                 defn if defn.model.table == "contents" else None, options,
                                 title=defn.title, paper=options.paper or "a4", name=defn.source.path.stem,
                                 treasure=defn if defn.model.table == "treasure" else None)
+
+
+# what the core calls for this kind (sheetgen.games.base.Handler)
+HANDLER = Handler(load=load, lint=lint, compose=compose, models=lambda: (MODEL, MODELS))

@@ -50,7 +50,7 @@ from sheetgen.errors import InputError, Problem, did_you_mean
 from sheetgen.definitions.models import validate_model
 from sheetgen.definitions.registry import Source
 from sheetgen.definitions.yamlsource import MarkedDict, MarkedList, locate
-from ..base import Judgement
+from ..base import Handler, Judgement
 from . import notation, rules
 from .formats import ExplorationLog, SheetSizeModel, load_table, parse_size
 from .mapmode import actions_of
@@ -314,3 +314,7 @@ def dump_log(ex, seed: int | None = None, policy: str | None = None, table: str 
     if "end" in doc:
         text += f"end: {_flow(doc['end'])}\n"
     return text
+
+
+# what the core calls for this kind (sheetgen.games.base.Handler)
+HANDLER = Handler(load=load, check=check, models=lambda: MODEL)

@@ -1,7 +1,7 @@
 """The page of a `sheetgen simulate --ruleset exploration` report: how map mode plays."""
 from __future__ import annotations
 
-from sheetgen.draw.charts import GREY, INK, LIGHT, MARGIN, VISIT_RAMP, _paper, _t, bar_chart, ramp
+from sheetgen.draw.charts import GREY, INK, LIGHT, MARGIN, VISIT_RAMP, paper_size, text_item, bar_chart, ramp
 from sheetgen.draw.furniture import finish_page, sheet_id
 from sheetgen.draw.model import Document, Group, Line, Page, Rect, Style
 from sheetgen.draw.options import BuildOptions
@@ -10,15 +10,15 @@ from sheetgen.fonts import fit_size, wrap
 
 def exploration_page(rep: dict, options: BuildOptions) -> Page:
     """Summary bars and a heatmap of how often each square of the sheet was occupied."""
-    W, H = _paper(options)
+    W, H = paper_size(options)
     sid = sheet_id("simulate-exploration", rep["table"], rep["seed"], rep["runs"])
     page = Page(W, H, name="exploration")
     g = options.grayscale
     x, y = MARGIN, MARGIN + 4.0
     cw = W - 2 * MARGIN
-    page.add(_t(x, y + 4, "How map mode plays", 17, "serif-bold", id="title"))
+    page.add(text_item(x, y + 4, "How map mode plays", 17, "serif-bold", id="title"))
     sub = f"{rep['runs']} dungeons · room table {rep['table']} · sheet {rep['sheet']} · seed {rep['seed']}"
-    page.add(_t(x, y + 11, sub, fit_size(sub, "sans", 9.0, cw, 6.5), fill=GREY))
+    page.add(text_item(x, y + 11, sub, fit_size(sub, "sans", 9.0, cw, 6.5), fill=GREY))
     y += 18
     n = max(1, rep["runs"])
     col_w = (cw - 8) / 2
@@ -37,10 +37,10 @@ def exploration_page(rep: dict, options: BuildOptions) -> Page:
                  f"dead ends per map: {rep['mean_dead_ends']:.2f}; squares occupied: "
                  f"{100 * rep['mean_occupied_share']:.1f}% of the sheet.",):
         for l2 in wrap(line, "sans", 9, cw):
-            page.add(_t(x, y, l2, 9))
+            page.add(text_item(x, y, l2, 9))
             y += 4.5
     y += 3
-    page.add(_t(x, y, "Share of dungeons that occupied each square", 10.5, "sans-bold"))
+    page.add(text_item(x, y, "Share of dungeons that occupied each square", 10.5, "sans-bold"))
     y += 4
     sw, sh = (int(v) for v in rep["sheet"].split("x"))
     cell = min(cw / sw, (H - y - 26) / sh)
@@ -61,8 +61,8 @@ def exploration_page(rep: dict, options: BuildOptions) -> Page:
     for i in range(6):
         t = i / 5
         page.add(Rect(x + 14 + i * 18, ly - 4, 18, 5, Style(stroke=GREY, stroke_width=0.2, fill=ramp(t, VISIT_RAMP, g))))
-        page.add(_t(x + 23 + i * 18, ly + 5, f"{100 * t:.0f}%", 7, anchor="middle", fill=GREY))
-    page.add(_t(x, ly, "Scale", 9, "sans-bold"))
+        page.add(text_item(x + 23 + i * 18, ly + 5, f"{100 * t:.0f}%", 7, anchor="middle", fill=GREY))
+    page.add(text_item(x, ly, "Scale", 9, "sans-bold"))
     return finish_page(page, options, sid, footer="sheetgen simulate · exploration map mode")
 
 

@@ -26,7 +26,7 @@ DOOR_SHUT = Style(stroke=INK, stroke_width=0.3, fill=INK)
 DELTA = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
-def _paper(paper: str | None) -> tuple[float, float]:
+def paper_size(paper: str | None) -> tuple[float, float]:
     return PAPER_SIZES.get(paper or "a4", PAPER_SIZES["a4"])
 
 
@@ -129,7 +129,7 @@ def tables_document(rooms, entrances, contents, options: BuildOptions, title: st
                     name: str = "exploration-tables", treasure=None) -> Document:
     """The d66 shapes (page 1), then the contents, entrance and treasure tables; any may be None."""
     pages = []
-    pw, ph = _paper(paper)
+    pw, ph = paper_size(paper)
     sid = sheet_id("exploration-tables", getattr(rooms, "title", None), getattr(contents, "title", None),
                    _table_fingerprint(rooms), _table_fingerprint(entrances), options.paper, options.grayscale)
     if rooms is not None:
@@ -359,7 +359,7 @@ def _panel(lay: GraphLayout, minutes_used: int = 0, extra_title: str = "") -> li
 
 
 def graph_document(cols: int, rows: int, options: BuildOptions, title: str = "", paper: str = "a4") -> Document:
-    pw, ph = _paper(paper)
+    pw, ph = paper_size(paper)
     lay = GraphLayout(cols, rows, pw, ph)
     page = Page(pw, ph, name=f"sheet-{cols}x{rows}")
     title = title or "Dungeon exploration graph sheet"
@@ -384,7 +384,7 @@ def graph_document(cols: int, rows: int, options: BuildOptions, title: str = "",
 def map_document(ex, options: BuildOptions, title: str = "", paper: str = "a4", name: str = "explore") -> Document:
     """A map-mode dungeon on the graph sheet: rooms drawn and numbered, doors in their
     states, the time used ticked off, and a key of room numbers to contents."""
-    pw, ph = _paper(paper)
+    pw, ph = paper_size(paper)
     lay = GraphLayout(ex.width, ex.height, pw, ph)
     page = Page(pw, ph, name="map")
     title = title or f"Dungeon map (seed {options.seed})"

@@ -178,6 +178,8 @@ def _is_die(key: str) -> bool:
 class ExplorationTracker(TrackerAdapter):
     """A map-mode dungeon in the journal: the tables and sheet in the header, one step per room."""
 
+    needs_map = False               # --map names the d66 table: the built-in one when not given
+
     def start(self, params: dict) -> dict:
         table = params.get("map") or "builtin"
         header = {"ruleset": "exploration", "table": table, "sheet": list(SIZE), "seed": 1}

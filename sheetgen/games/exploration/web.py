@@ -9,7 +9,8 @@ rules are the tracker's (sheetgen.games.exploration.tracker).
 from __future__ import annotations
 
 from sheetgen.draw.model import Document, Group, Page, Rect, Style, Text
-from .sheets import GraphLayout, _paper, map_document, outline_walls
+from sheetgen.games.base import GamePage, PageView, Told
+from .sheets import GraphLayout, paper_size, map_document, outline_walls
 from .tracker import ADAPTER
 
 HIGHLIGHT = Style(stroke="#d0342c", stroke_width=1.2, cap="square")
@@ -24,7 +25,7 @@ class Sheet:
         self.doc, self.crop, self.layout, self.rects = doc, crop, layout, {}
 
 
-class ExplorationPage:
+class ExplorationPage(GamePage):
     ruleset = "exploration"
     tracker = ADAPTER
 
@@ -33,7 +34,7 @@ class ExplorationPage:
 
     def sheet(self, header: dict) -> Sheet:
         w, h = header.get("sheet", (20, 28))
-        pw, ph = _paper("a4")
+        pw, ph = paper_size("a4")
         lay = GraphLayout(w, h, pw, ph)
         doc = Document([Page(pw, ph, [], name="blank")], title="graph sheet", name="graph")
         m = lay.sq * 0.6
@@ -44,7 +45,7 @@ class ExplorationPage:
         from sheetgen.draw.options import BuildOptions
         return map_document(ex, BuildOptions(), title="Dungeon map (as played)")
 
-    def print_document(self, header: dict) -> Document:
+    def print_document(self, header: dict, sheet: Sheet) -> Document:
         """The blank graph sheet to print."""
         from sheetgen.draw.options import BuildOptions
         from .sheets import graph_document
@@ -54,8 +55,8 @@ class ExplorationPage:
     def pencil_document(self, header: dict, steps: list) -> Document:
         return self._doc(ADAPTER.replay(header, steps).ex)
 
-    def view(self, header: dict, steps: list, sheet: Sheet, told=None, pending=None, state=None,
-             game=None) -> dict:
+    def view(self, header: dict, steps: list, sheet: Sheet, told: Told | None = None, pending=None, state=None,
+             game=None) -> PageView:
         """What the page shows after STEPS (state: the tracker's state after them, when the caller
         has it; game: the caller's name for the game, unused here)."""
         state = ADAPTER.replay(header, steps) if state is None else state
@@ -141,6 +142,9 @@ class ExplorationPage:
 
     def step_from_form(self, kind: str, form):
         return None
+
+    def title(self, header: dict) -> str:
+        return f"Dungeon Exploration, table {header.get('table', 'builtin')}"
 
 
 def _middle(cells):

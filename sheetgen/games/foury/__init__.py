@@ -20,7 +20,7 @@ The rest:
                   sheet), pictograms.py (event icons), pencil.py (a played game over the map)
     tracker.py    the journal adapter of `sheetgen track` (ADAPTER), the words of every step
     web.py        the companion page's adapter (`sheetgen play`: PAGE)
-    cli.py        the game's own commands: `sheetgen new map NAME`
+    cli.py        the game's own commands: `sheetgen new map NAME` and the steps of `sheetgen track`
     randomplay.py a random legal player (benchmarks, tests)
     design.py     the map workbench's model (`sheetgen design`): editing operations on a map file,
                   written back with its comments, checked, drawn and played
@@ -48,6 +48,29 @@ GAME = Game(
     scanner="sheetgen.games.foury.scan",
     commands=(Command("new", "sheetgen.games.foury.cli", "new",
                       "Write a map to start from: `new map NAME`."),),
+    track_commands=tuple(Command(name, "sheetgen.games.foury.cli", attribute, words) for name, attribute, words in (
+        ("enter", "enter", "Start a round through an entry arrow CELL:SIDE."),
+        ("move", "move", "Move to an adjacent cell."),
+        ("fight", "fight", "Face the monster or statue in your cell."),
+        ("flee", "flee", "Flee a foe still alive after an exchange."),
+        ("climb", "climb", "Climb the stairs to the upper level (or back down)."),
+        ("coin", "coin", "INSERT COIN: once, after death."),
+        ("candy", "candy", "Give a candy cane to the Yeti or Grinch here."),
+        ("collect", "collect", "Collect an item in your cell."),
+        ("shovel", "shovel", "Erase a collapsed wall CELL:SIDE and move through it."),
+        ("exit", "exit_", "Leave through an unused entry arrow CELL:SIDE."),
+        ("circle", "circle", "Go from this magic circle to another."),
+        ("lever", "lever", "Pull a lever from the upper level."),
+        ("redeem", "redeem", "Spend a cornucopia on a resource."),
+        ("oracle", "oracle", "Consult the Oracle in the centre room."),
+        ("market", "market", "Trade at the market between rounds."))),
+    track_prompt=("move C2 [--roll 4]      fight [--weapon] [--hero 3 --enemy 4]     enter C1:N     collect potion",
+                  'flee  climb  lever D4  shovel D1:W  circle E5  exit E3:E  oracle --words "two words"  market ...'),
+    track_shortcuts={"m": "move", "f": "fight", "e": "enter"},
+    # the option of a track command that gives each die a step may leave out
+    dice_options={("roll",): "--roll N", ("fight", "hero"): "--hero N", ("fight", "enemy"): "--enemy N",
+                  ("fight", "clover", "roll"): "--clover-roll N",
+                  ("collect", "roll"): "track step '{collect: {item: die, roll: N}}'"},
     vocabularies={word: f"sheetgen.games.foury.vocabulary:{attr}" for word, attr in (
         ("items", "items"), ("events", "events"), ("enemies", "enemies"), ("campaigns", "campaigns"),
         ("requirements", "requirements"), ("die-effects", "die_effects"), ("sides", "sides"))},

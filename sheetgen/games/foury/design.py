@@ -908,10 +908,10 @@ def check_text(path: Path, text: str) -> Checked:
 
 def _lenient(fm, data, source):
     """The map built from the usable part of a file with format errors (what the drawing shows)."""
-    model, bad = fm._repaired(data)
+    model, bad = fm.repaired_model(data)
     if model is None:
         return None
-    builder = fm._Builder(model, source, [], quiet=bad)
+    builder = fm.BoardBuilder(model, source, [], quiet=bad)
     try:
         board = builder.build()
     except Exception:           # noqa: BLE001 - a drawing is a help here, the findings say what is wrong

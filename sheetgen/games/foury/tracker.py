@@ -11,7 +11,8 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from sheetgen.games.base import Illegal, TrackerAdapter
+from sheetgen.errors import InputError
+from sheetgen.games.base import Illegal, Told, TrackerAdapter
 from . import notation
 from . import rules as E
 from .actions import well_typed
@@ -23,17 +24,6 @@ from .tables import REQUIREMENT_COUNT, RESOURCES, SANTA_COUNTERS
 
 SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 RELATIVE = ("left", "front", "right", "behind")
-
-
-class Told:
-    """What one step meant, in words (lines) and as marks to highlight on the map:
-    walls [(cell name, side)] to pencil, cells [cell name] to look at."""
-    __slots__ = ("lines", "walls", "cells")
-
-    def __init__(self):
-        self.lines: list[str] = []
-        self.walls: list[tuple[str, str]] = []
-        self.cells: list[str] = []
 
 
 def _event_words(ev, frm) -> str:
@@ -71,7 +61,7 @@ class TrackState:
 _MAPS: dict = {}          # (ref, file stamp) -> the loaded map: a page replays each request
 
 
-def _load_map(name: str):
+def cached_map(name: str):
     import os
 
     from .formats.map import load_map
@@ -153,9 +143,9 @@ def _board(ref: str, key: str | None):
     def build():
         path = _map_path(ref)
         shipped = prebuilt("foury-board", path, _source_code()) if path is not None else None
-        return shipped if shipped is not None else _load_map(ref).board
+        return shipped if shipped is not None else cached_map(ref).board
     if key is None:
-        return _load_map(ref).board            # its errors, located, as before
+        return cached_map(ref).board            # its errors, located, as before
     return cached("foury-board", key, build)
 
 
@@ -199,7 +189,7 @@ def _map_ref(name: str) -> str:
     return name
 
 
-def _hero(header: dict, board) -> tuple[Hero, list[str]]:
+def track_hero(header: dict, board) -> tuple[Hero, list[str]]:
     spec = header.get("hero") or {}
     full = E.rules_for(board).full_scale(board)
     if spec.get("name"):
@@ -254,7 +244,7 @@ def journal_action(step):
     return step_action(step)
 
 
-def _actions(steps: list) -> list:
+def played_actions(steps: list) -> list:
     """The journal's steps as actions (a step the format cannot read is left out)."""
     out = []
     for step in steps:
@@ -273,10 +263,10 @@ def _played(header: dict, steps: list, map_key: str | None, known) -> TrackState
         board = game.board
     else:
         board = _board(header["map"], map_key)
-        hero, _ = _hero(header, board)
+        hero, _ = track_hero(header, board)
         game, done = E.rules_for(board).new_game(board, hero), 0
     rules = E.rules_for(board)
-    for action in _actions(steps[done:]):
+    for action in played_actions(steps[done:]):
         game = rules.step(game, action).state
     return TrackState(header, board, hero, game, list(steps))
 
@@ -285,6 +275,8 @@ class FouryTracker(TrackerAdapter):
     """A Dungeon Foury game in the journal: the map, the hero, and the steps so far."""
 
     def start(self, params: dict) -> dict:
+        if not params.get("hero") and not params.get("traits"):
+            raise InputError("give --hero NAME or --traits hearts=4,shields=2,... (12 in all)")
         ref = _map_ref(params["map"])
         board = _board(ref, _map_key(ref))
         header = {"ruleset": "foury", "map": ref}
@@ -292,7 +284,7 @@ class FouryTracker(TrackerAdapter):
             header["hero"] = {"name": params["hero"].strip().lower()}
         else:
             header["hero"] = {"traits": {k: int(v) for k, v in (params.get("traits") or {}).items()}}
-        _, problems = _hero(header, board)
+        _, problems = track_hero(header, board)
         if problems:
             raise Illegal("; ".join(problems))
         return header
@@ -379,6 +371,11 @@ class FouryTracker(TrackerAdapter):
             if isinstance(f.get("clover"), dict) and f["clover"].get("roll") is None:
                 out.append((("fight", "clover", "roll"), "the clover's reroll"))
         return out
+
+    def brief_status(self, state: TrackState) -> list[str]:
+        """The resources, then what is legal now."""
+        lines = self.status(state).splitlines()
+        return [ln for ln in lines if ln.startswith(("hearts", "legal now"))] or lines[-2:]
 
     def narrate(self, before: TrackState, after: TrackState, step) -> list[str]:
         return self.tell(before, after, step).lines
@@ -619,11 +616,11 @@ class FouryTracker(TrackerAdapter):
         from .formats.sheet import hero_object
         from .sheets.map import compose_map
         from .sheets.pencil import pencil_over
-        fmap = _load_map(header["map"])
-        hero, _ = _hero(header, fmap.board)
+        fmap = cached_map(header["map"])
+        hero, _ = track_hero(header, fmap.board)
         options = BuildOptions(paper=paper, grayscale=grayscale, game=game_options(hero=hero.name or None))
         card = hero_object(hero.name) if hero.name else None
-        doc = pencil_over(compose_map(fmap, options, card), fmap.board, hero, _actions(steps), options,
+        doc = pencil_over(compose_map(fmap, options, card), fmap.board, hero, played_actions(steps), options,
                           question=header.get("question"))
         return render_document(doc, outdir, formats=formats)
 

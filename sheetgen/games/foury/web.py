@@ -18,7 +18,8 @@ from .actions import Candy, Climb, Coin, Collect, Enter, Fight, Flee, Market, Mo
 from .board import DELTA, ENEMIES, cell_name
 from .heroes import TRAITS
 from .tables import RESOURCES
-from .tracker import ADAPTER, _actions, _hero, _load_map
+from sheetgen.games.base import GamePage, PageView, Told
+from .tracker import ADAPTER, played_actions, track_hero, cached_map
 
 HIGHLIGHT = "#d0342c"
 HL_WALL = Style(stroke=HIGHLIGHT, stroke_width=1.6, cap="round")
@@ -34,7 +35,7 @@ class Sheet:
         self.doc, self.rects, self.crop = doc, rects, crop
 
 
-class FouryPage:
+class FouryPage(GamePage):
     ruleset = "foury"
     tracker = ADAPTER
 
@@ -57,12 +58,12 @@ class FouryPage:
         from sheetgen.draw.options import BuildOptions, game_options
         from .formats.sheet import hero_object
         from .sheets.map import compose_map
-        from .sheets.pencil import _rects
-        fmap = _load_map(header["map"])
-        hero, _ = _hero(header, fmap.board)
+        from .sheets.pencil import element_rects
+        fmap = cached_map(header["map"])
+        hero, _ = track_hero(header, fmap.board)
         options = BuildOptions(game=game_options(hero=hero.name or None))
         doc = compose_map(fmap, options, hero_object(hero.name) if hero.name else None)
-        rects = _rects(doc.pages[0])
+        rects = element_rects(doc.pages[0])
         cells = [r for k, r in rects.items() if k.startswith("cell-")]
         if cells:
             size = cells[0][2]
@@ -98,26 +99,26 @@ class FouryPage:
         from .formats.sheet import hero_object
         from .sheets.map import compose_map
         from .sheets.pencil import pencil_over
-        fmap = _load_map(header["map"])
-        hero, _ = _hero(header, fmap.board)
+        fmap = cached_map(header["map"])
+        hero, _ = track_hero(header, fmap.board)
         options = BuildOptions(game=game_options(hero=hero.name or None))
         doc = compose_map(fmap, options, hero_object(hero.name) if hero.name else None)
-        return pencil_over(doc, fmap.board, hero, _actions(steps), options, question=header.get("question"))
+        return pencil_over(doc, fmap.board, hero, played_actions(steps), options, question=header.get("question"))
 
     # -- the game now ---------------------------------------------------------------------
-    def view(self, header: dict, steps: list, sheet: Sheet, told=None, pending=None, state=None,
-             game=None) -> dict:
+    def view(self, header: dict, steps: list, sheet: Sheet, told: Told | None = None, pending=None, state=None,
+             game=None) -> PageView:
         """Everything the page shows of the game after STEPS (told: the last step's Told; pending: a
         step being completed, which changes nothing on a Foury map; state: the tracker's state after
         STEPS, unused here (the pencil trail needs the replay); game: the caller's name for this game
         (its journal id), so its replay goes on from the last page's)."""
-        from .sheets.pencil import _oracle_marks, overlay
-        fmap = _load_map(header["map"])
-        hero, _ = _hero(header, fmap.board)
+        from .sheets.pencil import oracle_marks, overlay
+        fmap = cached_map(header["map"])
+        hero, _ = track_hero(header, fmap.board)
         state, trail = self._replayed(fmap.board, hero, header, steps, game)
         page = sheet.doc.pages[0]
         rects = sheet.rects
-        marks = overlay(page, state, trail, rects=rects) + _oracle_marks(page, header.get("question"), state.words)
+        marks = overlay(page, state, trail, rects=rects) + oracle_marks(page, header.get("question"), state.words)
         hl = []
         if told is not None:
             for cell, side in told.walls:
@@ -204,9 +205,9 @@ class FouryPage:
         known = self._trails.get(key)
         if known is not None and known[0] == steps[:len(known[0])] and known[1].board is board:
             done, state, trail = known
-            state, trail = replay_with_trail(board, hero, _actions(steps[len(done):]), start=(state, trail))
+            state, trail = replay_with_trail(board, hero, played_actions(steps[len(done):]), start=(state, trail))
         else:
-            state, trail = replay_with_trail(board, hero, _actions(steps))
+            state, trail = replay_with_trail(board, hero, played_actions(steps))
         if len(self._trails) > 64:
             self._trails.clear()
         self._trails[key] = (list(steps), state, trail)

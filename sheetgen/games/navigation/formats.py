@@ -21,6 +21,7 @@ The models of the play log, for the checker and the tracker:
 """
 from __future__ import annotations
 
+from ..base import Handler
 from pathlib import Path
 from typing import Any, Literal, Union
 
@@ -336,3 +337,7 @@ def compose(defn, options):
     if isinstance(defn, LoadedDungeon):
         return drawing.dungeon_document(defn, options)
     return drawing.sheet_document(defn.defn, options)
+
+
+# what the core calls for this kind (sheetgen.games.base.Handler)
+HANDLER = Handler(load=load, lint=lint, compose=compose, models=lambda: MODEL)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from sheetgen.definitions.models import validate_model
 from sheetgen.definitions.turnlog import LoadedTurns, declared_readings, parse_turns, replay
 from sheetgen.errors import InputError, did_you_mean
-from ..base import Judgement, judge
+from ..base import Handler, Judgement, judge
 from . import notation
 from .actions import BeginTurn, EndTurn, PlaceToken, Resolve
 from .formats import NavigationLog, load_reference, to_engine_dungeon
@@ -85,3 +85,7 @@ def check(loaded: LoadedLog) -> Judgement:
         state = initial_state(loaded, readings)
         return replay(loaded, "player", state, RULES, BeginTurn, EndTurn(), "nav"), state.readings.consulted
     return judge(replay_under, loaded.readings)
+
+
+# what the core calls for this kind (sheetgen.games.base.Handler)
+HANDLER = Handler(load=load, check=check, models=lambda: MODEL)

@@ -19,5 +19,6 @@ GAME = Game(
            "sheet": "sheetgen.games.shuffle.formats",
            "playlog": "sheetgen.games.shuffle.playlog"},
     tracker="sheetgen.games.shuffle.tracker",
+    option_help={"track new --map": "a set-up play log"},
     readings="sheetgen.games.shuffle.rules:ShuffleReading",
 )

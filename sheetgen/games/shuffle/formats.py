@@ -23,6 +23,7 @@ The play log, for the checker and the tracker (whose games start from its setup:
 """
 from __future__ import annotations
 
+from ..base import Handler
 from typing import Any, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
@@ -404,3 +405,7 @@ def lint(defn) -> list:
             out.append(Finding(src.problem(("rooms", i, "type"), f"trap '{r.id}' has no challenge number: "
                                                                  f"every roll succeeds"), "warning"))
     return out
+
+
+# what the core calls for this kind (sheetgen.games.base.Handler)
+HANDLER = Handler(load=load, lint=lint, compose=compose, models=lambda: MODEL)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from sheetgen.definitions.models import validate_model
 from sheetgen.definitions.turnlog import LoadedTurns, declared_readings, parse_turns, replay
 from sheetgen.errors import InputError, did_you_mean
-from ..base import Judgement, judge
+from ..base import Handler, Judgement, judge
 from . import notation
 from .actions import BeginTurn, EndTurn
 from .formats import ShuffleLog, initial_state as setup_state, load_reference
@@ -89,3 +89,7 @@ def check(loaded: LoadedLog) -> Judgement:
         return (replay(loaded, "hero", state, RULES, BeginTurn, EndTurn(), "shuffle", after_end_ok=("eat",)),
                 state.readings.consulted)
     return judge(replay_under, loaded.readings)
+
+
+# what the core calls for this kind (sheetgen.games.base.Handler)
+HANDLER = Handler(load=load, check=check, models=lambda: MODEL)

@@ -2,15 +2,15 @@
 
 The page edits ONE map file, the one given on the command line: it reads and writes no other
 file (the print preview and the PDF are made in memory). The map's game does the work through
-its designer module (the registry's `find_game(ruleset).module("designer")`; for Dungeon Foury
-sheetgen/games/foury/design.py): this package only speaks HTTP.
+its designer module (the registry's `find_game(ruleset).module("designer")`, its Game.designer):
+this package only speaks HTTP.
 
     GET  /                 the page            GET  /api/state      the draft as JSON
     POST /api/op           one edit (JSON)     POST /api/save       write the file (atomic)
     POST /api/playtest     start a playtest    GET  /api/playtest   its progress and result
     GET  /api/yaml         the draft's text    GET  /preview.png?paper=a4|letter   GET /sheet.pdf?paper=...
 
-What this package asks of a designer module (foury/design.py is the one there is):
+What this package asks of a designer module:
 `open_draft(path)`, `new_draft(path, columns, rows)` -> a draft with `apply(op)`, `state()`,
 `save()`, `text()`, `document(paper)`, `path`, `saved_text`; `palette()`, `icon_svgs()`, and
 `playtest(path, text, saved_text, games, progress, cancelled=, hero=)`. A game that provides these
@@ -41,9 +41,10 @@ PAPERS = ("a4", "letter")
 PLAYTEST_GAMES = (500, 2000, 5000)
 
 
-def designer_for(path: Path | None, ruleset: str = "foury"):
-    """The designer module of the map's game (found through the registry, by the file's ruleset)."""
-    from sheetgen.definitions.registry import find_game, read_header
+def designer_for(path: Path | None, ruleset: str | None = None):
+    """The designer module of the map's game (found through the registry, by the file's ruleset);
+    a new map (no file yet): RULESET's, by default the first game with a designer."""
+    from sheetgen.definitions.registry import find_game, games, read_header
     from sheetgen.definitions.yamlsource import read_yaml
     if path is not None and path.exists():
         data = read_yaml(path)
@@ -51,6 +52,10 @@ def designer_for(path: Path | None, ruleset: str = "foury"):
         if kind != "map":
             raise InputError(Problem(f"the workbench edits maps; {path} is a {kind} definition", str(path), 1, 1,
                                      path="kind", expected="kind: map"))
+    if ruleset is None:
+        ruleset = next((name for name, g in games().items() if g.designer), None)
+        if ruleset is None:
+            raise InputError(Problem("no game has a map workbench", str(path or "")))
     game = find_game(ruleset)
     try:
         return game.module("designer")

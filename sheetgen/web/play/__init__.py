@@ -6,7 +6,7 @@
     static/       its CSS and its little JavaScript (local files only)
 
 The page knows no game: it finds a game's page adapter through the registry
-(`find_game(ruleset).module('web').PAGE`, e.g. sheetgen.games.foury.web) and records steps
+(`find_game(ruleset).module('web').PAGE`, its Game.web) and records steps
 with the game's tracker adapter in the same SQLite journal as `sheetgen track`, so a game
 goes on in either.
 """

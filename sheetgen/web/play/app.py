@@ -1,4 +1,4 @@
-"""The routes of the companion page (make_play_app).
+"""The companion page: PlayApp (record(): what a POST of a step does) and its routes (make_play_app).
 
 GET  /                      the current game of the journal (or how to start one)
 GET  /g/ID                  the page of game ID: the map with the pencil so far, what to pencil
@@ -26,6 +26,7 @@ import re
 import secrets
 import threading
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
 from starlette.concurrency import run_in_threadpool
@@ -199,7 +200,7 @@ class Pages:
         try:
             game = journal.game(gid)
         except JournalError as exc:
-            raise _NotFound(str(exc)) from None
+            raise NotFound(str(exc)) from None
         texts = journal.step_texts(gid)
         return journal, game, texts, store.read(gid, game.header, texts)
 
@@ -233,14 +234,10 @@ class Pages:
         if refused is None and told_seq and told_seq == len(steps):
             before = store.state(ad, gid, game.header, steps[:-1])
             after = state
-            if hasattr(ad, "tell"):
-                told = ad.tell(before, after, steps[-1])
-                told_lines = told.lines
-            else:
-                told_lines = ad.narrate(before, after, steps[-1])
+            told = ad.tell(before, after, steps[-1])
+            told_lines = told.lines
         sheet, _ = self.sheet_of(page, game.header)
-        view = page.view(game.header, steps, sheet, told if told is not None else (told_lines or None),
-                         pending=pending, state=state, game=gid)
+        view = page.view(game.header, steps, sheet, told, pending=pending, state=state, game=gid)
         overlay = _nested(render_svg_pages(view["overlay"])[0], *view["page"])
         dice = game.header.get("dice")
         pending_die = None
@@ -255,7 +252,7 @@ class Pages:
             rolled = {"hero": rng.randint(1, 6), "enemy": rng.randint(1, 6)}
         return dict(game=game, gid=gid, view=view, overlay=overlay, steps=len(steps), told=told_lines,
                     undid=query.get("undid"), refused=refused, dice=dice, pending=pending_die, rolled=rolled,
-                    question=game.header.get("question"), title=_title(game.header))
+                    question=game.header.get("question"), title=page.title(game.header))
 
 
 class PagePool:
@@ -296,7 +293,7 @@ class PagePool:
         if kind == "page":
             return value
         if kind == "not found":
-            raise _NotFound(value)
+            raise NotFound(value)
         raise InputError(value)
 
     def close(self) -> None:
@@ -423,47 +420,47 @@ class _GameId(Convertor):
 register_url_convertor("gameid", _GameId())
 
 
-def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | None = None,
-                  form_key: str | None = None, workers: int = 0):
-    """The companion page's app over the journal at journal_path (resolved like `sheetgen track`);
-    workers: processes that draw the pages (0: the server's own worker threads draw them)."""
-    store = Store(journal_path)
-    key = form_key or secrets.token_urlsafe(18)
-    pages = Pages(store, key)
-    pool = PagePool(store.path, key, workers) if workers else None
+class PlayApp:
+    """The companion page's server side over one journal: its Store (the journal and what it
+    remembers), the Pages drawn from it (here, or by a PagePool of drawing processes), and
+    record(), what a POST of a step does; asgi() gives the Starlette app of its routes."""
 
-    def render(name: str, status: int = 200, **values) -> HTMLResponse:
-        return HTMLResponse(pages.html(name, **values), status_code=status)
+    def __init__(self, journal_path=None, *, form_key: str | None = None, workers: int = 0):
+        self.store = Store(journal_path)
+        self.key = form_key or secrets.token_urlsafe(18)
+        self.pages = Pages(self.store, self.key)
+        self.pool = PagePool(self.store.path, self.key, workers) if workers else None
 
-    def record(gid: int, step, dice_values: dict):
+    def record(self, gid: int, step, dice_values: dict) -> tuple[str, Any]:
+        """Record STEP in game GID (the dice of the form, DICE_VALUES, filled in): checked by the rules
+        against the steps it follows, then written in one short transaction (the caller awaits its
+        fsync).  Returns ("recorded", its number), ("die", the step with a die or a choice still to
+        give: the page asks for it) or ("refused", why: nothing written)."""
         import random
 
         from ...definitions.registry import tracker_for
         from ...games.base import Illegal
-        journal, game, texts, steps = pages.load(gid)
+        journal, game, texts, steps = self.pages.load(gid)
         ad = tracker_for(game.ruleset)
         auto = game.header.get("dice") == "auto"
         step = _fill(step, dice_values)
-        state = store.state(ad, gid, game.header, steps, texts)
+        state = self.store.state(ad, gid, game.header, steps, texts)
         due = ad.dice_due(state, step)
         if due and not auto:
             return "die", step
-        rng = random.Random()
-        choices_due = getattr(ad, "choices_due", None)
-        if choices_due is not None:
-            # a choice the player makes after the dice before it (map mode: where the rolled room goes)
-            try:
-                step = ad.prepare(state, step, rng)
-            except Illegal as exc:
-                return "refused", str(exc)
-            if choices_due(state, step):
-                return "die", step
+        # the dice left to sheetgen rolled; then a choice the player makes after them (map mode:
+        # where the rolled room goes) is asked for
+        try:
+            step = ad.prepare(state, step, random.Random())
+        except Illegal as exc:
+            return "refused", str(exc)
+        if ad.choices_due(state, step):
+            return "die", step
         # checked before the journal is locked (the state remembered for these steps), then
         # recorded in one short transaction that only confirms the journal still holds exactly
         # the steps it was checked against (else, another program recorded meanwhile: checked
         # again against what is there)
         try:
-            step = ad.prepare(state, step, rng)
             after = ad.apply(state, step)
         except Illegal as exc:
             return "refused", str(exc)
@@ -471,7 +468,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
 
         def check(recorded, step):
             # another program recorded or undid meanwhile: checked again against what is there
-            again = store.state(ad, gid, game.header, recorded)
+            again = self.store.state(ad, gid, game.header, recorded)
             checked.update(steps=recorded, texts=None, before=again, after=ad.apply(again, step))
             return step
         try:
@@ -479,221 +476,237 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         except Illegal as exc:
             return "refused", str(exc)
         done = checked["texts"] + [journal.last_text] if checked["texts"] is not None else None
-        store.keep(gid, game.header, done, checked["steps"] + [json.loads(journal.last_text)], checked["after"],
-                   before=checked["before"])
+        self.store.keep(gid, game.header, done, checked["steps"] + [json.loads(journal.last_text)],
+                        checked["after"], before=checked["before"])
         return "recorded", seq
 
-    # -- the routes ---------------------------------------------------------------------
-    limits: list = []
-
-    async def drawn(fn, *args):
-        """FN (a page drawn, a file rendered) in a worker thread, one at a time: pages wait their
-        turn in order instead of sharing the interpreter (each would finish late), and a step
-        being recorded meanwhile never waits behind more than one of them."""
-        import anyio
-        if not limits:
-            limits.append(anyio.CapacityLimiter(1))
-        return await anyio.to_thread.run_sync(fn, *args, limiter=limits[0])
-
-    async def page_html(gid: int, query: dict, refused: str | None = None, pending=None) -> str:
-        if pool is not None:
-            return await pool.page(gid, query, refused, pending)
-        return await drawn(pages.page, gid, query, refused, pending)
-
-    async def home(request):
-        def current():
-            from ...tracker.journal import JournalError
-            try:
-                return store.journal().current().id
-            except JournalError:
-                return None
-        gid = await run_in_threadpool(current)
-        if gid is None:
-            return render("none.html", journal=str(store.path))
-        return RedirectResponse(f"/g/{gid}", status_code=303)
-
-    async def show(request):
-        gid = request.path_params["gid"]
-        query = dict(request.query_params)
-        pending = None
-        if query.get("do"):
-            try:
-                pending = _step_json(query["do"])
-            except InputError as exc:
-                return PlainTextResponse(f"not a step to complete: {exc}", status_code=400)
-        try:
-            return HTMLResponse(await page_html(gid, query, None, pending))
-        except _NotFound as exc:
-            return PlainTextResponse(str(exc), status_code=404)
-        except SheetgenError as exc:
-            return PlainTextResponse(str(exc), status_code=400)
-
-    async def act(request):
-        gid = request.path_params["gid"]
-        form = await _form(request, key)
-        if isinstance(form, Response):
-            return form
-        kind = form.get("panel")
-        try:
-            if kind:
-                game = await run_in_threadpool(lambda: pages.load(gid)[1])
-                step = game_page(game.ruleset).step_from_form(kind, form)
-                if step is None:
-                    raise InputError(f"no form '{kind}' on this page")
-            else:
-                step = _step_json(form.get("step") or "")
-            dice_values = {k[4:]: v for k, v in form.items() if k.startswith("die.") and v not in ("", "roll")}
-            # recorded here in the event loop (checked, one short transaction: no thread to wait
-            # for), acknowledged once the group's fsync covers it (awaited, not blocking the loop)
-            journal = store.journal()
-            with journal.durable_later() as tickets:
-                what, value = record(gid, step, dice_values)
-            if tickets:
-                try:
-                    await store.durable(tickets[-1])
-                except JournalError as exc:
-                    return PlainTextResponse(f"written, not confirmed: {exc}", status_code=503)
-        except _NotFound as exc:
-            return PlainTextResponse(str(exc), status_code=404)
-        except JournalError as exc:     # busy, read-only, full: nothing recorded, and not a rule
-            return PlainTextResponse(f"not recorded: {exc}", status_code=503)
-        except SheetgenError as exc:
-            what, value = "refused", str(exc)
-        if what == "recorded":
-            return RedirectResponse(f"/g/{gid}?told={value}", status_code=303)
-        if what == "die":
-            return RedirectResponse(f"/g/{gid}?do={quote(json.dumps(value, separators=(',', ':')))}",
-                                    status_code=303)
-        return HTMLResponse(await page_html(gid, {}, value, None), status_code=409)
-
-    async def undo(request):
-        gid = request.path_params["gid"]
-        form = await _form(request, key)
-        if isinstance(form, Response):
-            return form
-
-        def work():
-            pages.load(gid)
-            return store.journal().undo(gid)
-        try:
-            step = await run_in_threadpool(work)
-        except _NotFound as exc:
-            return PlainTextResponse(str(exc), status_code=404)
-        return RedirectResponse(f"/g/{gid}?undid={'1' if step is not None else '0'}", status_code=303)
-
-    async def header_change(request):
-        gid = request.path_params["gid"]
-        form = await _form(request, key)
-        if isinstance(form, Response):
-            return form
-        change = {}
-        if request.url.path.endswith("/dice"):
-            if form.get("mode") not in ("ask", "auto"):
-                return PlainTextResponse("dice mode: ask or auto", status_code=400)
-            change["dice"] = form.get("mode")
-        else:
-            text = " ".join(str(form.get("question") or "").split())
-            if len(text) > 300:
-                return PlainTextResponse("the question is too long (at most 300 characters)", status_code=400)
-            change["question"] = text
-
-        def work():
-            pages.load(gid)
-            store.journal().update_header(gid, change)
-        try:
-            await run_in_threadpool(work)
-        except _NotFound as exc:
-            return PlainTextResponse(str(exc), status_code=404)
-        back = form.get("back") or ""
-        return RedirectResponse(f"/g/{gid}" + (back if back.startswith("?") and len(back) < MAX_STEP else ""),
-                                status_code=303)
-
-    async def download(request):
-        gid, what = request.path_params["gid"], request.path_params["what"]
-
-        def work():
-            from ...definitions.registry import tracker_for
-            from ...render import render_pdf_bytes, render_png_pages
-            journal, game, texts, steps = pages.load(gid)
-            name = f"game-{gid}"
-            if what == "log.yaml":
-                text = tracker_for(game.ruleset).export(game.header, steps, None)
-                return Response(text, media_type="text/yaml; charset=utf-8",
-                                headers={"content-disposition": f'attachment; filename="{name}.yaml"'})
-            page = game_page(game.ruleset)
-            if what == "sheet.svg":
-                return Response(pages.sheet_of(page, game.header)[1], media_type="image/svg+xml",
-                                headers={"cache-control": "private, max-age=3600"})
-            if what == "sheet.pdf":
-                printed = getattr(page, "print_document", None)     # a game whose page draws on a blank
-                doc = printed(game.header) if printed else pages.sheet_of(page, game.header)[0].doc
-                return Response(render_pdf_bytes(doc), media_type="application/pdf",
-                                headers={"content-disposition": f'attachment; filename="{name}-sheet.pdf"'})
-            doc = page.pencil_document(game.header, steps)
-            if what == "pencil.pdf":
-                return Response(render_pdf_bytes(doc), media_type="application/pdf",
-                                headers={"content-disposition": f'attachment; filename="{name}-pencil.pdf"'})
-            if what == "pencil.png":
-                return Response(render_png_pages(doc)[0], media_type="image/png",
-                                headers={"content-disposition": f'attachment; filename="{name}-pencil.png"'})
-            if what == "state.json":
-                from ...definitions.registry import tracker_for as t
-                ad = t(game.ruleset)
-                state = store.state(ad, gid, game.header, steps)
-                view = page.view(game.header, steps, pages.sheet_of(page, game.header)[0], state=state, game=gid)
-                return JSONResponse({"steps": len(steps), "header": game.header,
-                                     "status": ad.status(state).splitlines(),
-                                     "resources": {k: v for k, v, _ in view["resources"]},
-                                     "position": view["position"], "phase": view["phase"],
-                                     "targets": [t["id"] for t in view["targets"]],
-                                     "actions": [a["label"] for a in view["actions"]],
-                                     "offered": [a["step"] for a in view["actions"] if "step" in a]
-                                     + [c["step"] for a in view["actions"] for c in a.get("choices", ())],
-                                     "fight": view["fight"]})
-            return PlainTextResponse("not found", status_code=404)
-        try:
-            return await drawn(work)
-        except _NotFound as exc:
-            return PlainTextResponse(str(exc), status_code=404)
-
-    routes = [
-        Route("/", home),
-        Route("/g/{gid:gameid}", show),
-        Route("/g/{gid:gameid}/act", act, methods=["POST"]),
-        Route("/g/{gid:gameid}/undo", undo, methods=["POST"]),
-        Route("/g/{gid:gameid}/dice", header_change, methods=["POST"]),
-        Route("/g/{gid:gameid}/question", header_change, methods=["POST"]),
-        Route("/g/{gid:gameid}/{what:str}", download),
-        Mount("/play-static", app=StaticFiles(directory=str(HERE / "static")), name="play-static"),
-    ]
-    def warm(gid: int) -> None:
+    def warm(self, gid: int) -> None:
         """Draw game GID's page once (its game's modules loaded, its printed sheet drawn), so the
         first tap does not wait for that; the page-drawing processes start meanwhile and each
         draws it too."""
+        pool = self.pool
         started = pool.spawn(gid) if pool is not None else None
         try:
-            pages.page(gid, {})
-        except (_NotFound, SheetgenError):
+            self.pages.page(gid, {})
+        except (NotFound, SheetgenError):
             pass                        # the page tells it when asked
         if pool is not None:
             pool.wait_ready(started)
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app):
-        try:
-            yield
-        finally:
+    def asgi(self, *, host: str = DEFAULT_HOST, token: str | None = None):
+        """The Starlette app of the routes (the module's docstring lists them)."""
+        store, key, pages, pool, record = self.store, self.key, self.pages, self.pool, self.record
+
+        def render(name: str, status: int = 200, **values) -> HTMLResponse:
+            return HTMLResponse(pages.html(name, **values), status_code=status)
+
+        # -- the routes ---------------------------------------------------------------------
+        limits: list = []
+
+        async def drawn(fn, *args):
+            """FN (a page drawn, a file rendered) in a worker thread, one at a time: pages wait their
+            turn in order instead of sharing the interpreter (each would finish late), and a step
+            being recorded meanwhile never waits behind more than one of them."""
+            import anyio
+            if not limits:
+                limits.append(anyio.CapacityLimiter(1))
+            return await anyio.to_thread.run_sync(fn, *args, limiter=limits[0])
+
+        async def page_html(gid: int, query: dict, refused: str | None = None, pending=None) -> str:
             if pool is not None:
-                pool.close()
+                return await pool.page(gid, query, refused, pending)
+            return await drawn(pages.page, gid, query, refused, pending)
 
-    app = make_app(routes, host=host, token=token, lifespan=lifespan, max_body=MAX_BODY)
-    app.state.store = store
-    app.state.form_key = key
-    app.state.warm = warm
-    return app
+        async def home(request):
+            def current():
+                from ...tracker.journal import JournalError
+                try:
+                    return store.journal().current().id
+                except JournalError:
+                    return None
+            gid = await run_in_threadpool(current)
+            if gid is None:
+                return render("none.html", journal=str(store.path))
+            return RedirectResponse(f"/g/{gid}", status_code=303)
+
+        async def show(request):
+            gid = request.path_params["gid"]
+            query = dict(request.query_params)
+            pending = None
+            if query.get("do"):
+                try:
+                    pending = _step_json(query["do"])
+                except InputError as exc:
+                    return PlainTextResponse(f"not a step to complete: {exc}", status_code=400)
+            try:
+                return HTMLResponse(await page_html(gid, query, None, pending))
+            except NotFound as exc:
+                return PlainTextResponse(str(exc), status_code=404)
+            except SheetgenError as exc:
+                return PlainTextResponse(str(exc), status_code=400)
+
+        async def act(request):
+            gid = request.path_params["gid"]
+            form = await _form(request, key)
+            if isinstance(form, Response):
+                return form
+            kind = form.get("panel")
+            try:
+                if kind:
+                    game = await run_in_threadpool(lambda: pages.load(gid)[1])
+                    step = game_page(game.ruleset).step_from_form(kind, form)
+                    if step is None:
+                        raise InputError(f"no form '{kind}' on this page")
+                else:
+                    step = _step_json(form.get("step") or "")
+                dice_values = {k[4:]: v for k, v in form.items() if k.startswith("die.") and v not in ("", "roll")}
+                # recorded here in the event loop (checked, one short transaction: no thread to wait
+                # for), acknowledged once the group's fsync covers it (awaited, not blocking the loop)
+                journal = store.journal()
+                with journal.durable_later() as tickets:
+                    what, value = record(gid, step, dice_values)
+                if tickets:
+                    try:
+                        await store.durable(tickets[-1])
+                    except JournalError as exc:
+                        return PlainTextResponse(f"written, not confirmed: {exc}", status_code=503)
+            except NotFound as exc:
+                return PlainTextResponse(str(exc), status_code=404)
+            except JournalError as exc:     # busy, read-only, full: nothing recorded, and not a rule
+                return PlainTextResponse(f"not recorded: {exc}", status_code=503)
+            except SheetgenError as exc:
+                what, value = "refused", str(exc)
+            if what == "recorded":
+                return RedirectResponse(f"/g/{gid}?told={value}", status_code=303)
+            if what == "die":
+                return RedirectResponse(f"/g/{gid}?do={quote(json.dumps(value, separators=(',', ':')))}",
+                                        status_code=303)
+            return HTMLResponse(await page_html(gid, {}, value, None), status_code=409)
+
+        async def undo(request):
+            gid = request.path_params["gid"]
+            form = await _form(request, key)
+            if isinstance(form, Response):
+                return form
+
+            def work():
+                pages.load(gid)
+                return store.journal().undo(gid)
+            try:
+                step = await run_in_threadpool(work)
+            except NotFound as exc:
+                return PlainTextResponse(str(exc), status_code=404)
+            return RedirectResponse(f"/g/{gid}?undid={'1' if step is not None else '0'}", status_code=303)
+
+        async def header_change(request):
+            gid = request.path_params["gid"]
+            form = await _form(request, key)
+            if isinstance(form, Response):
+                return form
+            change = {}
+            if request.url.path.endswith("/dice"):
+                if form.get("mode") not in ("ask", "auto"):
+                    return PlainTextResponse("dice mode: ask or auto", status_code=400)
+                change["dice"] = form.get("mode")
+            else:
+                text = " ".join(str(form.get("question") or "").split())
+                if len(text) > 300:
+                    return PlainTextResponse("the question is too long (at most 300 characters)", status_code=400)
+                change["question"] = text
+
+            def work():
+                pages.load(gid)
+                store.journal().update_header(gid, change)
+            try:
+                await run_in_threadpool(work)
+            except NotFound as exc:
+                return PlainTextResponse(str(exc), status_code=404)
+            back = form.get("back") or ""
+            return RedirectResponse(f"/g/{gid}" + (back if back.startswith("?") and len(back) < MAX_STEP else ""),
+                                    status_code=303)
+
+        async def download(request):
+            gid, what = request.path_params["gid"], request.path_params["what"]
+
+            def work():
+                from ...definitions.registry import tracker_for
+                from ...render import render_pdf_bytes, render_png_pages
+                journal, game, texts, steps = pages.load(gid)
+                name = f"game-{gid}"
+                if what == "log.yaml":
+                    text = tracker_for(game.ruleset).export(game.header, steps, None)
+                    return Response(text, media_type="text/yaml; charset=utf-8",
+                                    headers={"content-disposition": f'attachment; filename="{name}.yaml"'})
+                page = game_page(game.ruleset)
+                if what == "sheet.svg":
+                    return Response(pages.sheet_of(page, game.header)[1], media_type="image/svg+xml",
+                                    headers={"cache-control": "private, max-age=3600"})
+                if what == "sheet.pdf":
+                    doc = page.print_document(game.header, pages.sheet_of(page, game.header)[0])
+                    return Response(render_pdf_bytes(doc), media_type="application/pdf",
+                                    headers={"content-disposition": f'attachment; filename="{name}-sheet.pdf"'})
+                doc = page.pencil_document(game.header, steps)
+                if what == "pencil.pdf":
+                    return Response(render_pdf_bytes(doc), media_type="application/pdf",
+                                    headers={"content-disposition": f'attachment; filename="{name}-pencil.pdf"'})
+                if what == "pencil.png":
+                    return Response(render_png_pages(doc)[0], media_type="image/png",
+                                    headers={"content-disposition": f'attachment; filename="{name}-pencil.png"'})
+                if what == "state.json":
+                    from ...definitions.registry import tracker_for as t
+                    ad = t(game.ruleset)
+                    state = store.state(ad, gid, game.header, steps)
+                    view = page.view(game.header, steps, pages.sheet_of(page, game.header)[0], state=state, game=gid)
+                    return JSONResponse({"steps": len(steps), "header": game.header,
+                                         "status": ad.status(state).splitlines(),
+                                         "resources": {k: v for k, v, _ in view["resources"]},
+                                         "position": view["position"], "phase": view["phase"],
+                                         "targets": [t["id"] for t in view["targets"]],
+                                         "actions": [a["label"] for a in view["actions"]],
+                                         "offered": [a["step"] for a in view["actions"] if "step" in a]
+                                         + [c["step"] for a in view["actions"] for c in a.get("choices", ())],
+                                         "fight": view["fight"]})
+                return PlainTextResponse("not found", status_code=404)
+            try:
+                return await drawn(work)
+            except NotFound as exc:
+                return PlainTextResponse(str(exc), status_code=404)
+
+        routes = [
+            Route("/", home),
+            Route("/g/{gid:gameid}", show),
+            Route("/g/{gid:gameid}/act", act, methods=["POST"]),
+            Route("/g/{gid:gameid}/undo", undo, methods=["POST"]),
+            Route("/g/{gid:gameid}/dice", header_change, methods=["POST"]),
+            Route("/g/{gid:gameid}/question", header_change, methods=["POST"]),
+            Route("/g/{gid:gameid}/{what:str}", download),
+            Mount("/play-static", app=StaticFiles(directory=str(HERE / "static")), name="play-static"),
+        ]
+
+        @contextlib.asynccontextmanager
+        async def lifespan(app):
+            try:
+                yield
+            finally:
+                if pool is not None:
+                    pool.close()
+
+        app = make_app(routes, host=host, token=token, lifespan=lifespan, max_body=MAX_BODY)
+        app.state.store = store
+        app.state.form_key = key
+        app.state.warm = self.warm
+        app.state.play = self
+        return app
 
 
-class _NotFound(Exception):
+def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | None = None,
+                  form_key: str | None = None, workers: int = 0):
+    """The companion page's app over the journal at journal_path (resolved like `sheetgen track`);
+    workers: processes that draw the pages (0: the server's own worker threads draw them)."""
+    return PlayApp(journal_path, form_key=form_key, workers=workers).asgi(host=host, token=token)
+
+
+class NotFound(Exception):
     pass
 
 
@@ -784,15 +797,6 @@ def _describe(step) -> str:
     if isinstance(v, dict):
         v = v.get("item", "")
     return f"{k} {v}".strip()
-
-
-def _title(header: dict) -> str:
-    if "map" not in header:
-        return f"Dungeon Exploration, table {header.get('table', 'builtin')}"
-    ref = str(header.get("map", ""))
-    name = Path(ref).stem if ref.endswith((".yaml", ".yml")) else ref
-    hero = (header.get("hero") or {}).get("name")
-    return f"{name}" + (f", {hero.capitalize()}" if hero else "")
 
 
 _ROOT = re.compile(r"<svg\b[^>]*>")

@@ -53,10 +53,10 @@ async def read_message_async(reader):
 
 def draw(pages, gid: int, query: dict, refused, pending) -> tuple[str, str]:
     from ...errors import SheetgenError
-    from .app import _NotFound
+    from .app import NotFound
     try:
         return "page", pages.page(gid, query, refused, pending)
-    except _NotFound as exc:
+    except NotFound as exc:
         return "not found", str(exc)
     except SheetgenError as exc:
         return "error", str(exc)

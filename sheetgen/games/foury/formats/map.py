@@ -54,6 +54,7 @@ repaired copy (the bad parts dropped or emptied) and keeps quiet about those par
 """
 from __future__ import annotations
 
+from sheetgen.games.base import Handler
 import copy
 import re
 from dataclasses import dataclass, field
@@ -67,7 +68,7 @@ from .. import board as fb
 from ..rules import CAMPAIGNS, rules_for
 from ..tables import DIE_RESOURCE_WORDS, DIE_TABLE, SANTA_GOAL, die_face
 from ..vocabulary import CAMPAIGN_MEANINGS, REQUIREMENT_MEANINGS
-from sheetgen.definitions.models import Colour, Strict, _data_loc, any_case, validate_model
+from sheetgen.definitions.models import Colour, Strict, data_loc, any_case, validate_model
 from sheetgen.definitions.registry import Finding, Source
 from sheetgen.definitions.yamlsource import key_path, locate
 
@@ -255,11 +256,11 @@ def load(data, source: Source) -> FouryMap:
         bad: list[tuple] = []
     except InputError as exc:
         shape = exc.problems
-        model, bad = _repaired(data)
+        model, bad = repaired_model(data)
         if model is None:
             raise
     problems: list[Problem] = []
-    builder = _Builder(model, source, problems, quiet=bad)
+    builder = BoardBuilder(model, source, problems, quiet=bad)
     board = builder.build()
     if shape or problems:               # in the file's order, as a designer reads it
         raise InputError(sorted(shape + problems, key=lambda p: (p.line is None, p.line or 0, p.column or 0)))
@@ -271,7 +272,7 @@ def load(data, source: Source) -> FouryMap:
 _STAND_INS = {"title": "", "grid": "", "cells": "", "zones": {}, "name": "", "events": {}}
 
 
-def _repaired(data) -> tuple[MapModel | None, list[tuple]]:
+def repaired_model(data) -> tuple[MapModel | None, list[tuple]]:
     """A model of data with what pydantic refused dropped (a bad optional key, list entry or
     mapping entry) or emptied (a required key), and the places refused; (None, []) when even
     the repaired copy does not validate (a few rounds: a repair may uncover another problem)."""
@@ -285,7 +286,7 @@ def _repaired(data) -> tuple[MapModel | None, list[tuple]]:
         except ValidationError as exc:
             errors = exc.errors(include_url=False)
         for err in errors:
-            loc = _data_loc(err)
+            loc = data_loc(err)
             bad.append(loc)
             if not loc or not _repair(fixed, loc, err):
                 return None, []
@@ -356,7 +357,7 @@ def load_map(name_or_path: str | Path, relative_to: str | Path | None = None) ->
     return loaded.definition
 
 
-class _Builder:
+class BoardBuilder:
     """Turns the validated model into a Board, collecting every located problem."""
 
     def __init__(self, model: MapModel, source: Source, problems: list[Problem], quiet: list[tuple] = ()):
@@ -1082,7 +1083,7 @@ def resize_blank(fmap: FouryMap, columns: int, rows: int) -> FouryMap:
     from sheetgen.definitions.yamlsource import MarkedDict
     source = Source(fmap.source.path, MarkedDict(), fmap.source.builtin)
     problems = []
-    board = _Builder(model, source, problems).build()
+    board = BoardBuilder(model, source, problems).build()
     if problems:  # cannot happen for generated cells; keep the failure readable if it does
         raise InputError(problems)
     return FouryMap(model, source, board)
@@ -1112,3 +1113,7 @@ def compose(fmap: FouryMap, options):
     from .sheet import hero_object
     from ..sheets.map import compose_map
     return compose_map(fmap, options, hero_object(str(hero)) if hero else None)
+
+
+# what the core calls for this kind (sheetgen.games.base.Handler)
+HANDLER = Handler(load=load, lint=lint, compose=compose, options_taken=options_taken, element_key=element_key, models=lambda: MODEL)

@@ -67,7 +67,7 @@ from pydantic import BeforeValidator, model_validator
 
 from sheetgen.definitions.models import Strict, validate_model
 from sheetgen.errors import InputError, Problem, did_you_mean
-from sheetgen.games.base import Judgement, ReadingsInUse, Violation, judge
+from sheetgen.games.base import Handler, Judgement, ReadingsInUse, Violation, judge
 from .. import actions as A
 from .. import notation
 from ..notation import (STEP_KEYS, bare_words, clover_die, clover_words, enemy_text, fight_words, trade_forms,
@@ -493,3 +493,7 @@ def check(log: FouryLog) -> Judgement:
         _, violations = replay(log, in_use)
         return violations, in_use.consulted
     return judge(run, log.readings)
+
+
+# what the core calls for this kind (sheetgen.games.base.Handler)
+HANDLER = Handler(load=load, check=check, models=lambda: MODEL)

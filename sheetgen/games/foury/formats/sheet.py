@@ -26,6 +26,7 @@ hero as a sheet draws it.  The sheets (sheetgen.games.foury.sheets) are imported
 """
 from __future__ import annotations
 
+from sheetgen.games.base import Handler
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
@@ -269,3 +270,7 @@ HEROES_AFTER = (
 def _doc_name(sheet: FourySheet) -> str:
     stem = sheet.source.path.stem if sheet.source and sheet.source.path else "foury-sheet"
     return stem
+
+
+# what the core calls for this kind (sheetgen.games.base.Handler)
+HANDLER = Handler(load=load, compose=compose, options_taken=options_taken, models=lambda: MODEL)

@@ -16,7 +16,7 @@ from ..rules import rules_for
 from ..tables import DIE_TABLE, REQUIREMENT_COUNT, SLAUGHTER
 from .character import CharacterSpec, Hero, ZoneInfo, character_sheet
 from sheetgen.draw.furniture import CORNER_ZONE, finish_page, sheet_id
-from sheetgen.draw.icons import FOURY_ICONS, LABELS, icon, slug
+from sheetgen.draw.icons import MAP_ICONS, LABELS, icon, slug
 from .enemies import BASE_FOES, FOES, enemy_reference, reference_height
 from .pictograms import event_pictogram
 from sheetgen.draw.model import Circle, Document, Group, Line, Page, Path, Polygon, Rect, Style, Text, allow_overlap
@@ -489,8 +489,8 @@ def map_foes(fmap) -> list[str]:
 
 
 def _events_of(events):
-    from .pictograms import _parse_events
-    return _parse_events(events) if isinstance(events, str) else tuple(events)
+    from .pictograms import parse_events
+    return parse_events(events) if isinstance(events, str) else tuple(events)
 
 
 def _map_has_die(fmap) -> bool:
@@ -883,7 +883,7 @@ def icon_page(options: BuildOptions, title: str, size: float = 14.0, small: floa
     x0 = (W - cols * tile_w) / 2
     y0 = MARGIN + 16
     cut = Style(stroke="#b0b0b0", stroke_width=0.2, dash=(1.2, 1.0))
-    for i, n in enumerate(FOURY_ICONS):
+    for i, n in enumerate(MAP_ICONS):
         r, c = divmod(i, cols)
         x, y = x0 + c * tile_w, y0 + r * tile_h
         page.add(Rect(x, y, tile_w, tile_h, cut))
@@ -893,18 +893,18 @@ def icon_page(options: BuildOptions, title: str, size: float = 14.0, small: floa
         while text_width(label, "condensed", fs) > tile_w - 1.5 and fs > 6.0:
             fs -= 0.2
         page.add(_t(x + tile_w / 2, y + tile_h - 2.0, label, fs, "condensed", "middle", cls="icon-label"))
-    rows_used = (len(FOURY_ICONS) + cols - 1) // cols
+    rows_used = (len(MAP_ICONS) + cols - 1) // cols
     y = y0 + rows_used * tile_h + 6
     page.add(_t(MARGIN, y, f"SMALL ({small:g} mm)", 8, "condensed-bold"))
     y += 2
     small_tile = small + 2.0
     per = int((W - 2 * MARGIN) // small_tile)
-    for i, n in enumerate(FOURY_ICONS):
+    for i, n in enumerate(MAP_ICONS):
         r, c = divmod(i, per)
         tx, ty = MARGIN + c * small_tile, y + r * small_tile
         page.add(Rect(tx, ty, small_tile, small_tile, cut, cls="cut-guide"))      # cut guides, as the big tiles
         page.add(icon(n, tx + 1, ty + 1, small, colour=not gray, id=f"icon-small-{slug(n)}"))
-    y += ((len(FOURY_ICONS) + per - 1) // per) * small_tile + 6
+    y += ((len(MAP_ICONS) + per - 1) // per) * small_tile + 6
     page.add(_t(MARGIN, y, "EVENT PICTOGRAMS (the move enters from below; bars collapse)", 8, "condensed-bold"))
     y += 2
     events = ("monster", "chest", "extra step", "collapse front", "collapse behind", "collapse left",
@@ -938,6 +938,6 @@ def icon_page(options: BuildOptions, title: str, size: float = 14.0, small: floa
             tx, ty = x0 + c * tile, y + r * tile
             page.add(Rect(tx, ty, tile, tile, cut))
             page.add(icon(spares[k % len(spares)], tx + 1.5, ty + 1.5, tile - 3.0, colour=not gray))
-    sid = sheet_id("foury-icons", FOURY_ICONS, size, small, options.paper, gray)
+    sid = sheet_id("foury-icons", MAP_ICONS, size, small, options.paper, gray)
     finish_page(page, options, sid, footer=f"Dungeon Foury · {title}")
     return Document([page], title=f"Dungeon Foury: {title}", name="foury-icons", subject="Dungeon Foury icons")

@@ -60,7 +60,7 @@ def replay_with_trail(board, hero, actions, start=None):
     return state, trail
 
 
-def _rects(page) -> dict[str, tuple[float, float, float, float]]:
+def element_rects(page) -> dict[str, tuple[float, float, float, float]]:
     """Every Rect with an id, in page coordinates (translations and scales applied)."""
     out = {}
     for item, t in walk(page.items):
@@ -99,10 +99,10 @@ def _made_over(rects: dict) -> dict:
 
 
 def overlay(page, state, trail, grayscale: bool = False, rects: dict | None = None) -> list:
-    """The pencil marks over PAGE; rects: its _rects(page), when the caller has them already
+    """The pencil marks over PAGE; rects: its element_rects(page), when the caller has them already
     (then the marks made over it before are given again, the same objects)."""
     made = {} if rects is None else _made_over(rects)
-    rects = _rects(page) if rects is None else rects
+    rects = element_rects(page) if rects is None else rects
     water = Style(stroke=GRAPHITE, stroke_width=0.35, cap="round") if grayscale else WATER
     b = state.board
     items: list = []
@@ -305,7 +305,7 @@ def _sheet_marks(rects, state, made: dict | None = None) -> list:
     return out
 
 
-def _oracle_marks(page, question: str | None, words) -> list:
+def oracle_marks(page, question: str | None, words) -> list:
     """The Oracle question after its label and the words gathered on the answer lines, in pencil."""
     from sheetgen.fonts import fit_size
     out = []
@@ -349,7 +349,7 @@ def pencil_over(doc, board, hero, actions, options, question: str | None = None)
     (and the Oracle question and the words recorded, on the sheet's Oracle lines)."""
     state, trail = replay_with_trail(board, hero, actions)
     page = doc.pages[0]
-    marks = overlay(page, state, trail, options.grayscale) + _oracle_marks(page, question, state.words)
+    marks = overlay(page, state, trail, options.grayscale) + oracle_marks(page, question, state.words)
     page.add(Group(tuple(marks), id="pencil", cls="pencil"))
     doc.name = f"{doc.name}-played"
     doc.title = f"{doc.title} (as played)"

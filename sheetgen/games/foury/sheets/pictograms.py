@@ -16,7 +16,7 @@ COLLAPSE_SIDES = {"front": ((0.22, 0.12), (0.78, 0.12)), "behind": ((0.22, 0.68)
 GREY_LINE = "#9a9a9a"
 
 
-def _parse_events(event):
+def parse_events(event):
     if isinstance(event, str):
         try:
             return parse_event(event)
@@ -29,7 +29,7 @@ def event_pictogram(event, x: float, y: float, size: float, *, colour: bool = Tr
                     id: str | None = None) -> Group:
     """The pictogram of a d6 event ('collapse left front', 'collapse behind + monster',
     or parsed board.Event tuples) in the size x size mm square at (x, y)."""
-    events = _parse_events(event)
+    events = parse_events(event)
     p = Pen(x, y, size, colour)
     kinds = {e.kind for e in events}
     # the origin room (partly shown below) and the room entered

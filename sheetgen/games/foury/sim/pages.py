@@ -6,8 +6,8 @@ compose_report(result, options) -> Document; result is sheetgen.games.foury.sim.
 """
 from __future__ import annotations
 
-from sheetgen.draw.charts import (BAR, DEATH_RAMP, GREY, INK, LIGHT, MARGIN, VISIT_RAMP, _paper, _pct, _placed,
-                                  _t, bar_chart, ramp)
+from sheetgen.draw.charts import (BAR, DEATH_RAMP, GREY, INK, LIGHT, MARGIN, VISIT_RAMP, paper_size, percent, place_chart,
+                                  text_item, bar_chart, ramp)
 from sheetgen.draw.furniture import finish_page, sheet_id
 from sheetgen.draw.model import Document, Group, Line, Page, Rect, Style
 from sheetgen.draw.options import BuildOptions
@@ -19,20 +19,20 @@ from .campaigns import campaign_play
 # -- parts both summary pages share ---------------------------------------------------
 def _title(page: Page, rep: dict, x: float, y: float, cw: float, extra: str = "") -> float:
     """Title and the run's settings under it; returns the subtitle's baseline."""
-    page.add(_t(x, y + 4, f"How {rep['map']} plays", 17, "serif-bold", id="title"))
+    page.add(text_item(x, y + 4, f"How {rep['map']} plays", 17, "serif-bold", id="title"))
     y += 11
     sub = (f"{rep['games']} simulated games · {rep['policy']} policy · hero {rep['hero']} · seed {rep['seed']}"
            + extra)
-    page.add(_t(x, y, sub, fit_size(sub, "sans", 9.0, cw, 6.5), fill=GREY, id="subtitle"))
+    page.add(text_item(x, y, sub, fit_size(sub, "sans", 9.0, cw, 6.5), fill=GREY, id="subtitle"))
     return y
 
 
 def _win_rate(page: Page, rep: dict, x: float, y: float, cw: float, head: str, g: bool) -> None:
     """The headline: the goal's rate, what it counts, and its interval on a 0..100% scale."""
     lo, hi = rep["win_rate_ci95"]
-    page.add(_t(x, y + 8, _pct(rep["win_rate"]), 26, "sans-bold", id="win-rate"))
-    page.add(_t(x + 42, y + 3.5, head, 10, "sans-bold"))
-    page.add(_t(x + 42, y + 8.5, f"{rep['wins']} of {rep['games']}; 95% confidence interval {_pct(lo)} to {_pct(hi)}",
+    page.add(text_item(x, y + 8, percent(rep["win_rate"]), 26, "sans-bold", id="win-rate"))
+    page.add(text_item(x + 42, y + 3.5, head, 10, "sans-bold"))
+    page.add(text_item(x + 42, y + 8.5, f"{rep['wins']} of {rep['games']}; 95% confidence interval {percent(lo)} to {percent(hi)}",
                 9))
     sx, sy, sw = x + 42, y + 11.5, cw - 42
     page.add(Rect(sx, sy, sw, 3.2, Style(stroke=GREY, stroke_width=0.2)))
@@ -41,7 +41,7 @@ def _win_rate(page: Page, rep: dict, x: float, y: float, cw: float, head: str, g
     page.add(Line(sx + sw * rep["win_rate"], sy - 1.0, sx + sw * rep["win_rate"], sy + 4.2,
                   Style(stroke=INK, stroke_width=0.6)))
     for k in (0, 25, 50, 75, 100):
-        page.add(_t(sx + sw * k / 100, sy + 7.0, f"{k}%", 6.5, anchor="middle", fill=GREY))
+        page.add(text_item(sx + sw * k / 100, sy + 7.0, f"{k}%", 6.5, anchor="middle", fill=GREY))
 
 
 def _outcome_rows(rep: dict, n: int) -> list:
@@ -59,7 +59,7 @@ def _words(page: Page, lines: list, x: float, y: float, width: float, bottom: fl
         for line in wrap(head + body, "sans", 8.5, width):
             if y > bottom:
                 break
-            page.add(_t(x, y, line, 8.5, "sans", cls="note"))
+            page.add(text_item(x, y, line, 8.5, "sans", cls="note"))
             y += 4.3
         y += 1.2
 
@@ -68,7 +68,7 @@ def _words(page: Page, lines: list, x: float, y: float, width: float, bottom: fl
 def summary_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") -> Page:
     if "campaign_figures" in rep:
         return campaign_page(rep, options, sid, suffix)
-    W, H = _paper(options)
+    W, H = paper_size(options)
     page = Page(W, H, name=f"summary{suffix}")
     g = options.grayscale
     x, y = MARGIN, MARGIN + 4.0
@@ -81,31 +81,31 @@ def summary_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") -
     yl = yr = y
     n = max(1, rep["games"])
     rows = _outcome_rows(rep, n)
-    yl += _placed(page, bar_chart(left, yl, col_w, "How games ended", rows, "chart-outcomes", g, label_w=24))
+    yl += place_chart(page, bar_chart(left, yl, col_w, "How games ended", rows, "chart-outcomes", g, label_w=24))
     rows = [(f"{k} round{'s' if k != '1' else ''}", v, f"{v}", None) for k, v in rep["rounds_completed"].items()]
-    yr += _placed(page, bar_chart(right, yr, col_w, "Rounds completed", rows, "chart-rounds", g, label_w=24))
+    yr += place_chart(page, bar_chart(right, yr, col_w, "Rounds completed", rows, "chart-rounds", g, label_w=24))
     rows = _cause_rows(rep)
     if rows:
-        yl += _placed(page, bar_chart(left, yl, col_w, "Deaths by cause", rows, "chart-causes", g, label_w=24))
+        yl += place_chart(page, bar_chart(left, yl, col_w, "Deaths by cause", rows, "chart-causes", g, label_w=24))
     zones = rep["deaths"]["by_zone"]
     rows = [(f"zone {k}" if k != "O" else "Oracle room", v, f"{v}", None) for k, v in zones.items()]
     rounds = rep["deaths"]["by_round"]
     rows += [(f"round {k}", v, f"{v}", "#8e44ad") for k, v in rounds.items()]
     if rows:
-        yr += _placed(page, bar_chart(right, yr, col_w, "Deaths by zone and round", rows, "chart-death-where", g,
+        yr += place_chart(page, bar_chart(right, yr, col_w, "Deaths by zone and round", rows, "chart-death-where", g,
                                       label_w=24))
     y = max(yl, yr) + 2
     yl = yr = y
-    rows = [(f"{k} {r['name']}", r["rate"] or 0.0, f"{_pct(r['rate'])} of {r['rounds']}", "#3c8d40")
+    rows = [(f"{k} {r['name']}", r["rate"] or 0.0, f"{percent(r['rate'])} of {r['rounds']}", "#3c8d40")
             for k, r in rep["requirements"].items()]
-    yl += _placed(page, bar_chart(left, yl, col_w, "Requirement met (per round played)", rows, "chart-requirements", g,
+    yl += place_chart(page, bar_chart(left, yl, col_w, "Requirement met (per round played)", rows, "chart-requirements", g,
                                   max_value=1.0, label_w=34))
     rows = [(f"round {k}", v, f"{v:.1f} turns", None) for k, v in rep["turns_per_round"].items()]
     if rows:
-        yr += _placed(page, bar_chart(right, yr, col_w, "Turns per completed round", rows, "chart-turns", g,
+        yr += place_chart(page, bar_chart(right, yr, col_w, "Turns per completed round", rows, "chart-turns", g,
                                       label_w=24))
     rows = [(k, v, f"{v:.2f}", "#2f6fa8") for k, v in rep["resources_at_end"].items()]
-    yr += _placed(page, bar_chart(right, yr, col_w, "Resources at the end (mean)", rows, "chart-resources", g,
+    yr += place_chart(page, bar_chart(right, yr, col_w, "Resources at the end (mean)", rows, "chart-resources", g,
                                   label_w=24))
     # words: never reached, deadliest, notes
     lines = [("Note: ", note) for note in rep["notes"]]
@@ -133,7 +133,7 @@ BAR.update({"furious": "#6c3483", "nothing left": "#3c8d40", "safe zone": "#3c8d
 
 def _rate_row(label, r, colour="#3c8d40"):
     lo, hi = r["ci95"]
-    return (label, r["rate"], f"{_pct(r['rate'])} ({_pct(lo)}-{_pct(hi)})", colour)
+    return (label, r["rate"], f"{percent(r['rate'])} ({percent(lo)}-{percent(hi)})", colour)
 
 
 def _buckets(dist: dict, top: int, width: int) -> list:
@@ -151,7 +151,7 @@ def _buckets(dist: dict, top: int, width: int) -> list:
 
 
 def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") -> Page:
-    W, H = _paper(options)
+    W, H = paper_size(options)
     page = Page(W, H, name=f"summary{suffix}")
     g = options.grayscale
     play = campaign_play(rep["campaign"])
@@ -160,7 +160,7 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
     cw = W - 2 * MARGIN
     y = _title(page, rep, x, y, cw) + 5
     for line in wrap(f"Campaign goal: {rep['goal']}.", "sans", 9.0, cw):
-        page.add(_t(x, y, line, 9.0, cls="goal"))
+        page.add(text_item(x, y, line, 9.0, cls="goal"))
         y += 4.3
     y += 2
     lo, hi = rep["win_rate_ci95"]
@@ -171,18 +171,18 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
     yl = yr = y
     n = max(1, rep["games"])
     rows = _outcome_rows(rep, n)
-    yl += _placed(page, bar_chart(left, yl, col_w, "How games ended", rows, "chart-outcomes", g, label_w=26))
+    yl += place_chart(page, bar_chart(left, yl, col_w, "How games ended", rows, "chart-outcomes", g, label_w=26))
     rows = _cause_rows(rep)
     if rows:
-        yl += _placed(page, bar_chart(left, yl, col_w, "Deaths by cause", rows, "chart-causes", g, label_w=26))
+        yl += place_chart(page, bar_chart(left, yl, col_w, "Deaths by cause", rows, "chart-causes", g, label_w=26))
     words: list[tuple[str, str]] = []
     if "kills" in f:                    # the Slaughter's figures
         rows = [(label, v, f"{v}", "#8e44ad") for label, v in _buckets(f["kills_distribution"], f["max_enemies"], 6)]
-        yr += _placed(page, bar_chart(right, yr, col_w, "Kills (the score) per game", rows, "chart-kills", g,
+        yr += place_chart(page, bar_chart(right, yr, col_w, "Kills (the score) per game", rows, "chart-kills", g,
                                       label_w=22))
         rows = [_rate_row("Furious end", f["furious"], "#6c3483"),
-                ("goal: all met", rep["win_rate"], f"{_pct(rep['win_rate'])} ({_pct(lo)}-{_pct(hi)})", "#3c8d40")]
-        yr += _placed(page, bar_chart(right, yr, col_w, "Share of games (95% interval)", rows, "chart-fury", g,
+                ("goal: all met", rep["win_rate"], f"{percent(rep['win_rate'])} ({percent(lo)}-{percent(hi)})", "#3c8d40")]
+        yr += place_chart(page, bar_chart(right, yr, col_w, "Share of games (95% interval)", rows, "chart-fury", g,
                                       max_value=1.0, label_w=26))
         k = f["kills"]
         words.append(("Kills: ", f"mean {k['mean']:.1f}, median {k['median']}, 10%-90% {k['p10']}-{k['p90']}, "
@@ -192,7 +192,7 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
     elif "safe_zone" in f:              # Santa's
         rows = [_rate_row("Safe Zone", f["safe_zone"]), _rate_row("collection", f["collection"], "#2f6fa8"),
                 _rate_row("full grid", f["full_grid"], "#8e44ad")]
-        yr += _placed(page, bar_chart(right, yr, col_w, "Goals reached (95% interval)", rows, "chart-santa-goals", g,
+        yr += place_chart(page, bar_chart(right, yr, col_w, "Goals reached (95% interval)", rows, "chart-santa-goals", g,
                                       max_value=1.0, label_w=24))
         im, need = f["items_mean"], f["items_needed"]
         deer = im["reindeer"] + im["rudolph"]
@@ -202,7 +202,7 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
                                    ("blue packages", "blue pack.", "#2f6fa8")):
             rows.append((label, im[key], f"{im[key]:.1f} (need {need[key]})", colour))
         rows.append(("candy canes", im["candy canes"], f"{im['candy canes']:.1f} left", "#e67e22"))
-        yr += _placed(page, bar_chart(right, yr, col_w, "Items collected (mean per game)", rows, "chart-santa-items", g,
+        yr += place_chart(page, bar_chart(right, yr, col_w, "Items collected (mean per game)", rows, "chart-santa-items", g,
                                       label_w=24))
         ic = f["items_collected"]
         words.append(("Items: ", f"{ic['mean']:.1f} per game (median {ic['median']}, "
@@ -211,10 +211,10 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
     else:                               # the Kraken's
         rc = f["requirements_completed"]
         rows = [(f"{k} of 4", v, f"{v}  ({100 * v / n:.1f}%)", "#3c8d40" if k == "4" else None) for k, v in rc.items()]
-        yr += _placed(page, bar_chart(right, yr, col_w, "Requirements completed", rows, "chart-kraken-reqs", g,
+        yr += place_chart(page, bar_chart(right, yr, col_w, "Requirements completed", rows, "chart-kraken-reqs", g,
                                       label_w=22))
         rows = [_rate_row(k, r, "#2f6fa8") for k, r in f["requirement_rate"].items()]
-        yr += _placed(page, bar_chart(right, yr, col_w, "Each requirement done (95% interval)", rows,
+        yr += place_chart(page, bar_chart(right, yr, col_w, "Each requirement done (95% interval)", rows,
                                       "chart-kraken-each", g,
                                       max_value=1.0, label_w=22))
         tw = f["turns_to_win"]
@@ -225,7 +225,7 @@ def campaign_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
                                  "at the end (every 5 turns each joined flooded cell floods one more)."))
     t = f["turns"]
     rows = [(k, v, f"{v:.2f}", "#2f6fa8") for k, v in rep["resources_at_end"].items()]
-    yr += _placed(page, bar_chart(right, yr, col_w, "Resources at the end (mean)", rows, "chart-resources", g,
+    yr += place_chart(page, bar_chart(right, yr, col_w, "Resources at the end (mean)", rows, "chart-resources", g,
                                   label_w=22))
     words.append(("Turns played: ", f"mean {t['mean']:.1f}, median {t['median']}, 10%-90% {t['p10']}-{t['p90']}."))
     for note in rep["notes"]:
@@ -245,8 +245,8 @@ WHY_COLOUR = {"died first": "#c0392b", "trapped first": "#8e5a2b", "lost in the 
 def _face_table(page: Page, faces: dict, x: float, y: float, w: float, g: bool) -> float:
     """Each zone's six events: the win rate when the face came up often vs rarely, coloured by the
     difference (green: the face helps, red: it hurts); returns the height used."""
-    page.add(_t(x, y + 4.0, "Event faces: win rate when a face came up often vs rarely", 10.5, "sans-bold"))
-    page.add(_t(x, y + 8.5, "often: more than one roll in six on that zone's table; rarely: less; "
+    page.add(text_item(x, y + 4.0, "Event faces: win rate when a face came up often vs rarely", 10.5, "sans-bold"))
+    page.add(text_item(x, y + 8.5, "often: more than one roll in six on that zone's table; rarely: less; "
                 "the difference in points below", 7.5, fill=GREY))
     top = y + 11.0
     label_w, row_h = 6.0, 11.0
@@ -254,7 +254,7 @@ def _face_table(page: Page, faces: dict, x: float, y: float, w: float, g: bool) 
     items = []
     for i, (letter, fs) in enumerate(faces.items()):
         ry = top + i * row_h
-        items.append(_t(x + 1.0, ry + row_h * 0.62, letter, 9.0, "sans-bold"))
+        items.append(text_item(x + 1.0, ry + row_h * 0.62, letter, 9.0, "sans-bold"))
         for face in range(1, 7):
             e = fs.get(str(face))
             cx = x + label_w + (face - 1) * cell_w
@@ -271,12 +271,12 @@ def _face_table(page: Page, faces: dict, x: float, y: float, w: float, g: bool) 
             if e is None:
                 continue
             head = f"{face} {e['event']}"
-            items.append(_t(cx + 1.2, ry + 3.6, head, fit_size(head, "condensed", 6.5, cell_w - 2.4, 4.5), "condensed"))
+            items.append(text_item(cx + 1.2, ry + 3.6, head, fit_size(head, "condensed", 6.5, cell_w - 2.4, 4.5), "condensed"))
             if diff is not None:
-                rates = f"{_pct(e['often']['win_rate'])} vs {_pct(e['rarely']['win_rate'])}"
-                items.append(_t(cx + 1.2, ry + 6.8, rates, fit_size(rates, "condensed", 6.5, cell_w - 2.4, 4.5),
+                rates = f"{percent(e['often']['win_rate'])} vs {percent(e['rarely']['win_rate'])}"
+                items.append(text_item(cx + 1.2, ry + 6.8, rates, fit_size(rates, "condensed", 6.5, cell_w - 2.4, 4.5),
                                 "condensed"))
-                items.append(_t(cx + 1.2, ry + 9.8, f"{100 * diff:+.1f}", 7.5, "sans-bold"))
+                items.append(text_item(cx + 1.2, ry + 9.8, f"{100 * diff:+.1f}", 7.5, "sans-bold"))
     page.add(Group(tuple(items), id="chart-event-faces", cls="chart"))
     return 11.0 + len(faces) * row_h + 3.0
 
@@ -284,15 +284,15 @@ def _face_table(page: Page, faces: dict, x: float, y: float, w: float, g: bool) 
 def designer_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") -> Page:
     """Why requirements failed, heroes side by side, each event face's effect, the round order and
     why, what the outcomes mean, deaths in the Oracle's room, and the findings."""
-    W, H = _paper(options)
+    W, H = paper_size(options)
     page = Page(W, H, name=f"designer{suffix}")
     g = options.grayscale
     x, y = MARGIN, MARGIN + 4.0
     cw = W - 2 * MARGIN
-    page.add(_t(x, y + 4, f"What to look at: {rep['map']}", 17, "serif-bold", id="title"))
+    page.add(text_item(x, y + 4, f"What to look at: {rep['map']}", 17, "serif-bold", id="title"))
     y += 11
     sub = f"{rep['games']} simulated games · {rep['policy']} policy · seed {rep['seed']}"
-    page.add(_t(x, y, sub, 9.0, fill=GREY, id="subtitle"))
+    page.add(text_item(x, y, sub, 9.0, fill=GREY, id="subtitle"))
     y += 6
     col_w = (cw - 8) / 2
     left, right = x, x + col_w + 8
@@ -300,7 +300,7 @@ def designer_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
     rows = [(f"{letter} {why}", k, f"{k} of {f['failed']}", WHY_COLOUR.get(why))
             for letter, f in rep.get("requirement_failures", {}).items() for why, k in f["why"].items()]
     if rows:
-        yl += _placed(page, bar_chart(left, yl, col_w, "Requirement not met: why (rounds)", rows[:12],
+        yl += place_chart(page, bar_chart(left, yl, col_w, "Requirement not met: why (rounds)", rows[:12],
                                       "chart-requirement-why", g, label_w=40))
     heroes = rep.get("heroes")
     if heroes:
@@ -308,9 +308,9 @@ def designer_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
         for h in heroes:
             lo, hi = h["win_rate_ci95"]
             label = f"{h['hero'].capitalize()} ({h['difficulty']})" if h["difficulty"] else h["hero"]
-            rows.append((label, h["win_rate"], f"{_pct(h['win_rate'])} ({_pct(lo)}-{_pct(hi)})",
+            rows.append((label, h["win_rate"], f"{percent(h['win_rate'])} ({percent(lo)}-{percent(hi)})",
                          "#3c8d40" if h["difficulty"] is None else "#2f6fa8"))
-        yr += _placed(page, bar_chart(right, yr, col_w, "Heroes side by side (win rate)", rows, "chart-heroes", g,
+        yr += place_chart(page, bar_chart(right, yr, col_w, "Heroes side by side (win rate)", rows, "chart-heroes", g,
                                       label_w=34))
     order = rep.get("round_order")
     if order:
@@ -318,7 +318,7 @@ def designer_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
         for rnd, zones in order["by_round"].items():
             zone, k = next(iter(zones.items()))
             rows.append((f"round {rnd}: zone {zone}", k, f"{k} of {sum(zones.values())}", "#8e44ad"))
-        yr += _placed(page, bar_chart(right, yr, col_w, "Round order: the zone played most", rows,
+        yr += place_chart(page, bar_chart(right, yr, col_w, "Round order: the zone played most", rows,
                                       "chart-round-order", g, label_w=34))
     y = max(yl, yr) + 2
     faces = rep.get("event_faces", {})
@@ -340,7 +340,7 @@ def designer_page(rep: dict, options: BuildOptions, sid: str, suffix: str = "") 
 # -- pages 3 and 4: heatmaps over the map ------------------------------------------------
 def heatmap_page(rep: dict, fmap, options: BuildOptions, sid: str, what: str, suffix: str = "") -> Page:
     """what: 'visits' (share of games that entered each cell) or 'deaths' (deaths per cell)."""
-    W, H = _paper(options)
+    W, H = paper_size(options)
     page = Page(W, H, name=f"{what}{suffix}")
     g = options.grayscale
     b = fmap.board
@@ -358,8 +358,8 @@ def heatmap_page(rep: dict, fmap, options: BuildOptions, sid: str, what: str, su
         sub = f"Share of the {rep['deaths']['total']} deaths and traps that happened in each cell."
         values = {fb.parse_cell(k): v / total for k, v in rep["death_cells"].items()}
         stops = DEATH_RAMP
-    page.add(_t(x, y + 4, title, 15, "serif-bold", id="title"))
-    page.add(_t(x, y + 11, sub, 9, fill=GREY))
+    page.add(text_item(x, y + 4, title, 15, "serif-bold", id="title"))
+    page.add(text_item(x, y + 11, sub, 9, fill=GREY))
     top = y + 24
     avail_w = cw - 12
     avail_h = H - top - 48
@@ -386,7 +386,7 @@ def heatmap_page(rep: dict, fmap, options: BuildOptions, sid: str, what: str, su
             tw = text_width(label, "sans-bold", label_pt)
             heat.append(Rect(cx + (cell - tw) / 2 - 0.6, cy + cell - label_pt * 0.42 - 1.4, tw + 1.2,
                              label_pt * 0.42 + 0.9, Style(stroke=None, fill="#ffffff", opacity=0.85)))
-            heat.append(_t(cx + cell / 2, cy + cell - 1.1, label, label_pt, "sans-bold", "middle",
+            heat.append(text_item(cx + cell / 2, cy + cell - 1.1, label, label_pt, "sans-bold", "middle",
                            id=f"heat-label-{what}-{name}"))
         if what == "visits" and v == 0:
             heat.append(Line(cx + 1.5, cy + 1.5, cx + cell - 1.5, cy + cell - 1.5,
@@ -396,14 +396,14 @@ def heatmap_page(rep: dict, fmap, options: BuildOptions, sid: str, what: str, su
     page.add(*[i for i in base if (i.cls or "").split(" ")[0] in ("wall", "edge", "entry")])
     # legend
     ly = top + cell * b.rows + 12
-    page.add(_t(x, ly, "Scale", 9, "sans-bold"))
+    page.add(text_item(x, ly, "Scale", 9, "sans-bold"))
     steps = 6
     sw = 18.0
     for i in range(steps):
         t = i / (steps - 1)
         page.add(Rect(x + 14 + i * sw, ly - 4, sw, 5, Style(stroke=GREY, stroke_width=0.2,
                                                             fill=ramp(t, stops, g), opacity=0.78)))
-        page.add(_t(x + 14 + i * sw + sw / 2, ly + 5, f"{100 * vmax * t:.0f}%", 7, anchor="middle", fill=GREY))
+        page.add(text_item(x + 14 + i * sw + sw / 2, ly + 5, f"{100 * vmax * t:.0f}%", 7, anchor="middle", fill=GREY))
     notes = []
     if what == "visits":
         never = rep["cells_never_reached"]
@@ -416,28 +416,28 @@ def heatmap_page(rep: dict, fmap, options: BuildOptions, sid: str, what: str, su
     ny = ly + 12
     for note in notes:
         for line in wrap(note, "sans", 9, cw):
-            page.add(_t(x, ny, line, 9))
+            page.add(text_item(x, ny, line, 9))
             ny += 4.5
     return finish_page(page, options, sid, footer=f"sheetgen simulate · {rep['map']}")
 
 
 # -- comparison -----------------------------------------------------------------------------
 def compare_page(rep1: dict, rep2: dict, cmp: dict, options: BuildOptions, sid: str) -> Page:
-    W, H = _paper(options)
+    W, H = paper_size(options)
     page = Page(W, H, name="compare")
     g = options.grayscale
     x, y = MARGIN, MARGIN + 4.0
     cw = W - 2 * MARGIN
-    page.add(_t(x, y + 4, "Which map is harder?", 17, "serif-bold", id="title"))
+    page.add(text_item(x, y + 4, "Which map is harder?", 17, "serif-bold", id="title"))
     y += 14
     for i, line in enumerate(wrap(cmp["verdict"], "sans-bold", 10, cw)):
-        page.add(_t(x, y, line, 10, "sans-bold", id=f"verdict-{i + 1}"))
+        page.add(text_item(x, y, line, 10, "sans-bold", id=f"verdict-{i + 1}"))
         y += 5
     y += 4
     rows = []
     for rep, colour in ((rep1, "#2f6fa8"), (rep2, "#e67e22")):
         lo, hi = rep["win_rate_ci95"]
-        rows.append((rep["map"], rep["win_rate"], f"{_pct(rep['win_rate'])} ({_pct(lo)}-{_pct(hi)})", colour))
+        rows.append((rep["map"], rep["win_rate"], f"{percent(rep['win_rate'])} ({percent(lo)}-{percent(hi)})", colour))
     items, h = bar_chart(x, y, cw, "Win rate (95% interval)", rows, "chart-compare-wins", g, max_value=1.0,
                          label_w=50)
     page.add(*items)
@@ -460,7 +460,7 @@ def compare_page(rep1: dict, rep2: dict, cmp: dict, options: BuildOptions, sid: 
                f"95% CI {100 * lo:+.1f} to {100 * hi:+.1f}; two-proportion z = {cmp['z']:.2f}, {p_text}.")
     for line in (explain, "Both maps were played on the same seeds (the same dice per game)."):
         for l2 in wrap(line, "sans", 9, cw):
-            page.add(_t(x, y, l2, 9))
+            page.add(text_item(x, y, l2, 9))
             y += 4.5
     return finish_page(page, options, sid, footer="sheetgen simulate · comparison")
 
