@@ -651,6 +651,15 @@ class FouryRules(Rules):
     def setup(self, s: GameState) -> None:
         """A new game's campaign state (counters, water)."""
 
+    def monster_types(self, s: GameState, pos: Coord | None) -> tuple[str, ...]:
+        """The enemy types the monster in pos may be named as (a fight's `type`): a monster printed
+        on the map may be named (the log says which picture it is); a monster an event or the die
+        put there is a plain monster and is named nothing; the Yeti and the Grinch are Santa's,
+        the Kraken only its own map's centre."""
+        if pos is None or s.enemy_at(pos) != "monster" or pos in s.spawned:
+            return ()
+        return tuple(e for e in ENEMIES if e != "kraken" and (e not in ("yeti", "grinch") or self.campaign.collection))
+
     def full_scale(self, board: Board) -> bool:
         """Are the hero's caps the full scale of the tracks (no hero extras on this map's sheet)?"""
         return self.campaign.full_scale or not getattr(board, "hero_extras", True)
@@ -1034,7 +1043,14 @@ class FouryRules(Rules):
             raise _Hard("fight.no_enemy", f"there is no monster or statue to fight in {_fmt(pos)}")
         self.before_fight(s)
         if a.enemy_type is not None and a.enemy_type != foe:
-            if foe == "monster" and a.enemy_type in ENEMIES:
+            if foe == "monster" and pos in s.spawned:
+                # "you encounter a monster": a plain monster with the round's strength, not a
+                # printed enemy type (a goblin would drop the round's bonus, a bandit give a cornucopia)
+                ctx.soft("fight.enemy_type", f"the monster an event put in {_fmt(pos)} is a plain monster "
+                         f"(its die +{self.strength(s, 'monster')} this round), not a {a.enemy_type}")
+            elif foe == "monster" and a.enemy_type in ENEMIES:     # a printed monster named (the page offers
+                # monster_types; any type a log named before stays accepted)
+                s.removed = s.removed | {(pos, "monster")}      # the printed picture is this named foe
                 sp = dict(s.spawned)
                 sp[pos] = a.enemy_type
                 s.spawned = sp

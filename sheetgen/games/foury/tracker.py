@@ -507,12 +507,13 @@ class FouryTracker(TrackerAdapter):
             if foe:
                 strength = g1.rules.strength(g1, foe)
                 say(f"a {foe} is here (its die +{strength}): you must face it"
-                    + (" (name its type when you fight)" if foe == "monster" else ""))
+                    + (" (name the printed monster's type when you fight)" if g1.rules.monster_types(g1, to) else
+                       " (a plain monster: the round's strength)" if foe == "monster" else ""))
 
     def _tell_fight(self, g0, g1, a: Fight, say) -> None:
         foe = g0.enemy_at(g0.pos) if g0.pos is not None else None
-        if foe == "monster" and a.enemy_type:
-            foe = a.enemy_type
+        if foe == "monster" and a.enemy_type in g0.rules.monster_types(g0, g0.pos):
+            foe = a.enemy_type                  # a printed monster named (an event's stays a plain monster)
         foe = foe or "foe"
         hero, enemy = a.hero, a.enemy
         if a.clover_die is not None and a.clover_roll is not None:

@@ -15,7 +15,7 @@ from sheetgen.draw.model import PT_PER_MM, Document, Group, Line, Page, Rect, St
 from . import notation
 from . import rules as E
 from .actions import Candy, Climb, Coin, Collect, Enter, Fight, Flee, Market, Move, Oracle, Redeem
-from .board import DELTA, ENEMIES, cell_name
+from .board import DELTA, cell_name
 from .heroes import TRAITS
 from .tables import RESOURCES
 from .tracker import ADAPTER, _actions, _hero, _load_map
@@ -221,7 +221,7 @@ class FouryPage:
             "clovers": g.res.get("clovers", 0),
             "shields": g.res.get("shields", 0),
             "flee": E.may_flee(g),
-            "types": [e for e in ENEMIES if e != "kraken"] if foe == "monster" else [],
+            "types": list(g.rules.monster_types(g, g.pos)),     # what the engine lets this monster be named
             "steal": [k for k in RESOURCES if g.res.get(k, 0) > 0] if foe == "bandit" else [],
         }
 
