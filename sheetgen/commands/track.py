@@ -92,6 +92,10 @@ def ask_dice(ad, state, step, auto: bool):
     when AUTO; off a terminal and not AUTO: refused (a player with a real die would get
     another game), saying which option gives the die."""
     from ..errors import InputError
+    ask_step = getattr(ad, "ask_step", None)      # a game whose choices come between its dice (a Foury fight)
+    if ask_step is not None and _interactive():
+        step = ask_step(state, step, auto, lambda text: click.prompt(text, default="", show_default=False),
+                        click.echo)
     due = ad.dice_due(state, step)
     if not due or auto:
         return step

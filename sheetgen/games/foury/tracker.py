@@ -337,6 +337,14 @@ class FouryTracker(TrackerAdapter):
             raise Illegal("; ".join(v.message for v in refused.violations)) from None
         return TrackState(state.header, state.board, state.hero, game, state.steps + [step])
 
+    def ask_step(self, state: TrackState, step, auto: bool, prompt, echo):
+        """STEP completed at a prompt where the rules order the choices between the dice (a
+        fight: your die, the weapon, the foe's die, then the clover or the shield): fightflow."""
+        if isinstance(step, dict) and isinstance(step.get("fight"), dict) and state.game.phase == E.INSIDE:
+            from .fightflow import ask_at_prompt
+            return ask_at_prompt(state.game, step, auto, prompt, echo)
+        return step
+
     def dice_due(self, state: TrackState, step) -> list[tuple[tuple[str, ...], str]]:
         """The dice a step leaves to sheetgen, as (path in the step, what the die is for)."""
         if not isinstance(step, dict):

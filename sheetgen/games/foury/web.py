@@ -225,6 +225,95 @@ class FouryPage:
             "steal": [k for k in RESOURCES if g.res.get(k, 0) > 0] if foe == "bandit" else [],
         }
 
+    def fight_stage(self, header: dict, steps: list, state, query: dict, secret: str) -> dict | None:
+        """The fight panel's exchange in the rules' order (fightflow): what is asked now, the
+        links that answer it (GET: nothing is recorded until the exchange is decided) and, once
+        the dice are known, the engine's judgement with the choices a loss leaves (clover,
+        shield) as the forms that record the step.  QUERY: the answers so far (ft type, fh your
+        die, fw weapon, fe the foe's die, fc the clover's die, fr its reroll; 'roll': sheetgen
+        rolls it, the same die on a reload: seeded by SECRET, the game and its step count)."""
+        import random
+        from urllib.parse import urlencode
+        from . import fightflow as F
+        g = state.game
+        if not (g.phase == E.INSIDE and g.engaged and g.pos is not None and g.enemy_at(g.pos)):
+            return None
+        auto = header.get("dice") == "auto"
+        carry: dict = {}
+
+        def die(key):
+            v = query.get(key)
+            if v == "roll":
+                v = random.Random(f"{secret}:{len(steps)}:{key}").randint(1, 6)
+            n = _die(v) if v not in (None, "") else None
+            if n is not None and 1 <= n <= 6:
+                carry[key] = str(n)
+                return n
+            return None
+        types = g.rules.monster_types(g, g.pos)
+        etype = query.get("ft")
+        etype = (etype if etype in types or etype == "" else None) if types else ""
+        if types and etype is not None:
+            carry["ft"] = etype
+        ex = F.Exchange(enemy_type=etype, hero=die("fh"))
+        if ex.hero is not None and query.get("fw") in ("0", "1"):
+            carry["fw"] = query["fw"]
+            ex = F.with_answer(ex, "weapon", query["fw"] == "1")
+        if ex.hero is not None and (ex.weapon is not None or not g.res.get("weapon", 0)):
+            ex = F.with_answer(ex, "enemy", die("fe"))
+        if ex.enemy is not None and query.get("fc") in ("hero", "enemy") and F.may_clover(g, ex):
+            carry["fc"] = query["fc"]
+            ex = F.with_answer(ex, "clover", query["fc"])
+            ex = F.with_answer(ex, "clover_roll", die("fr"))
+        ask = F.question(g, ex)
+        foe = ex.enemy_type or g.enemy_at(g.pos)
+
+        def link(**more):
+            return "?" + urlencode({**carry, **more}) + "#fight"
+        out: dict = {"ask": ask, "foe": foe, "hero": ex.hero, "weapon_used": ex.weapon, "enemy": ex.enemy,
+                     "clover": ex.clover, "clover_roll": ex.clover_roll, "links": [], "record": [],
+                     "restart": "?#fight" if carry else None, "strength": g.rules.strength(g, foe),
+                     "weapon": g.res.get("weapon", 0)}
+        chosen = ask == F.CLOVER_ROLL and g.hero.ability == "melyra"    # she chooses the reroll's value
+        if ask == F.TYPE:
+            out["question"] = "Which monster is printed here?"
+            out["links"] = [{"label": "a plain monster", "href": link(ft="")}] + [
+                {"label": t, "href": link(ft=t)} for t in types]
+        elif ask in (F.HERO, F.ENEMY, F.CLOVER_ROLL):
+            key = {F.HERO: "fh", F.ENEMY: "fe", F.CLOVER_ROLL: "fr"}[ask]
+            out["question"] = {F.HERO: "Roll your die first", F.ENEMY: f"Now the {foe}'s die",
+                               F.CLOVER_ROLL: "Melyra chooses the reroll's value" if chosen else
+                               "The clover's reroll"}[ask]
+            if auto and not chosen:
+                out["links"] = [{"label": "Roll it", "href": link(**{key: "roll"}), "roll": True}]
+            else:
+                out["links"] = [{"label": str(n), "href": link(**{key: n}), "die": True} for n in range(1, 7)]
+        elif ask == F.WEAPON:
+            w = g.res.get("weapon", 0)
+            out["question"] = f"Your die shows {ex.hero}: add your weapon (+{w}, then it drops by 1)?"
+            out["links"] = [{"label": f"Use the weapon: {ex.hero + w}", "href": link(fw=1)},
+                            {"label": f"Keep it: {ex.hero}", "href": link(fw=0)}]
+        else:
+            judged = F.judge(g, ex)
+            out["line"] = judged.line
+            out["outcome"] = judged.outcome
+            base = {"panel": "fight", "hero": ex.hero, "enemy": ex.enemy, "weapon": "1" if ex.weapon else "",
+                    "clover": ex.clover or "", "clover_roll": ex.clover_roll or "", "type": ex.enemy_type or ""}
+            if judged.outcome == "hit":
+                steal = [k for k in RESOURCES if k != "hearts" and g.res.get(k, 0) > 0] if foe == "bandit" else []
+                out["record"].append({"label": f"Take the hit: lose {judged.hearts} heart(s)", "fields": base,
+                                      "steal": steal, "id": "fight-take"})
+                if F.may_shield(g):
+                    out["record"].append({"label": f"Block it with a shield ({g.res.get('shields', 0)} left)",
+                                          "fields": dict(base, shield="1"), "id": "fight-shield"})
+                if F.may_clover(g, ex):
+                    out["links"] = [{"label": "Clover: reroll my die", "href": link(fc="hero"), "id": "clover-hero"},
+                                    {"label": f"Clover: reroll the {foe}'s die", "href": link(fc="enemy"),
+                                     "id": "clover-enemy"}]
+            else:
+                out["record"].append({"label": "Record it", "fields": base, "id": "fight-go"})
+        return out
+
     def _market_panel(self, g) -> dict:
         return {"kind": "market", "label": "market", "chests": g.res.get("chests", 0),
                 "value": g.rules.chest_value(g), "resources": list(TRAITS)}

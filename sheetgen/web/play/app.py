@@ -253,7 +253,12 @@ class Pages:
             import random
             rng = random.Random()
             rolled = {"hero": rng.randint(1, 6), "enemy": rng.randint(1, 6)}
+        # a game that asks a fight's dice in the rules' order (Foury: your die, the weapon, the foe's)
+        stage = getattr(page, "fight_stage", None)
+        fightflow = stage(game.header, steps, state, query, f"{self.key}:{gid}") \
+            if stage is not None and view.get("fight") and pending is None else None
         return dict(game=game, gid=gid, view=view, overlay=overlay, steps=len(steps), told=told_lines,
+                    fightflow=fightflow,
                     undid=query.get("undid"), refused=refused, dice=dice, pending=pending_die, rolled=rolled,
                     question=game.header.get("question"), title=_title(game.header))
 

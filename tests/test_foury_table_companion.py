@@ -1,0 +1,190 @@
+"""Issue 28, Dungeon Foury at the table: an event's monster is a plain monster (page, `track`,
+`check` agree); a fight is asked in the rules' order (your die, the weapon, the foe's die, then
+the clover or the shield after a loss) on the page and in `track play`; the round's bookkeeping,
+undo and the entry arrows are told; a refused step leaves no URL that posts again; a tab left
+behind is told the game moved on."""
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+
+from sheetgen.cli import main
+from sheetgen.definitions.registry import tracker_for
+from sheetgen.tracker.journal import Journal
+from sheetgen.web.play import make_play_app
+
+LOGS = Path(__file__).parent / "data" / "foury_logs"
+HALL = LOGS / "test-hall.yaml"
+TRAITS = "hearts=4,shields=2,weapon=2,clovers=2,shovels=2"
+KEY = "test-form-key"
+ROUND_A = yaml.safe_load((LOGS / "legal-round-a-then-c.yaml").read_text())["rounds"][0]
+
+
+def track(*args, journal, input=None):
+    return CliRunner().invoke(main, ["track", *args, "--journal", str(journal)], input=input,
+                              catch_exceptions=False)
+
+
+def new_game(journal, rounds_done=0):
+    assert track("new", "--map", str(HALL), "--traits", TRAITS, journal=journal).exit_code == 0
+    if rounds_done:
+        assert track("step", json.dumps({"entry": ROUND_A["entry"]}), journal=journal).exit_code == 0
+        for step in ROUND_A["steps"]:
+            if not (isinstance(step, dict) and "sheet" in step):
+                res = track("step", json.dumps(step), journal=journal)
+                assert res.exit_code == 0, res.output
+
+
+def client(journal):
+    return TestClient(make_play_app(journal, form_key=KEY), base_url="http://127.0.0.1:8765")
+
+
+def post(c, path, follow=False, **fields):
+    return c.post(path, data={"key": KEY, **fields}, follow_redirects=follow)
+
+
+def act(c, step, **dice):
+    return post(c, "/g/1/act", step=json.dumps(step), **{f"die.{k}": str(v) for k, v in dice.items()})
+
+
+def told(page: str) -> list[str]:
+    box = re.search(r'<div class="box told" id="told">(.*?)</div>', page, re.S)
+    return [html.unescape(re.sub(r"<[^>]+>", "", li)) for li in re.findall(r"<li>(.*?)</li>", box.group(1), re.S)] \
+        if box else []
+
+
+def fight_box(page: str) -> str:
+    m = re.search(r'<div class="box fight" id="fight".*?<!-- the fight panel\'s end -->', page, re.S)
+    assert m, "no fight panel"
+    return html.unescape(m.group(0))
+
+
+def state(journal):
+    with Journal(journal) as j:
+        g = j.current()
+        return tracker_for(g.ruleset).replay(g.header, j.steps(g.id)).game
+
+
+@pytest.fixture
+def round_two(tmp_path):
+    """Round A played, round 2 entered at C5:S and C5 rolled 1: an event's monster (+1)."""
+    journal = tmp_path / "j.sqlite"
+    new_game(journal, rounds_done=1)
+    c = client(journal)
+    post(c, "/g/1/dice", mode="ask")
+    assert act(c, {"entry": "C5:S"}).status_code == 303
+    assert act(c, {"move": "C5"}, roll=1).status_code == 303
+    return journal, c
+
+
+# -- 1. an event's monster -------------------------------------------------------------------------
+def test_an_events_monster_is_offered_as_a_plain_monster_and_judged_as_the_engine(round_two, tmp_path):
+    journal, c = round_two
+    box = fight_box(c.get("/g/1").text)
+    assert "Fight the monster" in box and "Its die +1" in box
+    for foe in ("goblin", "orc", "yeti", "grinch", 'name="type"'):
+        assert foe not in box
+    assert client(journal).get("/g/1/state.json").json()["fight"]["types"] == []
+    # the exchange before it is recorded: the engine's words, the round's +1 in them
+    box = fight_box(c.get("/g/1?fh=4&fw=0&fe=3").text)
+    line = "you 4 against the monster 3 + 1 = 4: a tie, nothing happens; fight again or flee"
+    assert line in html.unescape(box)
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', box))
+    assert fields["type"] == ""
+    res = post(c, "/g/1/act", **{k: v for k, v in fields.items() if k != "key"})
+    assert res.status_code == 303
+    assert line in told(c.get(res.headers["location"]).text)
+    assert state(journal).last == "tie"
+    # the same dice at `track`: the same outcome
+    other = tmp_path / "cli.sqlite"
+    new_game(other, rounds_done=1)
+    track("step", json.dumps({"entry": "C5:S"}), journal=other)
+    track("move", "C5", "--roll", "1", journal=other)
+    out = track("fight", "--hero", "4", "--enemy", "3", journal=other).output
+    assert line in out and state(other).last == state(journal).last
+
+
+def test_check_refuses_a_log_that_names_an_events_monster(tmp_path):
+    log = yaml.safe_load((LOGS / "legal-round-a-then-c.yaml").read_text())
+    log["map"] = str(HALL)
+    path = tmp_path / "log.yaml"
+    path.write_text(yaml.safe_dump(log, sort_keys=False))
+    assert CliRunner().invoke(main, ["check", str(path)]).exit_code == 0
+    log["rounds"][1]["steps"][1] = {"fight": {"hero": 4, "enemy": 3, "type": "goblin"}}   # 4 beats a goblin's 3
+    log["rounds"][1]["steps"][2] = {"sheet": {"round": 2, "kills": 1}}
+    path.write_text(yaml.safe_dump(log, sort_keys=False))
+    res = CliRunner().invoke(main, ["check", str(path)])
+    assert res.exit_code == 1
+    assert "plain monster" in res.output and "not a goblin" in res.output
+
+
+# -- 2. the rules' order -----------------------------------------------------------------------
+def test_the_page_asks_your_die_then_the_weapon_then_the_foes_die(round_two):
+    journal, c = round_two
+    first = fight_box(c.get("/g/1").text)
+    assert "Roll your die first" in first and "weapon" not in first.split("Roll your die first")[1]
+    assert "monster's die" not in first                       # the foe's die comes after the weapon
+    second = fight_box(c.get("/g/1?fh=2").text)
+    assert "add your weapon (+2" in second and "monster's die" not in second
+    assert 'href="/g/1?fh=2&fw=1#fight"' in second and 'href="/g/1?fh=2&fw=0#fight"' in second
+    third = fight_box(c.get("/g/1?fh=2&fw=1").text)
+    assert "Now the monster's die" in third and 'href="/g/1?fh=2&fw=1&fe=6#fight"' in third
+    assert "<form" not in third                               # nothing to record before the foe's die
+
+
+def test_a_lost_exchange_offers_the_clover_and_the_shield_and_records_the_choice(round_two):
+    journal, c = round_two
+    lost = html.unescape(fight_box(c.get("/g/1?fh=2&fw=1&fe=6").text))
+    assert "you 2 + weapon 2 = 4 against the monster 6 + 1 = 7: you are hit, lose 3 heart(s)" in lost
+    assert 'id="fight-take"' in lost and 'id="fight-shield"' in lost
+    assert 'id="clover-hero"' in lost and 'id="clover-enemy"' in lost
+    rerolled = html.unescape(fight_box(c.get("/g/1?fh=2&fw=1&fe=6&fc=enemy&fr=5").text))
+    assert "you 2 + weapon 2 = 4 against the monster 5 + 1 = 6: you are hit, lose 2 heart(s)" in rerolled
+    assert 'id="clover-hero"' not in rerolled and 'id="fight-shield"' in rerolled   # one clover, then the shield
+    form = re.search(r'<form[^>]*>(?:(?!</form>).)*id="fight-shield".*?</form>', rerolled, re.S).group(0)
+    fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form))
+    before = state(journal).res
+    res = post(c, "/g/1/act", **{k: v for k, v in fields.items() if k != "key"})
+    assert res.status_code == 303
+    after = state(journal)
+    assert after.res["hearts"] == before["hearts"] and after.res["shields"] == before["shields"] - 1
+    assert after.res["clovers"] == before["clovers"] - 1 and after.res["weapon"] == before["weapon"] - 1
+    with Journal(journal) as j:
+        assert j.steps(1)[-1] == {"fight": {"hero": 2, "enemy": 6, "weapon": True,
+                                            "clover": {"die": "enemy", "roll": 5}, "shield": True}}
+
+
+def test_the_auto_dice_are_rolled_one_at_a_time_and_the_same_on_a_reload(round_two):
+    journal, c = round_two
+    track("dice", "auto", journal=journal)
+    page = fight_box(c.get("/g/1").text)
+    assert 'href="/g/1?fh=roll#fight"' in page and "monster's die" not in page
+    once, again = c.get("/g/1?fh=roll").text, c.get("/g/1?fh=roll").text
+    hero = re.search(r'id="rolled-hero">(\d)<', once).group(1)
+    assert re.search(r'id="rolled-hero">(\d)<', again).group(1) == hero
+    assert "add your weapon" in once and 'id="rolled-enemy"' not in once
+
+
+def test_track_play_asks_in_the_rules_order_and_offers_the_shield_after_a_loss(round_two):
+    journal, _ = round_two
+    res = track("play", journal=journal, input="fight\n2\ny\n6\ns\nquit\n")
+    out = res.output
+    assert out.index("your die") < out.index("add your weapon (+2 = 4") < out.index("the monster's die")
+    assert "you 2 + weapon 2 = 4 against the monster 6 + 1 = 7: you are hit, lose 3 heart(s)" in out
+    assert "s: a shield blocks it (2 left)" in out and "c: a clover rerolls your die" in out
+    with Journal(journal) as j:
+        assert j.steps(1)[-1] == {"fight": {"hero": 2, "enemy": 6, "weapon": True, "shield": True}}
+    assert state(journal).res["hearts"] == 5
+
+
+def test_track_play_clover_then_take_the_hit(round_two):
+    journal, _ = round_two
+    res = track("play", journal=journal, input="fight\n1\nn\n6\nc\n2\nt\nquit\n")
+    assert "you 2 against the monster 6 + 1 = 7: you are hit, lose 5 heart(s)" in res.output
+    with Journal(journal) as j:
+        assert j.steps(1)[-1] == {"fight": {"hero": 1, "enemy": 6, "clover": {"die": "hero", "roll": 2}}}
