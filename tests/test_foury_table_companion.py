@@ -188,3 +188,69 @@ def test_track_play_clover_then_take_the_hit(round_two):
     assert "you 2 against the monster 6 + 1 = 7: you are hit, lose 5 heart(s)" in res.output
     with Journal(journal) as j:
         assert j.steps(1)[-1] == {"fight": {"hero": 1, "enemy": 6, "clover": {"die": "hero", "roll": 2}}}
+
+
+# -- 3. the round's bookkeeping, undo, the arrows ---------------------------------------------------
+def test_a_rounds_start_and_end_tell_what_the_sheet_needs(tmp_path):
+    journal = tmp_path / "j.sqlite"
+    new_game(journal, rounds_done=0)
+    out = track("step", json.dumps({"entry": "C1:N"}), journal=journal).output
+    assert "round 1 on your sheet: monsters +0 (the mark beside MONSTERS), chests x1 (beside TREASURES), " \
+           "the kills counter back to 0" in out
+    for step in ROUND_A["steps"]:
+        if isinstance(step, dict) and "exit" in step:
+            out = track("step", json.dumps(step), journal=journal).output
+            assert "the kills counter goes back to 0: it resets when exiting the dungeon" in out
+        elif not (isinstance(step, dict) and "sheet" in step):
+            track("step", json.dumps(step), journal=journal)
+    out = track("step", json.dumps({"entry": "C5:S"}), journal=journal).output
+    assert "round 2 on your sheet: monsters +1 (the mark beside MONSTERS), chests x2 (beside TREASURES)" in out
+
+
+def test_a_beaten_troll_is_not_erased_and_is_told_back_at_the_rounds_end(tmp_path):
+    from sheetgen.games.foury.tracker import ADAPTER, TrackState
+    journal = tmp_path / "j.sqlite"
+    new_game(journal)
+    track("step", json.dumps({"entry": "C1:N"}), journal=journal)
+    track("move", "C1", "--roll", "6", journal=journal)
+    with Journal(journal) as j:
+        g = j.current()
+        before = ADAPTER.replay(g.header, j.steps(g.id))
+    s = before.game.copy()
+    s.spawned = {s.pos: "troll"}
+    s.engaged = True
+    inside = TrackState(before.header, before.board, before.hero, s, before.steps)
+    after = ADAPTER.apply(inside, {"fight": {"hero": 6, "enemy": 1}})
+    lines = ADAPTER.tell(inside, after, {"fight": {"hero": 6, "enemy": 1}}).lines
+    assert any("do not erase the troll: write 3 in a corner of its space, it is back at the round's end" in x
+               for x in lines), lines
+    assert "erase the troll" not in " ".join(lines).replace("do not erase the troll", "")
+    said: list[str] = []
+    ADAPTER._tell_round_end(after.game, after.game, said.append)
+    assert any(x.startswith("the troll in C1 is back: leave its 3 written in the corner (do not erase it)")
+               for x in said), said
+
+
+def test_undo_says_what_to_erase_on_the_page_and_at_track(tmp_path):
+    journal = tmp_path / "j.sqlite"
+    new_game(journal)
+    c = client(journal)
+    post(c, "/g/1/dice", mode="ask")
+    act(c, {"entry": "C1:N"})
+    act(c, {"move": "C1"}, roll=3)                       # the walls left and in front: C1:E and C1:S
+    res = post(c, "/g/1/undo")
+    page = c.get(res.headers["location"]).text
+    lines = told(page)
+    assert "erase the walls C1:E and C1:S" in lines
+    assert "erase the line the arrow -> C1 and the circle in C1" in lines
+    act(c, {"move": "C1"}, roll=3)
+    out = track("undo", journal=journal).output
+    assert "erase the walls C1:E and C1:S" in out
+
+
+def test_an_entry_arrow_names_its_zone_and_requirement(tmp_path):
+    journal = tmp_path / "j.sqlite"
+    new_game(journal)
+    page = html.unescape(client(journal).get("/g/1").text)
+    assert "enter through C1:N: zone A, The Temple, requirement 3 statues" in page
+    assert "enter through C5:S: zone C, The Castle Cliff, requirement 2 levers" in page

@@ -272,8 +272,19 @@ def undo(journal_path):
         game = _current(journal)
         step = journal.undo(game.id)
         click.echo(f"undid {_flow(step)}" if step is not None else "nothing to undo")
+        _tell_erase(game, journal, step)
     finally:
         journal.close()
+
+
+def _tell_erase(game, journal, step) -> None:
+    """What the undone step had penciled, to erase (a game whose adapter says it: undo_lines)."""
+    from ..definitions.registry import tracker_for
+    ad = tracker_for(game.ruleset)
+    if step is None or not hasattr(ad, "undo_lines"):
+        return
+    for line in ad.undo_lines(ad.resume(game.header, journal.steps(game.id)), step):
+        click.echo(f"  {line}")
 
 
 @track.command("games")

@@ -152,6 +152,8 @@ class FouryPage:
             elif isinstance(a, Enter):
                 label = f"enter through {notation.describe(a)[6:]}" if a.entry else "start the round"
                 if a.entry:
+                    label += _zone_words(g, a.entry[0])
+                if a.entry:
                     r = rects.get(f"cell-{cell_name(a.entry[0])}")
                     if r:
                         targets.append({"id": f"in-{notation.describe(a)[6:].replace(':', '-')}",
@@ -291,8 +293,8 @@ class FouryPage:
         elif ask == F.WEAPON:
             w = g.res.get("weapon", 0)
             out["question"] = f"Your die shows {ex.hero}: add your weapon (+{w}, then it drops by 1)?"
-            out["links"] = [{"label": f"Use the weapon: {ex.hero + w}", "href": link(fw=1)},
-                            {"label": f"Keep it: {ex.hero}", "href": link(fw=0)}]
+            out["links"] = [{"label": f"Use the weapon: {ex.hero + w}", "href": link(fw=1), "id": "fight-weapon"},
+                            {"label": f"Keep it: {ex.hero}", "href": link(fw=0), "id": "fight-no-weapon"}]
         else:
             judged = F.judge(g, ex)
             out["line"] = judged.line
@@ -356,6 +358,18 @@ class FouryPage:
             words = " ".join(str(form.get("words") or "").split())[:80]
             return {"oracle": {"words": words}} if words else "oracle"
         return None
+
+
+def _zone_words(g, cell) -> str:
+    """': zone A, The Temple, requirement 3 statues': what an entry arrow starts."""
+    b = g.board
+    letter = b.zone_of(cell)
+    zone = b.zones.get(letter)
+    if zone is None:
+        return f": zone {letter}" if letter else ""
+    kind = zone.requirement_kind
+    count = zone.requirement_count or E.requirement_count(b, kind) if kind else 0
+    return f": zone {letter}" + (f", {zone.name}" if zone.name else "") + (f", requirement {count} {kind}" if kind else "")
 
 
 def _die(value) -> int:

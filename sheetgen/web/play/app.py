@@ -257,8 +257,14 @@ class Pages:
         stage = getattr(page, "fight_stage", None)
         fightflow = stage(game.header, steps, state, query, f"{self.key}:{gid}") \
             if stage is not None and view.get("fight") and pending is None else None
+        erase = None
+        if query.get("undid") == "1" and query.get("u") and hasattr(ad, "undo_lines"):
+            try:
+                erase = ad.undo_lines(state, _step_json(query["u"]))
+            except (InputError, ValueError, KeyError, TypeError):
+                erase = None            # not a step: the plain "erase it" is said
         return dict(game=game, gid=gid, view=view, overlay=overlay, steps=len(steps), told=told_lines,
-                    fightflow=fightflow,
+                    fightflow=fightflow, erase=erase,
                     undid=query.get("undid"), refused=refused, dice=dice, pending=pending_die, rolled=rolled,
                     question=game.header.get("question"), title=_title(game.header))
 
@@ -584,7 +590,9 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
             step = await run_in_threadpool(work)
         except _NotFound as exc:
             return PlainTextResponse(str(exc), status_code=404)
-        return RedirectResponse(f"/g/{gid}?undid={'1' if step is not None else '0'}", status_code=303)
+        # the step taken back goes with the redirect: the page says what to erase (Foury's undo_lines)
+        back = f"&u={quote(json.dumps(step, separators=(',', ':')))}" if step is not None else ""
+        return RedirectResponse(f"/g/{gid}?undid={'1' if step is not None else '0'}{back[:MAX_STEP]}", status_code=303)
 
     async def header_change(request):
         gid = request.path_params["gid"]
