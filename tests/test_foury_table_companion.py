@@ -254,3 +254,47 @@ def test_an_entry_arrow_names_its_zone_and_requirement(tmp_path):
     page = html.unescape(client(journal).get("/g/1").text)
     assert "enter through C1:N: zone A, The Temple, requirement 3 statues" in page
     assert "enter through C5:S: zone C, The Castle Cliff, requirement 2 levers" in page
+
+
+# -- 4. the page on a phone ------------------------------------------------------------------------------
+def test_a_refused_step_redirects_and_a_reload_posts_nothing(tmp_path):
+    journal = tmp_path / "j.sqlite"
+    new_game(journal)
+    c = client(journal)
+    post(c, "/g/1/dice", mode="ask")
+    act(c, {"entry": "C1:N"})
+    res = act(c, {"move": "E5"}, roll=2)
+    assert res.status_code == 303                           # not a page answering the POST itself
+    where = res.headers["location"]
+    assert where.startswith("/g/1?refused=")
+    for _ in range(2):                                      # shown, and shown again on a reload (a GET)
+        page = c.get(where).text
+        assert "Refused: nothing recorded" in page
+    with Journal(journal) as j:
+        assert len(j.steps(1)) == 1
+
+
+def test_a_tab_left_behind_is_told_the_game_moved_on_before_a_die(tmp_path):
+    journal = tmp_path / "j.sqlite"
+    new_game(journal)
+    c = client(journal)
+    post(c, "/g/1/dice", mode="ask")
+    act(c, {"entry": "C1:N"})
+    old = c.get("/g/1").text                                # this tab shows step 1
+    assert 'name="at" value="1"' in old and "&amp;at=1" in old
+    track("move", "C1", "--roll", "2", journal=journal)     # the game goes on elsewhere (C2 then needs a die)
+    res = post(c, "/g/1/act", step=json.dumps({"move": "C2"}), at="1")    # the old tab's tap
+    assert res.status_code == 303 and res.headers["location"] == "/g/1?moved=1"
+    page = c.get(res.headers["location"]).text
+    assert "The game moved on" in page and 'id="die"' not in page
+    link = c.get("/g/1?do=%7B%22move%22%3A%22C2%22%7D&at=1").text      # the same tap without JavaScript
+    assert "The game moved on" in link and 'id="die"' not in link
+    fresh = post(c, "/g/1/act", step=json.dumps({"move": "C2"}), at="2")
+    assert "do=" in fresh.headers["location"]                # a tab up to date: the die is asked
+
+
+def test_the_hint_under_the_map_follows_the_phase(round_two):
+    journal, c = round_two
+    page = c.get("/g/1").text
+    hint = re.search(r'<p class="hint">(.*?)</p>', page, re.S).group(1)
+    assert "A fight: face the monster in the fight panel" in html.unescape(hint) and "Tap a ringed cell" not in hint

@@ -196,6 +196,7 @@ class FouryPage:
             "over": g.phase == E.OVER or (g.phase == E.DEAD and g.coin_used),
             "position": cell_name(g.pos) if g.pos else None,
             "oracle_question": True,
+            "hint": _hint(g, fight),
         }
 
     def _replayed(self, board, hero, header: dict, steps: list, game=None):
@@ -358,6 +359,21 @@ class FouryPage:
             words = " ".join(str(form.get("words") or "").split())[:80]
             return {"oracle": {"words": words}} if words else "oracle"
         return None
+
+
+def _hint(g, fight) -> str | None:
+    """The line under the map, for the phase the game is in (None: the page's own for moving)."""
+    if fight is not None:
+        return f"A fight: face the {fight['foe']} in the fight panel (your die first); no move until it is over."
+    if g.phase == E.DEAD:
+        return "You are dead: INSERT COIN (once) below, or export the play log."
+    if g.phase == E.OVER:
+        return "The game is over: export the play log and check it."
+    if g.phase == E.BETWEEN:
+        return "Between rounds: the market is open below; tap an arrow to start the next round."
+    if g.phase == E.START:
+        return "Tap an arrow to enter the dungeon: its zone is the round you play."
+    return None
 
 
 def _zone_words(g, cell) -> str:

@@ -227,6 +227,11 @@ class Pages:
         page = game_page(game.ruleset)
         ad = tracker_for(game.ruleset)
         state = store.state(ad, gid, game.header, steps, texts)
+        moved = None
+        at = _int(query.get("moved") or query.get("at"))
+        if at is not None and at != len(steps):
+            moved = (at, len(steps))     # the tap came from a page drawn at another step: no die asked
+            pending = None
         told = None
         told_lines: list[str] = []
         told_seq = _int(query.get("told"))
@@ -264,7 +269,7 @@ class Pages:
             except (InputError, ValueError, KeyError, TypeError):
                 erase = None            # not a step: the plain "erase it" is said
         return dict(game=game, gid=gid, view=view, overlay=overlay, steps=len(steps), told=told_lines,
-                    fightflow=fightflow, erase=erase,
+                    fightflow=fightflow, erase=erase, moved=moved,
                     undid=query.get("undid"), refused=refused, dice=dice, pending=pending_die, rolled=rolled,
                     question=game.header.get("question"), title=_title(game.header))
 
@@ -442,6 +447,7 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
     key = form_key or secrets.token_urlsafe(18)
     pages = Pages(store, key)
     pool = PagePool(store.path, key, workers) if workers else None
+    refusals: dict = {}             # (game, token) -> the words of a refused step, shown after the redirect
 
     def render(name: str, status: int = 200, **values) -> HTMLResponse:
         return HTMLResponse(pages.html(name, **values), status_code=status)
@@ -532,8 +538,10 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
                 pending = _step_json(query["do"])
             except InputError as exc:
                 return PlainTextResponse(f"not a step to complete: {exc}", status_code=400)
+        # a refusal redirected here (Post/Redirect/Get): its words, kept in this process by a token
+        refused = refusals.get((gid, query.pop("refused", "")))
         try:
-            return HTMLResponse(await page_html(gid, query, None, pending))
+            return HTMLResponse(await page_html(gid, query, refused, pending))
         except _NotFound as exc:
             return PlainTextResponse(str(exc), status_code=404)
         except SheetgenError as exc:
@@ -573,9 +581,19 @@ def make_play_app(journal_path=None, *, host: str = DEFAULT_HOST, token: str | N
         if what == "recorded":
             return RedirectResponse(f"/g/{gid}?told={value}", status_code=303)
         if what == "die":
+            at = _int(form.get("at"))
+            if at is not None:
+                now = len((await run_in_threadpool(pages.load, gid))[3])
+                if now != at:           # a tab left behind: the game moved on, no die asked for a stale tap
+                    return RedirectResponse(f"/g/{gid}?moved={at}", status_code=303)
             return RedirectResponse(f"/g/{gid}?do={quote(json.dumps(value, separators=(',', ':')))}",
                                     status_code=303)
-        return HTMLResponse(await page_html(gid, {}, value, None), status_code=409)
+        # refused: told on a page reached by a GET, so a reload does not post the step again
+        token = secrets.token_urlsafe(9)
+        if len(refusals) > 256:
+            refusals.clear()
+        refusals[(gid, token)] = str(value)
+        return RedirectResponse(f"/g/{gid}?refused={token}", status_code=303)
 
     async def undo(request):
         gid = request.path_params["gid"]

@@ -25,6 +25,12 @@
     map.setAttribute("viewBox", now === map.dataset.whole ? map.dataset.near : map.dataset.whole);
     var t = zoom.textContent; zoom.textContent = zoom.dataset.other; zoom.dataset.other = t;
   });
+  // a fight started (or goes on): its panel is brought into view on a phone, where it sits under
+  // the map; the map and what to pencil are a scroll up
+  var fightBox = document.getElementById("fight");
+  if (fightBox && !(window.matchMedia && window.matchMedia("(min-width: 900px)").matches)) {
+    fightBox.scrollIntoView({block: "start"});
+  }
   var fight = document.getElementById("fight-form");
   if (fight) {
     var box = document.getElementById("fight");
