@@ -127,13 +127,20 @@ def test_a_whole_round_by_taps(tmp_path, live_server, browser, width, height, na
     game, _ = _engine(journal)
     assert game.completed == 1 and game.res["hearts"] == 5
     page.save_screenshot(str(SHOTS / f"play-{name}-3-round-done.png"))
-    # the phone: nothing wider than the screen, every button a finger's size (9 mm = 34 css px)
+    # the phone: nothing wider than the screen, every control a finger's size (44 css px)
     if name == "phone":
         assert page.execute_script("return document.documentElement.scrollWidth") <= width
-        small = page.execute_script(
-            "return [...document.querySelectorAll('button, .button')].filter(b => b.offsetParent)"
-            ".filter(b => b.getBoundingClientRect().height < 34).map(b => b.textContent.trim())")
-        assert small == []
+        assert small_controls(page) == []
+
+
+def small_controls(page) -> list:
+    """The visible controls smaller than 44 css px tall (a checkbox or radio counts by its label)."""
+    return page.execute_script(
+        "return [...document.querySelectorAll('button, .button, select, input, summary, label.die span')]"
+        ".filter(b => b.offsetParent && b.type !== 'hidden')"
+        ".map(b => (b.type === 'checkbox' || b.type === 'radio') ? (b.closest('label') || b) : b)"
+        ".filter(b => b.getBoundingClientRect().height < 44)"
+        ".map(b => b.tagName + ':' + (b.textContent.trim() || b.name || b.id))")
 
 
 def test_the_shield_is_offered_only_for_a_hit(tmp_path, live_server, browser):  # noqa: F811
