@@ -115,6 +115,10 @@ class ExplorationPage:
                                 "box": (cx - sq * 0.25, cy - sq * 0.25, sq * 1.5, sq * 1.5),
                                 "step": step, "label": label, "die": True})
                 actions.append({"kind": "open", "label": label, "step": step, "die": True})
+            for step, words in ADAPTER.legal(state):        # search, retreat, the party's death
+                kind = next(iter(step))
+                actions.append({"kind": kind, "label": words, "step": step,
+                                "die": kind == "retreat" and bool(ADAPTER.dice_due(state, step))})
         focus = None
         if ex.rooms and not ex.ended:
             here = next((r for r in ex.rooms if r.id == ex.here), ex.rooms[-1])
@@ -135,12 +139,20 @@ class ExplorationPage:
             "over": bool(ex.ended),
             "position": f"room {ex.here}" if ex.rooms else None,
             "hint": ("The rolled room waits for its place: pick one of the placements." if choose else
-                     "Tap the square beyond an unexplored door to open it." if ex.rooms else
+                     _ENDED.get(ex.ended, f"The dungeon has ended ({ex.ended}).") if ex.ended else
+                     "Tap the square beyond an unexplored door to open it; squares are x,y (x across from 1 at "
+                     "the left, y down from 1 at the top)." if ex.rooms else
                      "Roll the entrance room to start."),
         }
 
     def step_from_form(self, kind: str, form):
         return None
+
+
+_ENDED = {"retreat": "The party retreated out the entrance: the dungeon has ended. Export the play log.",
+          "dead": "The party died: the dungeon has ended. Export the play log.",
+          "final-boss": "The Final Boss: the dungeon has ended. Export the play log.",
+          "no-doors": "No unexplored door is left: the dungeon has ended. Export the play log."}
 
 
 def _middle(cells):
