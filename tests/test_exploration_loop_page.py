@@ -168,3 +168,34 @@ def test_a_game_started_before_keeps_searching_by_itself(journal):
     record(c, {"entrance": 3})
     assert "search room" not in c.get("/g/1").text
     assert "searches every empty room by itself" in record(c, {"search": True})
+
+
+def test_the_zoomed_map_shows_the_squares_coordinates(journal):
+    c = _client(journal)
+    record(c, {"entrance": 3})
+    page = c.get("/g/1").text
+    near = re.search(r'<g[^>]*id="coords-near".*?</g>', page, re.S).group(0)
+    xs = [int(n) for n in re.findall(r'id="coord-x-(\d+)"', near)]
+    ys = [int(n) for n in re.findall(r'id="coord-y-(\d+)"', near)]
+    # the entrance (squares 9..11, 26..28) is in the view: its squares' numbers are along its edges
+    assert {9, 10, 11} <= set(xs) and {26, 27} <= set(ys)
+    assert xs == sorted(xs) and all(b - a == 1 for a, b in zip(xs, xs[1:]))
+    assert 'class="coords near"' in near
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width, height, name", [(360, 740, "phone"), (1280, 900, "desktop")])
+def test_the_loop_in_the_browser(journal, live_server, browser, width, height, name):  # noqa: F811
+    from selenium.webdriver.common.by import By
+    c = _client(journal)
+    record(c, {"entrance": 3})
+    _open_some(c, journal, 3)
+    page = browser(width, height)
+    page.get(live_server(make_play_app(journal), "/g/1"))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.save_screenshot(str(SHOTS / f"explore-loop-{name}-1-room3.png"))
+    near = page.find_element(By.ID, "coords-near")
+    assert near.is_displayed() == (name == "phone")          # the whole map on a desktop has its own numbers
+    labels = [b.text for b in page.find_elements(By.CSS_SELECTOR, "#actions button")]
+    assert any(t.startswith("retreat out the entrance") for t in labels)
+    assert "the party died: the dungeon ends" in labels

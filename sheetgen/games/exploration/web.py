@@ -129,6 +129,10 @@ class ExplorationPage:
             x0, y0, cw, ch = sheet.crop
             focus = (min(max(cx + sq / 2 - side / 2, x0), x0 + cw - side),
                      min(max(cy + sq / 2 - side / 2, y0), y0 + ch - side), side, side)
+        if focus is not None:
+            # the squares' numbers along the zoomed view's top and left edges: "room at 9,24" read
+            # off the phone (the whole sheet prints them outside the grid, out of this view)
+            overlay.pages[0].items.append(_coords(lay, ex.width, ex.height, focus))
         return {
             "overlay": overlay, "crop": sheet.crop, "focus": focus, "page": (page.width, page.height),
             "targets": targets, "actions": actions, "fight": None, "choose": choose,
@@ -153,6 +157,32 @@ _ENDED = {"retreat": "The party retreated out the entrance: the dungeon has ende
           "dead": "The party died: the dungeon has ended. Export the play log.",
           "final-boss": "The Final Boss: the dungeon has ended. Export the play log.",
           "no-doors": "No unexplored door is left: the dungeon has ended. Export the play log."}
+
+
+def _coords(lay, width: int, height: int, focus) -> Group:
+    """x numbers across the top of the FOCUS view and y numbers down its left edge, on a pale band."""
+    import math
+    fx, fy, fw, fh = focus
+    sq = lay.sq
+    band = Style(stroke=None, fill="#ffffff")
+    items: list = [Rect(fx, fy, fw, sq * 0.62, band, cls="coords band"), Rect(fx, fy, sq * 0.78, fh, band,
+                                                                                cls="coords band")]
+    size = sq * 1.15                            # points: about 0.4 of a square
+    first_x = max(1, math.ceil((fx - lay.x0) / sq) + 1)
+    first_y = max(1, math.ceil((fy - lay.y0) / sq) + 1)
+    for x in range(first_x + 1, width + 1):     # the first column is under the y numbers
+        cx, _ = lay.cell(x, 1)
+        if cx + sq > fx + fw:
+            break
+        items.append(Text(cx + sq / 2, fy + sq * 0.48, str(x), size, "sans-bold", anchor="middle", fill="#2f5d8a",
+                          id=f"coord-x-{x}"))
+    for y in range(first_y + 1, height + 1):
+        _, cy = lay.cell(1, y)
+        if cy + sq > fy + fh:
+            break
+        items.append(Text(fx + sq * 0.39, cy + sq * 0.62, str(y), size, "sans-bold", anchor="middle",
+                          fill="#2f5d8a", id=f"coord-y-{y}"))
+    return Group(tuple(items), id="coords-near", cls="coords near")
 
 
 def _middle(cells):
