@@ -142,7 +142,7 @@ def ask_at_prompt(g, step: dict, auto: bool, prompt, echo, rng=None) -> dict:
     foe = f.get("type") or foe
     enemy_asked = f.get("enemy") is None
     if f.get("hero") is None:
-        f["hero"] = die("your die")
+        f["hero"] = die("your fight die")
     weapon = g.res.get("weapon", 0)
     if enemy_asked and "weapon" not in f and weapon > 0:
         yes = choose(f"your die shows {f['hero']}: add your weapon (+{weapon} = {f['hero'] + weapon}; "
