@@ -298,3 +298,22 @@ def test_the_hint_under_the_map_follows_the_phase(round_two):
     page = c.get("/g/1").text
     hint = re.search(r'<p class="hint">(.*?)</p>', page, re.S).group(1)
     assert "A fight: face the monster in the fight panel" in html.unescape(hint) and "Tap a ringed cell" not in hint
+
+
+def test_the_pencil_writes_a_beaten_trolls_3_and_does_not_strike_it():
+    import dataclasses
+
+    from foury_helpers import HALL as BOARD
+    from foury_helpers import TRAITS as HERO_TRAITS
+    from foury_helpers import enter, mv
+    from sheetgen.draw.model import Page, walk
+    from sheetgen.games.foury.actions import Fight
+    from sheetgen.games.foury.board import parse_cell as P
+    from sheetgen.games.foury.heroes import free_hero
+    from sheetgen.games.foury.sheets.pencil import overlay, replay_with_trail
+    board = dataclasses.replace(BOARD, items={**BOARD.items, P("C1"): ("troll",)})
+    state, trail = replay_with_trail(board, free_hero(HERO_TRAITS), [enter("C1:N"), mv("C1", 6), Fight(6, 1)])
+    assert P("C1") in state.trolls and state.enemy_at(P("C1")) is None
+    ids = {item.id for item, _ in walk(overlay(Page(210, 297, []), state, trail,
+                                               rects={"cell-A1": (0, 10, 10, 10), "cell-C1": (20, 10, 10, 10)}))}
+    assert "pencil-troll-C1" in ids and "pencil-removed-C1-troll" not in ids

@@ -96,7 +96,9 @@ Readings we chose where the rules text is ambiguous (each one tested):
   the encounter.  The other reading, the event's monster AND the printed foe,
   one after the other, is the reading 'monster-too', judged like 'weapon-once'.
 - Generic monsters ('monster' events, printed 'monster') fight with the round's
-  strength; the log may name their type (a named foe cannot be renamed).
+  strength.  An event's (or the die table's) monster is a plain monster: naming it
+  is fight.enemy_type (issue 28).  A printed one may be named (monster_types lists
+  what the page offers); a named foe cannot be renamed.
   Kraken +6; statues +0; Goblin +0; Minotaur twice the round's bonus.
 - Imp: every resource item printed in its cell is erased when the hero arrives
   (or when a generic event monster is named an imp at its first fight step).

@@ -180,10 +180,9 @@
       b.type = "button";
       b.className = "swatch";
       b.dataset.symbol = letter;
-      const z = state.zones.find((zone) => zone.letter === letter);
-      // a visible name beside the letter: a swatch is not an icon to guess
-      b.textContent = `${letter} ${z && z.name ? z.name : "zone"}`;
+      b.textContent = letter;
       b.style.background = zoneColour(letter);
+      const z = state.zones.find((zone) => zone.letter === letter);
       b.title = z ? `zone ${letter}: ${z.name}` : `zone ${letter} (new: paint a cell to make it)`;
       box.appendChild(b);
     }
