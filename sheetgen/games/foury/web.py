@@ -239,7 +239,8 @@ class FouryPage:
         from urllib.parse import urlencode
         from . import fightflow as F
         g = state.game
-        if not (g.phase == E.INSIDE and g.engaged and g.pos is not None and g.enemy_at(g.pos)):
+        if not (g.phase == E.INSIDE and g.pos is not None and any(isinstance(a, Fight) for a in
+                                                                  g.rules.legal_actions(g))):
             return None
         auto = header.get("dice") == "auto"
         carry: dict = {}
@@ -269,7 +270,8 @@ class FouryPage:
             ex = F.with_answer(ex, "clover", query["fc"])
             ex = F.with_answer(ex, "clover_roll", die("fr"))
         ask = F.question(g, ex)
-        foe = ex.enemy_type or g.enemy_at(g.pos)
+        # (foe_in_water marks the Kraken in the state it is given: a copy, never the page's state)
+        foe = ex.enemy_type or g.enemy_at(g.pos) or g.rules.foe_in_water(g.copy(), g.pos) or "foe"
 
         def link(**more):
             return "?" + urlencode({**carry, **more}) + "#fight"
