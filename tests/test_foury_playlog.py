@@ -79,9 +79,20 @@ def test_cli_exit_codes_and_json(tmp_path):
     assert "broken.yaml:14:" in res.stderr and "exactly one" in res.stderr
 
 
-def _write(tmp_path, body, hero="traits: {hearts: 4, shields: 2, weapon: 2, clovers: 2, shovels: 2}"):
+def _write(tmp_path, body, hero="traits: {hearts: 4, shields: 2, weapon: 2, clovers: 2, shovels: 2}", hall=HALL):
     path = tmp_path / "log.yaml"
-    path.write_text(f"sheetgen: 1\nkind: playlog\nruleset: foury\nmap: {HALL}\nhero:\n  {hero}\n{body}")
+    path.write_text(f"sheetgen: 1\nkind: playlog\nruleset: foury\nmap: {hall}\nhero:\n  {hero}\n{body}")
+    return path
+
+
+def _hall_with_printed_monsters(tmp_path, *cells):
+    """The test hall with a generic monster printed in CELLS: the one a log may name (an event's may not)."""
+    path = tmp_path / "hall-monsters.yaml"
+    text = HALL.read_text()
+    for c in cells:
+        text = text.replace(f"  {c}: chest\n", f"  {c}: [chest, monster]\n") if f"  {c}: chest\n" in text \
+            else text.replace("items:", f"items:\n  {c}: monster", 1)
+    path.write_text(text)
     return path
 
 
@@ -190,10 +201,14 @@ def test_enemy_type_forms_and_round_level_market(tmp_path):
     exit: E3:E
     market: {spend: {chests: 1}, gain: {heart: 1}}
 """
-    assert check(_write(tmp_path, body)) == []
-    bad = check(_write(tmp_path, body.replace("gain: {heart: 1}", "gain: {heart: 2}")))
+    # D2's monster came from the roll (zone A, 1): naming it is the violation (issue 28), in each form
+    assert [(v.rule, v.step) for v in check(_write(tmp_path, body))] == [("fight.enemy_type", n) for n in (4, 5, 6)]
+    # printed there, a generic monster may be named, in each form
+    hall = _hall_with_printed_monsters(tmp_path, "D2")
+    assert check(_write(tmp_path, body, hall=hall)) == []
+    bad = check(_write(tmp_path, body.replace("gain: {heart: 1}", "gain: {heart: 2}"), hall=hall))
     assert [(v.rule, v.step) for v in bad] == [("market.price", 13)]
-    early = check(_write(tmp_path, body.replace("    exit: E3:E\n", "")))
+    early = check(_write(tmp_path, body.replace("    exit: E3:E\n", ""), hall=hall))
     assert [v.rule for v in early] == ["market.when"]
 
 
@@ -242,9 +257,11 @@ def test_players_words_for_resources_and_fight_keys(tmp_path):
       - {fight: {hero: 1, enemy: 3, monster: bandit, robbed: shield}}
       - sheet: {heart: 2, shield: 1, life points: 2, sword: 2, luck: 2}
 """
-    assert check(_write(tmp_path, body)) == []
-    wrong = check(_write(tmp_path, body.replace("robbed: shield", "robbed: shovel")))
+    hall = _hall_with_printed_monsters(tmp_path, "C1")       # a printed monster: it may be named a bandit
+    assert check(_write(tmp_path, body, hall=hall)) == []
+    wrong = check(_write(tmp_path, body.replace("robbed: shield", "robbed: shovel"), hall=hall))
     assert [v.rule for v in wrong] == ["sheet.shields"]
+    assert "fight.enemy_type" in [v.rule for v in check(_write(tmp_path, body))]   # an event's: a plain monster
 
 
 def test_mangled_logs_give_violations_or_located_errors_never_a_crash(tmp_path):

@@ -53,13 +53,15 @@ rounds:
 
 
 def test_other_ways_of_writing_steps_are_understood(tmp_path):
-    """weapon: 2 (the value added), name: orc, clover die: player, collect: [a list], trade gain:, a market written
+    """weapon: 2 (the value added), name: orc (the monster printed in D2), clover die: player, collect: [a list], trade gain:, a market written
     at the top of the next round, the sheet's own words for the requirement."""
     log = tmp_path / "forms.yaml"
-    log.write_text(FORMS.format(hall=AUDIT.parent / "test-hall.yaml"))
+    hall = tmp_path / "hall.yaml"            # a generic monster printed in D2: the one a log may name
+    hall.write_text((AUDIT.parent / "test-hall.yaml").read_text().replace("  D2: chest\n", "  D2: [chest, monster]\n"))
+    log.write_text(FORMS.format(hall=hall))
     code, report = _check(log)
     assert code == 0, report
-    text = FORMS.format(hall=AUDIT.parent / "test-hall.yaml").replace("hearts: 5, weapon: 0", "hearts: 6, weapon: 0")
+    text = FORMS.format(hall=hall).replace("hearts: 5, weapon: 0", "hearts: 6, weapon: 0")
     log.write_text(text)
     sheet_line = next(i for i, line in enumerate(text.splitlines(), 1) if "sheet:" in line)
     code, report = _check(log)

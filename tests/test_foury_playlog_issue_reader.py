@@ -57,10 +57,15 @@ def test_delivered_cornucopia_is_spent(tmp_path):
     "{hero: 3, weapon: true, enemy: 4, type: orc}",
 ])
 def test_enemy_type_written_several_ways(tmp_path, fight):
-    (tmp_path / "test-hall.yaml").write_text((LOGS / "test-hall.yaml").read_text())
+    hall = (LOGS / "test-hall.yaml").read_text()
+    (tmp_path / "test-hall.yaml").write_text(hall)
     p = tmp_path / "typed.yaml"
     p.write_text((LOGS / "legal-10-issue-plus.yaml").read_text().replace(
         "{fight: {hero: 3, weapon: true, enemy: 4}}", "{fight: " + fight + "}"))
+    # D2's monster came from the roll: a plain monster, named nothing else (issue 28), in each form
+    assert [v.rule for v in check(p)] == ["fight.enemy_type"]
+    # printed in D2, a generic monster may be named: each form reads the type
+    (tmp_path / "test-hall.yaml").write_text(hall.replace("  D2: chest\n", "  D2: [chest, monster]\n", 1))
     assert check(p) == []
 
 

@@ -17,6 +17,12 @@ from sheetgen.games.foury.heroes import free_hero, named_hero
 from sheetgen.games.foury.notation import describe
 
 
+def _with_items(board, items):
+    """BOARD with ITEMS (cell -> items) printed instead of what its cells had."""
+    import dataclasses
+    return dataclasses.replace(board, items={**board.items, **items})
+
+
 def at(state, cell, foe=None, round_no=1, **res):
     """A state placed in cell (inside round round_no) with an optional foe there."""
     s = state.copy()
@@ -483,11 +489,20 @@ def test_a_wall_collapsing_on_the_exit_arrow_does_not_stop_the_exit():
     assert play(s, Exit(P("E3"), "E")).completed == 1
 
 
-def test_a_generic_monster_can_be_named_but_not_renamed():
+def test_an_events_monster_is_a_plain_monster_a_printed_one_may_be_named():
     s = play(game(), *A_START, mv("C1", 6), mv("C2"), mv("D2", 1))
     s.round_no = 3
-    assert play(s, Fight(4, 3, enemy_type="goblin")).enemy_at(P("D2")) is None   # goblin: +0 even in round 3
+    # "you encounter a monster": the round's strength; naming it a goblin (+0) is refused (issue 28)
+    assert refused(s, Fight(4, 3, enemy_type="goblin")) == {"fight.enemy_type"}
     assert play(s, Fight(4, 3)).last == "hit"                                   # a plain monster: +2
+    assert s.rules.monster_types(s, s.pos) == ()
+    printed = s.copy()
+    printed.spawned = {}
+    printed.board = _with_items(s.board, {P("D2"): ("chest", "monster")})
+    assert "goblin" in printed.rules.monster_types(printed, printed.pos)
+    assert "yeti" not in printed.rules.monster_types(printed, printed.pos)     # Santa's, not this map's
+    won = play(printed, Fight(4, 3, enemy_type="goblin"))                         # goblin: +0 even in round 3
+    assert won.enemy_at(P("D2")) is None and won.kills == 1
     orc = at(game(), "D2", "orc")
     assert refused(orc, Fight(3, 3, enemy_type="goblin")) == {"fight.enemy_type"}
 

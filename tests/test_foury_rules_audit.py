@@ -94,11 +94,17 @@ def test_a_move_after_a_lever_may_start_from_the_lever_room():
     assert "move.adjacent" in refused(s, mv("E2", 2))
 
 
-def test_an_event_monster_named_imp_destroys_the_resource_first():
-    s = play(game(), *MONSTER_D2, Fight(6, 1, enemy_type="imp"))
+def test_a_printed_monster_named_imp_destroys_the_resource_first():
+    import dataclasses
+
+    from foury_helpers import HALL
+    # an event's monster is a plain monster: naming it an imp is refused (issue 28)
+    assert refused(play(game(), *MONSTER_D2), Fight(6, 1, enemy_type="imp")) == {"fight.enemy_type"}
+    printed = dataclasses.replace(HALL, items={**HALL.items, P("D2"): ("chest", "monster")})
+    s = play(game(board=printed), *MONSTER_D2, Fight(6, 1, enemy_type="imp"))
     assert s.items_at(P("D2")) == []
     assert "collect.absent" in refused(s, Collect("chest"))
-    assert play(game(), *MONSTER_D2, Fight(6, 1, enemy_type="orc"), Collect("chest")).res["chests"] == 1
+    assert play(game(board=printed), *MONSTER_D2, Fight(6, 1, enemy_type="orc"), Collect("chest")).res["chests"] == 1
 
 
 def test_market_takes_at_most_the_round_value():

@@ -73,8 +73,12 @@ def test_a_whole_round_by_taps(tmp_path, live_server, browser, width, height, na
                 tap(f"#die-{step['roll']}")          # the die panel: my real die's face
         elif isinstance(step, dict) and "fight" in step:
             f = step["fight"]
-            tap(f"#fight-form input[name=hero][value='{f['hero']}'] + span", loads=False)
-            tap(f"#fight-form input[name=enemy][value='{f['enemy']}'] + span", loads=False)
+            # the rules' order: my die, then the weapon (kept), then the foe's die
+            if count == 3:
+                page.save_screenshot(str(SHOTS / f"play-{name}-2-fight-start.png"))
+            tap(f"#fight-die-{f['hero']}")
+            tap("#fight-no-weapon")
+            tap(f"#fight-die-{f['enemy']}")
             if count == 3:
                 page.save_screenshot(str(SHOTS / f"play-{name}-2-fight.png"))
             total = page.find_element(By.ID, "fight-total").text
@@ -123,13 +127,20 @@ def test_a_whole_round_by_taps(tmp_path, live_server, browser, width, height, na
     game, _ = _engine(journal)
     assert game.completed == 1 and game.res["hearts"] == 5
     page.save_screenshot(str(SHOTS / f"play-{name}-3-round-done.png"))
-    # the phone: nothing wider than the screen, every button a finger's size (9 mm = 34 css px)
+    # the phone: nothing wider than the screen, every control a finger's size (44 css px)
     if name == "phone":
         assert page.execute_script("return document.documentElement.scrollWidth") <= width
-        small = page.execute_script(
-            "return [...document.querySelectorAll('button, .button')].filter(b => b.offsetParent)"
-            ".filter(b => b.getBoundingClientRect().height < 34).map(b => b.textContent.trim())")
-        assert small == []
+        assert small_controls(page) == []
+
+
+def small_controls(page) -> list:
+    """The visible controls smaller than 44 css px tall (a checkbox or radio counts by its label)."""
+    return page.execute_script(
+        "return [...document.querySelectorAll('button, .button, select, input, summary, label.die span')]"
+        ".filter(b => b.offsetParent && b.type !== 'hidden')"
+        ".map(b => (b.type === 'checkbox' || b.type === 'radio') ? (b.closest('label') || b) : b)"
+        ".filter(b => b.getBoundingClientRect().height < 44)"
+        ".map(b => b.tagName + ':' + (b.textContent.trim() || b.name || b.id))")
 
 
 def test_the_shield_is_offered_only_for_a_hit(tmp_path, live_server, browser):  # noqa: F811
@@ -141,19 +152,22 @@ def test_the_shield_is_offered_only_for_a_hit(tmp_path, live_server, browser):  
         assert CliRunner().invoke(main, ["track", *step.split(), "--journal", str(journal)]).exit_code == 0
     page = browser(360, 740)
     page.get(live_server(make_play_app(journal), "/g/1"))      # no dice mode yet: the fight asks my dice
-    shield = page.find_element(By.ID, "use-shield")
 
-    def pick(name, value):
-        el = page.find_element(By.CSS_SELECTOR, f"#fight-form input[name={name}][value='{value}'] + span")
+    def pick(css):
+        el = page.find_element(By.CSS_SELECTOR, css)
         page.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
         el.click()
-    pick("hero", 5)
-    pick("enemy", 2)
-    assert not shield.is_displayed()                       # 5 beats 2: no hit to block
+    pick("#fight-die-5")
+    pick("#fight-no-weapon")
+    pick("#fight-die-2")
+    assert not page.find_elements(By.ID, "fight-shield")      # 5 beats 2: no hit to block
     assert "you win" in page.find_element(By.ID, "fight-total").text
-    pick("enemy", 6)
-    assert shield.is_displayed()                           # 5 against 6: a hit
-    assert "you lose 1 heart(s)" in page.find_element(By.ID, "fight-total").text
+    pick("#fight-restart")
+    pick("#fight-die-5")
+    pick("#fight-no-weapon")
+    pick("#fight-die-6")
+    assert page.find_element(By.ID, "fight-shield").is_displayed()     # 5 against 6: a hit
+    assert "you are hit, lose 1 heart(s)" in page.find_element(By.ID, "fight-total").text
 
 
 # the fast lane leaves these out (README): a real chromium per test

@@ -115,6 +115,9 @@ def ask_dice(ad, state, step, auto: bool, options=None):
     when AUTO; off a terminal and not AUTO: refused (a player with a real die would get
     another game), saying which option gives the die (OPTIONS: the game's dice_options)."""
     from ..errors import InputError
+    if _interactive():                  # a game whose choices come between its dice asks them here
+        step = ad.ask_step(state, step, auto, lambda text: click.prompt(text, default="", show_default=False),
+                           click.echo)
     due = ad.dice_due(state, step)
     if not due or auto:
         return step
@@ -287,8 +290,19 @@ def undo(journal_path):
         game = _current(journal)
         step = journal.undo(game.id)
         click.echo(f"undid {_flow(step)}" if step is not None else "nothing to undo")
+        _tell_erase(game, journal, step)
     finally:
         journal.close()
+
+
+def _tell_erase(game, journal, step) -> None:
+    """What the undone step had penciled, to erase (the game's undo_lines)."""
+    from ..definitions.registry import tracker_for
+    ad = tracker_for(game.ruleset)
+    if step is None:
+        return
+    for line in ad.undo_lines(ad.resume(game.header, journal.steps(game.id)), step):
+        click.echo(f"  {line}")
 
 
 @track.command("games")

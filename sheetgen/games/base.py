@@ -378,6 +378,17 @@ class TrackerAdapter(ABC):
         where a rolled room goes), or None when there is none to make (the default)."""
         return None
 
+    def ask_step(self, state: Any, step: dict, auto: bool, prompt: Any, echo: Any) -> dict:
+        """STEP completed at a terminal where a game's choices come between its dice (a Foury
+        fight: your die, then the weapon, then the foe's die): PROMPT(text) asks, ECHO(text) tells.
+        By default nothing is asked here (the dice are asked by dice_due)."""
+        return step
+
+    def undo_lines(self, before: Any, step: dict) -> list[str]:
+        """What to erase from the paper when STEP (recorded after BEFORE) is taken back; by
+        default nothing more than "erase it"."""
+        return []
+
     @abstractmethod
     def apply(self, state: Any, step: dict) -> Any:
         """The state after one more step; Illegal(reason) if the step breaks a rule."""
@@ -526,6 +537,11 @@ class GamePage(ABC):
     def print_document(self, header: dict, sheet: Any) -> Any:
         """The Document to print for a game: by default the sheet the page draws over (SHEET)."""
         return sheet.doc
+
+    def fight_stage(self, header: dict, steps: list, state: Any, query: dict, secret: str) -> dict | None:
+        """Where a fight asked in the rules' order stands (a game whose fights ask your die, a
+        choice, then the foe's die), for the page's fight panel; None (the default): no such fight."""
+        return None
 
     def title(self, header: dict) -> str:
         """The page's title: by default the map's name, and the hero's."""

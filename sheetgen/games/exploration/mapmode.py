@@ -364,6 +364,9 @@ def actions_of(ex: Explorer) -> list[Action]:
         if r.searched:
             add(Search())
         add(Time(r.minutes))
+    retreat = getattr(ex, "retreat", None)      # a played game's walk out of the entrance
+    if retreat:
+        add(Retrace(tuple([RetraceRoll(rid, roll, True if is_wandering(roll) else None) for rid, roll in retreat])))
     add(End(ex.ended or "stopped", len(ex.rooms), ex.minutes, ex.wandering()))
     return out
 

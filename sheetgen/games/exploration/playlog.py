@@ -311,6 +311,8 @@ def dump_log(ex, seed: int | None = None, policy: str | None = None, table: str 
         out.append(f"policy: {policy}")
     out.append("rooms:")
     text = "\n".join(out) + "\n" + "".join([_room_text(room) for room in doc["rooms"]])
+    if "retrace" in doc:                    # the walk out of the entrance (a retreat), beside the rooms
+        text += f"retrace: {_flow(doc['retrace'])}\n"
     if "end" in doc:
         text += f"end: {_flow(doc['end'])}\n"
     return text

@@ -91,11 +91,61 @@ def placements(ex: Explorer, entry, fx: int, fy: int, side: str) -> list:
 
 
 class PlayedExplorer(Explorer):
-    """Map mode with the player's choices: the door of the step, the placement it names."""
+    """Map mode with the player's choices: the door of the step, the placement it names; in a
+    game that asks (header search: ask), whether the empty room just placed is searched ("4.
+    Search the room (optional, once per room) if it's empty after the encounter"), the retreat
+    out of the entrance (a retrace d6 per room walked back through) and the party's death."""
 
-    def __init__(self, *args, **kw):
+    def __init__(self, *args, ask_search: bool = False, **kw):
         super().__init__(*args, **kw)
         self.place_choice = None
+        self.ask_search = ask_search
+        self.searching = False
+        self.search_done: set[int] = set()      # rooms searched on the player's word
+        self.retreat: list[tuple[int, int]] = []  # (room, d6) walking back out of the entrance
+
+    def _search(self, room):
+        if self.ask_search and not self.searching:
+            return                              # the player says whether to search (may_search)
+        super()._search(room)
+
+    def may_search(self):
+        """The room that may be searched now, or None: the room just placed, empty, searched not yet."""
+        if not self.ask_search or not self.rooms or self.ended:
+            return None
+        room = self.rooms[-1]
+        empty = room.die == "entrance" or (room.result is not None and room.result.category == "empty")
+        return room if empty and room.id == self.here and room.id not in self.search_done else None
+
+    def search_now(self):
+        room = self.may_search()
+        if room is None:
+            raise Illegal("only the empty room just placed is searched, once (\"Search the room (optional, once "
+                          "per room) if it's empty after the encounter\")")
+        self.searching = True
+        try:
+            Explorer._search(self, room)
+        finally:
+            self.searching = False
+        self.search_done.add(room.id)
+        return room
+
+    def retreat_out(self):
+        """The party walks back to the entrance and out: a d6 per room entered on the way."""
+        self.retreat = self.retrace_to(self.rooms[0].id)
+        self.here = self.rooms[0].id
+        self.ended = "retreat"
+
+    def wandering(self) -> int:
+        from .rules import is_wandering
+        return super().wandering() + sum(1 for _, roll in self.retreat if is_wandering(roll))
+
+    def _check_end(self) -> bool:
+        going = super()._check_end()
+        if self.ended == "no-doors" and self.may_search() is not None:
+            self.ended = None               # the empty room may still be searched (a secret door)
+            return True
+        return going
 
     def _place(self, entry, fx, fy, side):
         found = placements(self, entry, fx, fy, side)
@@ -149,6 +199,27 @@ def _run(ex: PlayedExplorer, step) -> None:
     dice = _StepDice(step)
     ex.dice = dice
     ex.place_choice = step.get("place")
+    word = next((k for k in ("search", "retreat", "dead") if k in step), None)
+    if word is not None:
+        if not ex.rooms:
+            raise Illegal("the entrance room comes first: {entrance: d6}")
+        if not ex.ask_search and word == "search":
+            raise Illegal("this game searches every empty room by itself (started before the search was asked)")
+        others = sorted(k for k in step if k != word and not (word == "retreat" and k.startswith("retrace_")))
+        if others:
+            raise Illegal(f"{', '.join(others)}: not part of a {word} step")
+        if word == "search":
+            ex.search_now()
+        elif word == "retreat":
+            ex.retreat_out()
+        else:
+            ex.ended = "dead"
+        unread = sorted(k for k in step if _is_die(k) and k not in dice.read)
+        if unread:
+            raise Illegal(f"{', '.join(unread)}: not rolled in this step")
+        if word == "search":
+            ex._check_end()
+        return
     if not ex.rooms:
         if "open" in step:
             raise Illegal("the entrance room comes first: {entrance: d6}")
@@ -182,7 +253,8 @@ class ExplorationTracker(TrackerAdapter):
 
     def start(self, params: dict) -> dict:
         table = params.get("map") or "builtin"
-        header = {"ruleset": "exploration", "table": table, "sheet": list(SIZE), "seed": 1}
+        # search: ask: the player says whether an empty room is searched (games started before: every one is)
+        header = {"ruleset": "exploration", "table": table, "sheet": list(SIZE), "seed": 1, "search": "ask"}
         _tables(header)                      # a table that cannot be used is refused now
         return header
 
@@ -190,7 +262,7 @@ class ExplorationTracker(TrackerAdapter):
         rooms, entrances, contents = _cached_tables(header)
         w, h = header.get("sheet", SIZE)
         return PlayedExplorer(rooms, entrances, contents, None, w, h, "first", None,
-                              random.Random(int(header.get("seed", 1))))
+                              random.Random(int(header.get("seed", 1))), ask_search=header.get("search") == "ask")
 
     def replay(self, header: dict, steps: list) -> ExploreState:
         ex = self._new(header)
@@ -249,6 +321,29 @@ class ExplorationTracker(TrackerAdapter):
 
     def narrate(self, before: ExploreState, after: ExploreState, step) -> list[str]:
         ex = after.ex
+        if isinstance(step, dict) and "search" in step:
+            room = ex.rooms[-1]
+            found = [d.at for d in room.doors if d.secret]
+            out = [f"you search room {room.id} (once): " + (
+                f"a secret door comes to light at {_and(found)}: draw it as an unexplored door; write "
+                f"'searched' beside room {room.id}" if found else
+                f"nothing is found; write 'searched' beside room {room.id}")]
+            if ex.ended:
+                out.append(_END_WORDS.get(ex.ended, f"the dungeon ends ({ex.ended})"))
+            return out
+        if isinstance(step, dict) and "retreat" in step:
+            out = []
+            if ex.retreat:
+                ambush = [rid for rid, r in ex.retreat if r == 1]
+                out.append("walk back to the entrance: " + ", ".join(f"room {rid} d6 {r}" for rid, r in ex.retreat)
+                           + (f"; wandering monsters strike the rear in room {ambush[0]}!" if ambush else ""))
+            out.append("the party retreats out the entrance: the dungeon ends; survivors carry their treasure home "
+                       "and roll XP")
+            out.append(f"time: {ex.minutes} minutes, {len(ex.rooms)} rooms")
+            return out
+        if isinstance(step, dict) and "dead" in step:
+            return [f"the party dies in room {ex.here}: the dungeon ends; lost characters are gone for good "
+                    "(new ones at level 1 next adventure)", f"time: {ex.minutes} minutes, {len(ex.rooms)} rooms"]
         if len(ex.rooms) == len(before.ex.rooms):
             return []
         room = ex.rooms[-1]
@@ -272,11 +367,31 @@ class ExplorationTracker(TrackerAdapter):
         if room.contents_roll is None:
             out.append("no contents roll: the entrance is not opened through a door (empty; it may be searched)")
         else:
-            out.append(f"contents 2d6 {room.contents_roll}: {result}{esc}")
+            out.append(f"contents 2d6 {room.contents_roll}: {result}{esc}"
+                       + (f" - {room.result.text}" if room.result and room.result.text else ""))
+            paper = _PAPER.get(room.result.category if room.result else "")
+            if paper:
+                out.append(paper.format(id=room.id))
+        if ex.may_search() is room:
+            out.append(f"room {room.id} is empty: you may search it, once (secret doors come to light)")
         out.append(f"time: {ex.minutes} minutes")
         if ex.ended:
-            out.append({"final-boss": "the Final Boss: the dungeon ends", "no-doors": "no unexplored door left: "
-                        "the dungeon ends"}.get(ex.ended, f"the dungeon ends ({ex.ended})"))
+            out.append(_END_WORDS.get(ex.ended, f"the dungeon ends ({ex.ended})"))
+        return out
+
+    def legal(self, state: ExploreState) -> list[tuple[dict, str]]:
+        """The steps other than opening a door open now, with their words: search, retreat, death."""
+        ex = state.ex
+        if not ex.rooms or ex.ended:
+            return []
+        out = []
+        room = ex.may_search()
+        if room is not None:
+            out.append(({"search": True}, f"search room {room.id} (once: it is empty)"))
+        back = len(ex.path(ex.here, ex.rooms[0].id)) - 1 if ex.here != ex.rooms[0].id else 0
+        out.append(({"retreat": True}, "retreat out the entrance" + (
+            f" (walking back through {back} room{'s' if back != 1 else ''}: a d6 each)" if back else "")))
+        out.append(({"dead": True}, "the party died: the dungeon ends"))
         return out
 
     def status(self, state: ExploreState) -> str:
@@ -290,7 +405,8 @@ class ExplorationTracker(TrackerAdapter):
             lines.append("legal now: nothing")
         else:
             lines.append(f"you are in room {ex.here}")
-            lines.append("legal now: " + ", ".join(f"open {d.at} (room {r.id})" for r, d in ex.unexplored()))
+            lines.append("legal now: " + ", ".join([f"open {d.at} (room {r.id})" for r, d in ex.unexplored()]
+                                                   + [words for _, words in self.legal(state)]))
         return "\n".join(lines)
 
     def export(self, header: dict, steps: list, relative_to=None) -> str:
@@ -307,6 +423,26 @@ class ExplorationTracker(TrackerAdapter):
         options = BuildOptions(paper=paper, grayscale=grayscale)
         return render_document(map_document(ex, options, title="Dungeon map (as played)", paper=paper or "a4"),
                                outdir, formats=formats)
+
+
+_END_WORDS = {"final-boss": "the Final Boss: the dungeon ends",
+              "no-doors": "no unexplored door left: the dungeon ends (the map has run out of room)"}
+# what the paper records for each kind of contents (the rules: "3. Resolve the contents. Combat,
+# trap save, treasure rolls - whatever applies"; the party's own sheets hold the rest)
+_PAPER = {
+    "monsters": "monsters: fight them with your party; write the monsters beside room {id}; if the party dies, "
+                "the dungeon ends (the party died)",
+    "boss": "a boss: fight it; write it beside room {id}",
+    "traps": "a trap: roll the trap save; write the trap beside room {id} (it stays for a walk back)",
+    "treasure": "treasure: roll on the treasure table; write what you find on the party's sheet",
+    "special": "a special feature: resolve it as the table says; write it beside room {id}",
+    "events": "an event: resolve it as the table says",
+    "empty": "empty: nothing to fight",
+}
+
+
+def _and(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _squares(cells) -> str:

@@ -116,6 +116,10 @@ class ExplorationPage(GamePage):
                                 "box": (cx - sq * 0.25, cy - sq * 0.25, sq * 1.5, sq * 1.5),
                                 "step": step, "label": label, "die": True})
                 actions.append({"kind": "open", "label": label, "step": step, "die": True})
+            for step, words in ADAPTER.legal(state):        # search, retreat, the party's death
+                kind = next(iter(step))
+                actions.append({"kind": kind, "label": words, "step": step,
+                                "die": kind == "retreat" and bool(ADAPTER.dice_due(state, step))})
         focus = None
         if ex.rooms and not ex.ended:
             here = next((r for r in ex.rooms if r.id == ex.here), ex.rooms[-1])
@@ -126,6 +130,10 @@ class ExplorationPage(GamePage):
             x0, y0, cw, ch = sheet.crop
             focus = (min(max(cx + sq / 2 - side / 2, x0), x0 + cw - side),
                      min(max(cy + sq / 2 - side / 2, y0), y0 + ch - side), side, side)
+        if focus is not None:
+            # the squares' numbers along the zoomed view's top and left edges: "room at 9,24" read
+            # off the phone (the whole sheet prints them outside the grid, out of this view)
+            overlay.pages[0].items.append(_coords(lay, ex.width, ex.height, focus))
         return {
             "overlay": overlay, "crop": sheet.crop, "focus": focus, "page": (page.width, page.height),
             "targets": targets, "actions": actions, "fight": None, "choose": choose,
@@ -136,7 +144,9 @@ class ExplorationPage(GamePage):
             "over": bool(ex.ended),
             "position": f"room {ex.here}" if ex.rooms else None,
             "hint": ("The rolled room waits for its place: pick one of the placements." if choose else
-                     "Tap the square beyond an unexplored door to open it." if ex.rooms else
+                     _ENDED.get(ex.ended, f"The dungeon has ended ({ex.ended}).") if ex.ended else
+                     "Tap the square beyond an unexplored door to open it; squares are x,y (x across from 1 at "
+                     "the left, y down from 1 at the top)." if ex.rooms else
                      "Roll the entrance room to start."),
         }
 
@@ -145,6 +155,38 @@ class ExplorationPage(GamePage):
 
     def title(self, header: dict) -> str:
         return f"Dungeon Exploration, table {header.get('table', 'builtin')}"
+
+
+_ENDED = {"retreat": "The party retreated out the entrance: the dungeon has ended. Export the play log.",
+          "dead": "The party died: the dungeon has ended. Export the play log.",
+          "final-boss": "The Final Boss: the dungeon has ended. Export the play log.",
+          "no-doors": "No unexplored door is left: the dungeon has ended. Export the play log."}
+
+
+def _coords(lay, width: int, height: int, focus) -> Group:
+    """x numbers across the top of the FOCUS view and y numbers down its left edge, on a pale band."""
+    import math
+    fx, fy, fw, fh = focus
+    sq = lay.sq
+    band = Style(stroke=None, fill="#ffffff")
+    items: list = [Rect(fx, fy, fw, sq * 0.62, band, cls="coords band"), Rect(fx, fy, sq * 0.78, fh, band,
+                                                                                cls="coords band")]
+    size = sq * 1.15                            # points: about 0.4 of a square
+    first_x = max(1, math.ceil((fx - lay.x0) / sq) + 1)
+    first_y = max(1, math.ceil((fy - lay.y0) / sq) + 1)
+    for x in range(first_x + 1, width + 1):     # the first column is under the y numbers
+        cx, _ = lay.cell(x, 1)
+        if cx + sq > fx + fw:
+            break
+        items.append(Text(cx + sq / 2, fy + sq * 0.48, str(x), size, "sans-bold", anchor="middle", fill="#2f5d8a",
+                          id=f"coord-x-{x}"))
+    for y in range(first_y + 1, height + 1):
+        _, cy = lay.cell(1, y)
+        if cy + sq > fy + fh:
+            break
+        items.append(Text(fx + sq * 0.39, cy + sq * 0.62, str(y), size, "sans-bold", anchor="middle",
+                          fill="#2f5d8a", id=f"coord-y-{y}"))
+    return Group(tuple(items), id="coords-near", cls="coords near")
 
 
 def _middle(cells):

@@ -96,7 +96,9 @@ Readings we chose where the rules text is ambiguous (each one tested):
   the encounter.  The other reading, the event's monster AND the printed foe,
   one after the other, is the reading 'monster-too', judged like 'weapon-once'.
 - Generic monsters ('monster' events, printed 'monster') fight with the round's
-  strength; the log may name their type (a named foe cannot be renamed).
+  strength.  An event's (or the die table's) monster is a plain monster: naming it
+  is fight.enemy_type (issue 28).  A printed one may be named (monster_types lists
+  what the page offers); a named foe cannot be renamed.
   Kraken +6; statues +0; Goblin +0; Minotaur twice the round's bonus.
 - Imp: every resource item printed in its cell is erased when the hero arrives
   (or when a generic event monster is named an imp at its first fight step).
@@ -651,6 +653,15 @@ class FouryRules(Rules):
     def setup(self, s: GameState) -> None:
         """A new game's campaign state (counters, water)."""
 
+    def monster_types(self, s: GameState, pos: Coord | None) -> tuple[str, ...]:
+        """The enemy types the monster in pos may be named as (a fight's `type`): a monster printed
+        on the map may be named (the log says which picture it is); a monster an event or the die
+        put there is a plain monster and is named nothing; the Yeti and the Grinch are Santa's,
+        the Kraken only its own map's centre."""
+        if pos is None or s.enemy_at(pos) != "monster" or pos in s.spawned:
+            return ()
+        return tuple(e for e in ENEMIES if e != "kraken" and (e not in ("yeti", "grinch") or self.campaign.collection))
+
     def full_scale(self, board: Board) -> bool:
         """Are the hero's caps the full scale of the tracks (no hero extras on this map's sheet)?"""
         return self.campaign.full_scale or not getattr(board, "hero_extras", True)
@@ -1034,7 +1045,14 @@ class FouryRules(Rules):
             raise _Hard("fight.no_enemy", f"there is no monster or statue to fight in {_fmt(pos)}")
         self.before_fight(s)
         if a.enemy_type is not None and a.enemy_type != foe:
-            if foe == "monster" and a.enemy_type in ENEMIES:
+            if foe == "monster" and pos in s.spawned:
+                # "you encounter a monster": a plain monster with the round's strength, not a
+                # printed enemy type (a goblin would drop the round's bonus, a bandit give a cornucopia)
+                ctx.soft("fight.enemy_type", f"the monster an event put in {_fmt(pos)} is a plain monster "
+                         f"(its die +{self.strength(s, 'monster')} this round), not a {a.enemy_type}")
+            elif foe == "monster" and a.enemy_type in ENEMIES:     # a printed monster named (the page offers
+                # monster_types; any type a log named before stays accepted)
+                s.removed = s.removed | {(pos, "monster")}      # the printed picture is this named foe
                 sp = dict(s.spawned)
                 sp[pos] = a.enemy_type
                 s.spawned = sp

@@ -345,6 +345,14 @@ class FouryTracker(TrackerAdapter):
             raise Illegal("; ".join(v.message for v in refused.violations)) from None
         return TrackState(state.header, state.board, state.hero, game, state.steps + [step])
 
+    def ask_step(self, state: TrackState, step, auto: bool, prompt, echo):
+        """STEP completed at a prompt where the rules order the choices between the dice (a
+        fight: your die, the weapon, the foe's die, then the clover or the shield): fightflow."""
+        if isinstance(step, dict) and isinstance(step.get("fight"), dict) and state.game.phase == E.INSIDE:
+            from .fightflow import ask_at_prompt
+            return ask_at_prompt(state.game, step, auto, prompt, echo)
+        return step
+
     def dice_due(self, state: TrackState, step) -> list[tuple[tuple[str, ...], str]]:
         """The dice a step leaves to sheetgen, as (path in the step, what the die is for)."""
         if not isinstance(step, dict):
@@ -403,6 +411,7 @@ class FouryTracker(TrackerAdapter):
                 say(f"round {g1.round_no}: you start in {cell_name(g1.pos)}")
             if g1.kind:
                 say(f"requirement of this round: {g1.kind} ({g1.requirement_target()})")
+            self._tell_round_start(g0, g1, say)
         elif isinstance(action, Fight):
             self._tell_fight(g0, g1, action, say)
         elif isinstance(action, (Move, Shovel, Exit)) or (isinstance(action, Oracle) and g0.pos != g1.pos):
@@ -444,6 +453,7 @@ class FouryTracker(TrackerAdapter):
         if changes:
             say("on your sheet: " + ", ".join(changes))
         if g1.completed > g0.completed:
+            self._tell_round_end(g0, g1, say)
             say(f"round complete ({g1.completed} of 4): market time, spend chests or trade, then a new round"
                 if g1.phase != E.OVER else "the fourth round is complete: the game is won")
         if g1.phase == E.DEAD and g0.phase != E.DEAD:
@@ -453,6 +463,58 @@ class FouryTracker(TrackerAdapter):
         if not told.lines:
             say(notation.describe(action))
         return told
+
+    @staticmethod
+    def _tell_round_start(g0, g1, say) -> None:
+        """What the sheet needs at a round's start: the round markers and the kills counter."""
+        bonus = g1.rules.round_bonus(g1)
+        value = g1.rules.chest_value(g1)
+        say(f"round {g1.round_no} on your sheet: monsters +{bonus} (the mark beside MONSTERS), chests x{value} "
+            f"(beside TREASURES), the kills counter back to 0")
+
+    @staticmethod
+    def _tell_round_end(g0, g1, say) -> None:
+        """What the sheet and the map need at a round's end: the kills counter, the trolls back."""
+        say("the kills counter goes back to 0" + (f" (it showed {g0.kills})" if g0.kills else "")
+            + ": it resets when exiting the dungeon")
+        for c in sorted(g0.trolls):             # beaten this round: back in their rooms (rules._exit)
+            say(f"the troll in {cell_name(c)} is back: leave its 3 written in the corner (do not erase it); "
+                "it waits there in the next round")
+
+    def undo_lines(self, before: TrackState, step) -> list[str]:
+        """What to erase when STEP (just taken back; BEFORE: the state without it) is undone."""
+        try:
+            after = self.apply(before, step)
+        except Illegal:
+            return []
+        told = self.tell(before, after, step)
+        g0, g1 = before.game, after.game
+        out = []
+        if told.walls:
+            out.append("erase the walls " + _and([f"{c}:{side}" for c, side in told.walls]))
+        if g1.pos is not None and g1.pos != g0.pos and g1.phase == E.INSIDE:
+            frm = cell_name(g0.pos) if g0.pos is not None else "the arrow"
+            out.append(f"erase the line {frm} -> {cell_name(g1.pos)}"
+                       + ("" if g1.pos in g0.explored else f" and the circle in {cell_name(g1.pos)}"))
+        for c in sorted(g1.rooms - g0.rooms):
+            out.append(f"erase the cross over {cell_name(c)}")
+        for c in sorted(set(g1.spawned) - set(g0.spawned)):
+            out.append(f"erase the {g1.spawned[c]} written in {cell_name(c)}")
+        for c, item in sorted(g1.removed - g0.removed):
+            out.append(f"the {item} in {cell_name(c)} is back: erase its strike")
+        if set(g1.used_entries) - set(g0.used_entries):
+            out.append("the arrow " + _and([f"{cell_name(c)}:{s}" for c, s in sorted(set(g1.used_entries)
+                                                                                     - set(g0.used_entries))])
+                       + " is open again: erase its colour")
+        changes = [f"{k} {g1.res.get(k, 0)} -> {g0.res.get(k, 0)}" for k in RESOURCES
+                   if g0.res.get(k, 0) != g1.res.get(k, 0)]
+        if g1.kills != g0.kills:
+            changes.append(f"kills {g1.kills} -> {g0.kills}")
+        if g1.requirement_progress() != g0.requirement_progress() and g0.kind == g1.kind:
+            changes.append(f"requirement {g1.requirement_progress()} -> {g0.requirement_progress()}")
+        if changes:
+            out.append("put your sheet back: " + ", ".join(changes))
+        return out or ["nothing penciled to erase"]
 
     def _tell_move(self, g0, g1, action, told: Told) -> None:
         say = told.lines.append
@@ -517,12 +579,13 @@ class FouryTracker(TrackerAdapter):
             if foe:
                 strength = g1.rules.strength(g1, foe)
                 say(f"a {foe} is here (its die +{strength}): you must face it"
-                    + (" (name its type when you fight)" if foe == "monster" else ""))
+                    + (" (name the printed monster's type when you fight)" if g1.rules.monster_types(g1, to) else
+                       " (a plain monster: the round's strength)" if foe == "monster" else ""))
 
     def _tell_fight(self, g0, g1, a: Fight, say) -> None:
         foe = g0.enemy_at(g0.pos) if g0.pos is not None else None
-        if foe == "monster" and a.enemy_type:
-            foe = a.enemy_type
+        if foe == "monster" and a.enemy_type in g0.rules.monster_types(g0, g0.pos):
+            foe = a.enemy_type                  # a printed monster named (an event's stays a plain monster)
         foe = foe or "foe"
         hero, enemy = a.hero, a.enemy
         if a.clover_die is not None and a.clover_roll is not None:
@@ -538,7 +601,10 @@ class FouryTracker(TrackerAdapter):
         mine, theirs = hero + weapon, enemy + strength
         you = f"you {hero}" + (f" + weapon {weapon} = {mine}" if a.weapon else "")
         them = f"the {foe} {enemy}" + (f" + {strength} = {theirs}" if strength else "")
-        if mine > theirs:
+        if mine > theirs and foe == "troll":
+            say(f"{you} against {them}: you win; mark a kill (kills {g1.kills}); do not erase the troll: write 3 in "
+                "a corner of its space, it is back at the round's end")
+        elif mine > theirs:
             say(f"{you} against {them}: you win; erase the {foe}" + ("" if foe == "statue" else " and mark a kill")
                 + f" (kills {g1.kills})" * (foe != "statue"))
         elif mine == theirs:

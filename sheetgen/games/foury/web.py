@@ -15,7 +15,7 @@ from sheetgen.draw.model import PT_PER_MM, Document, Group, Line, Page, Rect, St
 from . import notation
 from . import rules as E
 from .actions import Candy, Climb, Coin, Collect, Enter, Fight, Flee, Market, Move, Oracle, Redeem
-from .board import DELTA, ENEMIES, cell_name
+from .board import DELTA, cell_name
 from .heroes import TRAITS
 from .tables import RESOURCES
 from sheetgen.games.base import GamePage, PageView, Told
@@ -153,6 +153,8 @@ class FouryPage(GamePage):
             elif isinstance(a, Enter):
                 label = f"enter through {notation.describe(a)[6:]}" if a.entry else "start the round"
                 if a.entry:
+                    label += _zone_words(g, a.entry[0])
+                if a.entry:
                     r = rects.get(f"cell-{cell_name(a.entry[0])}")
                     if r:
                         targets.append({"id": f"in-{notation.describe(a)[6:].replace(':', '-')}",
@@ -195,6 +197,7 @@ class FouryPage(GamePage):
             "over": g.phase == E.OVER or (g.phase == E.DEAD and g.coin_used),
             "position": cell_name(g.pos) if g.pos else None,
             "oracle_question": True,
+            "hint": _hint(g, fight),
         }
 
     def _replayed(self, board, hero, header: dict, steps: list, game=None):
@@ -222,9 +225,100 @@ class FouryPage(GamePage):
             "clovers": g.res.get("clovers", 0),
             "shields": g.res.get("shields", 0),
             "flee": E.may_flee(g),
-            "types": [e for e in ENEMIES if e != "kraken"] if foe == "monster" else [],
+            "types": list(g.rules.monster_types(g, g.pos)),     # what the engine lets this monster be named
             "steal": [k for k in RESOURCES if g.res.get(k, 0) > 0] if foe == "bandit" else [],
         }
+
+    def fight_stage(self, header: dict, steps: list, state, query: dict, secret: str) -> dict | None:
+        """The fight panel's exchange in the rules' order (fightflow): what is asked now, the
+        links that answer it (GET: nothing is recorded until the exchange is decided) and, once
+        the dice are known, the engine's judgement with the choices a loss leaves (clover,
+        shield) as the forms that record the step.  QUERY: the answers so far (ft type, fh your
+        die, fw weapon, fe the foe's die, fc the clover's die, fr its reroll; 'roll': sheetgen
+        rolls it, the same die on a reload: seeded by SECRET, the game and its step count)."""
+        import random
+        from urllib.parse import urlencode
+        from . import fightflow as F
+        g = state.game
+        if not (g.phase == E.INSIDE and g.pos is not None and any(isinstance(a, Fight) for a in
+                                                                  g.rules.legal_actions(g))):
+            return None
+        auto = header.get("dice") == "auto"
+        carry: dict = {}
+
+        def die(key):
+            v = query.get(key)
+            if v == "roll":
+                v = random.Random(f"{secret}:{len(steps)}:{key}").randint(1, 6)
+            n = _die(v) if v not in (None, "") else None
+            if n is not None and 1 <= n <= 6:
+                carry[key] = str(n)
+                return n
+            return None
+        types = g.rules.monster_types(g, g.pos)
+        etype = query.get("ft")
+        etype = (etype if etype in types or etype == "" else None) if types else ""
+        if types and etype is not None:
+            carry["ft"] = etype
+        ex = F.Exchange(enemy_type=etype, hero=die("fh"))
+        if ex.hero is not None and query.get("fw") in ("0", "1"):
+            carry["fw"] = query["fw"]
+            ex = F.with_answer(ex, "weapon", query["fw"] == "1")
+        if ex.hero is not None and (ex.weapon is not None or not g.res.get("weapon", 0)):
+            ex = F.with_answer(ex, "enemy", die("fe"))
+        if ex.enemy is not None and query.get("fc") in ("hero", "enemy") and F.may_clover(g, ex):
+            carry["fc"] = query["fc"]
+            ex = F.with_answer(ex, "clover", query["fc"])
+            ex = F.with_answer(ex, "clover_roll", die("fr"))
+        ask = F.question(g, ex)
+        # (foe_in_water marks the Kraken in the state it is given: a copy, never the page's state)
+        foe = ex.enemy_type or g.enemy_at(g.pos) or g.rules.foe_in_water(g.copy(), g.pos) or "foe"
+
+        def link(**more):
+            return "?" + urlencode({**carry, **more}) + "#fight"
+        out: dict = {"ask": ask, "foe": foe, "hero": ex.hero, "weapon_used": ex.weapon, "enemy": ex.enemy,
+                     "clover": ex.clover, "clover_roll": ex.clover_roll, "links": [], "record": [],
+                     "restart": "?#fight" if carry else None, "strength": g.rules.strength(g, foe),
+                     "weapon": g.res.get("weapon", 0)}
+        chosen = ask == F.CLOVER_ROLL and g.hero.ability == "melyra"    # she chooses the reroll's value
+        if ask == F.TYPE:
+            out["question"] = "Which monster is printed here?"
+            out["links"] = [{"label": "a plain monster", "href": link(ft="")}] + [
+                {"label": t, "href": link(ft=t)} for t in types]
+        elif ask in (F.HERO, F.ENEMY, F.CLOVER_ROLL):
+            key = {F.HERO: "fh", F.ENEMY: "fe", F.CLOVER_ROLL: "fr"}[ask]
+            out["question"] = {F.HERO: "Roll your die first", F.ENEMY: f"Now the {foe}'s die",
+                               F.CLOVER_ROLL: "Melyra chooses the reroll's value" if chosen else
+                               "The clover's reroll"}[ask]
+            if auto and not chosen:
+                out["links"] = [{"label": "Roll it", "href": link(**{key: "roll"}), "roll": True}]
+            else:
+                out["links"] = [{"label": str(n), "href": link(**{key: n}), "die": True} for n in range(1, 7)]
+        elif ask == F.WEAPON:
+            w = g.res.get("weapon", 0)
+            out["question"] = f"Your die shows {ex.hero}: add your weapon (+{w}, then it drops by 1)?"
+            out["links"] = [{"label": f"Use the weapon: {ex.hero + w}", "href": link(fw=1), "id": "fight-weapon"},
+                            {"label": f"Keep it: {ex.hero}", "href": link(fw=0), "id": "fight-no-weapon"}]
+        else:
+            judged = F.judge(g, ex)
+            out["line"] = judged.line
+            out["outcome"] = judged.outcome
+            base = {"panel": "fight", "hero": ex.hero, "enemy": ex.enemy, "weapon": "1" if ex.weapon else "",
+                    "clover": ex.clover or "", "clover_roll": ex.clover_roll or "", "type": ex.enemy_type or ""}
+            if judged.outcome == "hit":
+                steal = [k for k in RESOURCES if k != "hearts" and g.res.get(k, 0) > 0] if foe == "bandit" else []
+                out["record"].append({"label": f"Take the hit: lose {judged.hearts} heart(s)", "fields": base,
+                                      "steal": steal, "id": "fight-take"})
+                if F.may_shield(g):
+                    out["record"].append({"label": f"Block it with a shield ({g.res.get('shields', 0)} left)",
+                                          "fields": dict(base, shield="1"), "id": "fight-shield"})
+                if F.may_clover(g, ex):
+                    out["links"] = [{"label": "Clover: reroll my die", "href": link(fc="hero"), "id": "clover-hero"},
+                                    {"label": f"Clover: reroll the {foe}'s die", "href": link(fc="enemy"),
+                                     "id": "clover-enemy"}]
+            else:
+                out["record"].append({"label": "Record it", "fields": base, "id": "fight-go"})
+        return out
 
     def _market_panel(self, g) -> dict:
         return {"kind": "market", "label": "market", "chests": g.res.get("chests", 0),
@@ -268,6 +362,33 @@ class FouryPage(GamePage):
             words = " ".join(str(form.get("words") or "").split())[:80]
             return {"oracle": {"words": words}} if words else "oracle"
         return None
+
+
+def _hint(g, fight) -> str | None:
+    """The line under the map, for the phase the game is in (None: the page's own for moving)."""
+    if fight is not None:
+        return f"A fight: face the {fight['foe']} in the fight panel (your die first); no move until it is over."
+    if g.phase == E.DEAD:
+        return "You are dead: INSERT COIN (once) below, or export the play log."
+    if g.phase == E.OVER:
+        return "The game is over: export the play log and check it."
+    if g.phase == E.BETWEEN:
+        return "Between rounds: the market is open below; tap an arrow to start the next round."
+    if g.phase == E.START:
+        return "Tap an arrow to enter the dungeon: its zone is the round you play."
+    return None
+
+
+def _zone_words(g, cell) -> str:
+    """': zone A, The Temple, requirement 3 statues': what an entry arrow starts."""
+    b = g.board
+    letter = b.zone_of(cell)
+    zone = b.zones.get(letter)
+    if zone is None:
+        return f": zone {letter}" if letter else ""
+    kind = zone.requirement_kind
+    count = zone.requirement_count or E.requirement_count(b, kind) if kind else 0
+    return f": zone {letter}" + (f", {zone.name}" if zone.name else "") + (f", requirement {count} {kind}" if kind else "")
 
 
 def _die(value) -> int:

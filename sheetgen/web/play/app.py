@@ -228,6 +228,11 @@ class Pages:
         page = game_page(game.ruleset)
         ad = tracker_for(game.ruleset)
         state = store.state(ad, gid, game.header, steps, texts)
+        moved = None
+        at = _int(query.get("moved") or query.get("at"))
+        if at is not None and at != len(steps):
+            moved = (at, len(steps))     # the tap came from a page drawn at another step: no die asked
+            pending = None
         told = None
         told_lines: list[str] = []
         told_seq = _int(query.get("told"))
@@ -250,7 +255,17 @@ class Pages:
             import random
             rng = random.Random()
             rolled = {"hero": rng.randint(1, 6), "enemy": rng.randint(1, 6)}
+        # a game that asks a fight's dice in the rules' order (your die, a choice, the foe's)
+        fightflow = page.fight_stage(game.header, steps, state, query, f"{self.key}:{gid}") \
+            if view.get("fight") and pending is None else None
+        erase = None
+        if query.get("undid") == "1" and query.get("u"):
+            try:
+                erase = ad.undo_lines(state, _step_json(query["u"]))
+            except (InputError, ValueError, KeyError, TypeError):
+                erase = None            # not a step: the plain "erase it" is said
         return dict(game=game, gid=gid, view=view, overlay=overlay, steps=len(steps), told=told_lines,
+                    fightflow=fightflow, erase=erase, moved=moved,
                     undid=query.get("undid"), refused=refused, dice=dice, pending=pending_die, rolled=rolled,
                     question=game.header.get("question"), title=page.title(game.header))
 
@@ -496,6 +511,7 @@ class PlayApp:
     def asgi(self, *, host: str = DEFAULT_HOST, token: str | None = None):
         """The Starlette app of the routes (the module's docstring lists them)."""
         store, key, pages, pool, record = self.store, self.key, self.pages, self.pool, self.record
+        refusals: dict = {}         # (game, token) -> the words of a refused step, shown after the redirect
 
         def render(name: str, status: int = 200, **values) -> HTMLResponse:
             return HTMLResponse(pages.html(name, **values), status_code=status)
@@ -538,8 +554,10 @@ class PlayApp:
                     pending = _step_json(query["do"])
                 except InputError as exc:
                     return PlainTextResponse(f"not a step to complete: {exc}", status_code=400)
+            # a refusal redirected here (Post/Redirect/Get): its words, kept in this process by a token
+            refused = refusals.get((gid, query.pop("refused", "")))
             try:
-                return HTMLResponse(await page_html(gid, query, None, pending))
+                return HTMLResponse(await page_html(gid, query, refused, pending))
             except NotFound as exc:
                 return PlainTextResponse(str(exc), status_code=404)
             except SheetgenError as exc:
@@ -579,9 +597,19 @@ class PlayApp:
             if what == "recorded":
                 return RedirectResponse(f"/g/{gid}?told={value}", status_code=303)
             if what == "die":
+                at = _int(form.get("at"))
+                if at is not None:
+                    now = len((await run_in_threadpool(pages.load, gid))[3])
+                    if now != at:           # a tab left behind: the game moved on, no die asked for a stale tap
+                        return RedirectResponse(f"/g/{gid}?moved={at}", status_code=303)
                 return RedirectResponse(f"/g/{gid}?do={quote(json.dumps(value, separators=(',', ':')))}",
                                         status_code=303)
-            return HTMLResponse(await page_html(gid, {}, value, None), status_code=409)
+            # refused: told on a page reached by a GET, so a reload does not post the step again
+            token = secrets.token_urlsafe(9)
+            if len(refusals) > 256:
+                refusals.clear()
+            refusals[(gid, token)] = str(value)
+            return RedirectResponse(f"/g/{gid}?refused={token}", status_code=303)
 
         async def undo(request):
             gid = request.path_params["gid"]
@@ -596,7 +624,10 @@ class PlayApp:
                 step = await run_in_threadpool(work)
             except NotFound as exc:
                 return PlainTextResponse(str(exc), status_code=404)
-            return RedirectResponse(f"/g/{gid}?undid={'1' if step is not None else '0'}", status_code=303)
+            # the step taken back goes with the redirect: the page says what to erase (the game's undo_lines)
+            back = f"&u={quote(json.dumps(step, separators=(',', ':')))}" if step is not None else ""
+            return RedirectResponse(f"/g/{gid}?undid={'1' if step is not None else '0'}{back[:MAX_STEP]}",
+                                    status_code=303)
 
         async def header_change(request):
             gid = request.path_params["gid"]

@@ -195,6 +195,14 @@ def overlay(page, state, trail, grayscale: bool = False, rects: dict | None = No
         return Line(x + w * 0.12, y + h * 0.88, x + w * 0.88, y + h * 0.12, CROSS,
                     id=f"pencil-removed-{cell_name(c)}-{item.replace(' ', '-')}", cls="pencil removed")
 
+    def troll_three(c):
+        r = cell_box(c)
+        if not r:
+            return None
+        x, y, w, h = r
+        return Text(x + w * 0.92, y + h * 0.3, "3", max(6.5, size * 0.8), "sans-bold", anchor="end",
+                    fill=GRAPHITE, id=f"pencil-troll-{cell_name(c)}", cls="pencil troll")
+
     def monster(c, letter):
         r = cell_box(c)
         if not r:
@@ -230,9 +238,14 @@ def overlay(page, state, trail, grayscale: bool = False, rects: dict | None = No
     # collapsed rooms crossed out
     for c in sorted(state.rooms):
         once(("room", c), lambda: room(c))
-    # icons removed (collected, beaten, destroyed): struck through
+    # icons removed (collected, beaten, destroyed): struck through; a beaten troll is not: it
+    # regenerates ("Write the number 3 in a corner of the space ... it will reappear")
     for c, item in sorted(state.removed):
+        if item == "troll" and c in state.trolls:
+            continue
         once(("removed", c, item), lambda: removed(c, item))
+    for c in sorted(state.trolls):
+        once(("troll", c), lambda: troll_three(c))
     # monsters the dice put in a room
     for c, foe in sorted(state.spawned.items()):
         once(("monster", c, foe[0].upper()), lambda: monster(c, foe[0].upper()))

@@ -16,15 +16,25 @@
   });
   // the map: around the hero on a phone, whole on a wide screen; the button swaps them
   var map = document.getElementById("map"), zoom = document.getElementById("zoom");
+  // the numbers drawn along the zoomed view's edges are hidden on the whole map (it has its own)
+  var whole = function () { if (map) map.classList.toggle("whole", map.getAttribute("viewBox") === map.dataset.whole); };
   if (map && window.matchMedia && window.matchMedia("(min-width: 900px)").matches) {
     map.setAttribute("viewBox", map.dataset.whole);
     if (zoom) { var t = zoom.textContent; zoom.textContent = zoom.dataset.other; zoom.dataset.other = t; }
   }
+  whole();
   if (zoom) zoom.addEventListener("click", function () {
     var now = map.getAttribute("viewBox");
     map.setAttribute("viewBox", now === map.dataset.whole ? map.dataset.near : map.dataset.whole);
     var t = zoom.textContent; zoom.textContent = zoom.dataset.other; zoom.dataset.other = t;
+    whole();
   });
+  // a fight started (or goes on): its panel is brought into view on a phone, where it sits under
+  // the map; the map and what to pencil are a scroll up
+  var fightBox = document.getElementById("fight");
+  if (fightBox && !(window.matchMedia && window.matchMedia("(min-width: 900px)").matches)) {
+    fightBox.scrollIntoView({block: "start"});
+  }
   var fight = document.getElementById("fight-form");
   if (fight) {
     var box = document.getElementById("fight");
