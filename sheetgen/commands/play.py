@@ -7,11 +7,13 @@ from ._common import clean_errors, require_extra
 @click.option("--map", "map_name", default=None,
               help="Start a new game on this map (a built-in name or a map YAML file); "
                    "without it the journal's current game goes on.")
-@click.option("--hero", default=None, help="The hero of the new game: kael, melyra, thalindra, elydion.")
+@click.option("--hero", default=None, help="The hero of the new game: kael, melyra, thalindra, elydion "
+                                           "(navigation: the players' names, Ada,Bo,Cy).")
 @click.option("--traits", default=None, help="Or 12 traits freely marked: hearts=4,shields=2,weapon=2,clovers=2,shovels=2")
 @click.option("--ruleset", default=None,
-              help="The ruleset of a new game: foury (the default with --map) or exploration (map mode; "
-                   "--map names its d66 table, default the built-in one).")
+              help="The ruleset of a new game: foury (the default with --map), exploration (map mode; "
+                   "--map names its d66 table, default the built-in one), navigation (--map a dungeon) or "
+                   "shuffle (--map a set-up play log).")
 @click.option("--journal", "journal_path", type=click.Path(dir_okay=False), default=None,
               help="The journal (default: the one of the game last started, as `sheetgen track`).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
@@ -35,6 +37,8 @@ def play(map_name, hero, traits, ruleset, journal_path, port, host, workers):
       sheetgen play --map ancient-story --hero kael
       sheetgen play --host 0.0.0.0          # the current game, on a phone
       sheetgen play --ruleset exploration   # map mode on the graph sheet
+      sheetgen play --ruleset navigation --map nav-crypt --hero Ada,Bo,Cy --host 0.0.0.0
+      sheetgen play --ruleset shuffle --map layouts/shuffle/shuffle-game.yaml --host 0.0.0.0
     """
     from ..errors import InputError
     from ..tracker.journal import Journal, JournalError, remember, resolve
@@ -70,6 +74,7 @@ def play(map_name, hero, traits, ruleset, journal_path, port, host, workers):
             except JournalError:
                 raise InputError(f"no game in {journal.path}: give --map MAP --hero HERO to start one") from None
             click.echo(f"game {gid} of {journal.path}")
+        _servable(journal, gid)
         path = journal.path
     finally:
         journal.close()
@@ -92,3 +97,21 @@ def play(map_name, hero, traits, ruleset, journal_path, port, host, workers):
         serve(app, sock)
     finally:
         sock.close()
+
+
+def _servable(journal, gid: int) -> None:
+    """InputError (exit 2, saying why) for a game the page cannot serve: a ruleset with no page,
+    a map or deck its header names that cannot be read, steps that no longer replay."""
+    from ..errors import InputError, SheetgenError
+    from ..web.play.app import game_page
+    game = journal.game(gid)
+    try:
+        from ..definitions.registry import tracker_for
+        game_page(game.ruleset)
+        tracker_for(game.ruleset).replay(game.header, journal.steps(gid))
+    except SheetgenError as exc:
+        raise InputError(f"game {gid} of {journal.path} ({game.ruleset}) cannot be played on the page: {exc}") \
+            from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"game {gid} of {journal.path} ({game.ruleset}) cannot be played on the page: "
+                         f"its header is not one this ruleset reads ({type(exc).__name__}: {exc})") from None
