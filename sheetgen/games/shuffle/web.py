@@ -174,7 +174,9 @@ class ShufflePage:
         st = ts.state
         items, box = self._table(header, ts)
         x0, y0, w, h = box
-        overlay = Document([Page(x0 + w, y0 + h, [Group(tuple(items), id="table", cls="table")])])
+        # the page's SVG starts at 0, 0: the table (cells may be negative) moved there
+        overlay = Document([Page(w, h, [Group(tuple(items), transform=(1, 0, 0, 1, -x0, -y0), id="table",
+                                              cls="table")])])
         h_ = st.heroes[st.active]
         done = over(st)
         targets: list = []
@@ -194,7 +196,7 @@ class ShufflePage:
                 d = a.dirs[0]
                 cell = (h_.at[0] + DIRS[d][0], h_.at[1] + DIRS[d][1])
                 label = f"move {DIR_NAMES[d]} ({h_.steps + 1} of {st.hero_stat(h_, 'speed')})"
-                targets.append({"id": f"go-{DIR_NAMES[d]}", "box": (cell[0] * CELL, cell[1] * CELL, CELL, CELL),
+                targets.append({"id": f"go-{DIR_NAMES[d]}", "box": (cell[0] * CELL - x0, cell[1] * CELL - y0, CELL, CELL),
                                 "step": notation.serialize(a), "label": label, "die": False})
                 add("move", label, a)
             elif isinstance(a, Draw):
@@ -315,7 +317,7 @@ class ShufflePage:
                 f"{st.active}'s turn: tap a ringed room to step there (moves split freely).")
         return {
             "template": "cards.html", "game": "shuffle", "sheet_image": False,
-            "overlay": overlay, "crop": box, "focus": None, "page": (x0 + w, y0 + h),
+            "overlay": overlay, "crop": (0.0, 0.0, w, h), "focus": None, "page": (w, h),
             "targets": targets, "actions": actions, "fight": forms.get("fights") or None, "forms": forms,
             "status": ADAPTER.status(ts).splitlines()[1:],
             "resources": [("HP", st.hero_stat(h_, "hp") - h_.damage, st.hero_stat(h_, "hp")),
