@@ -23,7 +23,8 @@ setup:
 turns: []
 """
 
-# (hero acting, what) -- what: ("step", STEP) a button whose form records STEP; ("tap", TARGET id);
+# (hero acting, what) -- what: ("step", STEP) a button whose form records STEP; ("choose", STEP) an
+# option of a list of steps; ("tap", TARGET id);
 # ("form", FORM id inside the page, {field: value}, submit button id)
 SHUFFLE_SCRIPT = [
     ("Ada", ("step", "draw")),                                          # 4 open paths: 4 cards
@@ -45,7 +46,7 @@ SHUFFLE_SCRIPT = [
     ("Di", ("step", {"equip": "leather-coat"})),
     ("Di", ("step", {"eat": "bread"})),
     ("Di", ("step", {"turn": "Ada"})),
-    ("Ada", ("step", {"build": {"room": "tee", "path": "north"}})),
+    ("Ada", ("choose", {"build": {"room": "tee", "path": "north"}})),   # the build list
     ("Ada", ("tap", "go-north")),
     ("Ada", ("tap", "go-east")),                                        # into the Boss room: over
 ]
