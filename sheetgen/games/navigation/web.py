@@ -197,8 +197,10 @@ class NavigationPage:
                 actions.append({"kind": "resolve", "label": f"resolve {a.function}{hazard}: place a token",
                                 "step": {"resolve": {"function": a.function}}})
             elif isinstance(a, PlaceToken):
-                if p.room not in st.entered or not st.dungeon.rooms[p.room].functions:
-                    continue
+                room = st.dungeon.rooms[p.room]
+                if set(room.functions) - set(st.tokens.get(p.room, ())):
+                    actions.append({"kind": "token", "label": "leave it unresolved (a token elsewhere on the card)",
+                                    "step": "place-token elsewhere"})
             elif isinstance(a, Unresolve):
                 actions.append({"kind": "unresolve", "label": f"unresolve {_title(st, a.room)} (4 XP)",
                                 "step": {"unresolve": a.room}})
@@ -222,10 +224,16 @@ class NavigationPage:
         hint = ("The dungeon is cleared: every action symbol has its token." if over else
                 f"{ts.player} must resolve the hazard in {_title(st, p.hazard)} first." if p.hazard else
                 f"{ts.player}'s turn: tap a ringed room to move there.")
+        last = None
+        if steps:
+            # what the last step did, for every phone (the one who acted is told it too)
+            before = ADAPTER.replay(header, steps[:-1])
+            last = {"by": before.player, "lines": ADAPTER.narrate(before, ts, steps[-1]) or ["(nothing changed on the table)"]}
         return {
+            "last": last,
             "template": "cards.html", "game": "navigation", "sheet_image": True,
             "overlay": overlay, "crop": sheet.crop, "focus": None, "page": (page.width, page.height),
-            "targets": targets, "actions": [a for a in actions if a["kind"] != "move" or True],
+            "targets": targets, "actions": actions,
             "fight": None, "status": ADAPTER.status(ts).splitlines()[1:],
             "resources": [("HP", p.hp, None), ("keys", p.keys, None), ("bombs", p.bombs, None), ("XP", p.xp, None),
                           ("moves", p.moves, p.move_limit)],

@@ -315,7 +315,13 @@ class ShufflePage:
                 f"{st.active} must roll for the trap first." if h_.trap is not None else
                 f"{st.active}'s turn is over after the fight: its aftermath, then end the turn." if h_.fought else
                 f"{st.active}'s turn: tap a ringed room to step there (moves split freely).")
+        last = None
+        if steps:
+            # what the last step did, for every phone (the one who acted is told it too)
+            before = ADAPTER.replay(header, steps[:-1])
+            last = {"by": before.state.active, "lines": ADAPTER.narrate(before, ts, steps[-1]) or ["(nothing changed on the table)"]}
         return {
+            "last": last,
             "template": "cards.html", "game": "shuffle", "sheet_image": False,
             "overlay": overlay, "crop": (0.0, 0.0, w, h), "focus": None, "page": (w, h),
             "targets": targets, "actions": actions, "fight": forms.get("fights") or None, "forms": forms,
