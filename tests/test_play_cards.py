@@ -195,3 +195,29 @@ def test_play_on_a_journal_it_cannot_serve_says_why_and_exits_2(tmp_path, broken
     res = CliRunner().invoke(main, ["play", "--journal", str(path), "--port", "0"])
     assert res.exit_code == 2, res.output
     assert "cannot be played on the page" in res.output and "Traceback" not in res.output
+
+
+def test_play_starts_a_navigation_table_and_prints_its_join_page(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+    proc = subprocess.Popen([sys.executable, "-m", "sheetgen", "play", "--ruleset", "navigation", "--map", "nav-crypt",
+                             "--hero", "Ada,Bo,Cy", "--journal", str(tmp_path / "j.sqlite"), "--port", "0",
+                             "--workers", "0"], cwd=ROOT, text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    lines = []
+    try:
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("Ctrl-C stops"):
+                break
+        out = "".join(lines)
+        join = re.search(r"each player joins from (http://127\.0\.0\.1:\d+/g/1/join)", out)
+        assert join, out
+        page = urllib.request.urlopen(join.group(1), timeout=30).read().decode()
+        assert len(re.findall(r'class="join-link">', page)) == 3
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(20)

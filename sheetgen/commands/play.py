@@ -84,6 +84,13 @@ def play(map_name, hero, traits, ruleset, journal_path, port, host, workers):
     app = make_play_app(path, host=host, token=token, workers=workers)
     url = address(sock, token, f"/g/{gid}")
     click.echo(f"playing at {url}")
+    from ..web.play.app import game_page
+    from ..web.play.join import seats
+    with Journal(path) as j:
+        game = j.game(gid)
+    if len(seats(game_page(game.ruleset), game.header)) > 1:
+        # several players at one table: each phone joins as one of them
+        click.echo(f"each player joins from {address(sock, token, f'/g/{gid}/join')} (an address and a QR code each)")
     if token:
         click.echo("the token in this address guards the game: share it only with your own phone")
         try:
