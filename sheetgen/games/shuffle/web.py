@@ -93,8 +93,9 @@ class ShufflePage:
     def _box(self, st):
         xs = [c[0] for c in st.tiles] or [0]
         ys = [c[1] for c in st.tiles] or [0]
-        x0, y0 = (min(xs) - 1) * CELL, (min(ys) - 1) * CELL
-        return x0, y0, (max(xs) - min(xs) + 3) * CELL, (max(ys) - min(ys) + 3) * CELL
+        m = 0.4                 # a margin (in cells) around the tiles: the tiles large on a phone
+        x0, y0 = (min(xs) - m) * CELL, (min(ys) - m) * CELL
+        return x0, y0, (max(xs) - min(xs) + 1 + 2 * m) * CELL, (max(ys) - min(ys) + 1 + 2 * m) * CELL
 
     def _table(self, header: dict, ts):
         from sheetgen.draw.icons import icon
