@@ -221,3 +221,20 @@ def test_play_starts_a_navigation_table_and_prints_its_join_page(tmp_path):
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(20)
+
+
+def test_shuffle_trap_is_rolled_before_anything_else(tmp_path):
+    setup = tmp_path / "setup.yaml"
+    setup.write_text(SHUFFLE_SETUP.replace("rooms: [{room: long-corridor, at: [1, 0]}]",
+                                           "rooms: [{room: pit-trap, at: [1, 0]}]"))
+    path, gid = _game(tmp_path, "shuffle", {"map": str(setup)})
+    client = _client(path)
+    page = client.get(f"/g/{gid}").text
+    _act(client, gid, _target(page, "go-east"))
+    page = client.get(f"/g/{gid}").text
+    assert 'id="trap-form"' in page and "against the challenge 6" in page
+    assert "draw" not in _offered(page) and {"turn": "Bo"} not in _offered(page)
+    res = _act(client, gid, panel="trap", roll="2")         # 2 + speed 2 < 6: the penalty
+    assert res.status_code == 200 and "Refused" not in res.text
+    assert "Ada: damage 0 -&gt; 2" in res.text
+    assert 'id="trap-form"' not in res.text and {"turn": "Bo"} in _offered(res.text)
