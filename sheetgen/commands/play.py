@@ -15,7 +15,8 @@ def _ruleset_help() -> str:
 @click.option("--map", "map_name", default=None,
               help="Start a new game on this map (a built-in name or a map YAML file); "
                    "without it the journal's current game goes on.")
-@click.option("--hero", default=None, help="The hero of the new game: kael, melyra, thalindra, elydion.")
+@click.option("--hero", default=None, help="The hero of the new game: kael, melyra, thalindra, elydion "
+                                           "(a card game: the players' names, Ada,Bo,Cy).")
 @click.option("--traits", default=None, help="Or 12 traits freely marked: hearts=4,shields=2,weapon=2,clovers=2,shovels=2")
 @click.option("--ruleset", default=None, cls=GameOption, help_of=_ruleset_help)
 @click.option("--journal", "journal_path", type=click.Path(dir_okay=False), default=None,
@@ -75,6 +76,7 @@ def play(map_name, hero, traits, ruleset, journal_path, port, host, workers):
             except JournalError:
                 raise InputError(f"no game in {journal.path}: give --map MAP --hero HERO to start one") from None
             click.echo(f"game {gid} of {journal.path}")
+        _servable(journal, gid)
         path = journal.path
     finally:
         journal.close()
@@ -84,6 +86,13 @@ def play(map_name, hero, traits, ruleset, journal_path, port, host, workers):
     app = make_play_app(path, host=host, token=token, workers=workers)
     url = address(sock, token, f"/g/{gid}")
     click.echo(f"playing at {url}")
+    from ..web.play.app import game_page
+    from ..web.play.join import seats
+    with Journal(path) as j:
+        game = j.game(gid)
+    if len(seats(game_page(game.ruleset), game.header)) > 1:
+        # several players at one table: each phone joins as one of them
+        click.echo(f"each player joins from {address(sock, token, f'/g/{gid}/join')} (an address and a QR code each)")
     if token:
         click.echo("the token in this address guards the game: share it only with your own phone")
         try:
@@ -97,3 +106,21 @@ def play(map_name, hero, traits, ruleset, journal_path, port, host, workers):
         serve(app, sock)
     finally:
         sock.close()
+
+
+def _servable(journal, gid: int) -> None:
+    """InputError (exit 2, saying why) for a game the page cannot serve: a ruleset with no page,
+    a map or deck its header names that cannot be read, steps that no longer replay."""
+    from ..errors import InputError, SheetgenError
+    from ..web.play.app import game_page
+    game = journal.game(gid)
+    try:
+        from ..definitions.registry import tracker_for
+        game_page(game.ruleset)
+        tracker_for(game.ruleset).replay(game.header, journal.steps(gid))
+    except SheetgenError as exc:
+        raise InputError(f"game {gid} of {journal.path} ({game.ruleset}) cannot be played on the page: {exc}") \
+            from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"game {gid} of {journal.path} ({game.ruleset}) cannot be played on the page: "
+                         f"its header is not one this ruleset reads ({type(exc).__name__}: {exc})") from None

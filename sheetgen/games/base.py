@@ -485,6 +485,7 @@ class PageExtras(TypedDict, total=False):
     choose: dict[str, Any] | None           # a choice to make before anything else (title, options, shown)
     hint: str                               # one line of what to do now
     oracle_question: bool                   # the page offers to write down the Oracle's question
+    template: str                           # the page's own template (the card games' cards.html)
 
 
 class PageView(PageExtras):
@@ -537,6 +538,11 @@ class GamePage(ABC):
     def print_document(self, header: dict, sheet: Any) -> Any:
         """The Document to print for a game: by default the sheet the page draws over (SHEET)."""
         return sheet.doc
+
+    def seats(self, header: dict) -> list[str]:
+        """The players of a game played with a phone each (their names, for the join page); empty
+        (the default) for a game of one player."""
+        return []
 
     def fight_stage(self, header: dict, steps: list, state: Any, query: dict, secret: str) -> dict | None:
         """Where a fight asked in the rules' order stands (a game whose fights ask your die, a

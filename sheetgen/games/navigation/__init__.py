@@ -7,6 +7,7 @@
     formats.py    the models of decks, dungeons, sheets and play logs; the definitions' handler
     playlog.py    the play-log handler: load, and judge by replay (sheetgen check)
     sheets.py     room cards, dungeon grids, player and token sheets
+    web.py        the companion page's adapter (`sheetgen play --ruleset navigation`: PAGE)
     tracker.py    the journal adapter of `sheetgen track --ruleset navigation` (ADAPTER)
 """
 from ..base import Game
@@ -20,5 +21,7 @@ GAME = Game(
            "sheet": "sheetgen.games.navigation.formats",
            "playlog": "sheetgen.games.navigation.playlog"},
     tracker="sheetgen.games.navigation.tracker",
+    web="sheetgen.games.navigation.web",
+    option_help={"play --ruleset": "--map a dungeon, --hero the players' names"},
     readings="sheetgen.games.navigation.rules:NavigationReading",
 )

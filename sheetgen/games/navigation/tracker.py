@@ -18,7 +18,7 @@ from ..grid import DIR_NAMES
 from . import notation
 from .actions import BeginTurn, EndTurn, Move, Warp, Wrap
 from .rules import RULES, Player
-from .tables import RESOURCES, START, item_key
+from .tables import ITEM_NAMES, RESOURCES, START, item_key
 
 
 class TrackState:
@@ -35,7 +35,7 @@ def _ref(name: str) -> str:
     return name
 
 
-def _load_dungeon(ref: str):
+def load_dungeon(ref: str):
     from sheetgen.definitions.registry import load
     try:
         loaded = load(ref)
@@ -60,7 +60,7 @@ class NavigationAdapter(TrackerAdapter):
 
     def start(self, params: dict) -> dict:
         ref = _ref(params["map"])
-        _load_dungeon(ref)
+        load_dungeon(ref)
         names = [n.strip() for n in str(params.get("hero") or "Player 1").split(",") if n.strip()]
         if len(set(names)) != len(names):
             raise InputError("player names must differ")
@@ -73,7 +73,7 @@ class NavigationAdapter(TrackerAdapter):
         return {"ruleset": "navigation", "map": ref, "dungeon": ref, "players": [{"name": n, **extra} for n in names]}
 
     def replay(self, header: dict, steps: list) -> TrackState:
-        dungeon = _load_dungeon(header["dungeon"])
+        dungeon = load_dungeon(header["dungeon"])
         state = _initial(header, dungeon)
         player = header["players"][0]["name"]
         state = RULES.step(state, BeginTurn(player)).state
@@ -118,6 +118,37 @@ class NavigationAdapter(TrackerAdapter):
             out.append(f"{action.verb} {target} -> {now.room}" + (f" ({', '.join(cost)})" if cost else ""))
         return out
 
+    def narrate(self, before: TrackState, after: TrackState, step) -> list[str]:
+        """What a recorded step did at the table: who went where, what was paid or gained, the
+        tokens placed or taken off, whose turn begins."""
+        b, a = before.state, after.state
+        lines = []
+        if after.player != before.player:
+            lines.append(f"{before.player}'s turn ends; {after.player}'s turn begins")
+        for name, p in a.players.items():
+            q = b.players.get(name)
+            if q is None:
+                continue
+            if p.room != q.room:
+                lines.append(f"{name} goes to {_room_name(a, p.room)}"
+                             + (f" (move {p.moves} of {p.move_limit})" if p.moves != q.moves else " (free)"))
+            for key in RESOURCES:
+                if getattr(p, key) != getattr(q, key):
+                    lines.append(f"{name}: {key} {getattr(q, key)} -> {getattr(p, key)}")
+            for item in sorted(p.items - q.items):
+                lines.append(f"{name} gains the {ITEM_NAMES.get(item, item)}")
+            for item in sorted(q.items - p.items):
+                lines.append(f"{name} loses the {ITEM_NAMES.get(item, item)}")
+            if p.hazard and p.hazard != q.hazard:
+                lines.append(f"{name} must resolve the hazard in {_room_name(a, p.hazard)} now")
+        for room in sorted(set(a.tokens) | set(b.tokens)):
+            new, old = set(a.tokens.get(room, ())), set(b.tokens.get(room, ()))
+            if new - old:
+                lines.append(f"{_room_name(a, room)}: a navigation token over {', '.join(sorted(new - old))}")
+            if old - new:
+                lines.append(f"{_room_name(a, room)} unresolved: its tokens come off (doors and walls lock again)")
+        return lines
+
     def status(self, ts: TrackState) -> str:
         """Header, shared dungeon state, the players (whose turn it is last), legal moves."""
         st = ts.state
@@ -161,6 +192,11 @@ class NavigationAdapter(TrackerAdapter):
 
     def render(self, header: dict, steps: list, outdir, formats, paper=None, grayscale=False) -> list:
         raise InputError("the navigation tracker cannot draw yet")
+
+
+def _room_name(st, room: str) -> str:
+    card = st.dungeon.rooms.get(room)
+    return card.name if card is not None and card.name else str(room)
 
 
 ADAPTER = NavigationAdapter()

@@ -7,6 +7,7 @@
     formats.py    the models of decks, sheets and play logs; the definitions' handler
     playlog.py    the play-log handler: load, and judge by replay (sheetgen check)
     sheets.py     room, monster, item and hero cards, the reference sheet
+    web.py        the companion page's adapter (`sheetgen play --ruleset shuffle`: PAGE)
     tracker.py    the journal adapter of `sheetgen track --ruleset shuffle` (ADAPTER)
 """
 from ..base import Game
@@ -19,6 +20,7 @@ GAME = Game(
            "sheet": "sheetgen.games.shuffle.formats",
            "playlog": "sheetgen.games.shuffle.playlog"},
     tracker="sheetgen.games.shuffle.tracker",
-    option_help={"track new --map": "a set-up play log"},
+    option_help={"track new --map": "a set-up play log", "play --ruleset": "--map a set-up play log"},
+    web="sheetgen.games.shuffle.web",
     readings="sheetgen.games.shuffle.rules:ShuffleReading",
 )

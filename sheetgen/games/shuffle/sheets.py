@@ -29,7 +29,7 @@ def card_icon(card, default: str) -> str:
     return default
 
 
-def _room_art(paths, x, y, size, grayscale: bool, cid: str) -> Group:
+def room_art(paths, x, y, size, grayscale: bool, cid: str) -> Group:
     """A room tile: rock with corridors from the centre to each open path."""
     items = [Rect(x, y, size, size, Style(stroke=INK, stroke_width=0.35, fill=None if grayscale else ROOK_FILL),
                   cls="rock")]
@@ -69,7 +69,7 @@ def room_face(r, grayscale: bool, cid: str) -> Group:
     items = frame(FILLS["room"], grayscale)
     items += _kind_band(r.type if r.type != "room" else "room", grayscale, "#8a7a55")
     items.append(title(r.title, 17.5))
-    items.append(_room_art(r.paths, 11.5, 21, 40, grayscale, cid))
+    items.append(room_art(r.paths, 11.5, 21, 40, grayscale, cid))
     y = 68.0
     lines = []
     if r.type == "trap":
@@ -150,7 +150,7 @@ def monster_room_face(m, grayscale: bool, cid: str) -> Group:
     items = frame(FILLS["room"], grayscale)
     items += _kind_band("slain monster: room", grayscale, "#8a7a55")
     items.append(title(m.title, 17.5))
-    items.append(_room_art(m.room_paths, 11.5, 21, 40, grayscale, cid + "-room"))
+    items.append(room_art(m.room_paths, 11.5, 21, 40, grayscale, cid + "-room"))
     return Group(tuple(items), id=f"card-{cid}-room", cls="card room")
 
 
@@ -207,7 +207,7 @@ def boss_face(b, grayscale: bool) -> Group:
     items = frame(FILLS["boss"], grayscale)
     items += _kind_band("boss room", grayscale, "#5b2a6b")
     items.append(title(b.title, 17.5))
-    items.append(_room_art(b.paths, 11.5, 21, 40, grayscale, b.id))
+    items.append(room_art(b.paths, 11.5, 21, 40, grayscale, b.id))
     text = f"Flips face up when a room connects. FLIP: {b.flip_power}"
     items += paragraph(text, 7.0, 68.0, CARD_W - 14, size=7.5, max_lines=4)
     return Group(tuple(items), id=f"card-{b.id}", cls="card boss")

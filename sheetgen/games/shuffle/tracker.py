@@ -27,7 +27,7 @@ class TrackState:
         self.header, self.deck, self.state, self.steps = header, deck, state, steps
 
 
-def _deck(ref):
+def load_deck(ref):
     from sheetgen.definitions.registry import load
     try:
         if isinstance(ref, dict):
@@ -60,7 +60,7 @@ class ShuffleAdapter(TrackerAdapter):
                 "setup": log.setup.model_dump(mode="json", exclude_defaults=True)}
 
     def replay(self, header: dict, steps: list) -> TrackState:
-        deck = _deck(header["deck"])
+        deck = load_deck(header["deck"])
         setup = Setup.model_validate(header["setup"])
         state = RULES.step(initial_state(deck, setup), BeginTurn(setup.heroes[0].name)).state
         for s in steps:
@@ -103,6 +103,76 @@ class ShuffleAdapter(TrackerAdapter):
             return TrackState(ts.header, ts.deck, state, ts.steps + [step])
         return TrackState(ts.header, ts.deck, RULES.apply(ts.state, action), ts.steps + [step])
 
+    def narrate(self, before: TrackState, after: TrackState, step) -> list[str]:
+        """What a recorded step did at the table: the fight's totals, the tiles placed, moved,
+        turned, slain or flipped, the heroes' moves, damage, hands and equipment, whose turn begins."""
+        b, a = before.state, after.state
+        lines = []
+        if a.active != b.active:
+            lines.append(f"{b.active}'s turn ends; {a.active}'s turn begins")
+        fight = step.get("fight") if isinstance(step, dict) else None
+        if isinstance(fight, dict) and b.active in b.heroes:
+            h = b.heroes[b.active]
+            cell = tuple(fight["at"]) if fight.get("at") is not None else monster_cell(b, fight.get("monster"))
+            t = b.tiles.get(cell) if cell is not None else None
+            if t is not None and t.kind == "monster":
+                spec = b.catalog.monsters[t.card]
+                hd, md = list(fight.get("hero-dice") or ()), list(fight.get("monster-dice") or ())
+                ha = sum(hd) + b.hero_stat(h, "attack") + int(fight.get("hero-bonus") or 0)
+                ma = sum(md) + spec.attack + int(fight.get("monster-bonus") or 0)
+                lines.append(f"{h.name} fights the {t.card}: dice {hd} + attack {b.hero_stat(h, 'attack')} = {ha} "
+                             f"against dice {md} + attack {spec.attack} = {ma}: "
+                             + ("the hero wins" if ha >= ma else "the monster wins"))
+        names = {c: t for c, t in a.tiles.items()}
+        for cell, t in sorted(names.items()):
+            old = b.tiles.get(cell)
+            where = f"[{cell[0]}, {cell[1]}]"
+            if old is None or old.card != t.card:
+                moved = [c for c, o in b.tiles.items() if o.card == t.card and c != cell and a.tiles.get(c) is not o]
+                if t.kind == "monster" and old is None and not moved:
+                    lines.append(f"the {t.card} is played face up at {where}")
+                elif moved and old is None:
+                    lines.append(f"the {t.card} room moves to {where}")
+                elif old is None:
+                    lines.append(f"the {t.card} room is built at {where}" + (f", turned {t.turns * 90}" if t.turns
+                                                                              else ""))
+                else:
+                    lines.append(f"the {t.card} room is now at {where}")
+                continue
+            if t.kind == "slain" and old.kind == "monster":
+                lines.append(f"the {t.card} is slain: flip it to its room side")
+            elif t.kind == "monster" and t.damage != old.damage:
+                lines.append(f"the {t.card} takes {t.damage - old.damage} damage "
+                             f"({b.catalog.monsters[t.card].hp - t.damage} HP left)")
+            if t.turns % 4 != old.turns % 4:
+                lines.append(f"the {t.card} room at {where} turns to {t.turns % 4 * 90}")
+            if t.face_up and not old.face_up:
+                lines.append(f"the Boss room at {where} flips face up: its flip power acts")
+            if len(t.loot) > len(old.loot):
+                lines.append(f"the {t.card} loots {len(t.loot) - len(old.loot)} card(s) into its pile")
+        for name, x in a.heroes.items():
+            y = b.heroes.get(name)
+            if y is None:
+                continue
+            if x.at != y.at:
+                lines.append(f"{name} is now at [{x.at[0]}, {x.at[1]}]")
+            if x.damage != y.damage:
+                hp = a.hero_stat(x, "hp")
+                lines.append(f"{name}: damage {y.damage} -> {x.damage} ({hp - x.damage} of {hp} HP left)")
+            gained = [c for c in x.hand if c not in y.hand or x.hand.count(c) > y.hand.count(c)]
+            lost = [c for c in y.hand if c not in x.hand or y.hand.count(c) > x.hand.count(c)]
+            if gained or lost:
+                lines.append(f"{name}'s hand: " + ", ".join([f"+ {c}" for c in dict.fromkeys(gained)]
+                                                           + [f"- {c}" for c in dict.fromkeys(lost)]))
+            for slot, card in sorted(x.equipped.items()):
+                if y.equipped.get(slot) != card:
+                    lines.append(f"{name} equips the {card} ({slot})")
+            if x.leveled and not y.leveled:
+                lines.append(f"{name} levels up: flip the hero card")
+        if a.pile is not None and b.pile is not None and len(a.pile) < len(b.pile):
+            lines.append(f"the dungeon pile: {len(b.pile)} -> {len(a.pile)} card(s)")
+        return lines
+
     def status(self, ts: TrackState) -> str:
         st = ts.state
         deck = ts.header["deck"]
@@ -142,7 +212,7 @@ class ShuffleAdapter(TrackerAdapter):
         import yaml
         ref = header["deck"]
         if isinstance(ref, dict):
-            ref = _deck(ref).deck.model_dump(mode="json", exclude_defaults=True)
+            ref = load_deck(ref).deck.model_dump(mode="json", exclude_defaults=True)
         ref = relative_ref(ref, relative_to)
         first = header["setup"]["heroes"][0]["name"]
         turns: list[dict] = [{"hero": first, "actions": []}]

@@ -12,6 +12,8 @@ GET  /g/ID/log.yaml         the play log (`sheetgen check` accepts it)
 GET  /g/ID/pencil.png|pdf   the sheet as the pencil has it;  GET /g/ID/sheet.pdf: the print sheet
 GET  /g/ID/sheet.svg        the printed map sheet the page draws over (cached)
 GET  /g/ID/state.json       the engine's view of the game (tests, the bench)
+GET  /g/ID/version          what the pages poll to follow the table (several phones: join.py)
+GET  /g/ID/join             an address and a QR code per player, for each phone to join
 
 Every POST carries the page's form key (a secret of this server process, written into its
 forms): a page of another site cannot make a change even on 127.0.0.1; request bodies past
@@ -190,8 +192,9 @@ class Pages:
         return self.env.get_template(name).render(form_key=self.key, **values)
 
     def page(self, gid: int, query: dict, refused: str | None = None, pending=None) -> str:
-        """The HTML of game GID's page."""
-        return self.html("game.html", **self.values(gid, query, refused, pending))
+        """The HTML of game GID's page (its adapter's own template where it names one)."""
+        values = self.values(gid, query, refused, pending)
+        return self.html(values["view"].get("template", "game.html"), **values)
 
     def load(self, gid: int):
         from ...tracker.journal import JournalError
@@ -703,8 +706,26 @@ class PlayApp:
             except NotFound as exc:
                 return PlainTextResponse(str(exc), status_code=404)
 
+        async def version(request):
+            from .join import version as read
+            try:
+                return JSONResponse(await run_in_threadpool(lambda: read(store.journal(), request.path_params["gid"])),
+                                    headers={"cache-control": "no-store"})
+            except JournalError as exc:
+                return PlainTextResponse(str(exc), status_code=404)
+
+        async def join(request):
+            from .join import join_html
+            base = f"{request.url.scheme}://{request.headers.get('host') or request.url.netloc}"
+            try:
+                return HTMLResponse(await drawn(join_html, pages, request.path_params["gid"], base, token))
+            except NotFound as exc:
+                return PlainTextResponse(str(exc), status_code=404)
+
         routes = [
             Route("/", home),
+            Route("/g/{gid:gameid}/version", version),      # several phones: what the pages poll
+            Route("/g/{gid:gameid}/join", join),            # and how each phone joins
             Route("/g/{gid:gameid}", show),
             Route("/g/{gid:gameid}/act", act, methods=["POST"]),
             Route("/g/{gid:gameid}/undo", undo, methods=["POST"]),
