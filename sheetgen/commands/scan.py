@@ -106,7 +106,7 @@ def _journal_log(journal_path):
     if not Path(journal_path).is_file():
         raise InputError(Problem("no such journal", journal_path, expected="a journal `sheetgen track` wrote"))
     try:
-        journal = Journal(journal_path)
+        journal = Journal(journal_path, write=False)
     except JournalError as exc:
         raise InputError(Problem(str(exc), journal_path)) from None
     try:
