@@ -118,3 +118,38 @@ def test_such_kinds_within_the_limits_are_read(tmp_path, suffix):
         pixels = pixels[..., 0]
     assert cv2.imwrite(str(path), pixels)
     assert load_photo(path).shape == (240, 320, 3)
+
+
+# -- outputs: one name a photo, however many share a file name (item 2) ------------------------
+def test_photos_of_one_file_name_from_two_folders_get_their_folders_names():
+    from sheetgen.commands.scan import output_names
+    assert output_names(["trip/IMG_0001.jpg", "home/IMG_0001.jpg", "trip/IMG_0002.jpg"]) == [
+        "trip-IMG_0001", "home-IMG_0001", "IMG_0002"]
+    # letter case aside (a file system that ignores it would take them for one file)
+    assert output_names(["a/scan.png", "b/SCAN.jpg"]) == ["a-scan", "b-SCAN"]
+
+
+def test_names_no_folder_tells_apart_are_numbered_and_never_taken_twice():
+    from sheetgen.commands.scan import output_names
+    names = output_names(["x/IMG.jpg", "x/IMG.png", "y/x/IMG.jpg", "x-IMG-1.jpg"])
+    assert len({n.casefold() for n in names}) == 4
+    assert names[3] == "x-IMG-1" and names[:3] == ["x-IMG-2", "x-IMG-3", "x-IMG-4"]
+
+
+def test_distinct_names_stay_as_they_are():
+    from sheetgen.commands.scan import _renamed, output_names
+    photos = ["a/IMG_0001.jpg", "b/IMG_0002.jpg", "c/scan.png"]
+    assert output_names(photos) == ["IMG_0001", "IMG_0002", "scan"]
+    assert _renamed(photos, output_names(photos)) == []
+
+
+def test_the_json_of_many_photos_written_one_by_one_is_json_dumps_text(capsys):
+    import json
+
+    from sheetgen.commands.scan import _echo_json
+    items = [{"photo": "a.jpg", "regions": [{"id": "r1", "reading": True}], "shows": {}},
+             {"photo": "b.jpg", "error": ["b.jpg: too dark"]}]
+    for i, item in enumerate(items):
+        _echo_json(item, i, many=True)
+    print("\n]")
+    assert capsys.readouterr().out == json.dumps(items, indent=2) + "\n"
