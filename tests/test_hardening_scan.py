@@ -153,3 +153,11 @@ def test_the_json_of_many_photos_written_one_by_one_is_json_dumps_text(capsys):
         _echo_json(item, i, many=True)
     print("\n]")
     assert capsys.readouterr().out == json.dumps(items, indent=2) + "\n"
+
+
+def test_readme_states_the_photo_limits_the_code_enforces():
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Limits"):text.index("## Measured performance")]
+    assert f"past {MAX_PHOTO_PIXELS // 1_000_000} MP naming its size" in section
+    assert f"A side past {MAX_PHOTO_SIDE:,} pixels" in section
