@@ -20,12 +20,16 @@ any rotation, 60-95 % of the frame, lens, light, shadow, blur up to 1.5 px, nois
   against a plain baseline in the same run (OpenCV reading the JPEG and warping it flat
   with a known homography: the least any scanner does), as a ratio;
 - whole process: `sheetgen scan` as a user runs it, a new process over a folder of photos
-  (sheets a minute, start-up and the sheet's template included).
+  (sheets a minute, start-up and the sheet's template included);
+- memory (--memory N, measured alone): the peak resident memory of one `sheetgen scan`
+  process over N and over 2N 2 MP photos (JSON out, the outputs written): flat when nothing
+  a photo leaves behind grows with their number.
 
 OMRChecker, the anchor (its README): about 100 % on good scans, about 90 % on phone
 photos, about 200 sheets a minute.
 
 Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--match TEXT] [--ids A,B] [--sheets]
+       python bench/bench_scan.py --memory N
   --match TEXT: only the recipes whose log path holds TEXT (!TEXT: does not hold it)
   --ids A,B: only these recipes (photo-0058,photo-0155; their flat renders with them)
   --sheets: list every sheet not read exactly, with the differences the scanner names
@@ -207,7 +211,50 @@ def whole_process(recipes, n: int) -> tuple[float, int]:
         return time.perf_counter() - t, len(paths)
 
 
-OPTIONS = {"--photos": int, "--flats": int, "--process": int, "--match": str, "--ids": str, "--sheets": None}
+def peak_memory(recipes, counts: list[int], distinct: int = 8) -> list[tuple[int, float, float]]:
+    """(photos, peak resident MB, seconds) of one `sheetgen scan` process over each count of
+    2 MP photos: DISTINCT photos of the corpus, each given again under other names (the scanner
+    keeps nothing by a photo's content, so each is read afresh)."""
+    import os
+    import subprocess
+    import tempfile
+
+    import cv2
+
+    from sheetgen.scan.corpus import photo_of
+    chosen = [r for r in recipes if r.camera is not None and r.camera.megapixels == 2
+              and "exploration/" in r.log][:distinct]
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        sources = []
+        for recipe in chosen:
+            img, played = photo_of(recipe)
+            path = Path(tmp) / f"{recipe.id}.jpg"
+            cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 85])
+            sources.append(path)
+        env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1")
+        for count in counts:
+            folder = Path(tmp) / f"photos-{count}"
+            folder.mkdir()
+            paths = []
+            for i in range(count):
+                path = folder / f"{i:04d}-{sources[i % len(sources)].name}"
+                os.link(sources[i % len(sources)], path)
+                paths.append(str(path))
+            cmd = [sys.executable, "-m", "sheetgen", "scan", *paths, "--sheet", played.ref, "-o",
+                   str(Path(tmp) / f"out-{count}"), "--format", "json"]
+            t = time.perf_counter()
+            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
+            _, status, usage = os.wait4(proc.pid, 0)        # this child's own peak, not every child's
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            seconds = time.perf_counter() - t
+            if proc.returncode not in (0, 1):
+                raise SystemExit(f"bench_scan: `sheetgen scan` over {count} photos ended with exit {proc.returncode}")
+            out.append((count, usage.ru_maxrss / 1024, seconds))      # ru_maxrss: KB on Linux
+    return out
+
+
+OPTIONS = {"--memory": int, "--photos": int, "--flats": int, "--process": int, "--match": str, "--ids": str, "--sheets": None}
 
 
 def _usage_error(argv: list[str]) -> str | None:
@@ -242,6 +289,15 @@ def main(argv: list[str]) -> int:
         print("bench_scan: pdftoppm (poppler-utils) is needed to rasterise the corpus", file=sys.stderr)
         return 1
     cv2.setNumThreads(1)
+    if "--memory" in argv:
+        n = _arg(argv, "--memory", 250)
+        figures = peak_memory(load_recipes(RECIPES), [n, 2 * n])
+        for count, mb, seconds in figures:
+            print(f"memory: `sheetgen scan` over {count} photos (2 MP): peak {mb:.0f} MB ({seconds:.0f} s)", flush=True)
+        (n1, mb1, _), (n2, mb2, _) = figures
+        print(f"memory: {(mb2 - mb1) / (n2 - n1) * 1024:.0f} KB more a photo from {n1} to {n2} photos "
+              f"(flat: about 0)", flush=True)
+        return 0
     global SHEETS
     SHEETS = "--sheets" in argv
     recipes = load_recipes(RECIPES)

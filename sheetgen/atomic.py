@@ -243,6 +243,10 @@ def why(exc: OSError) -> str:
         return "a folder is in the way"
     if isinstance(exc, PermissionError):
         return "permission denied"
+    if exc.errno == errno.ENOSPC:
+        return "the disk is full (no space left on the device)"
+    if exc.errno == errno.EDQUOT:
+        return "the disk is full for this user (disk quota exceeded)"
     if is_name_too_long(exc):
         return "file name too long"
     return exc.strerror or str(exc)
@@ -276,8 +280,21 @@ class Staging:
         if kind is None:
             self.commit()
         else:
+            full = self._full_disk(exc)
             self.discard()
+            if full is not None:
+                raise full from None
         return False
+
+    def _full_disk(self, exc: BaseException | None) -> InputError | None:
+        """Writing a part failed for want of space: the error naming its target (the caller's
+        path, not the part's hidden name), else None."""
+        if not isinstance(exc, OSError) or exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            return None
+        named = [target for part, target in self._files if exc.filename is not None
+                 and os.fsdecode(exc.filename) == str(part)]
+        where = ", ".join(str(self._shown(t)) for t in (named or [t for _, t in self._files]))
+        return InputError(Problem(f"cannot write the output: {why(exc)}; nothing was written", where))
 
     def add(self, target: str | Path) -> Path:
         """A new empty part file for target (its folder is created); write into it."""

@@ -84,7 +84,8 @@ def test_a_full_disk_is_unusable_input_not_a_bug(monkeypatch, tmp_path):
         raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "out" / "x.pdf"))
     monkeypatch.setattr(builder, "render", full)
     result = invoke("build", "graph-20x28", "-o", tmp_path / "out")
-    assert result.exit_code == 2 and "cannot use this file: no space left on the device" in result.output
+    assert result.exit_code == 2 and "cannot write: the disk is full (no space left on the device)" in result.output
+    assert "/out/x.pdf: cannot write" in result.output
 
 
 def test_ctrl_c_is_130(monkeypatch, tmp_path):

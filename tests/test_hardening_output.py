@@ -293,18 +293,25 @@ def test_a_build_killed_between_renames_is_rolled_back_by_the_next_run(built):
     assert parts(built) == []
 
 
+def _stage_new_and_die(a: Path, b: Path, renames: int) -> int:
+    """Stage 'new' into a and b in a child process that dies (os._exit, as a SIGKILL would: no
+    clean-up) right after its RENAMES-th rename of a part onto its target; its exit status."""
+    code = ("import os\nfrom sheetgen.atomic import Staging\nreal = os.replace\nn = []\n"
+            "def replace(src, dst, *a, **kw):\n    real(src, dst, *a, **kw)\n"
+            "    if not str(src).endswith('.old.part'): n.append(dst)\n"
+            f"    if len(n) == {renames}: os._exit(9)\n"
+            "os.replace = replace\n"
+            f"with Staging() as s:\n    s.add({str(a)!r}).write_text('new')\n    s.add({str(b)!r}).write_text('new')\n")
+    return subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(ROOT))).returncode
+
+
 def test_the_roll_back_of_a_killed_set_needs_only_one_of_its_folders(tmp_path):
     """A set across two folders: whichever folder the next run writes into first rolls both back."""
     a, b = tmp_path / "a" / "x.txt", tmp_path / "b" / "y.txt"
     for p in (a, b):
         p.parent.mkdir()
         p.write_text("old")
-    code = ("import os, sys\nfrom sheetgen.atomic import Staging\nreal = os.replace\n"
-            "def replace(src, dst, *a, **kw):\n    real(src, dst, *a, **kw)\n"
-            "    if not str(src).endswith('.old.part'): os._exit(9)\n"
-            "os.replace = replace\n"
-            f"with Staging() as s:\n    s.add({str(a)!r}).write_text('new')\n    s.add({str(b)!r}).write_text('new')\n")
-    assert subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(ROOT))).returncode == 9
+    assert _stage_new_and_die(a, b, renames=1) == 9
     assert (a.read_text(), b.read_text()) == ("new", "old")
     remove_stale_parts(b.parent)                       # the folder whose file was not yet replaced
     assert (a.read_text(), b.read_text()) == ("old", "old")
@@ -316,12 +323,7 @@ def test_a_set_whose_renames_all_happened_is_kept_new(tmp_path):
     a, b = tmp_path / "x.txt", tmp_path / "y.txt"
     for p in (a, b):
         p.write_text("old")
-    code = ("import os, sys\nfrom sheetgen.atomic import Staging\nreal = os.replace\nn = []\n"
-            "def replace(src, dst, *a, **kw):\n    real(src, dst, *a, **kw)\n    n.append(dst)\n"
-            "    if len(n) == 2: os._exit(9)\n"
-            "os.replace = replace\n"
-            f"with Staging() as s:\n    s.add({str(a)!r}).write_text('new')\n    s.add({str(b)!r}).write_text('new')\n")
-    assert subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(ROOT))).returncode == 9
+    assert _stage_new_and_die(a, b, renames=2) == 9
     remove_stale_parts(tmp_path)
     assert (a.read_text(), b.read_text()) == ("new", "new") and parts(tmp_path) == []
 

@@ -7,10 +7,12 @@ once.  Every wait is bounded (socket timeouts), and the server is stopped at the
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -80,18 +82,26 @@ def closed_by_server(s: socket.socket) -> bool:
         return False
 
 
+@contextlib.contextmanager
+def half_sent(port: int, n: int) -> Iterator[list[socket.socket]]:
+    """N connections, each holding a request it never finishes; closed on the way out."""
+    held: list[socket.socket] = []
+    try:
+        for _ in range(n):
+            held.append(connect(port))
+            held[-1].sendall(HALF)
+        yield held
+    finally:
+        for s in held:
+            s.close()
+
+
 def test_half_sent_requests_are_cut_off_and_others_still_answered(start):
     port = start(read_timeout=1.0, max_connections=50)
-    slow = [connect(port) for _ in range(20)]
-    try:
-        for s in slow:
-            s.sendall(HALF)
+    with half_sent(port, 20) as slow:
         assert answer(port).startswith(b"HTTP/1.1 200")    # while the slow ones are held
         assert all(closed_by_server(s) for s in slow)      # each cut off by the read deadline
         assert answer(port).startswith(b"HTTP/1.1 200")
-    finally:
-        for s in slow:
-            s.close()
 
 
 def test_a_slow_body_is_cut_off_too(start):
@@ -106,17 +116,11 @@ def test_a_slow_body_is_cut_off_too(start):
 
 def test_a_connection_past_the_limit_is_closed_at_once(start):
     port = start(read_timeout=60.0, max_connections=8)
-    held = [connect(port) for _ in range(8)]
-    try:
-        for s in held:
-            s.sendall(HALF)
+    with half_sent(port, 8):
         with connect(port) as extra:
             try:
                 extra.sendall(WHOLE)
             except (BrokenPipeError, ConnectionResetError):
                 pass
             assert closed_by_server(extra)             # long before the 60 s deadline of the held ones
-    finally:
-        for s in held:
-            s.close()
     assert answer(port).startswith(b"HTTP/1.1 200")    # the held ones gone, the server answers again

@@ -14,8 +14,8 @@ import sys
 import click
 
 # OSErrors that say something about the user's files or system, not about sheetgen
-_SYSTEM_REFUSALS = {errno.ENAMETOOLONG: None, errno.ENOSPC: "no space left on the device",
-                    errno.EDQUOT: "disk quota exceeded", errno.EROFS: "the file system is read-only",
+_SYSTEM_REFUSALS = {errno.ENAMETOOLONG: None, errno.ENOSPC: "the disk is full (no space left on the device)",
+                    errno.EDQUOT: "the disk is full for this user (disk quota exceeded)", errno.EROFS: "the file system is read-only",
                     errno.EACCES: "permission denied", errno.EPERM: "operation not permitted",
                     errno.ELOOP: "too many levels of symbolic links"}
 
@@ -65,6 +65,8 @@ def _as_input_error(exc: OSError):
     name = str(exc.filename) if exc.filename is not None else None
     if exc.errno == errno.ENAMETOOLONG:
         message = (name_problem(name) if name else None) or "file name too long"
+    elif exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        message = f"cannot write: {_SYSTEM_REFUSALS[exc.errno]}"
     else:
         message = f"cannot use this file: {_SYSTEM_REFUSALS[exc.errno]}"
     return InputError(Problem(message, shown(name) if name else None))

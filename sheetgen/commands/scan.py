@@ -14,7 +14,8 @@ from .build import game_build_options
 @click.option("--journal", "journal_path", default=None, type=click.Path(dir_okay=False),
               help="Also compare the paper with the current game of this `sheetgen track` journal.")
 @click.option("-o", "--output", "outdir", default="output", show_default=True, type=click.Path(file_okay=False),
-              help="Folder for PHOTO.sheetscan.yaml and PHOTO.overlay.png.")
+              help="Folder for PHOTO.sheetscan.yaml and PHOTO.overlay.png (photos of the same name from "
+                   "several folders: FOLDER-PHOTO.*).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @game_build_options
 @clean_errors
@@ -28,7 +29,10 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, **game_values):
     the rules, and with --log or --journal against the play record, naming
     every difference.  Writes PHOTO.sheetscan.yaml (every region's reading and
     confidence, the uncertain ones first) and PHOTO.overlay.png (the flattened
-    photo with every region outlined by what was read) into the output folder.
+    photo with every region outlined by what was read) into the output folder,
+    both or neither; photos of the same name from several folders (IMG_0001.jpg)
+    get their folder's name in front (holiday-IMG_0001.*), said on stderr.
+    Photos are read one at a time: a folder of hundreds takes no more memory than one.
     Exit 0 consistent, 1 violations or differences, 2 a photo that cannot be used.
 
     \b
@@ -37,7 +41,6 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, **game_values):
       sheetgen scan photo.jpg --log my-game.yaml -o scans
       sheetgen scan scan.png --sheet ancient-story --hero kael --format json
     """
-    import json
     import sys
     from pathlib import Path
 
@@ -52,47 +55,118 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, **game_values):
     tmp = None
     if journal_path:
         log, record_label, tmp = _journal_log(journal_path)
-    from ..scan.overlay import write_overlay
     from ..scan.pipeline import scan_photo
-    from ..scan.report import as_data, sheetscan_yaml, text
-    from ..atomic import write_text
-    results, worst, errors = [], 0, []
+    names = output_names(photos)
+    for note in _renamed(photos, names):
+        click.echo(f"note: {note}", err=True)
+    out = Path(outdir)
+    many = len(photos) > 1
+    shown_json = 0
+    worst, errors = 0, []
     try:
-        for photo in photos:
+        for photo, name in zip(photos, names):
             try:
                 result = scan_photo(photo, sheet_ref=sheet_ref, keep_images=True, options=options)
                 if log:
                     from ..scan.pipeline import compare_with_record, scanner_for
                     compare_with_record(result, scanner_for(result.sheet), log, record_label)
             except SheetgenError as exc:
-                if len(photos) == 1:
+                if not many:
                     raise
                 errors.append((photo, exc))
                 worst = max(worst, exc.exit_code)
                 continue
-            stem = Path(photo).stem
-            out = Path(outdir)
-            write_text(out / f"{stem}.sheetscan.yaml", sheetscan_yaml(result))
-            write_overlay(result, out / f"{stem}.overlay.png")
-            results.append(result)
+            written = _write_outputs(result, out, name)
+            # said at once and let go: nothing of a photo stays for the next (memory stays flat)
+            if fmt == "json":
+                _echo_json(_as_data(result), shown_json, many)
+                shown_json += 1
+            else:
+                from ..scan.report import text
+                click.echo(text(result))
+                click.echo(f"  wrote {written[0]} and {written[1]}")
             worst = max(worst, result.exit_code)
+            del result
     finally:
         if tmp is not None:
             tmp.cleanup()
     if fmt == "json":
-        data = [as_data(r) for r in results]
         for photo, exc in errors:
-            data.append({"photo": photo, "error": [p.format() for p in exc.problems]})
-        click.echo(json.dumps(data[0] if len(photos) == 1 else data, indent=2))
+            _echo_json({"photo": photo, "error": [p.format() for p in exc.problems]}, shown_json, many)
+            shown_json += 1
+        click.echo(("\n]" if shown_json else "[]") if many else "")
     else:
-        for r in results:
-            click.echo(text(r))
-            click.echo(f"  wrote {Path(outdir) / (Path(r.photo).stem + '.sheetscan.yaml')} and "
-                       f"{Path(outdir) / (Path(r.photo).stem + '.overlay.png')}")
         for photo, exc in errors:
             for p in exc.problems:
                 click.echo(f"error: {p.format()}", err=True)
     sys.exit(worst)
+
+
+def _as_data(result):
+    from ..scan.report import as_data
+    return as_data(result)
+
+
+def _echo_json(data, shown: int, many: bool) -> None:
+    """One photo's JSON, as an item of the list json.dumps(..., indent=2) writes for many photos
+    (the same text, written one photo at a time), or the whole document for one."""
+    import json
+    text = json.dumps(data, indent=2)
+    if many:
+        text = ("[\n" if shown == 0 else ",\n") + "\n".join("  " + line for line in text.split("\n"))
+    click.echo(text, nl=False)
+
+
+def _write_outputs(result, out, name: str):
+    """NAME.sheetscan.yaml and NAME.overlay.png in OUT, one set: both or neither (see atomic);
+    then the result lets go of its images (the big part of it)."""
+    from ..atomic import Staging
+    from ..scan.overlay import overlay_png
+    from ..scan.report import sheetscan_yaml
+    targets = (out / f"{name}.sheetscan.yaml", out / f"{name}.overlay.png")
+    overlay = overlay_png(result)
+    result.page = result.gray = result.colour = None
+    with Staging() as staging:
+        staging.add(targets[0]).write_text(sheetscan_yaml(result), encoding="utf-8")
+        staging.add(targets[1]).write_bytes(overlay)
+    return targets
+
+
+def output_names(photos) -> list[str]:
+    """The name each photo's outputs take: its file name without the suffix; photos of the
+    same name (IMG_0001.jpg from two folders; letter case aside, for file systems that ignore
+    it) get their folder's name in front (holiday-IMG_0001), and when that is the same too (the
+    same photo twice) a number after (holiday-IMG_0001-2)."""
+    import os
+    from collections import Counter
+    from pathlib import Path
+    stems = [Path(p).stem for p in photos]
+    same = Counter(s.casefold() for s in stems)
+    names = [stem if same[stem.casefold()] == 1 else f"{Path(os.path.abspath(p)).parent.name or 'root'}-{stem}"
+             for p, stem in zip(photos, stems)]
+    count = Counter(n.casefold() for n in names)
+    taken = {n.casefold() for n in names if count[n.casefold()] == 1}
+    final = []
+    for name in names:
+        if count[name.casefold()] > 1:
+            i = 1
+            while f"{name}-{i}".casefold() in taken:
+                i += 1
+            name = f"{name}-{i}"
+            taken.add(name.casefold())
+        final.append(name)
+    return final
+
+
+def _renamed(photos, names) -> list[str]:
+    """A note for each name several photos share, saying what their outputs are named."""
+    from pathlib import Path
+    groups: dict = {}
+    for photo, name in zip(photos, names):
+        if name != Path(photo).stem:
+            groups.setdefault(Path(photo).stem.casefold(), []).append((photo, name))
+    return [f"{len(group)} photos are named {Path(group[0][0]).name}: their outputs are named "
+            + ", ".join(f"{name}.* ({photo})" for photo, name in group) for group in groups.values()]
 
 
 def _journal_log(journal_path):
@@ -106,7 +180,7 @@ def _journal_log(journal_path):
     if not Path(journal_path).is_file():
         raise InputError(Problem("no such journal", journal_path, expected="a journal `sheetgen track` wrote"))
     try:
-        journal = Journal(journal_path)
+        journal = Journal(journal_path, write=False)
     except JournalError as exc:
         raise InputError(Problem(str(exc), journal_path)) from None
     try:

@@ -70,12 +70,13 @@ def track(ctx, journal_path, auto_roll):
     ctx.obj["auto_roll"] = auto_roll or ctx.obj.get("auto_roll", False)
 
 
-def _open(journal_path):
+def _open(journal_path, write: bool = True):
+    """The journal; write=False for a command that only reads it (it then opens on a full disk too)."""
     from ..errors import InputError
     from ..tracker.journal import Journal, JournalError, resolve
     ctx = click.get_current_context()
     try:
-        return Journal(resolve(journal_path or (ctx.obj or {}).get("journal")))
+        return Journal(resolve(journal_path or (ctx.obj or {}).get("journal")), write=write)
     except JournalError as exc:
         raise InputError(str(exc)) from None
 
@@ -264,7 +265,7 @@ def status(journal_path):
       sheetgen track status
     """
     from ..definitions.registry import tracker_for as adapter
-    journal = _open(journal_path)
+    journal = _open(journal_path, write=False)
     try:
         game = _current(journal)
         steps = journal.steps(game.id)
@@ -315,7 +316,7 @@ def games(journal_path):
     Example:
       sheetgen track games
     """
-    journal = _open(journal_path)
+    journal = _open(journal_path, write=False)
     try:
         try:
             cur = journal.current().id
@@ -370,7 +371,7 @@ def export(output, journal_path):
 
     from ..atomic import write_text
     from ..definitions.registry import tracker_for as adapter
-    journal = _open(journal_path)
+    journal = _open(journal_path, write=False)
     try:
         game = _current(journal)
         ad = adapter(game.ruleset)
@@ -400,7 +401,7 @@ def render(outdir, formats, paper, grayscale, journal_path):
     """
     from ..errors import InputError
     from ..definitions.registry import tracker_for as adapter
-    journal = _open(journal_path)
+    journal = _open(journal_path, write=False)
     try:
         game = _current(journal)
         ad = adapter(game.ruleset)
@@ -521,7 +522,7 @@ def play(ctx, journal_path):
     import shlex
     obj = dict(ctx.obj or {}, journal=journal_path or (ctx.obj or {}).get("journal"))
     from ..definitions.registry import find_game
-    journal = _open(journal_path)
+    journal = _open(journal_path, write=False)
     try:
         current = _current(journal)
         click.echo(f"game {current.id} in {journal.path}; 'help' lists the actions")

@@ -29,6 +29,7 @@ MAX_BLUR_MM = 0.42          # a pencil line is about 0.45 mm wide: softer edges 
 MIN_CONTRAST = 50           # of 255: paper minus ink on the markers
 MIN_PAPER = 70              # of 255: the paper's level on the markers
 MAX_PHOTO_PIXELS = 50_000_000   # a photo's size, read from its header before decoding (phones: 12-48 MP)
+MAX_PHOTO_SIDE = 32_766         # px: OpenCV's warps (remap) take sides below SHRT_MAX; its decoder 2**20
 
 
 def _problem(message: str, photo: str, expected: str | None = None) -> InputError:
@@ -40,9 +41,13 @@ def load_photo(path: str | Path) -> np.ndarray:
     path = Path(path)
     _check_photo_file(path)
     data = np.fromfile(str(path), dtype=np.uint8)
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    try:
+        img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    except cv2.error as exc:        # a size past OpenCV's own limits, in a header we could not read
+        raise _opencv_refused(exc, str(path)) from None
     if img is None:
         raise _problem("not an image this scanner can read", str(path), "a photo or scan as JPEG, PNG, TIFF or BMP")
+    _check_size(img.shape[1], img.shape[0], str(path))     # a format whose header we do not read
     if min(img.shape[:2]) < 200:
         raise _problem(f"the image is only {img.shape[1]} x {img.shape[0]} pixels", str(path),
                        "a photo of at least 1 megapixel (2 MP or more is best)")
@@ -84,15 +89,58 @@ def _check_photo_file(path: Path) -> None:
     Image.MAX_IMAGE_PIXELS = None       # Pillow's own bomb check would hide the size; ours names it
     try:
         with Image.open(path) as im:    # reads the header only
-            width, height = im.size
-    except Exception:                   # noqa: BLE001 - not an image Pillow knows: OpenCV says below
-        return
+            size = im.size
+    except Exception:                   # noqa: BLE001 - not an image Pillow knows: read its header here
+        with open(path, "rb") as f:
+            size = _other_header_size(f.read(4096))
     finally:
         Image.MAX_IMAGE_PIXELS = limit
+    if size is not None:
+        _check_size(*size, str(path))
+
+
+def _check_size(width: int, height: int, photo: str) -> None:
+    """At most MAX_PHOTO_PIXELS, and no side past what OpenCV's warps take: else an InputError
+    naming the size and the limit."""
     if width * height > MAX_PHOTO_PIXELS:
         raise _problem(f"the image is {width:,} x {height:,} pixels ({width * height / 1e6:,.0f} MP); at most "
-                       f"{MAX_PHOTO_PIXELS // 1_000_000} MP are read", str(path),
+                       f"{MAX_PHOTO_PIXELS // 1_000_000} MP are read", photo,
                        "a photo of the sheet of at most 50 MP (a phone's: 12-48 MP)")
+    if max(width, height) > MAX_PHOTO_SIDE:
+        raise _problem(f"the image is {width:,} x {height:,} pixels; a side of at most {MAX_PHOTO_SIDE:,} pixels "
+                       "is read (OpenCV's limit)", photo, f"a photo of the sheet of at most {MAX_PHOTO_PIXELS // 1_000_000} MP "
+                       f"and {MAX_PHOTO_SIDE:,} pixels a side")
+
+
+def _other_header_size(head: bytes) -> tuple[int, int] | None:
+    """(width, height) from the header of an image OpenCV reads and Pillow does not (PFM,
+    Radiance HDR, PAM and the other Netpbm kinds), else None."""
+    import re
+    if head[:2] in (b"PF", b"Pf") or head[:2] in (b"P1", b"P2", b"P3", b"P4", b"P5", b"P6"):
+        text = re.sub(rb"#[^\n]*", b" ", head[2:])         # Netpbm comments run to the line's end
+        numbers = re.match(rb"\s+(\d+)\s+(\d+)", text)
+        return (int(numbers[1]), int(numbers[2])) if numbers else None
+    if head.startswith(b"P7"):
+        width, height = re.search(rb"\bWIDTH\s+(\d+)", head), re.search(rb"\bHEIGHT\s+(\d+)", head)
+        return (int(width[1]), int(height[1])) if width and height else None
+    if head.startswith((b"#?RADIANCE", b"#?RGBE")):
+        axes = re.search(rb"\n[-+]([XY]) (\d+) [-+]([XY]) (\d+)\s", head)
+        if axes and axes[1] != axes[3]:
+            sides = {axes[1]: int(axes[2]), axes[3]: int(axes[4])}
+            return sides[b"X"], sides[b"Y"]
+    return None
+
+
+def _opencv_refused(exc: Exception, photo: str) -> InputError:
+    """OpenCV's decoder refused the image (its size limits): an InputError naming the limit."""
+    text = str(exc)
+    for key, what in (("PIXELS", f"{2 ** 30:,} pixels in all"), ("WIDTH", f"{2 ** 20:,} pixels wide"),
+                      ("HEIGHT", f"{2 ** 20:,} pixels high")):
+        if f"CV_IO_MAX_IMAGE_{key}" in text:
+            return _problem(f"the image's header claims a size past OpenCV's limit of {what}", photo,
+                            f"a photo of the sheet of at most {MAX_PHOTO_PIXELS // 1_000_000} MP")
+    return _problem("OpenCV cannot decode this image (" + text.strip().splitlines()[-1][:200] + ")", photo,
+                    "a photo or scan as JPEG, PNG, TIFF or BMP")
 
 
 @dataclass

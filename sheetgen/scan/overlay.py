@@ -68,7 +68,12 @@ def _percentile_u8(channel: np.ndarray, q: float) -> float:
     return lo + (hi - lo) * (at - np.floor(at))
 
 
+def overlay_png(result) -> bytes:
+    """The overlay as a PNG file's bytes."""
+    ok, data = cv2.imencode(".png", overlay_image(result))
+    return data.tobytes()
+
+
 def write_overlay(result, path) -> None:
     from ..atomic import write_bytes
-    ok, data = cv2.imencode(".png", overlay_image(result))
-    write_bytes(path, data.tobytes())
+    write_bytes(path, overlay_png(result))

@@ -14,7 +14,10 @@ Tables:
 Every way the journal can fail is a JournalError (an InputError: exit 2) that
 says what is wrong and what to do: a damaged file (found at open by PRAGMA
 quick_check, before anything is read, so a damaged journal is never half-read),
-a read-only file (it still opens, read-only, for `status` and `export`), a lock
+a read-only file (it still opens, read-only, for `status` and `export`), a full
+disk (a command that only reads opens the journal read-only, as immutable when
+SQLite cannot make the shared-memory index a WAL reader needs, so `status` and
+`export -o ELSEWHERE` still work; a write says "the disk is full"), a lock
 another process holds past LOCK_TIMEOUT_S, a path that cannot be a journal
 (a folder, a device, a path under a regular file, a name too long).
 
@@ -40,6 +43,7 @@ from ..errors import InputError
 from ..limits import check_name, shown
 
 LOCK_TIMEOUT_S = 10.0       # how long a command waits for another process's write to finish
+DISK_FULL_BYTES = 1 << 20   # less free space than this where an I/O error happened: the disk is full
 TABLES = ("games", "steps", "meta")
 # SQLite's primary result codes (sqlite3.Error.sqlite_errorcode & 0xff)
 _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
@@ -255,10 +259,13 @@ class GroupCommit:
 
 class Journal:
     def __init__(self, path: str | Path | None = None, timeout: float | None = None,
-                 group: GroupCommit | None = None):
+                 group: GroupCommit | None = None, write: bool = True):
+        """write=False: the caller only reads (status, export, games, render): when the journal
+        cannot be opened for writing (a full disk) it is opened read-only instead."""
         self.path = check_name(Path(path) if path else default_path(), "--journal")
         self.timeout = LOCK_TIMEOUT_S if timeout is None else timeout
         self.readonly = False
+        self.write = write
         self.group = group
         self.later: list[int] | None = None     # inside durable_later: the commits' tickets
         self._prepare_folder()
@@ -314,6 +321,9 @@ class Journal:
                 db.close()
             if exists and _code(exc) == _READONLY:      # an immutable file, a read-only mount
                 return self._connect_readonly()
+            if exists and not self.write and _code(exc) in (_IOERR, _FULL, _CANTOPEN):
+                # a full disk: SQLite cannot grow the -shm index even to read; a reader needs none
+                return self._connect_readonly()
             raise self._error(exc) from None
         except JournalError:
             if db is not None:
@@ -325,8 +335,10 @@ class Journal:
         self.readonly = True
         uri = Path(os.path.abspath(self.path)).as_uri()
         last: sqlite3.Error | None = None
-        # a WAL journal in a folder we cannot write has no -shm file to share: read it as immutable
-        for options in ("?mode=ro", "?mode=ro&immutable=1"):
+        # a WAL journal in a folder we cannot write (or on a full disk) has no -shm index to share:
+        # read it as immutable, but only when no step waits in its WAL (immutable reads the file alone)
+        tries = ["?mode=ro"] + (["?mode=ro&immutable=1"] if not self._wal_holds_steps() else [])
+        for options in tries:
             db = None
             try:
                 db = sqlite3.connect(uri + options, uri=True, isolation_level=None, timeout=self.timeout)
@@ -345,6 +357,21 @@ class Journal:
                     break
         assert last is not None         # each try above returned or failed
         raise self._error(last) from None
+
+    def _wal_holds_steps(self) -> bool:
+        """The journal's write-ahead log has content (commits not yet copied into the file)."""
+        try:
+            return os.path.getsize(str(self.path) + "-wal") > 0
+        except OSError:
+            return False
+
+    def _disk_full(self) -> bool:
+        """The journal's file system has (almost) no space left."""
+        try:
+            st = os.statvfs(self.path.parent)
+        except (OSError, AttributeError):       # no statvfs (Windows): SQLITE_FULL alone tells
+            return False
+        return st.f_bavail * st.f_frsize < DISK_FULL_BYTES
 
     def _check_intact(self, db: sqlite3.Connection) -> None:
         """PRAGMA quick_check before anything is read: a damaged journal is refused whole."""
@@ -385,11 +412,20 @@ class Journal:
             return self._damaged("it is not an SQLite database")
         if code == _CORRUPT:
             return self._damaged(f"{exc}{self._integrity()}")
+        if code == _FULL or (code in (_IOERR, _CANTOPEN) and self._disk_full()):
+            if (self.readonly or not self.write) and self._wal_holds_steps():
+                return JournalError(f"{where}: the disk is full, and the journal's write-ahead log holds steps "
+                                    "that cannot be read without a little space for its index; free some space "
+                                    "and try again")
+            if self.readonly or not self.write:
+                return JournalError(f"{where}: the disk is full (no space left on the device) and the journal "
+                                    "cannot be read; free some space and try again")
+            return JournalError(f"{where}: the disk is full (no space left on the device); nothing was recorded. "
+                                "Free some space and go on; `sheetgen track status` and `sheetgen track export "
+                                "-o FILE` on another disk still work while it is full")
         if code == _CANTOPEN:
             return JournalError(f"{where}: cannot open the journal (no permission, or its folder cannot be "
                                 "written); check the permissions or give --journal another file")
-        if code == _FULL:
-            return JournalError(f"{where}: no space left on the device for the journal; nothing was recorded")
         if code == _IOERR:
             return JournalError(f"{where}: the journal cannot be read or written (an input/output error: {exc})")
         return JournalError(f"{where}: the journal cannot be used ({exc})")
