@@ -14,6 +14,7 @@ import struct
 from functools import lru_cache
 
 from ..draw.model import Text, walk
+from ..fonts import check_font
 from .common import FALLBACK_FONT, SVG_FALLBACK, SVG_FONTS, text_runs
 
 
@@ -35,6 +36,7 @@ def used_characters(items) -> dict[str, frozenset[int]]:
     used: dict[str, set[int]] = {}
     for item, _ in walk(items):
         if type(item) is Text and item.text and item.fill is not None:
+            check_font(item.font)               # an unknown font: the InputError naming it
             for font, chunk in text_runs(item.font, item.text):
                 used.setdefault(font, set()).update(map(ord, chunk))
     return {k: frozenset(v) for k, v in used.items()}
