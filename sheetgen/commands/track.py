@@ -198,8 +198,9 @@ def new(map_name, hero, traits, ruleset, question, auto_roll, journal_path):
     """Start a new game; it becomes the current game of the journal.
 
     \b
-    Example:
-      sheetgen track new --map tests/data/foury_maps/test-hall.yaml \\
+    Examples:
+      sheetgen track new --map ancient-story --hero kael
+      sheetgen track new --map my-map.yaml \\
           --traits hearts=4,shields=2,weapon=2,clovers=2,shovels=2
     """
     from ..errors import InputError
