@@ -90,3 +90,9 @@ def test_a_glyph_the_serif_bold_face_lacks_goes_to_the_sans_bold_subset():
     arrow = ImageFont.truetype(io.BytesIO(faces[("DejaVu Sans", "bold", "normal")]), 40)
     assert arrow.getbbox("\u2192")[2] > 10
     assert 'font-family="EB Garamond, DejaVu Sans, serif"' in svg
+
+
+def test_fonts_can_be_left_out_for_a_page_that_carries_them():
+    doc = Document([Page(50, 50, [Text(5, 20, "Hall", 12, font="serif")])])
+    assert "@font-face" in render_svg_pages(doc)[0]
+    assert "@font-face" not in render_svg_pages(doc, embed_fonts=False)[0]

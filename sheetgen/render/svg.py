@@ -176,11 +176,13 @@ def _path_data(commands) -> str:
 class SvgRenderer:
     """SVG text per page; caches (styles, embedded images) live as long as the renderer."""
 
-    def __init__(self, doc, grayscale: bool = False):
+    def __init__(self, doc, grayscale: bool = False, embed_fonts: bool = True):
         import svgwrite
         self.svgwrite = svgwrite
         self.title = doc.title
         self.gray = grayscale
+        # False: no @font-face (for an SVG inlined in a page that carries the fonts itself)
+        self.embed_fonts = embed_fonts
         self.style_cache: dict = {}
         self.image_cache: dict = {}
 
@@ -192,7 +194,7 @@ class SvgRenderer:
                                     profile="full")
         if self.title:
             dwg.set_desc(title=self.title)
-        css = font_face_css(page.items) if fonts is None else fonts
+        css = (font_face_css(page.items) if self.embed_fonts else "") if fonts is None else fonts
         if css:
             dwg.defs.add(dwg.style(css))
         dwg.add(dwg.rect((0, 0), (w, h), fill="#ffffff", stroke="none", class_="page-background"))
@@ -206,7 +208,8 @@ class SvgRenderer:
         text taken from ITEM_TEXT when the same primitive was written before (the companion page
         redraws its pencil overlay, mostly unchanged, on every tap)."""
         items = page.items
-        bare = drawing_text(self.drawing(_Bare(page.width, page.height), font_face_css(items)))
+        bare = drawing_text(self.drawing(_Bare(page.width, page.height),
+                                         font_face_css(items) if self.embed_fonts else ""))
         if not items:
             return bare
         if not bare.endswith(' stroke-width="0.25" /></svg>'):
@@ -367,8 +370,8 @@ def _write_element(el, write) -> None:
 
 
 
-def iter_svg_pages(doc, grayscale: bool = False):
+def iter_svg_pages(doc, grayscale: bool = False, embed_fonts: bool = True):
     """Yield the SVG text of each page in turn."""
-    svg = SvgRenderer(doc, grayscale)
+    svg = SvgRenderer(doc, grayscale, embed_fonts)
     for page in doc.pages:
         yield svg.page(page)
