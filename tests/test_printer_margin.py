@@ -6,30 +6,14 @@ import pytest
 from sheetgen.build import compose_loaded, load
 from sheetgen.definitions.builtins import builtin_names
 from sheetgen.draw.furniture import PRINTER_MARGIN
-from sheetgen.draw.lint import _shape, _walk
-from sheetgen.draw.model import has_token
+from sheetgen.draw.lint import _shape, _walk, near_edge
 from sheetgen.draw.options import BuildOptions
 
 BUILDABLE = [n for n in builtin_names() if load(n).kind not in ("pack", "playlog")]
 
 
 def _too_near(page) -> list[str]:
-    out = []
-    for found in _walk(page.items):
-        item = found[0]
-        if has_token(item.cls, "crop"):
-            continue
-        style = getattr(item, "style", None)
-        if style is not None and style.stroke is None and (style.fill or "").lower() in ("#ffffff", "white"):
-            continue
-        shape = _shape(*found)
-        if shape is None:
-            continue
-        x0, y0, x1, y1 = shape.box
-        gap = min(x0, y0, page.width - x1, page.height - y1)
-        if gap < PRINTER_MARGIN - 1e-6:
-            out.append(f"{shape.description} {gap:.2f} mm from the edge")
-    return out
+    return [f"{description} {gap:.2f} mm from the edge" for description, _, gap in near_edge(page, PRINTER_MARGIN)]
 
 
 def test_every_buildable_builtin_is_checked():
@@ -60,3 +44,18 @@ def test_the_footer_and_the_qr_code_are_where_printers_print():
         assert set(bottoms) == {"footer", "scan-qr", "calibration-ruler"}
         for owner, bottom in bottoms.items():
             assert page.height - bottom >= PRINTER_MARGIN, (paper, owner, page.height - bottom)
+
+
+def test_a_user_layout_near_the_edge_gets_a_located_warning(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from sheetgen.cli import main
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "edge.yaml").write_text(
+        "sheetgen: 1\nkind: layout\ntitle: Edge\npage: {size: a4, margins: 2mm}\nelements:\n"
+        "  title: {type: text, text: Edge, x: 0, y: 0, size: 12}\n"
+        "  box: {type: box, x: 20mm, y: 20mm, width: 50mm, height: 50mm}\n")
+    result = CliRunner().invoke(main, ["build", "edge.yaml", "-o", "out", "--format", "pdf"])
+    assert result.exit_code == 0
+    warnings = [line for line in result.output.splitlines() if "from the paper's edge" in line]
+    assert len(warnings) == 1 and warnings[0].startswith("warning: edge.yaml:6:") and "el-title" in warnings[0]
