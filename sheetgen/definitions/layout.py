@@ -353,7 +353,8 @@ class LayoutModel(Strict):
     card: CardSpec | None = None
     count: PositiveInt | None = Field(None, le=MAX_COUNT)
     cards: list[CardEntry] | None = Field(None, max_length=MAX_COUNT)
-    cards_from: str | None = Field(None, description="a CSV file (relative to this file) whose rows are the cards: "
+    # (repr=False: not in the sheet id, which the cards it gives are; ids of other decks stay as they were)
+    cards_from: str | None = Field(None, repr=False, description="a CSV file (relative to this file) whose rows are the cards: "
                                    "columns count, name, ELEMENT (its text) or ELEMENT.KEY")
     template: dict[str, Element] = Field(default_factory=dict)
     back: dict[str, Element] | None = None
