@@ -144,6 +144,29 @@ def layout_warnings(loaded: Loaded, doc: Document) -> list[str]:
         loc = key_of(loaded.definition, text_id) if key_of is not None and text_id else None
         problem = loaded.source.problem(loc, message) if loc else Problem(message, loaded.source.filename)
         out.append(f"warning: {problem.format()}")
+    return out + margin_warnings(loaded, doc)
+
+
+def margin_warnings(loaded: Loaded, doc: Document) -> list[str]:
+    """One warning per element of a user definition that prints within PRINTER_MARGIN of the
+    paper's edge (many lasers print nothing within 4.2 mm); built-ins are held to it by tests."""
+    from .draw.furniture import PRINTER_MARGIN
+    from .draw.lint import near_edge
+    key_of = getattr(loaded.handler, "element_key", None)
+    seen: dict[str, tuple[int, str, float]] = {}
+    for number, page in enumerate(doc.pages, 1):
+        for description, ident, gap in near_edge(page, PRINTER_MARGIN):
+            name = ident or description
+            if name not in seen or gap < seen[name][2]:
+                seen[name] = (seen.get(name, (number,))[0], description, gap)
+    out = []
+    for name, (number, description, gap) in seen.items():
+        where = f" (page {number})" if len(doc.pages) > 1 else ""
+        message = (f"{description}{where} prints {max(gap, 0.0):.1f} mm from the paper's edge: many printers "
+                   f"print nothing within {PRINTER_MARGIN:g} mm")
+        loc = key_of(loaded.definition, name) if key_of is not None else None
+        problem = loaded.source.problem(loc, message) if loc else Problem(message, loaded.source.filename)
+        out.append(f"warning: {problem.format()}")
     return out
 
 

@@ -12,7 +12,8 @@ from ._common import clean_errors
               help="Forget a stored correction: --printer NAME's, or else the one builds use.")
 @click.option("-o", "--output", "outdir", default="output", show_default=True, type=click.Path(file_okay=False),
               help="Folder for the test page.")
-@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4", show_default=True,
+              help="Paper size of the test page.")
 @click.option("--format", "formats", default="pdf,png", show_default=True, help="Formats of the test page.")
 @clean_errors
 def calibrate(measured_x, measured_y, printer, show, reset, outdir, paper, formats):

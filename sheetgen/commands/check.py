@@ -36,6 +36,8 @@ def check(log, fmt):
         verdict = Judgement(list(verdict))
     violations = verdict.violations
     name = loaded.source.filename
+    # a built-in example by its name, not the installed package's path (json keeps the file's path)
+    shown_name = loaded.source.path.stem if loaded.source.builtin else name
     readings = verdict.reading_names()
     counted = [v for v in violations if not v.consequence]
     if fmt == "json":
@@ -47,14 +49,14 @@ def check(log, fmt):
         click.echo(json.dumps(report, indent=2))
     else:
         for v in violations:
-            click.echo(v.format(name) + (" (a consequence of an earlier refused step)" if v.consequence else ""))
+            click.echo(v.format(shown_name) + (" (a consequence of an earlier refused step)" if v.consequence else ""))
         judged = ""
         if loaded.handler_readings():
             judged = ("; readings: " + ", ".join(readings) if readings else "; the default readings")
             judged += " (declared)" if verdict.declared else ""
         if verdict.legal:
-            click.echo(f"{name}: legal ({loaded.ruleset}{judged})")
+            click.echo(f"{shown_name}: legal ({loaded.ruleset}{judged})")
         else:
-            click.echo(f"{name}: {len(counted)} violation{'s' if len(counted) != 1 else ''} "
+            click.echo(f"{shown_name}: {len(counted)} violation{'s' if len(counted) != 1 else ''} "
                        f"({loaded.ruleset}{judged})", err=True)
     sys.exit(0 if verdict.legal else 1)

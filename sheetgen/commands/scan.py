@@ -16,7 +16,8 @@ from .build import game_build_options
 @click.option("-o", "--output", "outdir", default="output", show_default=True, type=click.Path(file_okay=False),
               help="Folder for PHOTO.sheetscan.yaml and PHOTO.overlay.png (photos of the same name from "
                    "several folders: FOLDER-PHOTO.*).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text for people, json for programs.")
 @game_build_options
 @clean_errors
 def scan(photos, sheet_ref, log, journal_path, outdir, fmt, **game_values):

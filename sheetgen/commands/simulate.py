@@ -33,12 +33,14 @@ def _game_options() -> list:
 @click.option("--coin", is_flag=True, help="Allow the one INSERT COIN after a death.")
 @click.option("--compare", "compare_ref", metavar="MAP2", default=None,
               help="Also play MAP2 on the same seeds and say which map is harder.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text for people, json for programs.")
 @click.option("-o", "--output", default=None,
               help="report.pdf for a PDF report, or a folder for PDF + SVG + PNG pages.")
 @click.option("--logs", "logs_dir", default=None, type=click.Path(file_okay=False),
               help="Also write the first games (up to 20) as play logs into this folder.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+              help="Paper size of the sheet the map is laid out for.")
 @click.option("--grayscale", is_flag=True, help="Ink saver: no colour fills in the report.")
 @click.option("--ruleset", cls=GameOption, default_of=default_ruleset, show_default=True, help_of=_ruleset_help)
 @clean_errors

@@ -29,7 +29,8 @@ lists and scalars replace, `null` deletes an inherited key.  A deck lays out
 cards N-up (see sheetgen.draw.nup): `card: {width, height, bleed}`, `template:`
 elements on every card, `count:` copies or `cards:` each with `elements:` that
 deep-merge onto the template (so a card can change just the template's title
-text), and an optional `back:`.
+text), or `cards_from: cards.csv` (a spreadsheet's rows as the cards: see
+sheetgen.definitions.csvcards), and an optional `back:`.
 """
 from __future__ import annotations
 
@@ -352,6 +353,9 @@ class LayoutModel(Strict):
     card: CardSpec | None = None
     count: PositiveInt | None = Field(None, le=MAX_COUNT)
     cards: list[CardEntry] | None = Field(None, max_length=MAX_COUNT)
+    # (repr=False: not in the sheet id, which the cards it gives are; ids of other decks stay as they were)
+    cards_from: str | None = Field(None, repr=False, description="a CSV file (relative to this file) whose rows are the cards: "
+                                   "columns count, name, ELEMENT (its text) or ELEMENT.KEY")
     template: dict[str, Element] = Field(default_factory=dict)
     back: dict[str, Element] | None = None
     gap: Length = Field(0.0, ge=0)
@@ -659,8 +663,30 @@ def merged_data(data: MarkedDict, source) -> Node:
     merged = _resolve_extends(data, Path(source.path).resolve(), [Path(source.path).resolve()])
     # locations in errors name the file as the user gave it
     _rename_file(merged, str(Path(source.path).resolve()), source.filename)
+    _cards_from_csv(merged)
     _merge_cards_onto_template(merged)
     return merged
+
+
+def _cards_from_csv(data: Node) -> None:
+    """`cards_from: FILE.csv`: the file's rows become the deck's `cards:`, every value marked
+    with its line and column in the CSV (sheetgen.definitions.csvcards)."""
+    ref = data.get("cards_from")
+    if not isinstance(ref, str) or data.get("kind") != "deck":
+        return                          # (pydantic or the checker says what is wrong)
+    declared = data.key_files.get("cards_from") or ""
+    line, col = data.value_marks.get("cards_from") or (None, None)
+    for other in ("cards", "count"):
+        if data.get(other) is not None:
+            raise InputError(Problem(f"give either 'cards_from' or '{other}', not both", declared, line, col,
+                                     path="cards_from"))
+    shown = str(Path(declared).parent / ref) if declared else ref
+    template = data.get("template") if isinstance(data.get("template"), dict) else {}
+    from .csvcards import cards_node
+    cards = cards_node(Path(shown), shown, template, Node)
+    data["cards"] = cards
+    data.key_files["cards"] = shown
+    data.value_marks["cards"] = (1, 1)
 
 
 def locator(merged: Node, filename: str) -> Callable[..., Problem]:
@@ -688,15 +714,23 @@ def load(data: MarkedDict, source) -> LayoutDefinition:
     """Merge extends, validate, then check what pydantic cannot (names, files, counts)."""
     filename = source.filename
     merged = merged_data(data, source)
+    card_file = merged.key_files.get("cards") if "cards_from" in merged else None
     try:
         model = LayoutModel.model_validate(merged)
     except ValidationError as exc:
-        raise InputError(_problems(exc, merged, filename)) from None
+        problems = _problems(exc, merged, filename)
+        if card_file:
+            from .csvcards import relabel
+            relabel(problems, card_file)
+        raise InputError(problems) from None
     locate_problem = locator(merged, filename)
-    problems: list[Problem] = []
+    problems = []
     checker = _Checker(model, merged, filename, locate_problem, problems)
     model = checker.run()
     cards = checker.cards
+    if problems and card_file:
+        from .csvcards import relabel
+        relabel(problems, card_file)
     if problems:
         unique: dict[tuple, Problem] = {}
         for p in problems:       # a template's problem shows once, not once per card
@@ -767,7 +801,7 @@ class _Checker:
         updates["groups"] = groups
         self._check_use_cycles(groups)
         if m.kind == "layout":
-            for key in ("card", "count", "cards", "back"):
+            for key in ("card", "count", "cards", "cards_from", "back"):
                 if getattr(m, key) is not None:
                     self.add((key,), f"'{key}' is only for kind: deck")
             if m.template:

@@ -11,7 +11,13 @@ FOOTER_SIZE = 6.0       # pt
 # mm: the square at each corner of a playable page that the sheets leave empty (the
 # scanner's fiducial marks go there), and the band along the bottom edge the footer uses
 CORNER_ZONE = 15.0
-FOOTER_BAND = (6.8, 2.8)    # mm above the bottom edge: the footer line and the ruler
+# many laser printers print nothing within 4.2 mm of the paper's edge: the footer and the
+# ruler keep PRINTER_MARGIN clear (their baseline is FOOTER_Y above the edge; 6 pt descenders
+# reach 0.5 mm below it)
+PRINTER_MARGIN = 4.5
+FOOTER_Y = 5.1
+FOOTER_X = CORNER_ZONE + 0.5        # mm from the left and right edges: where the footer and ruler end
+FOOTER_BAND = (7.8, 4.3)    # mm above the bottom edge: the footer line and the ruler
 GREY = "#555555"
 RULER_STYLE = Style(stroke="#000000", stroke_width=0.2)
 
@@ -40,13 +46,15 @@ def finish_page(page: Page, options: BuildOptions, sid: str, footer: str = "",
     """Add footer and ruler and apply the printer scale correction.
 
     footer: extra text (e.g. the title) printed at the left of the footer line.
-    ruler_at: where the 50 mm ruler goes (default bottom right inside 6 mm).
+    ruler_at: where the 50 mm ruler goes (default bottom right, on the footer's baseline).
     """
-    y = page.height - 4.0
+    y = page.height - FOOTER_Y
     parts = [p for p in (footer, f"seed {options.seed}", f"sheet {sid}", options.calibration.label()) if p]
-    page.add(Text(5.0, y, " · ".join(parts), size=FOOTER_SIZE, font="sans", fill=GREY, id="footer", cls="footer"))
+    # between the bottom corner squares (the scanner's markers), which the footer's 6 pt line,
+    # 4.5 mm clear of the edge, would reach into
+    page.add(Text(FOOTER_X, y, " · ".join(parts), size=FOOTER_SIZE, font="condensed", fill=GREY, id="footer", cls="footer"))
     if options.ruler:
-        rx, ry = ruler_at if ruler_at else (page.width - 5.0 - 50.0 - 9.0, page.height - 4.0)
+        rx, ry = ruler_at if ruler_at else (page.width - FOOTER_X - 50.0 - 9.0, page.height - FOOTER_Y)
         page.add(ruler(rx, ry))
     cal = options.calibration
     if not cal.is_identity:

@@ -301,3 +301,29 @@ def paper_difference(compose_at: Callable[[str], Document]) -> PaperDifference:
     return PaperDifference(frozenset(a4 - letter), frozenset(letter - a4),
                            tuple(sorted((a4_words - letter_words).items())),
                            tuple(sorted((letter_words - a4_words).items())))
+
+
+def near_edge(page, margin: float) -> list[tuple[str, str | None, float]]:
+    """What prints within margin mm of the page's edge, as (description, element id, gap in mm):
+    many printers print nothing there.  Crop marks run to the edge on purpose; white fills
+    print nothing."""
+    out = []
+    for found in _walk(page.items):
+        item = found[0]
+        if has_token(item.cls, "crop"):
+            continue
+        style = getattr(item, "style", None)
+        if style is not None and style.stroke is None and (style.fill or "").lower() in ("#ffffff", "white"):
+            continue
+        shape = _shape(*found)
+        if shape is None:
+            continue
+        x0, y0, x1, y1 = shape.box
+        gap = min(x0, y0, page.width - x1, page.height - y1)
+        if gap < margin - 1e-6:
+            description = shape.description
+            if shape.text is not None:          # (a long text by its beginning and end)
+                from ..limits import quoted
+                description = f"text {quoted(shape.text.text)} ({shape.ident or 'no id'})"
+            out.append((description, shape.ident, gap))
+    return out

@@ -28,9 +28,9 @@ def render_pdf_bytes(doc, grayscale: bool = False) -> bytes:
     return render_pdf(doc, None, grayscale=grayscale)
 
 
-def render_svg_pages(doc, grayscale: bool = False) -> list[str]:
+def render_svg_pages(doc, grayscale: bool = False, embed_fonts: bool = True) -> list[str]:
     from .svg import iter_svg_pages
-    return list(iter_svg_pages(doc, grayscale=grayscale))
+    return list(iter_svg_pages(doc, grayscale=grayscale, embed_fonts=embed_fonts))
 
 
 def render_png_pages(doc, dpi: int = 150, grayscale: bool = False) -> list[bytes]:

@@ -14,7 +14,8 @@ import mimetypes
 from ..draw.model import PT_PER_MM, Circle, Group, Image, Line, Path, Polygon, Rect, Text
 from ..errors import InputError, Problem
 from ..fonts import check_font
-from .common import SVG_FALLBACK, SVG_FONTS, check_image, dash_of, grey_image_png, hex_colour
+from .common import SVG_FONTS, check_image, dash_of, grey_image_png, hex_colour
+from .svgfonts import family_list, font_face_css
 
 _CAPS = {"butt", "round", "square"}
 _JOINS = {"miter", "round", "bevel"}
@@ -127,9 +128,9 @@ class _SvgPage:
         base = self.style_cache.get(key)
         if base is None:
             check_font(t.font)
-            family, weight, style = SVG_FONTS[t.font]
+            _, weight, style = SVG_FONTS[t.font]
             base = {"stroke": "none", "fill": "none" if t.fill is None else hex_colour(t.fill, self.gray)}
-            font_family = f"{family}, {SVG_FALLBACK[family]}"
+            font_family = family_list(t.font)
             if font_family != ROOT_STYLE["font_family"]:
                 base["font_family"] = font_family
             if _n(t.size / PT_PER_MM) != ROOT_STYLE["font_size"]:
@@ -175,21 +176,27 @@ def _path_data(commands) -> str:
 class SvgRenderer:
     """SVG text per page; caches (styles, embedded images) live as long as the renderer."""
 
-    def __init__(self, doc, grayscale: bool = False):
+    def __init__(self, doc, grayscale: bool = False, embed_fonts: bool = True):
         import svgwrite
         self.svgwrite = svgwrite
         self.title = doc.title
         self.gray = grayscale
+        # False: no @font-face (for an SVG inlined in a page that carries the fonts itself)
+        self.embed_fonts = embed_fonts
         self.style_cache: dict = {}
         self.image_cache: dict = {}
 
-    def drawing(self, page):
-        """The svgwrite Drawing of one page."""
+    def drawing(self, page, fonts: str | None = None):
+        """The svgwrite Drawing of one page; fonts is its @font-face CSS (made from its items
+        when not given), in a <style> so the page shows in its own fonts on any computer."""
         w, h = _n(page.width), _n(page.height)
         dwg = self.svgwrite.Drawing(size=(f"{w}mm", f"{h}mm"), viewBox=f"0 0 {w} {h}", debug=False,
                                     profile="full")
         if self.title:
             dwg.set_desc(title=self.title)
+        css = (font_face_css(page.items) if self.embed_fonts else "") if fonts is None else fonts
+        if css:
+            dwg.defs.add(dwg.style(css))
         dwg.add(dwg.rect((0, 0), (w, h), fill="#ffffff", stroke="none", class_="page-background"))
         root = dwg.g(**ROOT_STYLE)
         _SvgPage(dwg, self.gray, self.style_cache, self.image_cache).items(root, page.items)
@@ -201,7 +208,8 @@ class SvgRenderer:
         text taken from ITEM_TEXT when the same primitive was written before (the companion page
         redraws its pencil overlay, mostly unchanged, on every tap)."""
         items = page.items
-        bare = drawing_text(self.drawing(_Bare(page.width, page.height)))
+        bare = drawing_text(self.drawing(_Bare(page.width, page.height),
+                                         font_face_css(items) if self.embed_fonts else ""))
         if not items:
             return bare
         if not bare.endswith(' stroke-width="0.25" /></svg>'):
@@ -327,6 +335,7 @@ def element_text(el) -> str:
 def _write_element(el, write) -> None:
     from xml.etree.ElementTree import _escape_attrib, _escape_cdata
 
+    from svgwrite.container import Script
     from svgwrite.path import Path as PathElement
     from svgwrite.shapes import Polyline
     from svgwrite.text import TSpan
@@ -346,10 +355,13 @@ def _write_element(el, write) -> None:
             if value:
                 write(f' {name}="{_escape_attrib(value)}"')
     text = str(el.text) if isinstance(el, TSpan) else ""      # (text, tspan: their characters)
-    if text or el.elements:
+    content = getattr(el, "_content", "") if isinstance(el, Script) else ""    # (style: CSS, as CDATA)
+    if text or content or el.elements:
         write(">")
         if text:
             write(_escape_cdata(text))
+        if content:
+            write(f"<![CDATA[{content}]]>")
         for child in el.elements:
             _write_element(child, write)
         write(f"</{el.elementname}>")
@@ -358,8 +370,8 @@ def _write_element(el, write) -> None:
 
 
 
-def iter_svg_pages(doc, grayscale: bool = False):
+def iter_svg_pages(doc, grayscale: bool = False, embed_fonts: bool = True):
     """Yield the SVG text of each page in turn."""
-    svg = SvgRenderer(doc, grayscale)
+    svg = SvgRenderer(doc, grayscale, embed_fonts)
     for page in doc.pages:
         yield svg.page(page)

@@ -116,7 +116,9 @@ def text(result) -> str:
              f"{len(result.readings)} regions read, {len(result.uncertain())} uncertain)"]
     shows = result.view.as_dict()
     for key, value in shows.items():
-        if isinstance(value, dict):
+        if isinstance(value, (dict, list)) and not value:
+            value = "none"                  # not an empty line (a blank sheet's resources)
+        elif isinstance(value, dict):
             value = ", ".join(f"{k} {v}" for k, v in value.items())
         elif isinstance(value, list):
             value = ", ".join(str(v) for v in value[:24]) + (f" ... ({len(value)})" if len(value) > 24 else "")

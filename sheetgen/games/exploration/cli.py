@@ -22,7 +22,8 @@ from sheetgen.commands._common import clean_errors
               help="Folder for the play log and the rendered map.")
 @click.option("--format", "formats", default="pdf,svg,png", show_default=True,
               help="Map formats, comma separated (pdf, svg, png), or 'none' for the log only.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+              help="Paper size of the map sheet.")
 @click.option("--grayscale", is_flag=True, help="Ink saver: no colour fills.")
 @click.option("--dpi", type=click.IntRange(50, 1200), default=150, show_default=True, help="PNG resolution.")
 @click.option("--interactive", "-i", is_flag=True,

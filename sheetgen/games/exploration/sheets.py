@@ -222,16 +222,60 @@ def _contents_page(contents, entrances, pw: float, ph: float, options: BuildOpti
         page.add(Text(x0, y + 2.5, "Roll d6 and draw the entrance at the bottom centre of the sheet.",
                       size=8, font="sans"))
         y += 5
-        col_w = width / 6
-        sq = min((col_w - 3) / 8, 3.6)
+        alone = contents is None and treasure is None       # alone on its page: drawn large, 3 x 2
+        per_row = 3 if alone else 6
+        col_w = width / per_row
+        sq = min((col_w - 3) / 8, 7.0 if alone else 3.6)
         for i in range(6):
             entry = entrances.rooms.entries[i + 1]
-            page.add(shape_panel(entry, i + 1, x0 + i * col_w, y, col_w - 2, sq, options))
-        y += 6.8 + 8 * sq + 4
+            row, col = divmod(i, per_row)
+            page.add(shape_panel(entry, i + 1, x0 + col * col_w, y + row * (6.8 + 8 * sq + 4), col_w - 2, sq,
+                                 options))
+        y += (6 // per_row) * (6.8 + 8 * sq + 4)
+        page.add(*legend_row(x0, y + 1))    # the door states, drawn only in the entrance rooms
+        y += 6
     if treasure is not None:
         y = _treasure_table(page, treasure, x0, y + 4, width, options)
-    page.add(*legend_row(x0, min(y + 4, ph - 16)))
+    _play_aids(page, contents, treasure, x0, y + 4, width, ph - CORNER_ZONE - 2)
     return page
+
+
+def _play_aids(page: Page, contents, treasure, x0: float, y: float, width: float, bottom: float) -> None:
+    """What fills the rest of a tables page: what a player writes down while the tables are in
+    use, so a short table alone on a page (treasure: six rows) is still worth its paper:
+    a tick box per boss met (each adds to the next escalation roll) and a log of finds, or notes."""
+    if contents is not None and bottom - y >= 10:
+        esc = contents.contents.escalation
+        per = getattr(esc, "per_prior", 1)
+        final = getattr(esc, "final_at", 6)
+        page.add(Text(x0, y, "Bosses met", size=10, font="sans-bold", id="bosses-met-title"))
+        page.add(Text(x0 + text_width("Bosses met", "sans-bold", 10) + 3, y,
+                      f"tick one for each boss result: each adds +{per} to the next escalation roll "
+                      f"({final}+ is the Final Boss)", size=8, font="sans"))
+        for i in range(8):
+            page.add(Rect(x0 + i * 9, y + 3, 6, 6, BOX, id=f"boss-box-{i + 1}", cls="boss-box"))
+        y += 17
+    if bottom - y < 20:
+        return
+    title, heads = (("Treasure found", ("d6", "Find", "Carried by")) if treasure is not None
+                    else ("Notes", ()))
+    page.add(Text(x0, y, title, size=10, font="sans-bold", id="log-title"))
+    y += 3
+    cols = (x0, x0 + 12, x0 + width * 0.68) if heads else ()
+    if heads:
+        page.add(Rect(x0, y, width, 6, BOX))
+        for cx, head in zip(cols, heads):
+            page.add(Text(cx + 1.5, y + 4.3, head, size=9, font="sans-bold"))
+        y += 6
+    pitch = 7.5
+    rows = int((bottom - y) // pitch)
+    for r in range(rows):
+        top = y + r * pitch
+        # (no id: a Letter page has fewer lines than an A4 one)
+        page.add(Line(x0, top + pitch, x0 + width, top + pitch, Style(stroke=GRID_INK, stroke_width=0.3),
+                      cls="log-line"))
+        for cx in cols[1:]:
+            page.add(Line(cx, top, cx, top + pitch, Style(stroke=GRID_INK, stroke_width=0.3)))
 
 
 def _treasure_table(page: Page, table, x0: float, y: float, width: float, options: BuildOptions) -> float:

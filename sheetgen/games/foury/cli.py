@@ -39,6 +39,13 @@ def new_map(name, source, size, force):
     Every key of the format is in it once, with the values it takes in a comment
     (the campaign keys as comments to uncomment); `sheetgen validate NAME.yaml`,
     `sheetgen build NAME.yaml` and `sheetgen simulate NAME.yaml` work on it at once.
+
+    \b
+    Examples:
+      sheetgen new map cellar                   # cellar.yaml in this folder, 9x9
+      sheetgen new map cellar --size 11x9
+      sheetgen new map my-story --from ancient-story
+      sheetgen build cellar.yaml                # then print it
     """
     from pathlib import Path
 

@@ -27,6 +27,7 @@ TYPE_ICON = {"monster": "monster", "lair": "skull", "trap": "statue", "treasure"
              "blacksmith": "weapon", "warp": "magic circle", "bounty-hunter": "coin", "start": "start",
              "shrine": "star", "library": "oracle", "merchant": "market", "armory": "shield", "corridor": "entry"}
 BAND = 4.0            # mm: thickness of the side band
+MIN_PT = 6.2          # pt: the smallest text of a card drawn small on the dungeon map
 
 
 def _side(d: str, kind: str, grayscale: bool, cid: str, label_size: float = 7.0) -> Group:
@@ -75,18 +76,21 @@ def _side(d: str, kind: str, grayscale: bool, cid: str, label_size: float = 7.0)
     return Group(tuple(items), transform=t, id=f"side-{cid}-{d}-{kind}", cls=f"side side-{kind}")
 
 
-def room_card(card, grayscale: bool = False, compact: bool = False) -> Group:
+def room_card(card, grayscale: bool = False, compact: bool = False, scale: float = 1.0) -> Group:
     """The face of one room card (definitions.navigation.RoomCard).
 
-    compact: for the dungeon map, drawn smaller: no rules text, larger labels."""
+    compact: for the dungeon map, drawn smaller: no rules text, larger labels.
+    scale: how much smaller the card is drawn (compact): its labels grow so that none prints
+    under MIN_PT."""
     from sheetgen.draw.icons import icon
     cid = card.id
+    least = MIN_PT / scale              # the smallest size, in the card's own points
     items: list = frame(TYPE_FILL.get(card.type, "#f1efe9"), grayscale)
     for d in ("n", "e", "s", "w"):
-        items.append(_side(d, getattr(card.sides, d), grayscale, cid, 9.5 if compact else 7.0))
+        items.append(_side(d, getattr(card.sides, d), grayscale, cid, max(9.5, least) if compact else 7.0))
     items.append(title(card.title, 15.5 if compact else 14.5, size=14.0 if compact else 11.0, id=f"title-{cid}"))
     items.append(Text(CARD_W / 2, 22.5 if compact else 19.5, card.type.replace("-", " ").upper(),
-                      size=9.0 if compact else 6.5, font="condensed-bold",
+                      size=max(9.0, least) if compact else 6.5, font="condensed-bold",
                       anchor="middle", fill=INK, cls="card-type"))
     items.append(icon(TYPE_ICON.get(card.type, "entry"), CARD_W / 2 - 12, 27.0 if compact else 22.0,
                       24.0 if compact else 22.0, colour=not grayscale, id=f"symbol-{cid}"))
@@ -95,11 +99,11 @@ def room_card(card, grayscale: bool = False, compact: bool = False) -> Group:
     if card.xp and not compact:
         items.append(Text(CARD_W - 9.0, 14.5 + 6.5, f"{card.xp} XP", size=6.5, font="sans-bold", anchor="end",
                           fill=INK, cls="xp"))
-    items.append(_actions(card, grayscale, 9.0 if compact else 6.5))
+    items.append(_actions(card, grayscale, max(9.0, least) if compact else 6.5, max(8.0, least) if compact else 8))
     return Group(tuple(items), id=f"room-{cid}", cls=f"room-card room-{card.type}")
 
 
-def _actions(card, grayscale: bool, label: float = 6.5) -> Group:
+def _actions(card, grayscale: bool, label: float = 6.5, number: float = 8) -> Group:
     """The action symbols at the bottom (where navigation tokens go), hazard outlined in red."""
     funcs = card.action_symbols
     y0, hgt = 63.5, 14.5
@@ -121,11 +125,11 @@ def _actions(card, grayscale: bool, label: float = 6.5) -> Group:
         items.append(Rect(x, y0, slot_w, hgt, style, radius=3.0, id=f"action-{card.id}-{i + 1}",
                           cls="action hazard" if outlined else "action"))
         items.append(Circle(x + slot_w / 2, y0 + 5.2, 3.6, Style(stroke=INK, stroke_width=0.3)))
-        items.append(Text(x + slot_w / 2, y0 + 6.6, str(i + 1), size=8, font="sans-bold", anchor="middle", fill=INK))
+        items.append(Text(x + slot_w / 2, y0 + 6.6, str(i + 1), size=number, font="sans-bold", anchor="middle", fill=INK))
         items.append(Text(x + slot_w / 2, y0 + 12.6, f[:12], size=fit_size(f[:12], "condensed", label, slot_w - 2),
                           font="condensed", anchor="middle", fill=INK))
         if outlined:
-            items.append(Text(x + 2.2, y0 + 4.6, "!", size=9, font="sans-bold", fill=RED if not grayscale else INK,
+            items.append(Text(x + 2.2, y0 + 4.6, "!", size=max(9, number), font="sans-bold", fill=RED if not grayscale else INK,
                               cls="hazard-mark"))
     return Group(tuple(items), id=f"actions-{card.id}", cls="actions")
 
@@ -173,13 +177,14 @@ def dungeon_document(d, options) -> Document:
                           id=f"cell-{c}-{r}", cls="cell"))
     for cid, (c, r) in d.pos.items():
         x, y = x0 + c * cw, top + r * ch
-        inner = room_card(d.cards[cid], options.grayscale, compact=True)
+        inner = room_card(d.cards[cid], options.grayscale, compact=True, scale=scale_k * 0.96)
         page.add(Group((inner,), transform=(scale_k * 0.96, 0, 0, scale_k * 0.96, x + cw * 0.02, y + ch * 0.02),
                        id=f"place-{cid}", cls="placed"))
-        if cid == d.start:
-            # the label sits on the start card's bottom edge on purpose
-            page.add(allow_overlap(Text(x + cw / 2, y + ch - 1.5, "START", size=7, font="sans-bold",
-                                        anchor="middle", fill=GREEN if not options.grayscale else INK, id="start")))
+        if cid == d.start and d.cards[cid].type != "start":
+            # (a start card says START itself) over the card's action row, clear of its wall band
+            page.add(allow_overlap(Text(x + cw / 2, y + ch * 0.02 + 60.0 * scale_k * 0.96, "START", size=8,
+                                        font="sans-bold", anchor="middle",
+                                        fill=GREEN if not options.grayscale else INK, id="start")))
     legend = ("Sides: gap = open (free) · D = locked door (key) · W = wall (bomb) · 1 HP may replace either · "
               "red outline / ! = hazard, resolve on entry · a room anyone entered is free from any side")
     ly = top + d.rows * ch + 6

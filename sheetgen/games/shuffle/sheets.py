@@ -3,7 +3,7 @@ both sides, the Boss room) N-up with crop marks, and the one-page reference."""
 from __future__ import annotations
 
 from sheetgen.draw.cards import CARD_H, CARD_W, INK, badge, frame, paragraph, title
-from sheetgen.draw.furniture import finish_page, sheet_id
+from sheetgen.draw.furniture import CORNER_ZONE, finish_page, sheet_id
 from sheetgen.draw.model import Circle, Document, Group, Line, Page, Polygon, Rect, Style, Text
 from sheetgen.draw.options import PAPER_SIZES
 from .tables import HAND_SIZE, KO_BURN
@@ -307,14 +307,32 @@ TERMS = [
 
 
 def reference_document(defn, options) -> Document:
-    from sheetgen.fonts import wrap
     pw, ph = PAPER_SIZES[options.paper or defn.paper]
+    # laid out once at the base sizes, then again with the type grown to fill the page
+    # (at the base sizes a quarter of a Letter or A4 page stayed empty), up to 1.3 times
+    bottom = ph - CORNER_ZONE
+    page, end = _reference_page(defn, options, pw, ph, 1.0)
+    f = 1.3
+    while f > 1.0:                  # the largest that fits (wrapping makes the height jump)
+        grown, end = _reference_page(defn, options, pw, ph, f)
+        if end <= bottom:
+            page = grown
+            break
+        f = round(f - 0.02, 2)
+    sid = sheet_id("shuffle-reference", defn.title, options.grayscale, pw)
+    finish_page(page, options, sid, footer=defn.title)
+    return Document([page], title=defn.title, name="shuffle-reference")
+
+
+def _reference_page(defn, options, pw: float, ph: float, f: float) -> tuple[Page, float]:
+    """The reference page with its type and spacing f times the base; and the y where it ends."""
+    from sheetgen.fonts import wrap
     page = Page(pw, ph, name="reference")
     mx = 14.0
     width = pw - 2 * mx
     page.add(Text(pw / 2, 17, defn.title, size=15, font="serif-bold", anchor="middle", fill=INK, id="title"))
     y = 27.0
-    body, small = 10.5, 9.5
+    body, small, head_pt = 10.5 * f, 9.5 * f, 10.5 * f
     lead = lambda s: s * 1.3 * 25.4 / 72   # noqa: E731
 
     def lines(text, x, size, font, w, ident=None):
@@ -323,33 +341,33 @@ def reference_document(defn, options) -> Document:
             page.add(Text(x, y, line, size=size, font=font, fill=INK, id=ident if k == 0 else None))
             y += lead(size)
 
-    page.add(Rect(mx - 3, y - 5.5, width + 6, 7.5, Style(stroke=None, fill=None if options.grayscale else "#e8e1d0")))
-    page.add(Text(mx, y, "SEQUENCE OF PLAY", size=10.5, font="sans-bold", fill=INK, id="sequence"))
-    y += 7
+    def heading(text, ident):
+        nonlocal y
+        page.add(Rect(mx - 3, y - 5.5 * f, width + 6, 7.5 * f,
+                      Style(stroke=None, fill=None if options.grayscale else "#e8e1d0")))
+        page.add(Text(mx, y, text, size=head_pt, font="sans-bold", fill=INK, id=ident))
+        y += 7 * f
+
+    heading("SEQUENCE OF PLAY", "sequence")
     lines("In any order, once per turn:", mx, body, "sans", width)
-    y += 1
+    y += 1 * f
     for head, subs in SEQUENCE:
-        page.add(Circle(mx + 1.2, y - 1.2, 0.9, Style(stroke=None, fill=INK)))
+        page.add(Circle(mx + 1.2, y - 1.2 * f, 0.9 * f, Style(stroke=None, fill=INK)))
         lines(head, mx + 4, body, "sans-bold", width - 4)
-        for s in subs or ():
+        for sub in subs or ():
             page.add(Text(mx + 6, y, "-", size=small, font="sans", fill=INK))
-            lines(s, mx + 9, small, "sans", width - 9)
-        y += 1.5
-    y += 2
-    page.add(Rect(mx - 3, y - 5.5, width + 6, 7.5, Style(stroke=None, fill=None if options.grayscale else "#e8e1d0")))
-    page.add(Text(mx, y, "GENERAL", size=10.5, font="sans-bold", fill=INK, id="general"))
-    y += 7
+            lines(sub, mx + 9, small, "sans", width - 9)
+        y += 1.5 * f
+    y += 2 * f
+    heading("GENERAL", "general")
     for g in GENERAL:
-        page.add(Circle(mx + 1.2, y - 1.2, 0.9, Style(stroke=None, fill=INK)))
+        page.add(Circle(mx + 1.2, y - 1.2 * f, 0.9 * f, Style(stroke=None, fill=INK)))
         lines(g, mx + 4, small, "sans", width - 4)
-    y += 3
-    page.add(Rect(mx - 3, y - 5.5, width + 6, 7.5, Style(stroke=None, fill=None if options.grayscale else "#e8e1d0")))
-    page.add(Text(mx, y, "TERMINOLOGY", size=10.5, font="sans-bold", fill=INK, id="terminology"))
-    y += 7
+    y += 3 * f
+    heading("TERMINOLOGY", "terminology")
+    term_w = 34 * f
     for term, meaning in TERMS:
         page.add(Text(mx, y, term, size=body, font="sans-bold", fill=INK, id=f"term-{term.lower().replace(' ', '-')}"))
-        lines(meaning, mx + 34, small, "sans", width - 34)
-        y += 0.8
-    sid = sheet_id("shuffle-reference", defn.title, options.grayscale, pw)
-    finish_page(page, options, sid, footer=defn.title)
-    return Document([page], title=defn.title, name="shuffle-reference")
+        lines(meaning, mx + term_w, small, "sans", width - term_w)
+        y += 0.8 * f
+    return page, y

@@ -15,7 +15,8 @@ from .. import board as fb
 from ..rules import rules_for
 from ..tables import DIE_TABLE, REQUIREMENT_COUNT, SLAUGHTER
 from .character import CharacterSpec, Hero, ZoneInfo, character_sheet
-from sheetgen.draw.furniture import CORNER_ZONE, finish_page, sheet_id
+from sheetgen.draw.furniture import CORNER_ZONE, PRINTER_MARGIN, finish_page, sheet_id
+from sheetgen.draw import scanmarks as SM
 from sheetgen.draw.icons import MAP_ICONS, LABELS, icon, slug
 from .enemies import BASE_FOES, FOES, enemy_reference, reference_height
 from .pictograms import event_pictogram
@@ -625,6 +626,12 @@ def scissors(x, y, size=4.0, vertical=True) -> Group:
     return Group(items, cls="scissors")
 
 
+# mm above the bottom edge: the top of the QR code's white (the middle sheet of three ends above it)
+QR_TOP = SM.QR_BOTTOM + SM.QR + SM.QUIET
+SHEETS_TOP = PRINTER_MARGIN + 0.2  # mm: where the sheets of a page of character sheets start
+CUT_TOP = PRINTER_MARGIN + 0.2     # mm: a cut line's top end, its stroke clear of the printer's margin
+
+
 def cut_line(x, y1, y2, id="cut-line") -> list:
     return [Line(x, y1, x, y2, Style(stroke=GREY, stroke_width=0.3, dash=(2.0, 1.5)), id=id, cls="cut"),
             Group((Rect(x - 2.6, y1, 5.2, 6.0, Style(stroke=None, fill="#ffffff")),
@@ -726,7 +733,7 @@ def compose_map(fmap, options: BuildOptions, hero: Hero | None = None) -> Docume
         page.add(Group(tuple(_t(MARGIN, events_y - 3.5 - (len(lines) - 1 - k) * 3.0, ln, 7.0, "condensed", fill=GREY)
                              for k, ln in enumerate(lines)), id="blank-instructions"))
     # the character sheet, detachable; its header clear of the top-right corner
-    page.add(*cut_line(cut_x, MARGIN - 2, H - 7.5))
+    page.add(*cut_line(cut_x, CUT_TOP, H - 7.5))
     hero_name = options.option("hero")
     spec = spec_for_map(fmap, hero)
     sx = cut_x + MARGIN
@@ -795,15 +802,17 @@ def character_pages(specs: list[CharacterSpec], options: BuildOptions, title: st
         for i, spec in enumerate(chunk):
             x = MARGIN + i * (sw + SHEET_GAP)
             prefix = f"p{pi * slots + i + 1}-" if len(specs) > 1 else ""
-            page.add(Group(tuple(character_sheet(x, MARGIN, sw, H - CORNER_ZONE - MARGIN, spec, gray, prefix,
+            # the sheets start higher than the page's margin and end above the QR code's white
+            page.add(Group(tuple(character_sheet(x, SHEETS_TOP, sw, H - max(CORNER_ZONE, QR_TOP) - SHEETS_TOP,
+                                                 spec, gray, prefix,
                                                  clear=(clear, clear))),
                            id=f"{prefix}character-sheet", cls="character-sheet"))
             if i:
-                page.add(*cut_line(x - SHEET_GAP / 2, MARGIN - 2, H - 7.5, id=f"cut-line-{i}"))
+                page.add(*cut_line(x - SHEET_GAP / 2, CUT_TOP, H - 7.5, id=f"cut-line-{i}"))
         if side_text is not None:
             x = MARGIN + len(chunk) * (sw + SHEET_GAP)
             if chunk:
-                page.add(*cut_line(x - SHEET_GAP / 2, MARGIN - 2, H - 7.5, id=f"cut-line-{len(chunk)}"))
+                page.add(*cut_line(x - SHEET_GAP / 2, CUT_TOP, H - 7.5, id=f"cut-line-{len(chunk)}"))
             x += 1.0
             page.add(Group(tuple(text_column(x, MARGIN, W - CORNER_ZONE - x, H - CORNER_ZONE - MARGIN, columns[pi],
                                              gray)), id="notes"))
