@@ -61,6 +61,7 @@
     $("#map").innerHTML = state.svg;
     const svg = $("#map svg");
     svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", "the map being drawn (the findings below list what the lint says of it)");
     overlay();
     $("#dirty").hidden = !state.dirty;
     $("#save").disabled = !state.dirty;
