@@ -1,12 +1,13 @@
 """Dungeon Foury (rules text: shared/seeds/003): the roll-and-write of four rounds on a zone map.
 
 The rules side (pure: the standard library and sheetgen.games.base only):
-    rules.py      the engine: GameState, FouryRules (the base game, The Ancient Story) and one
-                  subclass per campaign: Slaughter (its Fury boxes, +0 monsters, a cornucopia
-                  every third kill), Santa (the hourglass, packages, candy canes), Strength (caps
-                  at the full scale), Kraken (floods, swimming, the immortal Kraken); the table
-                  CAMPAIGNS picks one by a map's `campaign:` (rules_for); FouryReading: the
-                  alternative readings of the rules text a log may follow
+    rules/        the engine: state.py (GameState, FouryReading: the alternative readings of
+                  the rules text a log may follow, helpers), steps.py (FouryRules: the base game,
+                  The Ancient Story, one handler per step), campaigns/ (one module per campaign:
+                  slaughter.py (its Fury boxes, +0 monsters, a cornucopia every third kill),
+                  santa.py (the hourglass, packages, candy canes), strength.py (caps at the full
+                  scale), kraken.py (floods, swimming, the immortal Kraken)), sheet.py (what a
+                  `sheet:` step asserts); __init__.py: the table CAMPAIGNS (rules_for)
     actions.py    the typed actions, one per play-log step
     notation.py   play-log steps <-> actions, both ways (parse / serialize), the players' words
     tables.py     the game's data in one place: the die table, foe strengths, tracks and caps,

@@ -11,7 +11,7 @@
     SANTA_TURNS, SANTA_GOAL, SANTA_GRID, STAR_STEPS    Santa Crash'n Foury
     SWIM_LIMIT, FLOOD_EVERY, KRAKEN_TURNS, OPPOSITE_ZONE   Discovering the Kraken
     Campaign, ANCIENT ... KRAKEN   what each campaign is and prints (its rules class in
-                       rules.py says what it changes in play)
+                       rules/ says what it changes in play)
 
 Pure data (the standard library only).  Where the rules text gives no number (the
 rulebook's die table, the hero sheets), the numbers are our own, as printed on our sheets.
@@ -145,7 +145,7 @@ OPPOSITE_ZONE = {"A": "C", "C": "A", "B": "D", "D": "B"}
 @dataclass(frozen=True)
 class Campaign:
     """What a campaign is and what its map and character sheet show (what it changes in
-    play is its rules class in rules.py, which holds one of these as `campaign`)."""
+    play is its rules class in rules/, which holds one of these as `campaign`)."""
     name: str                           # the map's `campaign:`
     title: str                          # printed on the sheets
     centre: str                         # the centre room's label on the map

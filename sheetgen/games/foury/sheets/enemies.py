@@ -3,7 +3,7 @@ beside a map and the spare columns of the character-sheet pages.
 
 Strengths come from the rules tables (tables.foe_strength over the rounds a campaign
 plays); the effects are the rules text's Enemies, the campaigns' new foes and the
-map summary, as the engine applies them (rules.py).
+map summary, as the engine applies them (rules/).
 """
 from __future__ import annotations
 
