@@ -369,6 +369,8 @@ class SimulationRequest:
     coin: bool = False
     compare_ref: str | None = None
     table: str | None = None
+    cluster: str | None = None          # a Dask scheduler's address: play the batches there (same results)
+    progress: Callable[[int, int], None] | None = None   # (batches done, batches) as they come back
 
 
 class Simulation(ABC):
