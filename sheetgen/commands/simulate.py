@@ -78,6 +78,9 @@ def simulate(map_ref, games, policy, hero, seed, jobs, cluster, coin, compare_re
         able = sorted(name for name, g in all_games().items() if g.simulator)
         raise InputError(Problem(f"{game.title} has no simulator", path="--ruleset",
                                  expected="one of " + ", ".join(able)))
+    if cluster:
+        from ._common import require_extra
+        require_extra("cluster", "simulate --cluster")
     progress = _progress_bar() if cluster else None
     request = SimulationRequest(ref=map_ref, games=games, policy=policy, hero=hero, seed=seed, jobs=jobs,
                                 coin=coin, compare_ref=compare_ref, table=table, cluster=cluster,

@@ -79,6 +79,9 @@ def generate_map(size, campaign, win_rate, tolerance, policy, hero, source, keep
     path = Path(output) if output else None
     if path is not None and path.exists() and not force:
         raise InputError(Problem(f"{path} exists already: give --force to overwrite it", path="-o"))
+    if cluster:
+        from sheetgen.commands._common import require_extra
+        require_extra("cluster", "generate map --cluster")
     heroes = G.heroes_for(hero)
     G.check_target(win_rate, tolerance, budget, 1)
     fmap = None

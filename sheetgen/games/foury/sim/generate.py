@@ -42,6 +42,7 @@ RESOURCE_ITEMS = ("potion", "shield", "weapon", "clover", "shovel", "chest")
 FOES = ("goblin", "orc", "troll")
 VERIFY_OFFSET = 1_000_003           # the verification's seed: seed + this (the search never plays it)
 HEAT = 120                          # the racing heat: games before a hopeless candidate is dropped
+FULL = 400                          # the least games of a candidate's full evaluation
 
 
 @dataclass
@@ -251,7 +252,8 @@ def generate(values: dict, title: str, target: Target, player: Player, seed: int
     # their differences are measured far closer than that); the verification: 0.6 of it, which
     # leaves room for the estimate to sit off the target
     p = target.win_rate
-    full = max(HEAT, min(2000, math.ceil(1.96 ** 2 * p * (1 - p) / target.tolerance ** 2)))
+    # (never under FULL: on fewer shared seeds the search fits the map to those dice, not to the game)
+    full = max(FULL, min(2000, math.ceil(1.96 ** 2 * p * (1 - p) / target.tolerance ** 2)))
     verify = max(full, math.ceil(1.96 ** 2 * p * (1 - p) / (target.tolerance * 0.6) ** 2))
     text = render(title, values)
     fmap, findings = load_text(text)
@@ -274,6 +276,9 @@ def generate(values: dict, title: str, target: Target, player: Player, seed: int
                 log(f"verify: {vw / vn:.1%} (95% {lo:.1%}-{hi:.1%}) over {vn} fresh games")
             if target.within(lo, hi):
                 return Outcome(text, True, vw / vn, (lo, hi), vn, player.played, candidates, changes)
+            # not there after all: the fresh games join the estimate, so the search's own seeds do
+            # not keep it on a map that only those dice favour
+            rate = (rate * full + vw) / (full + vn)
         step = mutate(values, rng, rate > p, keep)
         if step is None:
             continue
