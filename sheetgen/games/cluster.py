@@ -42,7 +42,7 @@ def map_batches(address: str, fn: Callable, tasks: Iterable[tuple],
     tasks = list(tasks)
     futures = [c.submit(fn, *t, pure=False) for t in tasks]
     out = []
-    for done, fut in enumerate(as_completed(futures), 1):
+    for done, fut in enumerate(as_completed(futures, loop=c.loop), 1):
         out.append(fut.result())
         if progress is not None:
             progress(done, len(tasks))
