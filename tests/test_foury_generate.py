@@ -98,3 +98,16 @@ def test_every_candidate_the_search_keeps_is_lint_clean():
     assert kept > 10
     fmap, findings = G.load_text(G.render("T", values))
     assert fmap is not None and findings == []
+
+
+def test_a_campaign_map_is_generated_for_that_campaign(tmp_path):
+    result, out = _generate(tmp_path, "s.yaml", "--campaign", "strength", "--win-rate", "0.2", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert "campaign: strength" in out.read_text()
+    check = CliRunner().invoke(main, ["validate", str(out)])
+    assert check.exit_code == 0 and "warning" not in check.output, check.output
+
+
+def test_a_campaign_with_its_own_end_is_refused(tmp_path):
+    result = CliRunner().invoke(main, ["generate", "map", "--campaign", "slaughter"])
+    assert result.exit_code == 2 and "strength" in result.output

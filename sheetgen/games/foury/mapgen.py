@@ -111,7 +111,7 @@ def generate_map(size, campaign, win_rate, tolerance, policy, hero, source, keep
 
     player = G.Player(heroes, policy, cluster, progress if sys.stderr.isatty() else None)
     try:
-        out = G.generate(values, title, G.Target(win_rate, tolerance), player, seed, budget, kept, [],
+        out = G.generate(values, title, G.Target(win_rate, tolerance), player, seed, budget, kept, source is not None,
                          keep_best=best_effort, log=log)
     finally:
         if cluster:

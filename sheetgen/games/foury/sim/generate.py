@@ -91,6 +91,8 @@ def check_target(win_rate: float, tolerance: float, budget: int, heroes: int) ->
 def start_values(columns: int, rows: int, campaign: str, source=None) -> dict:
     values = starter._values_of(source) if source is not None else starter._fresh(columns, rows)
     values["campaign"] = campaign if source is None or campaign else values["campaign"]
+    if values["campaign"] == "strength":
+        values["hero_extras"] = False            # the Strength sheet has no hero extra boxes
     values["die_table_shown"] = True
     return values
 
@@ -245,7 +247,7 @@ def mutate(values: dict, rng: random.Random, harder: bool, keep: set[str]) -> tu
 
 # -- the search ---------------------------------------------------------------------------------------
 def generate(values: dict, title: str, target: Target, player: Player, seed: int, budget: int,
-             keep: set[str], header: list[str], keep_best: bool = False, log=None) -> Outcome:
+             keep: set[str], from_file: bool = False, keep_best: bool = False, log=None) -> Outcome:
     rng = random.Random(f"sheetgen-generate/{seed}")
     heroes = len(player.heroes)
     # the search's evaluation: a 95% half-width of the tolerance (the candidates share their seeds, so
@@ -260,7 +262,7 @@ def generate(values: dict, title: str, target: Target, player: Player, seed: int
     if fmap is None or findings:
         what = "; ".join(getattr(f, "message", None) or f.problem.message for f in findings)
         raise InputError(Problem(f"the map to start from is not clean ({what}): `sheetgen validate` it first",
-                                 path="--from"))
+                                 path="--from" if from_file else "--campaign"))
     won, n = player.wins(text, seed, 0, full)
     rate = won / n
     changes: list[str] = []
