@@ -1,6 +1,8 @@
 """Games per second of `sheetgen simulate` on the base map (ancient-story), cautious policy,
 one process and two; ratios to the targets (>= 500 games/s per core; two processes
->= 1.7x one).  Run: python3 bench/bench_simulate.py [GAMES] [--profile]"""
+>= 1.7x one); and a Dask LocalCluster of two worker processes (`--cluster`, the extra
+sheetgen[cluster]) against one local process: games/s, the ratio, the overhead per batch and the
+batch size where the cluster breaks even.  Run: python3 bench/bench_simulate.py [GAMES] [--profile]"""
 from __future__ import annotations
 
 import sys
@@ -71,12 +73,42 @@ def main() -> None:
     wall2, per_cpu2 = cpu_rate(games, 2)
     print(f"two workers:  {per_cpu2:8.0f} games per worker CPU-second (vs {one:.0f}/s in one process): "
           f"{2 * per_cpu2 / one:.2f}x possible on two free cores")
+    cluster_line(games, one)
     for campaign in ("slaughter", "santa", "kraken"):          # the campaign maps: whole games, one process
         spec = SimSpec(campaign, "cautious", None, 1, False)
         run(spec, 10, 1)
         t = time.perf_counter()
         run(spec, 300, 1)
         print(f"{campaign:10s}    {300 / (time.perf_counter() - t):8.0f} games/s (one process)")
+
+
+def cluster_line(games: int, one: float) -> None:
+    """Two local Dask workers (processes, one thread each) against one local process."""
+    try:
+        import distributed
+    except ImportError:
+        print("cluster:       (not measured: pip install 'sheetgen[cluster]')")
+        return
+    from sheetgen.games.cluster import close_all, map_batches
+    from sheetgen.games.foury.sim.batch import cluster_chunk
+    spec = SimSpec("ancient-story", "cautious", None, 1, False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as lc:
+        address = lc.scheduler_address
+        run(spec, 50, 1, cluster=address)     # warm up: each worker loads the map once
+        t = time.perf_counter()
+        stats = run(spec, games, 1, cluster=address)
+        dt = time.perf_counter() - t
+        assert stats.games == games
+        tiny = 40                              # batches of one game: nearly all of their time is overhead
+        t = time.perf_counter()
+        map_batches(address, cluster_chunk, [(spec, None, i, i + 1) for i in range(tiny)])
+        per_batch = (time.perf_counter() - t) / tiny - 1 / one
+        close_all()
+    rate2 = games / dt
+    print(f"cluster (2 local Dask workers): {rate2:8.0f} games/s ({rate2 / one:.2f}x one local process); "
+          f"overhead {per_batch * 1000:.1f} ms a batch, as long as {max(1, per_batch * one):.0f} games take to "
+          f"play: batches of many times that keep the overhead small")
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ PART_OF = {
     "commands": "commands", "scan": "scan", "web": "web",
     "games": "games.shared", "games.__init__": "games.shared", "games.base": "games.shared", "games.dice": "games.shared",
     "games.grid": "games.shared", "games.workers": "games.shared",
+    "games.cluster": "games.shared",        # the Dask client of --cluster (dask imported only when asked)
 }
 
 # the roles inside a game package, by module name (first component below the game)
@@ -46,6 +47,7 @@ GAME_ROLES = {
     "sheets": "sheets",
     "tracker": "tracker", "fightflow": "tracker", "sim": "sim", "report": "sim", "cli": "cli", "scan": "scan", "web": "web",
     "design": "design",
+    "mapgen": "cli",                # `sheetgen generate map`: a game command beside cli.py
 }
 
 # part -> parts it may import (itself always allowed)
@@ -104,13 +106,15 @@ THIRD_PARTY = {
     "game:formats": {"pydantic", "pydantic_core", "yaml", "ruamel"}, "game:sheets": {"segno"},
     "game:tracker": {"yaml"}, "game:sim": {"yaml"}, "game:cli": {"click", "yaml"},
     "game:scan": {"numpy", "cv2"}, "game:web": set(), "game:design": {"ruamel", "yaml"},
+    # the optional extra `cluster`: only the games' shared cluster client, imported inside its functions
+    "games.shared": {"distributed"},
 }
 
 
 def part_of(module: str) -> str:
     """'sheetgen.games.foury.sheets.map' -> 'foury:sheets'; 'sheetgen.draw.model' -> 'draw'."""
     parts = module.split(".")[1:] or ["__init__"]
-    if parts[0] == "games" and len(parts) > 1 and parts[1] not in ("base", "dice", "grid", "workers", "__init__"):
+    if parts[0] == "games" and len(parts) > 1 and parts[1] not in ("base", "dice", "grid", "workers", "cluster", "__init__"):
         game = parts[1]
         role = GAME_ROLES.get(parts[2] if len(parts) > 2 else "__init__")
         assert role, f"{module}: which role is '{parts[2]}'? add it to GAME_ROLES"

@@ -21,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 # the folders of the repository that ship, and where they land in the wheel
 SHIPPED = {"sheetgen": "sheetgen", "layouts": "sheetgen/layouts", "fonts": "sheetgen/fonts"}
-EXTRAS = ("numpy", "cv2", "starlette", "uvicorn", "jinja2", "ruamel", "httptools", "uvloop")
+EXTRAS = ("numpy", "cv2", "starlette", "uvicorn", "jinja2", "ruamel", "httptools", "uvloop", "dask", "distributed")
 
 
 def _config():

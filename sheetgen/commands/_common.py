@@ -99,7 +99,8 @@ def echo_err(message: str) -> None:
 # the optional parts (pyproject's extras): the modules each needs, and the package that has it
 EXTRAS = {"web": (("starlette", "starlette"), ("uvicorn", "uvicorn"), ("jinja2", "jinja2"),
                   ("ruamel.yaml", "ruamel.yaml")),
-          "scan": (("numpy", "numpy"), ("cv2", "opencv-python-headless"))}
+          "scan": (("numpy", "numpy"), ("cv2", "opencv-python-headless")),
+          "cluster": (("distributed", "dask[distributed]"),)}
 
 
 def require_extra(extra: str, command: str) -> None:

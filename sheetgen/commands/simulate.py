@@ -30,6 +30,9 @@ def _game_options() -> list:
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the dice (game i uses seed and i).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Processes; the result for a seed is the same whatever this is.")
+@click.option("--cluster", default=None, metavar="ADDRESS",
+              help="Play the game batches on this Dask scheduler (tcp://HOST:PORT; pip install 'sheetgen[cluster]'): "
+                   "the same result as a local run with the same seed.")
 @click.option("--coin", is_flag=True, help="Allow the one INSERT COIN after a death.")
 @click.option("--compare", "compare_ref", metavar="MAP2", default=None,
               help="Also play MAP2 on the same seeds and say which map is harder.")
@@ -44,8 +47,8 @@ def _game_options() -> list:
 @click.option("--grayscale", is_flag=True, help="Ink saver: no colour fills in the report.")
 @click.option("--ruleset", cls=GameOption, default_of=default_ruleset, show_default=True, help_of=_ruleset_help)
 @clean_errors
-def simulate(map_ref, games, policy, hero, seed, jobs, coin, compare_ref, fmt, output, logs_dir, paper, grayscale,
-             ruleset, **options):
+def simulate(map_ref, games, policy, hero, seed, jobs, cluster, coin, compare_ref, fmt, output, logs_dir,
+             paper, grayscale, ruleset, **options):
     """Play a map thousands of times and report how it plays.
 
     Each game is played to its end (four rounds, the market between rounds)
@@ -89,9 +92,20 @@ def simulate(map_ref, games, policy, hero, seed, jobs, coin, compare_ref, fmt, o
         able = sorted(name for name, g in all_games().items() if g.simulator)
         raise InputError(Problem(f"{game.title} has no simulator", path="--ruleset",
                                  expected="one of " + ", ".join(able)))
+    if cluster:
+        from ._common import require_extra
+        require_extra("cluster", "simulate --cluster")
+    progress = _progress_bar() if cluster else None
     request = SimulationRequest(ref=map_ref, games=games, policy=policy, hero=hero, seed=seed, jobs=jobs,
-                                coin=coin, compare_ref=compare_ref, options=options)
-    sim = game.module("simulator").simulate(request)
+                                coin=coin, compare_ref=compare_ref, options=options, cluster=cluster,
+                                progress=progress)
+    try:
+        sim = game.module("simulator").simulate(request)
+    finally:
+        if cluster:
+            from ..games.cluster import close_all
+            close_all()
+            click.echo("", err=True)
     if logs_dir and type(sim).write_logs is not Simulation.write_logs:
         written = sim.write_logs(logs_dir, 20)
         click.echo(f"wrote {len(written)} play logs into {logs_dir}", err=True)
@@ -100,3 +114,12 @@ def simulate(map_ref, games, policy, hero, seed, jobs, coin, compare_ref, fmt, o
             click.echo(f"wrote {p}", err=True)
     click.echo(json.dumps(sim.public(), indent=2) if fmt == "json" else sim.text())
     sys.exit(0)
+
+
+def _progress_bar():
+    """(done, total) -> a bar on stderr that the cluster's batches fill as they come back."""
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} batches", nl=False, err=True)
+    return show

@@ -431,6 +431,8 @@ class SimulationRequest:
         """--table: the room table a map-mode simulation plays."""
         value = self.options.get("table")
         return None if value is None else str(value)
+    cluster: str | None = None          # a Dask scheduler's address: play the batches there (same results)
+    progress: Callable[[int, int], None] | None = None   # (batches done, batches) as they come back
 
 
 class Simulation(ABC):

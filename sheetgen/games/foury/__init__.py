@@ -22,6 +22,7 @@ The rest:
     tracker.py    the journal adapter of `sheetgen track` (ADAPTER), the words of every step
     web.py        the companion page's adapter (`sheetgen play`: PAGE)
     cli.py        the game's own commands: `sheetgen new map NAME` and the steps of `sheetgen track`
+    mapgen.py     `sheetgen generate map`: a map built to a target win rate (the search: sim/generate.py)
     randomplay.py a random legal player (benchmarks, tests)
     design.py     the map workbench's model (`sheetgen design`): editing operations on a map file,
                   written back with its comments, checked, drawn and played
@@ -48,7 +49,9 @@ GAME = Game(
     designer="sheetgen.games.foury.design",
     scanner="sheetgen.games.foury.scan",
     commands=(Command("new", "sheetgen.games.foury.cli", "new",
-                      "Write a map to start from: `new map NAME`."),),
+                      "Write a map to start from: `new map NAME`."),
+              Command("generate", "sheetgen.games.foury.mapgen", "generate",
+                      "Generate a map to a target win rate: `generate map --win-rate 0.3`."),),
     track_commands=tuple(Command(name, "sheetgen.games.foury.cli", attribute, words) for name, attribute, words in (
         ("enter", "enter", "Start a round through an entry arrow CELL:SIDE."),
         ("move", "move", "Move to an adjacent cell."),

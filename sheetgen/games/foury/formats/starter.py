@@ -45,13 +45,13 @@ def starting_map(title: str, size: tuple[int, int] | None = None, source: FouryM
     if source is not None:
         if size is not None and (size[0], size[1]) != (source.board.columns, source.board.rows):
             source = resize_blank(source, *size)
-        return _text(title, _values_of(source))
+        return map_text(title, values_of(source))
     columns, rows = size or (9, 9)
-    return _text(title, _fresh(columns, rows))
+    return map_text(title, fresh_map(columns, rows))
 
 
 # -- what goes in --------------------------------------------------------------------------------
-def _fresh(columns: int, rows: int) -> dict:
+def fresh_map(columns: int, rows: int) -> dict:
     cells_text, entries = blank_layout(columns, rows)
     grid = [row.split() for row in cells_text.split("\n") if row.strip()]
     if columns >= 7 and rows >= 7:                 # a little rock, to show it: the two right-hand corners
@@ -73,17 +73,17 @@ def _fresh(columns: int, rows: int) -> dict:
             "campaign": "ancient", "grid": f"{columns}x{rows}", "rows": [" ".join(r) for r in grid],
             "zones": [{"letter": l, "name": n, "requirement": (k, c), "events": dict(enumerate(e, 1)), "colour": None}
                       for l, n, k, c, e in ZONES],
-            "entries": entries, "walls": [wall], "items": dict(sorted(items.items(), key=_reading_order)),
+            "entries": entries, "walls": [wall], "items": dict(sorted(items.items(), key=reading_order)),
             "die_table": dict(DIE_TABLE_EFFECTS), "hero_extras": True, "blank": False, "coloured": True, "start": None,
             "turns": None, "flooded": [], "max_enemies": None, "safe_zone": None}
 
 
-def _reading_order(kv) -> tuple[int, int]:
+def reading_order(kv) -> tuple[int, int]:
     c = fb.parse_cell(kv[0])
     return c[1], c[0]
 
 
-def _values_of(fmap: FouryMap) -> dict:
+def values_of(fmap: FouryMap) -> dict:
     m, b = fmap.model, fmap.board
     zones = []
     for letter, z in m.zones.items():
@@ -138,7 +138,7 @@ def _note(comment: str, indent: str = "") -> list[str]:
     return [f"{indent}# {p}" for p in textwrap.wrap(comment, WIDTH - len(indent) - 2)]
 
 
-def _text(title: str, v: dict) -> str:
+def map_text(title: str, v: dict) -> str:
     from ..vocabulary import campaigns
     L: list[str] = []
     L += _note(f"{title}: a Dungeon Foury map (written by `sheetgen new map`). Every key of the format is here "

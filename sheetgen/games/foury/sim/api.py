@@ -24,7 +24,7 @@ ALL_HEROES = "all"          # --hero all: free traits and every hero, side by si
 
 
 def run_one(map_ref: str, games: int, policy: str = "cautious", hero: str | None = None, seed: int = 1,
-            jobs: int = 1, coin: bool = False) -> tuple[dict, object]:
+            jobs: int = 1, coin: bool = False, cluster: str | None = None, progress=None) -> tuple[dict, object]:
     fmap = load_board(map_ref)
     every = hero is not None and hero.strip().lower() == ALL_HEROES
     heroes = [None, *HEROES] if every else [hero]
@@ -34,7 +34,7 @@ def run_one(map_ref: str, games: int, policy: str = "cautious", hero: str | None
     nav = Navigator(fmap.board)
     for name, h in worlds:
         spec = SimSpec(str(map_ref), policy, name, seed, coin)
-        stats = run_batch(spec, games, jobs, world=(fmap.board, h, nav))
+        stats = run_batch(spec, games, jobs, world=(fmap.board, h, nav), cluster=cluster, progress=progress)
         reports.append(R.report(stats, fmap, spec, lint))
     rep = reports[0]
     if every:
@@ -51,11 +51,12 @@ def _difficulty(hero: str | None) -> str | None:
 
 
 def run(map_ref: str, games: int = 1000, policy: str = "cautious", hero: str | None = None, seed: int = 1,
-        jobs: int = 1, coin: bool = False, compare_ref: str | None = None) -> dict:
-    rep, fmap = run_one(map_ref, games, policy, hero, seed, jobs, coin)
+        jobs: int = 1, coin: bool = False, compare_ref: str | None = None, cluster: str | None = None,
+        progress=None) -> dict:
+    rep, fmap = run_one(map_ref, games, policy, hero, seed, jobs, coin, cluster, progress)
     result = {"report": rep, "fmap": fmap}
     if compare_ref:
-        rep2, fmap2 = run_one(compare_ref, games, policy, hero, seed, jobs, coin)
+        rep2, fmap2 = run_one(compare_ref, games, policy, hero, seed, jobs, coin, cluster, progress)
         result["compare"] = {"report": rep2, "fmap": fmap2, "comparison": R.compare(rep, rep2)}
     return result
 
@@ -115,7 +116,8 @@ class FourySimulation(Simulation):
                                      path="MAP"))
         self.request = request
         self.result = run(request.ref, games=request.games, policy=request.policy, hero=request.hero,
-                          seed=request.seed, jobs=request.jobs, coin=request.coin, compare_ref=request.compare_ref)
+                          seed=request.seed, jobs=request.jobs, coin=request.coin, compare_ref=request.compare_ref,
+                          cluster=request.cluster, progress=request.progress)
 
     def text(self) -> str:
         return as_text(self.result)

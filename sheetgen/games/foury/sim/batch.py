@@ -68,7 +68,7 @@ def make_hero(board, hero: str | None):
 _WORLD: dict = {}
 
 
-def _world(spec: SimSpec):
+def play_world(spec: SimSpec):
     """(board, hero, navigator) for a spec, built once per process."""
     key = (spec.map_ref, spec.hero)
     got = _WORLD.get(key)
@@ -81,7 +81,7 @@ def _world(spec: SimSpec):
 
 
 def run_chunk(spec: SimSpec, start: int, stop: int) -> Stats:
-    board, hero, nav = _world(spec)
+    board, hero, nav = play_world(spec)
     stats = Stats()
     for i in range(start, stop):
         stats.add(play_game(board, hero, spec.policy, spec.seed, i, spec.coin, nav=nav))
@@ -97,8 +97,37 @@ def chunks(games: int, jobs: int) -> list[tuple[int, int]]:
     return [(a, min(a + size, games)) for a in range(0, games, size)]
 
 
-def run(spec: SimSpec, games: int, jobs: int = 1, world=None) -> Stats:
-    """N games of spec, merged statistics."""
+def cluster_chunk(spec: SimSpec, text: str | None, start: int, stop: int) -> Stats:
+    """run_chunk on a cluster worker: the map travels as its text (a worker may not see the file)."""
+    if text is None:
+        return run_chunk(spec, start, stop)
+    from .generate import play_world as text_world
+    board, hero, nav = text_world(text, spec.hero)
+    stats = Stats()
+    for i in range(start, stop):
+        stats.add(play_game(board, hero, spec.policy, spec.seed, i, spec.coin, nav=nav))
+    return stats
+
+
+def _map_text(map_ref: str) -> str | None:
+    """The file's text for a path; None for a built-in name (every worker has those)."""
+    from pathlib import Path
+    from sheetgen.definitions.registry import resolve
+    path, builtin = resolve(map_ref)
+    return None if builtin else Path(path).read_text(encoding="utf-8")
+
+
+def run(spec: SimSpec, games: int, jobs: int = 1, world=None, cluster: str | None = None,
+        progress=None) -> Stats:
+    """N games of spec, merged statistics; cluster: on a Dask scheduler's workers (the same totals)."""
+    if cluster:
+        from sheetgen.games.cluster import map_batches
+        text = _map_text(spec.map_ref)
+        total = Stats()
+        for part in map_batches(cluster, cluster_chunk, [(spec, text, a, b) for a, b in chunks(games, 8)],
+                                progress):
+            total.merge(part)
+        return total
     if jobs <= 1 or games < 50:
         if world is not None:
             _WORLD.clear()

@@ -1,0 +1,334 @@
+"""`sheetgen generate map`: a Foury map built to a target win rate (constructive start, then search).
+
+1. Construct: the starter map of `sheetgen new map` (four wedge zones, the base game's
+   requirements, items that meet them), or the designer's partial map (--from): a map the lint
+   accepts with no finding.
+2. Improve by simulation: hill climbing with racing.  A step changes one thing the designer did
+   not keep (an event face, an item, a requirement count, a wall), pointed the way the target
+   lies (harder when the map plays too easy) and is refused at once unless the lint accepts the
+   changed map with no finding.  Every candidate plays the same games (common random numbers:
+   the same seeds, so a difference is the map's, not the dice's); it first plays a short heat
+   and is dropped there when it is clearly further from the target than the map it would
+   replace (racing), else it plays the full evaluation and replaces the map when it is closer.
+3. Verify: a map whose estimate lies within the tolerance plays a fresh simulation on seeds the
+   search never used; it is the answer when that 95% interval lies within the tolerance.
+
+Everything is seeded from --seed (the search's choices and the games), and the games' wins
+are sums, so the same seed gives the same map with any --cluster or none.
+"""
+from __future__ import annotations
+
+import copy
+import math
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sheetgen.errors import InputError, Problem
+from sheetgen.stats import wilson
+from .. import board as fb
+from ..formats import starter
+from ..heroes import HEROES
+from .batch import make_hero
+from .navigate import Navigator
+from .results import WON
+from .runner import play_game
+
+KEEPABLE = ("zones", "walls", "items")
+# event faces from easy to hard: a step moves a face along this ladder
+EVENT_LADDER = ("chest", "extra step", "find potion", "collapse front", "collapse left right", "monster",
+                "collapse behind + monster")
+RESOURCE_ITEMS = ("potion", "shield", "weapon", "clover", "shovel", "chest")
+FOES = ("goblin", "orc", "troll")
+VERIFY_OFFSET = 1_000_003           # the verification's seed: seed + this (the search never plays it)
+HEAT = 120                          # the racing heat: games before a hopeless candidate is dropped
+FULL = 400                          # the least games of a candidate's full evaluation
+
+
+@dataclass
+class Target:
+    win_rate: float
+    tolerance: float
+
+    def within(self, lo: float, hi: float) -> bool:
+        return self.win_rate - self.tolerance <= lo and hi <= self.win_rate + self.tolerance
+
+
+@dataclass
+class Outcome:
+    text: str | None            # the map file (None: the budget ran out first, and nothing asked for it)
+    met: bool
+    win_rate: float
+    interval: tuple[float, float]
+    verify_games: int
+    games: int                  # every game played, search and verification
+    candidates: int
+    changes: list[str] = field(default_factory=list)
+    best_text: str | None = None
+
+
+def check_target(win_rate: float, tolerance: float, budget: int, heroes: int) -> None:
+    """Exit 2 for a target no search can meet: outside (0, 1), or an interval the budget cannot narrow."""
+    problems = []
+    if not 0.0 < win_rate < 1.0:
+        problems.append(Problem(f"--win-rate {win_rate:g} cannot be met: a 95% interval of a finite run never "
+                                f"lies at 0 or 1", path="--win-rate", expected="a share between 0 and 1, like 0.25"))
+    if not 0.0 < tolerance < 0.5:
+        problems.append(Problem(f"--tolerance {tolerance:g} is not a usable margin", path="--tolerance",
+                                expected="between 0 and 0.5, like 0.05"))
+    if problems:
+        raise InputError(problems)
+    p = win_rate
+    # games for a 95% half-width of the tolerance at the target itself (the least any verification needs)
+    need = math.ceil(1.96 ** 2 * p * (1 - p) / tolerance ** 2)
+    if need * 2 > budget * heroes:
+        raise InputError(Problem(f"--budget {budget} games cannot narrow a 95% interval to ±{tolerance:g} around "
+                                 f"{p:g}: the verification alone needs about {need} games, the search as many again",
+                                 path="--budget", expected=f"at least {need * 2 // heroes + 1} games, or a wider "
+                                 f"--tolerance"))
+
+
+def start_values(columns: int, rows: int, campaign: str, source=None) -> dict:
+    values = starter.values_of(source) if source is not None else starter.fresh_map(columns, rows)
+    values["campaign"] = campaign if source is None or campaign else values["campaign"]
+    if values["campaign"] == "strength":
+        values["hero_extras"] = False            # the Strength sheet has no hero extra boxes
+    values["die_table_shown"] = True
+    return values
+
+
+def render(title: str, values: dict) -> str:
+    return starter.map_text(title, values).replace("(written by `sheetgen new map`)", "(written by `sheetgen generate map`)", 1)
+
+
+def load_text(text: str, name: str = "generated.yaml"):
+    """(map, findings) of a map text, as `sheetgen validate` sees it; (None, problems) when it does not load."""
+    from sheetgen.definitions.registry import Source, read_header
+    from sheetgen.definitions.yamlsource import parse_yaml
+    from ..formats import map as fm
+    data = parse_yaml(text, name)
+    read_header(data, name)
+    try:
+        fmap = fm.load(data, Source(path=Path(name), data=data))
+    except InputError as exc:
+        return None, exc.problems
+    return fmap, fm.lint(fmap)
+
+
+# -- playing ----------------------------------------------------------------------------------------
+_WORLDS: dict = {}
+
+
+def play_world(text: str, hero: str | None):
+    key = (text, hero)
+    got = _WORLDS.get(key)
+    if got is None:
+        fmap, _ = load_text(text)
+        if fmap is None:
+            raise InputError(Problem("the generated map does not load"))
+        got = (fmap.board, make_hero(fmap.board, hero), Navigator(fmap.board))
+        if len(_WORLDS) > 8:
+            _WORLDS.clear()
+        _WORLDS[key] = got
+    return got
+
+
+def wins_chunk(text: str, hero: str | None, policy: str, seed: int, start: int, stop: int) -> int:
+    """Games start..stop of the map text: how many were won (a cluster worker runs this too)."""
+    board, h, nav = play_world(text, hero)
+    return sum(play_game(board, h, policy, seed, i, nav=nav).outcome == WON for i in range(start, stop))
+
+
+class Player:
+    """Plays n games of a map text for each hero, here or on a cluster; returns (wins, games)."""
+
+    def __init__(self, heroes: list, policy: str, cluster: str | None = None, progress=None):
+        self.heroes, self.policy, self.cluster, self.progress = heroes, policy, cluster, progress
+        self.played = 0
+
+    def wins(self, text: str, seed: int, start: int, stop: int) -> tuple[int, int]:
+        tasks = []
+        for h in self.heroes:
+            size = 100
+            tasks += [(text, h, self.policy, seed, a, min(a + size, stop)) for a in range(start, stop, size)]
+        games = (stop - start) * len(self.heroes)
+        if self.cluster:
+            from sheetgen.games.cluster import map_batches
+            won = sum(map_batches(self.cluster, wins_chunk, tasks))
+        else:
+            won = sum(wins_chunk(*t) for t in tasks)
+        self.played += games
+        if self.progress is not None:
+            self.progress(games)
+        return won, games
+
+
+# -- changing ---------------------------------------------------------------------------------------
+def _cells(values: dict) -> dict:
+    return {(x, y): sym for y, row in enumerate(values["rows"]) for x, sym in enumerate(row.split())}
+
+
+def _needed(values: dict) -> set[str]:
+    """Cells whose item a requirement or the first meeting of one counts on (never removed)."""
+    kinds = {z["letter"]: z["requirement"][0] for z in values["zones"] if z["requirement"]}
+    out = set()
+    for cell, names in values["items"].items():
+        names = names if isinstance(names, list) else [names]
+        zone = _cells(values).get(fb.parse_cell(cell))
+        kind = kinds.get(zone)
+        if {"statues": "statue", "levers": "lever", "cornucopias": "cornucopia"}.get(kind) in names \
+                or "stairs" in names or "die" in names:
+            out.add(cell)
+    return out
+
+
+def mutate(values: dict, rng: random.Random, harder: bool, keep: set[str]) -> tuple[dict, str] | None:
+    """One change, pointed harder or easier; None when the chosen kind has nothing to change."""
+    v = copy.deepcopy(values)
+    kinds = [k for k, part in (("event", "zones"), ("requirement", "zones"), ("item", "items"), ("wall", "walls"))
+             if part not in keep]
+    if not kinds:
+        return None
+    kind = rng.choice(kinds + ["event"] * ("event" in kinds))      # events: the finest knob, twice as often
+    cells = _cells(v)
+    if kind == "event":
+        z = rng.choice(v["zones"])
+        face = rng.randint(1, 6)
+        old = z["events"][face]
+        rung = EVENT_LADDER.index(old) if old in EVENT_LADDER else (len(EVENT_LADDER) // 2)
+        new_rung = rung + (1 if harder else -1)
+        if not 0 <= new_rung < len(EVENT_LADDER) or EVENT_LADDER[new_rung] == old:
+            return None
+        z["events"][face] = EVENT_LADDER[new_rung]
+        return v, f"zone {z['letter']} event {face}: {old} -> {EVENT_LADDER[new_rung]}"
+    if kind == "requirement":
+        z = rng.choice([z for z in v["zones"] if z["requirement"]])
+        k, n = z["requirement"]
+        n2 = n + (1 if harder else -1)
+        if n2 < 1 or n2 > 6:
+            return None
+        z["requirement"] = (k, n2)
+        return v, f"zone {z['letter']} requirement: {k} {n} -> {n2}"
+    if kind == "item":
+        needed = _needed(v)
+        empty = sorted(fb.cell_name(c) for c, s in cells.items()
+                       if s not in (fb.CENTRE, fb.ROCK) and fb.cell_name(c) not in v["items"])
+        removable = sorted(c for c in v["items"] if c not in needed)
+        add_foe = rng.random() < 0.5
+        if add_foe == harder and empty:          # harder: a foe more, or a resource less
+            cell = rng.choice(empty)
+            name = rng.choice(FOES if harder else RESOURCE_ITEMS)
+            v["items"][cell] = name
+            v["items"] = dict(sorted(v["items"].items(), key=starter.reading_order))
+            return v, f"{cell}: {name} added"
+        wanted = [c for c in removable if (v["items"][c] in RESOURCE_ITEMS) == harder]
+        if not wanted:
+            return None
+        cell = rng.choice(wanted)
+        name = v["items"].pop(cell)
+        return v, f"{cell}: {name} removed"
+    # a wall: harder adds one between two cells of a zone, easier takes one away
+    if not harder:
+        if not v["walls"]:
+            return None
+        wall = rng.choice(sorted(v["walls"]))
+        v["walls"].remove(wall)
+        return v, f"wall {wall} removed"
+    c = rng.choice(sorted(c for c, s in cells.items() if s not in (fb.CENTRE, fb.ROCK)))
+    side = rng.choice(fb.SIDES)
+    dx, dy = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}[side]
+    other = cells.get((c[0] + dx, c[1] + dy))
+    wall = f"{fb.cell_name(c)}:{side}"
+    if other in (None, fb.ROCK, fb.CENTRE) or wall in v["walls"]:
+        return None
+    v["walls"].append(wall)
+    return v, f"wall {wall} added"
+
+
+# -- the search ---------------------------------------------------------------------------------------
+def generate(values: dict, title: str, target: Target, player: Player, seed: int, budget: int,
+             keep: set[str], from_file: bool = False, keep_best: bool = False, log=None) -> Outcome:
+    rng = random.Random(f"sheetgen-generate/{seed}")
+    heroes = len(player.heroes)
+    # the search's evaluation: a 95% half-width of the tolerance (the candidates share their seeds, so
+    # their differences are measured far closer than that); the verification: 0.6 of it, which
+    # leaves room for the estimate to sit off the target
+    p = target.win_rate
+    # (never under FULL: on fewer shared seeds the search fits the map to those dice, not to the game)
+    full = max(FULL, min(2000, math.ceil(1.96 ** 2 * p * (1 - p) / target.tolerance ** 2)))
+    verify = max(full, math.ceil(1.96 ** 2 * p * (1 - p) / (target.tolerance * 0.6) ** 2))
+    text = render(title, values)
+    fmap, findings = load_text(text)
+    if fmap is None or findings:
+        what = "; ".join(getattr(f, "message", None) or f.problem.message for f in findings)
+        raise InputError(Problem(f"the map to start from is not clean ({what}): `sheetgen validate` it first",
+                                 path="--from" if from_file else "--campaign"))
+    won, n = player.wins(text, seed, 0, full)
+    rate = won / n
+    changes: list[str] = []
+    candidates = 1
+    best = (abs(rate - p), text, values, rate)
+    tried_verify: set[str] = set()
+    while player.played < budget * heroes:
+        if abs(rate - p) <= target.tolerance / 2 and text not in tried_verify:
+            tried_verify.add(text)
+            vw, vn = player.wins(text, seed + VERIFY_OFFSET, 0, verify)
+            lo, hi = wilson(vw, vn)
+            if log:
+                log(f"verify: {vw / vn:.1%} (95% {lo:.1%}-{hi:.1%}) over {vn} fresh games")
+            if target.within(lo, hi):
+                return Outcome(text, True, vw / vn, (lo, hi), vn, player.played, candidates, changes)
+            # not there after all: the fresh games join the estimate, so the search's own seeds do
+            # not keep it on a map that only those dice favour
+            rate = (rate * full + vw) / (full + vn)
+        step = mutate(values, rng, rate > p, keep)
+        if step is None:
+            continue
+        cand_values, what = step
+        cand_text = render(title, cand_values)
+        cmap, cfind = load_text(cand_text)
+        if cmap is None or cfind:
+            continue                                   # only maps the lint accepts with no finding
+        candidates += 1
+        hw, hn = player.wins(cand_text, seed, 0, HEAT)
+        heat_rate = hw / hn
+        # racing: the incumbent's own rate over the heat would be within about this much of its full rate
+        margin = 1.96 * math.sqrt(max(heat_rate * (1 - heat_rate), 0.05) / hn)
+        if abs(heat_rate - p) - margin > abs(rate - p):
+            continue
+        rw, rn = hw, hn
+        if full > HEAT:
+            w2, n2 = player.wins(cand_text, seed, HEAT, full)
+            rw, rn = rw + w2, rn + n2
+        cand_rate = rw / rn
+        if abs(cand_rate - p) < abs(rate - p):
+            values, text, rate = cand_values, cand_text, cand_rate
+            changes.append(f"{what} (win rate {cand_rate:.1%})")
+            if log:
+                log(f"{what}: win rate {cand_rate:.1%}")
+            if abs(rate - p) < best[0]:
+                best = (abs(rate - p), text, values, rate)
+    return Outcome(best[1] if keep_best else None, False, best[3], (float("nan"), float("nan")), 0,
+                   player.played, candidates, changes, best_text=best[1])
+
+
+def heroes_for(hero: str | None) -> list:
+    if hero is not None and hero.strip().lower() == "all":
+        return [None, *HEROES]
+    return [hero]
+
+
+def header_lines(outcome: Outcome, target: Target, policy: str, hero: str | None, seed: int, command: str) -> list[str]:
+    lo, hi = outcome.interval
+    lines = [f"Generated by `{command}`.",
+             f"Target: a {policy} player wins {target.win_rate:.0%} ± {target.tolerance:.0%}"
+             f"{' (every hero, free traits and the four, pooled)' if hero == 'all' else ''}.",
+             f"Result: wins {outcome.win_rate:.1%} (95% interval {lo:.1%} to {hi:.1%}) over {outcome.verify_games} "
+             f"fresh games on seeds the search never played (seed {seed} + {VERIFY_OFFSET}).",
+             f"Search: {outcome.candidates} candidate maps, {outcome.games} games in all (hill climbing, each step "
+             f"raced over {HEAT} games first)."]
+    if outcome.changes:
+        lines.append("What it changed from the starting map, in order: " + "; ".join(outcome.changes) + ".")
+    else:
+        lines.append("The starting map met the target as it was: nothing changed.")
+    return lines
