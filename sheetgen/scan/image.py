@@ -391,6 +391,12 @@ class Quality:
     ink: float              # 0..255
     direction_mm: tuple = ()    # the spread of the edges along the page's width and along its height
     shake_mm: float = 0.0       # the page's print smeared one way more than the other (sheetgen.scan.image.page_blur)
+    soft_mm: float | None = None    # all the markers' edges' median spread: how soft the reader takes the
+                                    # print to be (as before the blur was measured per direction)
+
+    @property
+    def softness(self) -> float:
+        return self.blur_mm if self.soft_mm is None else self.soft_mm
 
     @property
     def contrast(self) -> float:
@@ -476,7 +482,7 @@ def measure_quality(gray: np.ndarray, loc: Location) -> Quality:
     along_height = [sg for sg, e in zip(sigmas, edges) if e % 4 >= 2]
     per_direction = [float(np.median(d)) for d in (along_width, along_height) if d]
     return Quality(max(per_direction), float(np.median(papers)), float(np.median(inks)),
-                   direction_mm=tuple(round(d, 3) for d in per_direction))
+                   direction_mm=tuple(round(d, 3) for d in per_direction), soft_mm=float(np.median(sigmas)))
 
 
 _PAGE_SIGMAS = np.array([0.0, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0])    # px at half the page's resolution

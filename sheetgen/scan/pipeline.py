@@ -179,7 +179,7 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
         loc = I.locate(img, gray, photo, markers)
         quality = I.measure_quality(gray, loc)
         I.check_quality(quality, photo)
-        text = I.read_qr(gray, loc, quality.blur_mm)
+        text = I.read_qr(gray, loc, quality.softness)
         identity = None
         if text:
             try:
@@ -200,13 +200,16 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
     # millimetre of black, cannot show a smear wider than that); without markers, all there is
     blur = I.page_blur(rect, template_grey(tmpl), tmpl.shape[1] / sheet.page.width)
     if quality is None:
-        quality = I.Quality(max(blur[:2]) if blur else 0.0, float(np.percentile(rect, 95)), float(np.percentile(rect, 5)),
-                            direction_mm=tuple(round(b, 3) for b in blur[:2]) if blur else ())
+        # the page's blur measured against the template reads a little high on a sharp photo (the
+        # camera's own resolution, a page found by its outline a pixel off): its lesser direction
+        quality = I.Quality(min(blur[:2]) if blur else 0.0, float(np.percentile(rect, 95)), float(np.percentile(rect, 5)),
+                            direction_mm=tuple(round(b, 3) for b in blur[:2]) if blur else (),
+                            soft_mm=0.0)    # the reader models the print unsoftened here, as it always has
     if blur:
         quality.shake_mm = round(float(np.sqrt(max(0.0, max(blur) ** 2 - min(blur) ** 2))), 3)
     I.check_quality(quality, photo)
     finding = time.perf_counter() - finding
-    page = Page(rect, tmpl, (sheet.page.width, sheet.page.height), blur_mm=quality.blur_mm,
+    page = Page(rect, tmpl, (sheet.page.width, sheet.page.height), blur_mm=quality.softness,
                 light_closing=scanner.light_closing)
     readings = scanner.refine(sheet, plan.read(page))
     view = scanner.interpret(sheet, readings)
