@@ -196,10 +196,11 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
         finding += time.perf_counter()
     tmpl = template(sheet)
     rect = I.rectify(gray, loc, tmpl.shape[:2])
-    # the whole print against the template: a shake smears it one way (the markers' edges, a
-    # millimetre of black, cannot show a smear wider than that); without markers, all there is
-    blur = I.page_blur(rect, template_grey(tmpl), tmpl.shape[1] / sheet.page.width)
+    # without markers (lost to a shake, or none printed): the whole print against the template, where
+    # a shake smears it one way more than the other (with markers, their edges per direction tell)
+    blur = None
     if quality is None:
+        blur = I.page_blur(rect, template_grey(tmpl), tmpl.shape[1] / sheet.page.width)
         # the page's blur measured against the template reads a little high on a sharp photo (the
         # camera's own resolution, a page found by its outline a pixel off): its lesser direction
         quality = I.Quality(min(blur[:2]) if blur else 0.0, float(np.percentile(rect, 95)), float(np.percentile(rect, 5)),
