@@ -94,7 +94,7 @@ def test_a_qr_code_under_two_pixels_a_module_is_read(recipes, rid):
     gray, played = _photo(recipes[rid])
     loc = I.locate(None, gray, rid, I.find_markers(gray))
     quality = I.measure_quality(gray, loc)
-    assert I.read_qr(gray, loc, quality.blur_mm) == played.sheet.identity.encode()
+    assert I.read_qr(gray, loc, quality.softness) == played.sheet.identity.encode()
 
 
 def test_a_code_read_module_by_module_is_its_text_or_nothing(recipes):

@@ -20,13 +20,14 @@ import random
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from ..draw.scanmarks import SheetIdentity, content_hash
 from ..errors import InputError, Problem
+from .graphite import PLAIN, Hand
 from .photo import Camera, photograph
 from .sheet import rebuild
 
@@ -42,9 +43,15 @@ class Recipe:
     dpi: int = 150                      # the flat raster's resolution
     camera: Camera | None = None        # None: the flat raster itself (a flatbed scan)
     tamper: tuple = ()                  # extra marks the log does not explain: ('wall', 'D4:N') ...
+    hand: Hand = PLAIN                  # how the player marks (sheetgen.scan.graphite.Hand)
+    family: str = ""                    # the corpus family the recipe belongs to (sheetgen.scan.families)
 
     def as_dict(self) -> dict:
-        out = {"id": self.id, "log": self.log, "paper": self.paper, "pencil": self.pencil, "dpi": self.dpi}
+        out: dict = {"id": self.id, "log": self.log, "paper": self.paper, "pencil": self.pencil, "dpi": self.dpi}
+        if self.family:
+            out["family"] = self.family
+        if self.hand != PLAIN:
+            out["hand"] = self.hand.as_dict()
         if self.camera is not None:
             out["camera"] = self.camera.as_dict()
         if self.tamper:
@@ -56,7 +63,8 @@ class Recipe:
         cam = data.get("camera")
         return cls(str(data["id"]), str(data["log"]), data.get("paper", "a4"), int(data.get("pencil", 0)),
                    int(data.get("dpi", 150)), Camera.from_dict(cam) if cam else None,
-                   tuple(tuple(t) for t in data.get("tamper", ())))
+                   tuple(tuple(t) for t in data.get("tamper", ())), Hand(**data.get("hand", {})),
+                   str(data.get("family", "")))
 
 
 def load_recipes(path: str | Path) -> list[Recipe]:
@@ -67,7 +75,7 @@ def load_recipes(path: str | Path) -> list[Recipe]:
     for item in data["recipes"]:
         r = Recipe.from_dict(item)
         if not Path(r.log).is_absolute():
-            r = Recipe(r.id, str((path.parent / r.log).resolve()), r.paper, r.pencil, r.dpi, r.camera, r.tamper)
+            r = replace(r, log=str((path.parent / r.log).resolve()))
         out.append(r)
     return out
 
@@ -115,14 +123,14 @@ def played(log: str, paper: str = "a4") -> Played:
     return out
 
 
-def drawn_page(p: Played, seed: int, tamper=()):
+def drawn_page(p: Played, seed: int, tamper=(), hand: Hand = PLAIN):
     """The page as the player left it: the log's pencil by hand, erased marks, tampering."""
     from .graphite import pencil_by_hand
     rng = random.Random(seed)
     page, residue = p.scanner.penciled(p.sheet, p.record, rng)
     if tamper:
         page = p.scanner.tamper(p.sheet, page, tamper)
-    return pencil_by_hand(page, rng, residue)
+    return pencil_by_hand(page, rng, residue, hand=hand)
 
 
 def pdftoppm_available() -> bool:
@@ -145,12 +153,12 @@ def rasterise(page, dpi: int) -> np.ndarray:
 
 
 def flat_of(recipe: Recipe, p: Played | None = None) -> tuple[np.ndarray, Played]:
-    key = (recipe.log, recipe.paper, recipe.pencil, recipe.dpi, recipe.tamper)
+    key = (recipe.log, recipe.paper, recipe.pencil, recipe.dpi, recipe.tamper, recipe.hand)
     hit = _flats.get(key)
     if hit is not None:
         return hit
     p = p or played_cached(recipe.log, recipe.paper)
-    page = drawn_page(p, recipe.pencil, recipe.tamper)
+    page = drawn_page(p, recipe.pencil, recipe.tamper, recipe.hand)
     flat = rasterise(page, recipe.dpi)
     if len(_flats) > 24:
         _flats.clear()

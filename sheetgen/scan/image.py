@@ -26,6 +26,7 @@ from ..errors import InputError, Problem
 
 WORK_SIDE = 2000            # px: marker search on a copy at most this big
 MAX_BLUR_MM = 0.42          # a pencil line is about 0.45 mm wide: softer edges blur it away
+MAX_SHAKE_MM = 0.5          # the print smeared one way this much more than the other (sigma): a shaken phone
 MIN_CONTRAST = 50           # of 255: paper minus ink on the markers
 MIN_PAPER = 70              # of 255: the paper's level on the markers
 MAX_PHOTO_PIXELS = 50_000_000   # a photo's size, read from its header before decoding (phones: 12-48 MP)
@@ -382,6 +383,8 @@ def locate(img: np.ndarray, gray: np.ndarray, photo: str, markers: Markers) -> L
                            f"cut off: {'their markers lie' if len(cut) > 1 else 'its marker lies'} outside the photo",
                            photo, "a photo with all four corner markers in view (step back a little)")
         if len(missing) > 1:
+            # markers lost to a shaken or unfocused phone: say so, measured on the markers found
+            check_quality(measure_quality(gray, loc), photo)
             raise _problem(f"the {' and '.join(missing)} corner markers cannot be found (covered, in a shadow or a "
                            "reflection?)", photo, "all four corner markers in view, uncovered")
     return loc
@@ -431,9 +434,17 @@ def locate_page(gray: np.ndarray, photo: str, size: tuple[float, float]) -> list
 
 @dataclass
 class Quality:
-    blur_mm: float          # the spread (sigma) of the markers' edges on the page
+    blur_mm: float          # the spread (sigma) of the markers' edges on the page, the worse direction
     paper: float            # 0..255
     ink: float              # 0..255
+    direction_mm: tuple = ()    # the spread of the edges along the page's width and along its height
+    shake_mm: float = 0.0       # the page's print smeared one way more than the other (sheetgen.scan.image.page_blur)
+    soft_mm: float | None = None    # all the markers' edges' median spread: how soft the reader takes the
+                                    # print to be (as before the blur was measured per direction)
+
+    @property
+    def softness(self) -> float:
+        return self.blur_mm if self.soft_mm is None else self.soft_mm
 
     @property
     def contrast(self) -> float:
@@ -465,8 +476,8 @@ def _edge_profiles(gray: np.ndarray, loc: Location, corners, k: float = 20.0) ->
     return vals.reshape(xs.shape).astype(np.float64)
 
 
-def _spreads(samples: np.ndarray, k: float) -> list[tuple[float, float, float]]:
-    """(sigma in mm, ink, paper) of every edge whose samples (edges, across, along) show one:
+def _spreads(samples: np.ndarray, k: float) -> list[tuple[float, float, float, int]]:
+    """(sigma in mm, ink, paper, edge index) of every edge whose samples (edges, across, along) show one:
     each column's edge found where it crosses half way, the columns lined up on it, then
     the 10-90 % width of their median."""
     edges, n, cols = samples.shape
@@ -497,19 +508,99 @@ def _spreads(samples: np.ndarray, k: float) -> list[tuple[float, float, float]]:
         a = np.nonzero(prof > lo)[0]
         b = np.nonzero(prof > hi)[0]
         if len(a) and len(b):
-            out.append((max(0.0, (b[0] - a[0]) / k) / 2.563, float(ink[e]), float(paper[e])))
+            out.append((max(0.0, (b[0] - a[0]) / k) / 2.563, float(ink[e]), float(paper[e]), e))
     return out
 
 
 def measure_quality(gray: np.ndarray, loc: Location) -> Quality:
-    """Blur and levels on the markers' edges (the photo's own pixels, resampled finely)."""
+    """Blur and levels on the markers' edges (the photo's own pixels, resampled finely).
+
+    The blur is the worse of two directions: the markers' edges along the page's width and
+    those along its height, each the median of its own.  A shaken phone smears the page along
+    one direction only: edges along it stay sharp, so one median of all edges (half of them
+    sharp) would not see it; a pencil line across the shake is smeared all the same."""
     k = 20.0
     corners = list(loc.markers.corners) if loc.markers else []
     got = _spreads(_edge_profiles(gray, loc, corners, k), k) if corners else []
     if not got:
         return Quality(9.9, float(np.percentile(gray, 95)), float(np.percentile(gray, 5)))
-    sigmas, inks, papers = zip(*got)
-    return Quality(float(np.median(sigmas)), float(np.median(papers)), float(np.median(inks)))
+    sigmas, inks, papers, edges = zip(*got)
+    # _edge_profiles' order: each marker's top and bottom edges (along the width), then its left and right
+    along_width = [sg for sg, e in zip(sigmas, edges) if e % 4 < 2]
+    along_height = [sg for sg, e in zip(sigmas, edges) if e % 4 >= 2]
+    per_direction = [float(np.median(d)) for d in (along_width, along_height) if d]
+    return Quality(max(per_direction), float(np.median(papers)), float(np.median(inks)),
+                   direction_mm=tuple(round(d, 3) for d in per_direction), soft_mm=float(np.median(sigmas)))
+
+
+_PAGE_SIGMAS = np.array([0.0, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0])    # px at half the page's resolution
+_page_kept: dict = {}
+
+
+def _template_energies(tmpl: np.ndarray) -> tuple:
+    """(half-size template, its edge and plain masks, its gradient energy per direction and blur):
+    worked out once per template (kept with the array: its id is its own while kept)."""
+    hit = _page_kept.get(id(tmpl))
+    if hit is not None and hit[0] is tmpl:
+        return hit[1]
+    t = cv2.resize(tmpl.astype(np.float32), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    gt = [cv2.Sobel(t, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(t, cv2.CV_32F, 0, 1, ksize=3)]
+    # generous masks: the page found by its outline may sit a few pixels off the template
+    edges = cv2.dilate(((np.abs(gt[0]) + np.abs(gt[1])) > 0.2).astype(np.uint8), np.ones((15, 15), np.uint8)) > 0
+    plain = ~cv2.dilate(edges.astype(np.uint8), np.ones((15, 15), np.uint8)).astype(bool)
+    blurred = [t] + [cv2.GaussianBlur(t, (0, 0), sg) for sg in _PAGE_SIGMAS[1:]]
+    energy = [np.array([float(np.mean(g[edges] ** 2)) for g in (_directional(bt, d) for bt in blurred)])
+              for d in range(4)]
+    out = (t, edges, plain, energy, np.percentile(t, (2, 98)))
+    if len(_page_kept) >= 16:
+        _page_kept.clear()
+    _page_kept[id(tmpl)] = (tmpl, out)
+    return out
+
+
+def _directional(img: np.ndarray, d: int) -> np.ndarray:
+    """The gradient along the page's width (d 0), its height (1) and the two diagonals (2, 3)."""
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
+    return (gx, gy, (gx + gy) * np.float32(0.7071), (gx - gy) * np.float32(0.7071))[d]
+
+
+def page_blur(rect: np.ndarray, tmpl: np.ndarray, k: float) -> tuple[float, ...] | None:
+    """The photo's blur (sigma, mm) along the page's width, its height and its two diagonals
+    (a shake smears one way: a shake along a diagonal blurs width and height alike), measured on
+    the whole printed page: the rectified photo (rect, 0-255, k px a mm) against its template
+    (tmpl, 0-1, the same pixels; a grey array kept for the run).
+
+    The energy of the photo's gradient (its square's mean near the print's edges, the noise's
+    share, measured on plain paper, taken off) against the template's blurred more and more:
+    a blurred edge spreads the same step over more pixels, so its energy falls, and the sigma
+    at which the template's matches the photo's is the photo's.  Levels are matched by the
+    two's spreads of grey (nothing compares pixel with pixel).  Pencil adds a little energy
+    (reads a little sharp); the camera's own resolution a little blur.  None: no print to tell."""
+    t, edges, plain, energy, (t_lo, t_hi) = _template_energies(tmpl)
+    r = cv2.resize(rect.astype(np.float32), (t.shape[1], t.shape[0]), interpolation=cv2.INTER_AREA)
+    r_lo, r_hi = np.percentile(r, (2, 98))
+    if r_hi - r_lo < 1.0 or t_hi - t_lo < 0.05 or not edges.any():
+        return None
+    a = (r_hi - r_lo) / (t_hi - t_lo)
+    rn = ((r - (r_lo - a * t_lo)) / a).astype(np.float32)
+    out = []
+    for d, e in enumerate(energy):
+        g = _directional(rn, d)
+        noise = float(np.mean(g[plain] ** 2)) if plain.any() else 0.0
+        seen = max(float(np.mean(g[edges] ** 2)) - noise, 1e-9)
+        if seen >= e[0]:
+            out.append(0.0)
+            continue
+        i = int(np.searchsorted(-e, -seen))
+        if i >= len(_PAGE_SIGMAS):
+            out.append(float(_PAGE_SIGMAS[-1]) / (k / 2))
+            continue
+        # energy falls with sigma: between two of them, linearly in its logarithm
+        e0, e1 = np.log(e[i - 1]), np.log(e[i])
+        f = (e0 - np.log(seen)) / max(e0 - e1, 1e-9)
+        out.append(float(_PAGE_SIGMAS[i - 1] + f * (_PAGE_SIGMAS[i] - _PAGE_SIGMAS[i - 1])) / (k / 2))
+    return tuple(out)
 
 
 def check_quality(q: Quality, photo: str) -> None:
@@ -517,9 +608,16 @@ def check_quality(q: Quality, photo: str) -> None:
         raise _problem(f"too dark: the paper reads {q.paper:.0f}/255 and the ink-to-paper contrast is "
                        f"{q.contrast:.0f}/255", photo,
                        f"paper at least {MIN_PAPER}/255 and contrast at least {MIN_CONTRAST}/255 (more light, no flash glare)")
+    if q.shake_mm > MAX_SHAKE_MM:
+        raise _problem(f"too blurred: the phone moved while the photo was taken: the print is smeared over "
+                       f"{q.shake_mm:.2f} mm of the page one way more than the other (sigma)", photo,
+                       f"at most {MAX_SHAKE_MM:.2f} mm (hold the phone still: lean on the table, or use more light)")
     if q.blur_mm > MAX_BLUR_MM:
-        raise _problem(f"too blurred: edges are spread over {q.blur_mm:.2f} mm of the page (sigma)", photo,
-                       f"at most {MAX_BLUR_MM:.2f} mm (hold the phone still, let it focus, or come closer)")
+        shaken = len(q.direction_mm) == 2 and max(q.direction_mm) > 1.6 * max(min(q.direction_mm), 0.05)
+        what = (f"too blurred: the phone moved: edges are spread over {max(q.direction_mm):.2f} mm of the page one "
+                f"way and {min(q.direction_mm):.2f} mm the other (sigma)") if shaken else \
+            f"too blurred: edges are spread over {q.blur_mm:.2f} mm of the page (sigma)"
+        raise _problem(what, photo, f"at most {MAX_BLUR_MM:.2f} mm (hold the phone still, let it focus, or come closer)")
 
 
 def whole_photo_quality(gray: np.ndarray) -> tuple[float, float, float]:

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 import cv2
 import numpy as np
 
-FRAMES = {2: (1632, 1224), 12: (4000, 3000)}
+FRAMES = {1: (1152, 864), 2: (1632, 1224), 5: (2592, 1944), 8: (3264, 2448), 12: (4000, 3000)}
 
 
 @dataclass(frozen=True)
@@ -38,16 +38,28 @@ class Camera:
     jpeg: int = 85                      # JPEG quality (50-90)
     background: int = 0                 # which table texture (seed)
     seed: int = 0                       # the noise's seed
+    motion: float = 0.0                 # motion blur: the shake's length in frame pixels (a hand moving)
+    motion_angle: float = 0.0           # degrees: its direction in the frame
+    glare: float = 0.0                  # a lamp's reflection: how much it washes out (0 none .. 1)
+    glare_at: tuple = (0.5, 0.5)        # where (fractions of the frame) and ...
+    glare_size: float = 0.15            # ... how wide (of the frame's diagonal)
+    exposure: float = 1.0               # the light's level (low light: 0.3-0.5, with more noise)
 
     def as_dict(self) -> dict:
         out = asdict(self)
         out["shift"], out["shadow_line"], out["cast"] = list(self.shift), list(self.shadow_line), list(self.cast)
+        out["glare_at"] = list(self.glare_at)
+        # the first corpus's recipes keep their form: the newer effects only when used
+        for key, plain in (("motion", 0.0), ("motion_angle", 0.0), ("glare", 0.0), ("glare_at", [0.5, 0.5]),
+                           ("glare_size", 0.15), ("exposure", 1.0)):
+            if out[key] == plain:
+                del out[key]
         return out
 
     @classmethod
     def from_dict(cls, data: dict) -> "Camera":
         data = dict(data)
-        for key in ("shift", "shadow_line", "cast"):
+        for key in ("shift", "shadow_line", "cast", "glare_at"):
             if key in data:
                 data[key] = tuple(data[key])
         return cls(**data)
@@ -168,15 +180,34 @@ def photograph(flat: np.ndarray, page_mm: tuple[float, float], cam: Camera) -> n
         v = ((xx - fw * off) * math.cos(b) + (yy - fh * off) * math.sin(b))
         soft = 0.5 * (1 + np.tanh(v / (0.04 * norm)))
         light *= 1.0 - cam.shadow * soft
-    img *= light[..., None]
+    img *= light[..., None] * cam.exposure
     img *= np.array(cam.cast, dtype=np.float32)[None, None, :]
+    if cam.glare > 0:
+        # a lamp's reflection: the sheet's white and its ink washed towards white alike
+        gx, gy = cam.glare_at
+        d2 = ((xx - fw * gx) ** 2 + (yy - fh * gy) ** 2) / (cam.glare_size * 2 * norm) ** 2
+        spot = (cam.glare * np.exp(-d2))[..., None]
+        img = img * (1 - spot) + 255.0 * spot
     if cam.blur > 0:
         img = cv2.GaussianBlur(img, (0, 0), cam.blur)
+    if cam.motion >= 1.0:
+        img = cv2.filter2D(img, -1, _motion_kernel(cam.motion, cam.motion_angle))
     rng = np.random.default_rng(cam.seed)
     img += rng.normal(0, cam.noise, img.shape).astype(np.float32) * np.sqrt(np.clip(img / 160.0, 0.2, 1.6))
     img = np.clip(img, 0, 255).astype(np.uint8)
     ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(cam.jpeg)])
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+def _motion_kernel(length: float, angle: float) -> np.ndarray:
+    """A straight shake of length pixels in direction angle (degrees): a line kernel summing to 1."""
+    size = int(math.ceil(length)) | 1
+    k = np.zeros((size * 4 + 1, size * 4 + 1), np.float32)
+    c = size * 2
+    a = math.radians(angle)
+    for t in np.linspace(-length / 2, length / 2, int(length * 4) + 1):
+        k[int(round(c + t * math.sin(a))), int(round(c + t * math.cos(a)))] += 1.0
+    return k / k.sum()
 
 
 def page_quad_in_photo(page_mm, cam: Camera) -> np.ndarray:

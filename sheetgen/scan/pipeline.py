@@ -167,7 +167,7 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
         if sheet_ref is None:
             raise _no_markers(gray, photo, markers)
         loc, sheet = _by_outline(gray, photo, sheet_ref, options)
-        quality = I.Quality(0.0, float(np.percentile(gray, 95)), float(np.percentile(gray, 5)))
+        quality: I.Quality | None = None    # no markers to measure it on: the page against its template, below
         identity_from = "--sheet"
         scanner = scanner_for(sheet)
         plan = SheetPlan(scanner, sheet)
@@ -179,7 +179,7 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
         loc = I.locate(img, gray, photo, markers)
         quality = I.measure_quality(gray, loc)
         I.check_quality(quality, photo)
-        text = I.read_qr(gray, loc, quality.blur_mm)
+        text = I.read_qr(gray, loc, quality.softness)
         identity = None
         if text:
             try:
@@ -196,8 +196,21 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
         finding += time.perf_counter()
     tmpl = template(sheet)
     rect = I.rectify(gray, loc, tmpl.shape[:2])
+    # without markers (lost to a shake, or none printed): the whole print against the template, where
+    # a shake smears it one way more than the other (with markers, their edges per direction tell)
+    blur = None
+    if quality is None:
+        blur = I.page_blur(rect, template_grey(tmpl), tmpl.shape[1] / sheet.page.width)
+        # the page's blur measured against the template reads a little high on a sharp photo (the
+        # camera's own resolution, a page found by its outline a pixel off): its lesser direction
+        quality = I.Quality(min(blur[:2]) if blur else 0.0, float(np.percentile(rect, 95)), float(np.percentile(rect, 5)),
+                            direction_mm=tuple(round(b, 3) for b in blur[:2]) if blur else (),
+                            soft_mm=0.0)    # the reader models the print unsoftened here, as it always has
+    if blur:
+        quality.shake_mm = round(float(np.sqrt(max(0.0, max(blur) ** 2 - min(blur) ** 2))), 3)
+    I.check_quality(quality, photo)
     finding = time.perf_counter() - finding
-    page = Page(rect, tmpl, (sheet.page.width, sheet.page.height), blur_mm=quality.blur_mm,
+    page = Page(rect, tmpl, (sheet.page.width, sheet.page.height), blur_mm=quality.softness,
                 light_closing=scanner.light_closing)
     readings = scanner.refine(sheet, plan.read(page))
     view = scanner.interpret(sheet, readings)
@@ -209,6 +222,21 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
     if keep_images:
         result.page, result.gray, result.colour = page, gray, img
     return result
+
+
+_greys: dict = {}
+
+
+def template_grey(tmpl: np.ndarray) -> np.ndarray:
+    """A template's grey, kept with it (many photos of one sheet)."""
+    hit = _greys.get(id(tmpl))
+    if hit is not None and hit[0] is tmpl:
+        return hit[1]
+    if len(_greys) >= 16:
+        _greys.clear()
+    grey = tmpl @ np.float32([0.299, 0.587, 0.114])
+    _greys[id(tmpl)] = (tmpl, grey)
+    return grey
 
 
 def as_seen(scanner, result: ScanResult, expected):
