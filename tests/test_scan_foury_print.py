@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.test_scan_foury_reading import DISTORTED, IMAGES, _scan, recipes  # noqa: F401  (the fixture)
+from tests.test_scan_foury_reading import DISTORTED, IMAGES, LETTER_OVER_LABEL, _scan, recipes  # noqa: F401  (the fixture)
 
 cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[scan]'")
 
@@ -96,8 +96,10 @@ def test_no_waves_over_the_kraken_read_no_flood(recipes, image):
 
 
 # -- a foe's letter over the printed zone letter -------------------------------------------------------
-@pytest.mark.parametrize("image", IMAGES)
-@pytest.mark.parametrize("rid", sorted(FOES_OVER_LABELS))
+@pytest.mark.parametrize("rid, image", [
+    pytest.param(r, i, marks=pytest.mark.xfail(strict=True, reason=LETTER_OVER_LABEL))
+    if (r, i) in {("photo-0213", "photo"), ("photo-0213", "bench photo")} else (r, i)
+    for r in sorted(FOES_OVER_LABELS) for i in IMAGES])
 def test_a_foe_written_over_the_zone_letter_reads(recipes, rid, image):
     cell = FOES_OVER_LABELS[rid]
     result, played = _scan(recipes, rid, image)
