@@ -318,9 +318,10 @@ def games(journal_path):
     """
     journal = _open(journal_path, write=False)
     try:
+        from ..tracker.journal import JournalError
         try:
             cur = journal.current().id
-        except Exception:  # noqa: BLE001 - an empty journal has no current game
+        except JournalError:    # an empty journal (or a damaged pointer to the current game): none starred
             cur = None
         for g in journal.games():
             n = len(journal.steps(g.id))

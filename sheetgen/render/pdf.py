@@ -248,7 +248,7 @@ class _PdfWriter:
         self.code.append(f"q 1 0 0 -1 {_n(im.x)} {_n(im.y + im.h)} cm")
         try:
             self.c.drawImage(source, 0, 0, im.w, im.h, mask="auto")
-        except Exception as exc:  # reportlab/PIL cannot read it
+        except Exception as exc:  # noqa: BLE001 - reportlab/PIL raise many kinds for a bad file: an input error
             raise InputError(Problem(f"cannot read image: {exc}", str(path))) from None
         self.code.append("Q")
 

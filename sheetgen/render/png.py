@@ -394,7 +394,7 @@ class _PngPage:
         try:
             src = PILImage.open(path)
             src.load()
-        except Exception as exc:
+        except Exception as exc:    # noqa: BLE001 - Pillow raises many kinds for a bad file: an input error
             raise InputError(Problem(f"cannot read image: {exc}", str(path))) from None
         src = src.convert("RGBA")
         a, b, c, d, e, f = m

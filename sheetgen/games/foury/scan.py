@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from sheetgen.errors import InputError
 from sheetgen.scan.contract import (BOX, CROSSED, DOT, EMPTY, FILL, FILLED, LINE, MARKED, AREA, Difference,
                                     GameScanner, Region, SheetView)
 
@@ -957,15 +958,19 @@ class FouryScanner(GameScanner):
         return out
 
     def _caps(self, sheet) -> dict[str, int]:
+        from .formats.sheet import track_limits
         loaded = sheet.loaded
+        # only the two refusals track_limits makes: any other failure is a bug, never "no caps"
+        # (that would let a sheet with too many boxes marked pass)
         try:
-            from .formats.sheet import track_limits
             if loaded.kind == "map":
                 hero = dict(sheet.identity.options).get("hero")
                 return dict(track_limits(loaded.definition.board.campaign, hero))
             m = loaded.definition.model
             return dict(track_limits(m.campaign, m.hero)) if m.sheet == "character" else {}
-        except Exception:  # noqa: BLE001 - an unknown hero or campaign: no caps to hold to
+        except InputError:      # a hero the built-in sheets do not offer: no caps to hold to
+            return {}
+        except ValueError:      # a campaign this sheetgen does not know (rules.find_campaign)
             return {}
 
     def _map_checks(self, sheet, view: FouryView, layout: MapLayout) -> list:
@@ -1103,7 +1108,7 @@ class FouryScanner(GameScanner):
         try:
             path, builtin = resolve(ref)
             definition = path.stem if builtin else content_hash(path.read_bytes())
-        except Exception:  # noqa: BLE001 - the log's map cannot be found: it cannot be this sheet's
+        except (InputError, OSError):   # the log's map cannot be found or read: it cannot be this sheet's
             definition = None
         if definition != sheet.identity.definition:
             return f"the log plays the map {log.map_name}; the photo shows {sheet.identity.describe()}"
