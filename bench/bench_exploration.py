@@ -22,7 +22,7 @@ def main(argv: list[str]) -> int:
         maps = int(argv[argv.index("--maps") + 1])
     quick = "--quick" in argv
     from sheetgen.games.exploration.formats import builtin_tables
-    from sheetgen.games.exploration.playlog import dump_log
+    from sheetgen.games.exploration.formats.playlog import dump_log
     from sheetgen.games.exploration.rules import check
     from sheetgen.games.exploration.mapmode import actions_of, explore
 

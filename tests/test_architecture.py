@@ -41,14 +41,36 @@ GAME_ROLES = {
     "__init__": "declaration",
     "rules": "pure", "actions": "pure", "notation": "pure", "tables": "pure", "board": "pure",
     "heroes": "pure", "shapes": "pure", "readings": "pure", "generate": "pure", "mapmode": "pure",
-    "randomplay": "pure", "campaigns": "pure",
+    "randomplay": "pure",
     "vocabulary": "pure",           # a game's words with their meanings (`sheetgen list items`): data, no I/O
-    "formats": "formats", "playlog": "formats", "lint": "formats", "handlers": "formats",
+    "formats": "formats",
     "sheets": "sheets",
-    "tracker": "tracker", "fightflow": "tracker", "sim": "sim", "report": "sim", "cli": "cli", "scan": "scan", "web": "web",
+    "tracker": "tracker", "fightflow": "tracker", "sim": "sim", "cli": "cli", "scan": "scan", "web": "web",
     "design": "design",
     "mapgen": "cli",                # `sheetgen generate map`: a game command beside cli.py
 }
+
+# -- one shape for every game (docs/ARCHITECTURE.md, "Adding a game") --------------------------
+# Each role has one file name in every game, a module (NAME.py) or a package (NAME/):
+#   rules      the engine: state + action -> Outcome        actions    the typed actions
+#   notation   play-log entries <-> actions, both ways       readings   the rules' alternative readings
+#   tables     the game's fixed data                         formats/   the YAML formats: __init__ or
+#              one module per kind (the definitions' handlers), playlog.py (the play log, `check`)
+#   sheets     composers into the drawing model              tracker    the journal adapter (ADAPTER)
+#   web        the companion page (PAGE)
+# and, where the declaration (GAME) names one: sim (simulator), scan (scanner), cli (commands,
+# track_commands), design (designer).
+SHAPE = ("rules", "actions", "notation", "readings", "tables", "formats", "sheets", "tracker", "web")
+BY_DECLARATION = {"simulator": "sim", "scanner": "scan", "designer": "design"}
+# the helpers one game has and the others need not (each is in GAME_ROLES, so its imports are held)
+GAME_EXTRAS = {
+    "foury": {"board", "heroes", "vocabulary", "fightflow", "randomplay", "mapgen"},
+    "exploration": {"shapes", "mapmode", "generate"},
+    "navigation": set(),
+    "shuffle": set(),
+}
+# roles a game keeps elsewhere for now, with where (so the exception is written, not silent)
+SHAPE_EXCEPTIONS = {"foury": {"readings": "rules/state.py (FouryReading)"}}
 
 # part -> parts it may import (itself always allowed)
 ALLOWED = {
@@ -326,3 +348,75 @@ def test_the_name_scan_sees_a_game_name_in_any_case():
     assert _named_games('if ruleset == "foury":', words) == ["foury"]
     assert _named_games("a Dungeon Foury map; Shuffle Dungeons; foury-blank", words) == ["Foury", "Shuffle", "foury"]
     assert _named_games("fourying reshuffled", words) == []
+
+
+def expected_shape(game) -> set[str]:
+    """The role files a game declared as GAME must have (names without .py)."""
+    want = set(SHAPE) - set(SHAPE_EXCEPTIONS.get(game.name, {}))
+    want |= {role for attr, role in BY_DECLARATION.items() if getattr(game, attr)}
+    if any(c.module.endswith(".cli") for c in game.commands + game.track_commands):
+        want.add("cli")
+    return want | GAME_EXTRAS.get(game.name, set())
+
+
+def shape_problems(folder: Path, game) -> list[str]:
+    """What is missing from a game's folder, or there without being declared."""
+    have = {p.stem for p in folder.iterdir()
+            if p.name != "__init__.py" and (p.suffix == ".py" or (p / "__init__.py").is_file())}
+    want = expected_shape(game)
+    out = [f"{game.name}: no {role} (a module {role}.py or a package {role}/)" for role in sorted(want - have)]
+    out += [f"{game.name}: {name} is in no role: name it after one (SHAPE) or declare it in GAME_EXTRAS"
+            for name in sorted(have - want)]
+    if (folder / "formats").is_dir() and not (folder / "formats" / "playlog.py").is_file():
+        out.append(f"{game.name}: no formats/playlog.py (the play log's handler)")
+    return out
+
+
+def _games():
+    from sheetgen.definitions.registry import games
+    return games()
+
+
+def test_every_game_has_the_one_shape():
+    bad = [problem for name, game in sorted(_games().items()) for problem in shape_problems(PKG / "games" / name, game)]
+    assert not bad, "\n".join(bad)
+
+
+def test_every_role_is_declared_where_the_shape_puts_it():
+    """The declaration points each role at its file: the play log's handler is formats.playlog,
+    the definitions' handlers are in formats, the readings in readings (unless written above)."""
+    bad = []
+    for name, game in sorted(_games().items()):
+        pkg = f"sheetgen.games.{name}"
+        for kind, module in game.kinds.items():
+            want = f"{pkg}.formats.playlog" if kind == "playlog" else f"{pkg}.formats"
+            if not (module == want or (kind != "playlog" and module.startswith(want + "."))):
+                bad.append(f"{name}: kind {kind} is handled by {module}, not in {want}")
+        for attr, role in (("tracker", "tracker"), ("web", "web"), ("scanner", "scan"), ("designer", "design")):
+            module = getattr(game, attr)
+            if module and module != f"{pkg}.{role}":
+                bad.append(f"{name}: {attr} is {module}, not {pkg}.{role}")
+        if game.simulator and not (game.simulator == f"{pkg}.sim" or game.simulator.startswith(f"{pkg}.sim.")):
+            bad.append(f"{name}: the simulator {game.simulator} is not in {pkg}.sim")
+        if game.readings and "readings" not in SHAPE_EXCEPTIONS.get(name, {}):
+            if game.readings.partition(":")[0] != f"{pkg}.readings":
+                bad.append(f"{name}: its readings are in {game.readings}, not {pkg}.readings")
+    assert not bad, "\n".join(bad)
+
+
+def test_the_shape_check_sees_a_missing_role_and_a_stray_file(tmp_path):
+    game = _games()["navigation"]
+    for role in expected_shape(game):
+        (tmp_path / f"{role}.py").write_text("")
+    (tmp_path / "formats.py").unlink()
+    (tmp_path / "formats").mkdir()
+    (tmp_path / "formats" / "__init__.py").write_text("")
+    (tmp_path / "formats" / "playlog.py").write_text("")
+    assert shape_problems(tmp_path, game) == []
+    (tmp_path / "helpers.py").write_text("")
+    (tmp_path / "web.py").unlink()
+    (tmp_path / "formats" / "playlog.py").unlink()
+    problems = shape_problems(tmp_path, game)
+    assert any("no web" in p for p in problems)
+    assert any("helpers is in no role" in p for p in problems)
+    assert any("formats/playlog.py" in p for p in problems)

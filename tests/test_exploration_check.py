@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from sheetgen.cli import main
 from sheetgen.games.exploration.formats import builtin_tables
 from sheetgen.definitions.registry import load_file
-from sheetgen.games.exploration.playlog import dump_log
+from sheetgen.games.exploration.formats.playlog import dump_log
 from sheetgen.games.exploration.mapmode import explore
 
 DATA = Path(__file__).parent / "data" / "exploration"

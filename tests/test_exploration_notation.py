@@ -13,7 +13,7 @@ from sheetgen.games.exploration.actions import (Contents, DoorMark, End, Escalat
                                                 Time, Transform, Unreadable)
 from sheetgen.games.exploration.formats import builtin_tables
 from sheetgen.games.exploration.mapmode import actions_of, explore
-from sheetgen.games.exploration.playlog import dump_log
+from sheetgen.games.exploration.formats.playlog import dump_log
 
 DATA = Path(__file__).parent / "data" / "exploration"
 ints = st.integers(-5, 80)

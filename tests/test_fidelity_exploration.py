@@ -16,7 +16,7 @@ from sheetgen.games.exploration import notation
 from sheetgen.games.exploration.actions import Search
 from sheetgen.games.exploration.formats import builtin_tables
 from sheetgen.games.exploration.mapmode import actions_of, explore
-from sheetgen.games.exploration.playlog import dump_log
+from sheetgen.games.exploration.formats.playlog import dump_log
 from sheetgen.games.exploration.rules import END_REASONS, check, norm_reason
 
 HERE = Path(__file__).parent / "data" / "exploration" / "fidelity"

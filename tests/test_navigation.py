@@ -79,7 +79,7 @@ def test_engine_apply_raises_the_rule_and_keeps_state_unchanged():
     from sheetgen.definitions.registry import load_file
     from sheetgen.games.base import Illegal
     from sheetgen.games.navigation.actions import BeginTurn, Move
-    from sheetgen.games.navigation.playlog import initial_state
+    from sheetgen.games.navigation.formats.playlog import initial_state
     from sheetgen.games.navigation.rules import RULES
     loaded = load_file(DATA / "cases" / "door-key-illegal.yaml").definition
     state = RULES.apply(initial_state(loaded), BeginTurn("Ada"))

@@ -26,7 +26,7 @@ def test_audit_log(path):
 def _replay(path):
     from sheetgen.definitions.registry import load
     from sheetgen.games.navigation.actions import BeginTurn
-    from sheetgen.games.navigation.playlog import initial_state
+    from sheetgen.games.navigation.formats.playlog import initial_state
     from sheetgen.games.navigation.rules import RULES
     loaded = load(path)
     loaded = getattr(loaded, "definition", loaded)

@@ -13,8 +13,9 @@ from sheetgen.definitions.registry import load_file
 from sheetgen.games.base import Illegal, Judgement, Outcome, Rules, TrackerAdapter, Violation
 from sheetgen.games.navigation.actions import (BeginTurn, EndTurn, Gain, Lose, Mirror, Move, MoveTo, Pay,
                                                PlaceToken, Resolve, Unresolve, Warp, Wrap)
-from sheetgen.games.navigation.playlog import initial_state
-from sheetgen.games.navigation.rules import RULES, NavigationReading
+from sheetgen.games.navigation.formats.playlog import initial_state
+from sheetgen.games.navigation.readings import NavigationReading
+from sheetgen.games.navigation.rules import RULES
 
 DATA = Path(__file__).parent / "data" / "navigation"
 AUDIT = DATA / "audit"
@@ -123,7 +124,7 @@ def test_the_reading_a_log_was_judged_by_is_reported():
 
 
 def test_a_replay_tries_only_the_readings_it_consulted():
-    from sheetgen.games.navigation.playlog import check
+    from sheetgen.games.navigation.formats.playlog import check
     verdict = check(load_file(DATA / "cases" / "moves-4-illegal.yaml").definition)    # breaks no payment rule
     assert isinstance(verdict, Judgement) and verdict.replays == 1 and not verdict.legal
     verdict = check(load_file(AUDIT / "own-door-key-not-wall-illegal.yaml").definition)

@@ -6,8 +6,8 @@ import pytest
 
 from sheetgen.games.exploration.readings import ExplorationReading
 from sheetgen.games.foury.rules import FouryReading
-from sheetgen.games.navigation.rules import NavigationReading
-from sheetgen.games.shuffle.rules import ShuffleReading
+from sheetgen.games.navigation.readings import NavigationReading
+from sheetgen.games.shuffle.readings import ShuffleReading
 
 DOC = (Path(__file__).parent.parent / "docs" / "readings.md").read_text(encoding="utf-8")
 ENUMS = {"foury": FouryReading, "exploration": ExplorationReading, "navigation": NavigationReading,

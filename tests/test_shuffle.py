@@ -65,7 +65,7 @@ def test_heroes_move_with_their_rooms():
     from sheetgen.definitions.registry import load_file
     from sheetgen.games.base import Illegal
     from sheetgen.games.shuffle.actions import BeginTurn, Shift, Swap
-    from sheetgen.games.shuffle.playlog import initial_state
+    from sheetgen.games.shuffle.formats.playlog import initial_state
     from sheetgen.games.shuffle.rules import RULES
     loaded = load_file(DATA / "cases" / "trade-legal.yaml").definition
     st = RULES.apply(initial_state(loaded), BeginTurn("Ada"))

@@ -15,8 +15,9 @@ from sheetgen.games.base import Illegal, Judgement, Outcome, Rules, TrackerAdapt
 from sheetgen.games.shuffle.actions import (BeginTurn, Build, Burn, Draw, Eat, Effect, EndTurn, Equip, Fight,
                                             LevelUp, Loot, Move, PlaceMonster, Power, Shift, Shrine, Slide, Swap,
                                             Trade, Trap, Twist, Ward)
-from sheetgen.games.shuffle.playlog import check, initial_state
-from sheetgen.games.shuffle.rules import RULES, ShuffleReading
+from sheetgen.games.shuffle.formats.playlog import check, initial_state
+from sheetgen.games.shuffle.readings import ShuffleReading
+from sheetgen.games.shuffle.rules import RULES
 
 DATA = Path(__file__).parent / "data" / "shuffle"
 AUDIT = DATA / "audit"

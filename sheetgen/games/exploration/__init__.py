@@ -6,17 +6,18 @@
     notation.py   play-log room dicts <-> actions, both ways (the one place)
     readings.py   ExplorationReading (the rules' alternative readings) and the shape
                   candidates a logged transform may stand for
-    shapes.py     room shapes (ASCII pictures), rotations, mirrors, stretches
     tables.py     the game's data: d66 room, d6 entrance and 2d6 contents tables
+    shapes.py     room shapes (ASCII pictures), rotations, mirrors, stretches
     mapmode.py    map mode (`sheetgen explore`): Explorer;  generate.py: fresh d66 tables
-    formats.py    the pydantic models (tables, sheets, the play log) and table loading
-    handlers.py   the tables' and sheets' handler: load, lint (formats), compose (sheets)
-    playlog.py    the play-log handler: load (formats + notation), check (rules + judge), dump_log
+    formats/      the YAML formats: __init__.py (the models of tables, sheets and the play log,
+                  table loading, and the tables' and sheets' handler: load, lint, compose),
+                  playlog.py (the play-log handler: load, check by replay, dump_log)
     sheets.py     composers: graph sheet, table pages, drawn maps
-    sim.py, report.py   `sheetgen simulate --ruleset exploration`
-    cli.py        the game's commands: `sheetgen explore`, `sheetgen table`
     tracker.py    map mode played by a person in the journal (`sheetgen track`, `sheetgen play`): ADAPTER
     web.py        map mode on the companion page (`sheetgen play --ruleset exploration`): PAGE
+    sim/          `sheetgen simulate --ruleset exploration`: __init__.py (the runs), report.py (its pages)
+    cli.py        the game's commands: `sheetgen explore`, `sheetgen table`
+    scan.py       the scanner's side of `sheetgen scan` (SCANNER)
 """
 from ..base import BuildOption, Command, Game
 
@@ -24,9 +25,9 @@ GAME = Game(
     name="exploration",
     title="Dungeon Exploration",
     rules_text="004",
-    kinds={"table": "sheetgen.games.exploration.handlers",
-           "sheet": "sheetgen.games.exploration.handlers",
-           "playlog": "sheetgen.games.exploration.playlog"},
+    kinds={"table": "sheetgen.games.exploration.formats",
+           "sheet": "sheetgen.games.exploration.formats",
+           "playlog": "sheetgen.games.exploration.formats.playlog"},
     simulator="sheetgen.games.exploration.sim",
     tracker="sheetgen.games.exploration.tracker",
     web="sheetgen.games.exploration.web",

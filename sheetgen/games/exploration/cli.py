@@ -55,7 +55,7 @@ def explore(seed, table_name, contents_name, size, max_rooms, policy, outdir, fo
     from sheetgen.games.dice import RandomDice
     from .formats import map_mode_tables, parse_size
     from .mapmode import Explorer
-    from .playlog import dump_log
+    from .formats.playlog import dump_log
 
     dims = parse_size(size)
     if dims is None:

@@ -410,7 +410,7 @@ class ExplorationTracker(TrackerAdapter):
         return "\n".join(lines)
 
     def export(self, header: dict, steps: list, relative_to=None) -> str:
-        from .playlog import dump_log
+        from .formats.playlog import dump_log
         ex = self.replay(header, steps).ex
         return dump_log(ex, seed=None, policy=None, table=header.get("table", "builtin"))
 

@@ -1,14 +1,15 @@
 """Card-grid dungeon navigation (rules text: shared/seeds/000): room cards laid in a grid.
 
-    rules.py      the engine (NavigationRules, RULES): state + action -> Outcome; its readings
+    rules.py      the engine (NavigationRules, RULES): state + action -> Outcome
     actions.py    the typed actions (Move, Wrap, Pay, Resolve, ..., BeginTurn, EndTurn)
     notation.py   play-log entries <-> actions, both ways (parse, serialize)
+    readings.py   NavigationReading: the rules' alternative readings a log may follow
     tables.py     the fixed data: side costs, move limits, starting stock, items, room types
-    formats.py    the models of decks, dungeons, sheets and play logs; the definitions' handler
-    playlog.py    the play-log handler: load, and judge by replay (sheetgen check)
+    formats/      the YAML formats: __init__.py (the models of decks, dungeons, sheets and play logs; the
+                  definitions' handler), playlog.py (the play-log handler: load, judge by replay)
     sheets.py     room cards, dungeon grids, player and token sheets
-    web.py        the companion page's adapter (`sheetgen play --ruleset navigation`: PAGE)
     tracker.py    the journal adapter of `sheetgen track --ruleset navigation` (ADAPTER)
+    web.py        the companion page's adapter (`sheetgen play --ruleset navigation`: PAGE)
 """
 from ..base import Game
 
@@ -19,9 +20,9 @@ GAME = Game(
     kinds={"deck": "sheetgen.games.navigation.formats",
            "dungeon": "sheetgen.games.navigation.formats",
            "sheet": "sheetgen.games.navigation.formats",
-           "playlog": "sheetgen.games.navigation.playlog"},
+           "playlog": "sheetgen.games.navigation.formats.playlog"},
     tracker="sheetgen.games.navigation.tracker",
     web="sheetgen.games.navigation.web",
     option_help={"play --ruleset": "--map a dungeon, --hero the players' names"},
-    readings="sheetgen.games.navigation.rules:NavigationReading",
+    readings="sheetgen.games.navigation.readings:NavigationReading",
 )

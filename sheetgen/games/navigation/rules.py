@@ -30,16 +30,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..base import Outcome, Reading, ReadingsInUse, Rules, Violation, broken
+from ..base import Outcome, ReadingsInUse, Rules, Violation, broken
 from ..grid import DIR_NAMES, DIRS, OPPOSITE
 from .actions import (Action, BeginTurn, EndTurn, Gain, Lose, Mirror, Move, MoveTo, Pay, PlaceToken, Resolve,
                       Unresolve, Warp, Wrap)
+from .readings import NavigationReading
 from .tables import BASE_MOVES, BOOTS_MOVES, MAGIC_MIRROR, NEEDS, SPEED_BOOTS, START, UNRESOLVE_XP, item_key
-
-
-class NavigationReading(Reading):
-    """Where the rules text allows two readings (docs/formats-cards.md, 'Readings')."""
-    PAY_SIDE_LEFT = "pay-side-left"     # the side of the room left is a barrier too: paying it is accepted
 
 
 @dataclass(frozen=True, slots=True)

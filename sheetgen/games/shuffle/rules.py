@@ -31,19 +31,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..base import Outcome, Reading, ReadingsInUse, Rules, broken
+from ..base import Outcome, ReadingsInUse, Rules, broken
 from ..grid import DIR_NAMES as _NAMES, DIRS, OPPOSITE
 from .actions import (Action, BeginTurn, Build, Burn, Draw, Eat, Effect, EndTurn, Equip, Fight, LevelUp, Loot, Move,
                       PlaceMonster, Power, Shift, Shrine, Slide, Swap, Trade, Trap, Twist, Ward)
+from .readings import ShuffleReading
 from .tables import DEFAULT_DICE, DIE_FACES, HAND_SIZE, KO_BURN, NEIGHBOURS, ORDER, SLOTS
-
-
-class ShuffleReading(Reading):
-    """Where the rules text allows two readings (docs/formats-cards.md, 'Readings')."""
-    ASSIST_OWN_DICE = "assist-own-dice"         # an assisting monster adds its own dice, not 1
-    DRAW_NO_CARD_PATHS = "draw-no-card-paths"   # "open path": only the paths with no card on them yet
-    DRAW_NO_ROOM_PATHS = "draw-no-room-paths"   # "open path": only the paths with no room on them
-    SLIDE_ENTERS_TRAP = "slide-enters-trap"     # a hero slid into a trap entered it: a roll there is accepted
 
 
 def turn_paths(paths: frozenset, quarter_turns: int) -> frozenset:

@@ -1,6 +1,6 @@
 """The exploration play log's handler: read it (load), check it (check), write it (dump_log).
 
-The format's models are in formats.py, its notation (room dicts <-> actions) in
+The format's models are in formats/__init__.py, its notation (room dicts <-> actions) in
 notation.py, the rules that judge it in rules.py.  The core format is fixed by the
 issue; sheetgen adds optional keys (marked +):
 
@@ -50,11 +50,11 @@ from sheetgen.errors import InputError, Problem, did_you_mean
 from sheetgen.definitions.models import validate_model
 from sheetgen.definitions.registry import Source
 from sheetgen.definitions.yamlsource import MarkedDict, MarkedList, locate
-from ..base import Handler, Judgement
-from . import notation, rules
-from .formats import ExplorationLog, SheetSizeModel, load_table, parse_size
-from .mapmode import actions_of
-from .readings import RETIRED_READINGS, ExplorationReading
+from ...base import Handler, Judgement
+from .. import notation, rules
+from . import ExplorationLog, SheetSizeModel, load_table, parse_size
+from ..mapmode import actions_of
+from ..readings import RETIRED_READINGS, ExplorationReading
 
 MODEL = ExplorationLog
 

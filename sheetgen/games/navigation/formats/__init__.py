@@ -4,7 +4,7 @@ handler of its definitions (load, lint, compose).
     kind: deck     ruleset: navigation   room cards (sides open/door/wall, action symbols, hazard)
     kind: dungeon  ruleset: navigation   a grid of those cards with empty spaces, and a start room
     kind: sheet    ruleset: navigation   sheet: player | tokens
-    kind: playlog  ruleset: navigation   the play-log model (NavigationLog); playlog.py checks it
+    kind: playlog  ruleset: navigation   the play-log model (NavigationLog); formats/playlog.py checks it
 
 The models of the play log, for the checker and the tracker:
 
@@ -21,7 +21,7 @@ The models of the play log, for the checker and the tracker:
 """
 from __future__ import annotations
 
-from ..base import Handler
+from ...base import Handler
 from pathlib import Path
 from typing import Any, Literal, Union
 
@@ -30,8 +30,8 @@ from pydantic import Field, field_validator, model_validator
 from sheetgen.errors import InputError, Problem, did_you_mean
 from sheetgen.definitions.models import Strict, validate_model
 from sheetgen.definitions.turnlog import renamed
-from .rules import Dungeon, Room
-from .tables import DEFAULT_KEYS, ROOM_TYPES, START
+from ..rules import Dungeon, Room
+from ..tables import DEFAULT_KEYS, ROOM_TYPES, START
 
 SideType = Literal["open", "door", "wall"]
 
@@ -330,7 +330,7 @@ def to_engine_dungeon(d: LoadedDungeon):
 
 
 def compose(defn, options):
-    from . import sheets as drawing
+    from .. import sheets as drawing
     if isinstance(defn, LoadedDeck):
         return drawing.deck_document(defn.deck.title, list(defn.deck.cards), options,
                                      paper=options.paper or defn.deck.paper, bleed=defn.deck.bleed)

@@ -9,12 +9,13 @@ from __future__ import annotations
 from sheetgen.definitions.models import validate_model
 from sheetgen.definitions.turnlog import LoadedTurns, declared_readings, parse_turns, replay
 from sheetgen.errors import InputError, did_you_mean
-from ..base import Handler, Judgement, judge
-from . import notation
-from .actions import BeginTurn, EndTurn, PlaceToken, Resolve
-from .formats import NavigationLog, load_reference, to_engine_dungeon
-from .rules import RULES, NavigationReading, Player, ambiguous_name
-from .tables import item_key
+from ...base import Handler, Judgement, judge
+from .. import notation
+from ..actions import BeginTurn, EndTurn, PlaceToken, Resolve
+from . import NavigationLog, load_reference, to_engine_dungeon
+from ..readings import NavigationReading
+from ..rules import RULES, Player, ambiguous_name
+from ..tables import item_key
 
 MODEL = NavigationLog
 

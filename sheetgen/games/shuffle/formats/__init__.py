@@ -3,7 +3,7 @@ handler of its definitions (load, lint, compose).
 
     kind: deck     ruleset: shuffle   rooms, monsters, items, heroes and the boss room
     kind: sheet    ruleset: shuffle   sheet: reference (sequence of play + terminology)
-    kind: playlog  ruleset: shuffle   the play-log model (ShuffleLog); playlog.py checks it
+    kind: playlog  ruleset: shuffle   the play-log model (ShuffleLog); formats/playlog.py checks it
 
 The play log, for the checker and the tracker (whose games start from its setup:):
 
@@ -23,7 +23,7 @@ The play log, for the checker and the tracker (whose games start from its setup:
 """
 from __future__ import annotations
 
-from ..base import Handler
+from ...base import Handler
 from typing import Any, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
@@ -31,8 +31,8 @@ from pydantic import Field, field_validator, model_validator
 from sheetgen.errors import InputError, Problem
 from sheetgen.definitions.models import Strict, validate_model
 from sheetgen.definitions.turnlog import renamed
-from .rules import RULES, Catalog, Hero as HeroState, HeroSpec, ItemSpec, MonsterSpec, RoomSpec, Tile
-from .tables import DEFAULT_DICE, NEIGHBOURS, power_from_text
+from ..rules import RULES, Catalog, Hero as HeroState, HeroSpec, ItemSpec, MonsterSpec, RoomSpec, Tile
+from ..tables import DEFAULT_DICE, NEIGHBOURS, power_from_text
 
 Dir = Literal["n", "e", "s", "w"]
 _DIRS = ("n", "e", "s", "w")
@@ -382,7 +382,7 @@ def initial_state(deck: LoadedDeck, s: Setup, readings=()):
 
 
 def compose(defn, options):
-    from . import sheets as drawing
+    from .. import sheets as drawing
     if isinstance(defn, LoadedSheet):
         return drawing.reference_document(defn.defn, options)
     return drawing.deck_document(defn, options)

@@ -1,6 +1,7 @@
 """Dungeon exploration formats: d66 room tables, d6 entrance tables, 2d6 contents tables
 (kind: table), the printable exploration sheets (kind: sheet) and the play log (kind:
-playlog, read by playlog.py): their pydantic models, and the loading of tables and sheets.
+playlog, read by formats/playlog.py): their pydantic models, the loading of tables and sheets,
+and their handler (compose draws through sheets.py, which never sees these models).
 
 A room table entry is an ASCII picture ('#' floor, '.' nothing, '+' door, 'S' secret
 door) with a kind (corridor: everywhere 1 wide; room: 2+ wide).  Problems inside a
@@ -16,9 +17,10 @@ from typing import Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field
 
 from sheetgen.errors import InputError, Problem, did_you_mean
-from ..dice import D66_VALUES
-from . import shapes as sh
-from .tables import (BOSS_ROLL, CATEGORIES, CONTENTS_ROLLS, TREASURE_ROLLS, ContentsTable, Escalation, Result,
+from ...base import Handler
+from ...dice import D66_VALUES
+from .. import shapes as sh
+from ..tables import (BOSS_ROLL, CATEGORIES, CONTENTS_ROLLS, TREASURE_ROLLS, ContentsTable, Escalation, Result,
                      RoomEntry, RoomTable, TreasureEntry, TreasureTable)
 from sheetgen.definitions.models import Strict, validate_model
 from sheetgen.definitions.registry import Finding, Source
@@ -93,7 +95,7 @@ class ExplorationSheet(Strict):
                                                                "(a built-in name or a path; null: none)")
 
 
-# -- the play log (the issue's fixed format plus optional keys; see playlog.py) ---------------
+# -- the play log (the issue's fixed format plus optional keys; see formats/playlog.py) ---------------
 class Open(BaseModel):
     """Log models accept extension keys (typos are caught separately, see playlog._typos)."""
     model_config = ConfigDict(extra="allow", frozen=True, populate_by_name=True)
@@ -543,3 +545,26 @@ def table_yaml(entries: dict[int, tuple[str, str, Any]], title: str, notes: str 
 def _q(text: str) -> str:
     import json
     return json.dumps(text, ensure_ascii=False)
+
+
+# -- the handler of kind: table and kind: sheet ---------------------------------------
+def compose(defn, options):
+    """The pages of a table or sheet; the drawing (sheets.py) never sees these models: this
+    passes it what it draws."""
+    from .. import sheets as draw            # (the drawing is imported only to build)
+    if isinstance(defn, Sheet):
+        if defn.model.sheet == "graph":
+            return draw.graph_document(defn.width, defn.height, options, title=defn.model.title,
+                                       paper=options.paper or defn.model.paper)
+        return draw.tables_document(defn.rooms, defn.entrances, defn.contents, options,
+                                    title=defn.model.title, paper=options.paper or defn.model.paper,
+                                    name=defn.source.path.stem, treasure=defn.treasure)
+    return draw.tables_document(defn if defn.model.table == "d66" else None,
+                                defn if defn.model.table == "entrance" else None,
+                                defn if defn.model.table == "contents" else None, options,
+                                title=defn.title, paper=options.paper or "a4", name=defn.source.path.stem,
+                                treasure=defn if defn.model.table == "treasure" else None)
+
+
+# what the core calls for this kind (sheetgen.games.base.Handler)
+HANDLER = Handler(load=load, lint=lint, compose=compose, models=lambda: (MODEL, MODELS))

@@ -61,7 +61,7 @@ class ExplorationStats:
 
 
 def _tables(table: str | None):
-    from .formats import builtin_tables, load_table
+    from ..formats import builtin_tables, load_table
     from sheetgen.errors import InputError, Problem
     rooms, entrances, contents = builtin_tables()
     if table:
@@ -78,7 +78,7 @@ def run_seed(seed: int, index: int) -> int:
 
 def _chunk(args) -> ExplorationStats:
     table, seed, start, stop, width, height = args
-    from .mapmode import explore
+    from ..mapmode import explore
     rooms, entrances, contents = _tables(table)
     st = ExplorationStats(width, height)
     for i in range(start, stop):

@@ -9,11 +9,12 @@ from __future__ import annotations
 from sheetgen.definitions.models import validate_model
 from sheetgen.definitions.turnlog import LoadedTurns, declared_readings, parse_turns, replay
 from sheetgen.errors import InputError, did_you_mean
-from ..base import Handler, Judgement, judge
-from . import notation
-from .actions import BeginTurn, EndTurn
-from .formats import ShuffleLog, initial_state as setup_state, load_reference
-from .rules import RULES, ShuffleReading
+from ...base import Handler, Judgement, judge
+from .. import notation
+from ..actions import BeginTurn, EndTurn
+from . import ShuffleLog, initial_state as setup_state, load_reference
+from ..readings import ShuffleReading
+from ..rules import RULES
 
 MODEL = ShuffleLog
 
