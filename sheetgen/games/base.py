@@ -112,6 +112,44 @@ class Outcome(Generic[S]):
         return not self.violations
 
 
+class StepReport(list):
+    """The violations of one step, as its handler finds them (`broken(...)`), and whether the
+    action was refused: not carried out, so what builds on it only echoes it (the step's
+    Outcome is then not followed).  A violation of one of `refusals` refuses by itself;
+    `refuse()` refuses with any rule."""
+
+    def __init__(self, refusals: frozenset[str] = frozenset()):
+        super().__init__()
+        self.refusals = refusals
+        self.refused = False
+
+    def append(self, violation: Violation) -> None:
+        super().append(violation)
+        if violation.rule in self.refusals:
+            self.refused = True
+
+    def refuse(self, rule: str, message: str) -> None:
+        """A violation that stops the action: it is not carried out."""
+        self.append(broken(rule, message))
+        self.refused = True
+
+    def outcome(self, state: S) -> Outcome[S]:
+        return Outcome(state, tuple(self), not self.refused)
+
+
+H = TypeVar("H")
+
+
+def handler_of(handlers: Mapping[type, H], action: Any, game: str) -> H:
+    """The one way a rules engine dispatches: its table from action type to the handler of that
+    step.  An action of a type the table lacks is a bug in the caller (notation builds only the
+    game's own actions): TypeError, exit 3, never a verdict."""
+    handler = handlers.get(type(action))
+    if handler is None:
+        raise TypeError(f"not a {game} action: {action!r}")
+    return handler
+
+
 class Rules(ABC, Generic[S, A]):
     """A game's rules: pure functions of (state, action); no I/O, no drawing, no formats."""
 

@@ -58,7 +58,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from ..base import Judgement, Outcome, ReadingsInUse, Rules, Violation, judge
+from ..base import Judgement, Outcome, ReadingsInUse, Rules, StepReport, Violation, handler_of, judge
 from ..dice import D66_VALUES, is_d66
 from .actions import (D66, DEAD_END_STATES, DOOR_STATES, ENTRANCE, EXPLORED, SECRET, UNEXPLORED, Action, Contents,
                       DoorMark, End, Escalation, Place, Retrace, Search, Time, Transform, Unreadable)
@@ -449,30 +449,8 @@ class ExplorationRules(Rules):
     def step(self, state: State, action: Action) -> Outcome:
         """One action; each violation's step is the place of its room in the log's rooms list
         (1-based: `LOG:LINE: step N: ...`), none for the log's end as a whole."""
-        out: list[Violation] = []
-        kind = action.__class__
-        if kind is Retrace:
-            state = self._retrace(state, action, out)
-            number = state.generated + 1 if action.toward is not None else None
-        elif kind is Place:
-            state = self._place(state, action, out)
-            number = state.generated
-        elif kind is Contents:
-            state = self._contents_step(state, action, out)
-            number = state.generated
-        elif kind is Search:
-            state = self._search(state, action, out)
-            number = state.generated
-        elif kind is Time:
-            if state.generated:
-                state = state.copy()
-                state.times = state.times + ((state.generated - 1, state.last_id, action),)
-            number = None
-        elif kind is End:
-            state = self._end_step(state, action, out)
-            number = None
-        else:
-            raise TypeError(f"not an exploration action: {action!r}")
+        out = StepReport()
+        state, number = handler_of(self._STEPS, action, self.game)(self, state, action, out)
         if not out:
             return Outcome(state)
         if number is not None:
@@ -480,6 +458,35 @@ class ExplorationRules(Rules):
                 if v.step is None:
                     v.step = number
         return Outcome(state, tuple(out))
+
+    # -- the step handlers: (state, action, out) -> (the new state, the log step it is, or None) --
+    def _step_retrace(self, state: State, action: Retrace, out: list) -> tuple[State, int | None]:
+        state = self._retrace(state, action, out)
+        return state, (state.generated + 1 if action.toward is not None else None)
+
+    def _step_place(self, state: State, action: Place, out: list) -> tuple[State, int | None]:
+        state = self._place(state, action, out)
+        return state, state.generated
+
+    def _step_contents(self, state: State, action: Contents, out: list) -> tuple[State, int | None]:
+        state = self._contents_step(state, action, out)
+        return state, state.generated
+
+    def _step_search(self, state: State, action: Search, out: list) -> tuple[State, int | None]:
+        state = self._search(state, action, out)
+        return state, state.generated
+
+    def _step_time(self, state: State, action: Time, out: list) -> tuple[State, int | None]:
+        if state.generated:
+            state = state.copy()
+            state.times = state.times + ((state.generated - 1, state.last_id, action),)
+        return state, None
+
+    def _step_end(self, state: State, action: End, out: list) -> tuple[State, int | None]:
+        return self._end_step(state, action, out), None
+
+    _STEPS = {Retrace: _step_retrace, Place: _step_place, Contents: _step_contents, Search: _step_search,
+              Time: _step_time, End: _step_end}
 
     # -- reporting ------------------------------------------------------------------------------
     @staticmethod

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..base import Outcome, ReadingsInUse, Rules, Violation, broken
+from ..base import Outcome, ReadingsInUse, Rules, StepReport, Violation, broken, handler_of
 from ..grid import DIR_NAMES, DIRS, OPPOSITE
 from .actions import (Action, BeginTurn, EndTurn, Gain, Lose, Mirror, Move, MoveTo, Pay, PlaceToken, Resolve,
                       Unresolve, Warp, Wrap)
@@ -137,7 +137,7 @@ class State:
         return bool(self.tokens.get(room))
 
 
-Report = list   # of Violation (sheetgen.games.base.broken)
+Report = StepReport   # the violations of one step; refused by any of REFUSALS
 
 
 class NavigationRules(Rules[State, Action]):
@@ -154,16 +154,16 @@ class NavigationRules(Rules[State, Action]):
     def step(self, state: State, action: Action) -> Outcome[State]:
         """The state after action (followed as far as it goes) and every rule it broke."""
         st = state.copy()
-        report: Report = []
+        report = Report(REFUSALS)
         if isinstance(action, BeginTurn):
             _begin_turn(st, action.player, report)
             return Outcome(st, tuple(report))
         p = st.players.get(st.current)
         if p is None:
             return Outcome(st, (broken("nav.player", f"no player named '{st.current}'"),), False)
-        _HANDLERS[type(action)](st, p, action, report)
+        handler_of(_HANDLERS, action, self.game)(st, p, action, report)
         # an action these rules refuse was not carried out: what builds on it only echoes it
-        return Outcome(st, tuple(report), not any(v.rule in REFUSALS for v in report))
+        return report.outcome(st)
 
     def legal_actions(self, state: State) -> list[Action]:
         """The actions of the current player the rules accept now: moves, wraps, warps,

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..base import Outcome, ReadingsInUse, Rules, broken
+from ..base import Outcome, ReadingsInUse, Rules, StepReport, broken, handler_of
 from ..grid import DIR_NAMES as _NAMES, DIRS, OPPOSITE
 from .actions import (Action, BeginTurn, Build, Burn, Draw, Eat, Effect, EndTurn, Equip, Fight, LevelUp, Loot, Move,
                       PlaceMonster, Power, Shift, Shrine, Slide, Swap, Trade, Trap, Twist, Ward)
@@ -231,16 +231,12 @@ class State:
         return req in h.equipped            # e.g. a weapon upgraded while a spell is equipped
 
 
-class Report(list):
-    """The violations of one step (sheetgen.games.base.broken); refused: the action was not
-    carried out (so a checker knows that what builds on it only echoes it)."""
-    refused = False
+Report = StepReport   # the violations of one step; refused: the action was not carried out
 
 
 def _refuse(report: Report, rule: str, message: str) -> None:
     """A violation that stops the action: it is not carried out."""
-    report.append(broken(rule, message))
-    report.refused = True
+    report.refuse(rule, message)
 
 # after a fight only its aftermath: the monster's power (loot into its pile, effects), level-up, burns, snacks
 _AFTERMATH = ("burn", "end-turn", "eat", "level-up", "loot", "gain")
@@ -281,14 +277,14 @@ class ShuffleRules(Rules[State, Action]):
         restated, h.auto_loot = _restates_loot(h, action), ()
         lost = h.lost
         if not restated:
-            _HANDLERS[type(action)](st, h, action, report)
+            handler_of(_HANDLERS, action, self.game)(st, h, action, report)
         if lost:
             for v in report:
                 if v.rule in _WHERE_RULES:
                     v.consequence = True        # where the hero is: the earlier refused move's echo
         if report.refused:
             _remember_refusal(st, h, action)
-        return Outcome(st, tuple(report), not report.refused)
+        return report.outcome(st)
 
     def legal_actions(self, state: State) -> list[Action]:
         """The actions of the active hero the rules accept now that need no dice and no
