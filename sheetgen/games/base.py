@@ -526,6 +526,14 @@ class PageExtras(TypedDict, total=False):
     hint: str                               # one line of what to do now
     oracle_question: bool                   # the page offers to write down the Oracle's question
     template: str                           # the page's own template (the card games' cards.html)
+    # what cards.html (the card games' page, a phone per player) reads besides
+    game: str                               # the game's name (the page's script picks its panels by it)
+    sheet_image: bool                       # the printed sheet is drawn under the overlay
+    turn: str                               # whose turn it is
+    players: list[dict[str, Any]]           # each player as the table shows them
+    last: dict[str, Any] | None             # what the last step did: by (who), lines
+    book: dict[str, Any] | None             # the bookkeeping form (gain or lose a resource or an item)
+    forms: dict[str, Any]                   # the panels' forms (fights, trap rolls, trades, powers)
 
 
 class PageView(PageExtras):

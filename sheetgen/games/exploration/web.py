@@ -8,6 +8,8 @@ rules are the tracker's (sheetgen.games.exploration.tracker).
 """
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from sheetgen.draw.model import Document, Group, Page, Rect, Style, Text
 from sheetgen.games.base import GamePage, PageView, Told
 from .sheets import GraphLayout, paper_size, map_document, outline_walls
@@ -21,8 +23,9 @@ FOCUS_SQUARES = 10.5        # squares across a phone's view: about 9 mm each at 
 class Sheet:
     __slots__ = ("doc", "rects", "crop", "layout")
 
-    def __init__(self, doc, crop, layout):
-        self.doc, self.crop, self.layout, self.rects = doc, crop, layout, {}
+    def __init__(self, doc: Document, crop: tuple[float, float, float, float], layout: GraphLayout) -> None:
+        self.doc, self.crop, self.layout = doc, crop, layout
+        self.rects: dict = {}
 
 
 class ExplorationPage(GamePage):
@@ -41,7 +44,7 @@ class ExplorationPage(GamePage):
         crop = (lay.x0 - m, lay.y0 - m, w * lay.sq + 2 * m, h * lay.sq + 2 * m)
         return Sheet(doc, crop, lay)
 
-    def _doc(self, ex):
+    def _doc(self, ex: Any) -> Document:
         from sheetgen.draw.options import BuildOptions
         return map_document(ex, BuildOptions(), title="Dungeon map (as played)")
 
@@ -55,15 +58,15 @@ class ExplorationPage(GamePage):
     def pencil_document(self, header: dict, steps: list) -> Document:
         return self._doc(ADAPTER.replay(header, steps).ex)
 
-    def view(self, header: dict, steps: list, sheet: Sheet, told: Told | None = None, pending=None, state=None,
-             game=None) -> PageView:
+    def view(self, header: dict, steps: list, sheet: Sheet, told: Told | None = None, pending: Any = None,
+             state: Any = None, game: Any = None) -> PageView:
         """What the page shows after STEPS (state: the tracker's state after them, when the caller
         has it; game: the caller's name for the game, unused here)."""
         state = ADAPTER.replay(header, steps) if state is None else state
         ex = state.ex
         lay = sheet.layout
         page = self._doc(ex).pages[0]
-        marks = []
+        marks: list = []
         sq = lay.sq
         if told and ex.rooms:
             marks.extend(outline_walls(set(ex.rooms[-1].cells), lay.x0 - sq, lay.y0 - sq, sq, HIGHLIGHT,
@@ -73,7 +76,8 @@ class ExplorationPage(GamePage):
             asked = {k: v for k, v in pending.items() if k != "preview"}
             found = ADAPTER.choices_due(state, asked)
             if found:
-                shown = pending.get("preview") if isinstance(pending.get("preview"), int) else 1
+                preview = pending.get("preview")
+                shown = preview if isinstance(preview, int) else 1
                 shown = min(max(shown, 1), len(found))
                 options = []
                 for i, (v, tx, ty) in enumerate(found, 1):
@@ -101,7 +105,8 @@ class ExplorationPage(GamePage):
         overlay = Document([Page(page.width, page.height,
                                  [Group(tuple(page.items), id="pencil", cls="pencil"),
                                   Group(tuple(marks), id="highlight", cls="hl")])])
-        targets, actions = [], []
+        targets: list[dict[str, Any]] = []
+        actions: list[dict[str, Any]] = []
         if choose is not None:
             pass                                # the placement first: no other door meanwhile
         elif not ex.rooms:
@@ -150,7 +155,7 @@ class ExplorationPage(GamePage):
                      "Roll the entrance room to start."),
         }
 
-    def step_from_form(self, kind: str, form):
+    def step_from_form(self, kind: str, form: Mapping[str, str]) -> dict | str | None:
         return None
 
     def title(self, header: dict) -> str:
@@ -163,7 +168,7 @@ _ENDED = {"retreat": "The party retreated out the entrance: the dungeon has ende
           "no-doors": "No unexplored door is left: the dungeon has ended. Export the play log."}
 
 
-def _coords(lay, width: int, height: int, focus) -> Group:
+def _coords(lay: GraphLayout, width: int, height: int, focus: tuple[float, float, float, float]) -> Group:
     """x numbers across the top of the FOCUS view and y numbers down its left edge, on a pale band."""
     import math
     fx, fy, fw, fh = focus
@@ -189,7 +194,7 @@ def _coords(lay, width: int, height: int, focus) -> Group:
     return Group(tuple(items), id="coords-near", cls="coords near")
 
 
-def _middle(cells):
+def _middle(cells: set[tuple[int, int]]) -> tuple[int, int]:
     """The square of a room nearest its middle (for its number)."""
     mx = sum(x for x, _ in cells) / len(cells)
     my = sum(y for _, y in cells) / len(cells)

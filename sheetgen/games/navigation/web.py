@@ -12,7 +12,9 @@ every action symbol of the dungeon carries a navigation token: the dungeon is cl
 """
 from __future__ import annotations
 
-from sheetgen.games.base import GamePage
+from typing import Any, Mapping
+
+from sheetgen.games.base import GamePage, PageView, Told
 from sheetgen.draw.model import Circle, Document, Group, Page, Polygon, Rect, Style, Text, walk
 from ..grid import DIR_NAMES
 from . import notation
@@ -32,7 +34,8 @@ _PREFER = (Move, Wrap, Warp, Mirror)
 class Sheet:
     __slots__ = ("doc", "rects", "crop", "dungeon")
 
-    def __init__(self, doc, rects, crop, dungeon):
+    def __init__(self, doc: Document, rects: dict[tuple[int, int], tuple[float, float, float, float]],
+                 crop: tuple[float, float, float, float], dungeon: Any) -> None:
         self.doc, self.rects, self.crop, self.dungeon = doc, rects, crop, dungeon
 
 
@@ -67,7 +70,7 @@ class NavigationPage(GamePage):
             stamp = None
         return ("navigation", ref, stamp)
 
-    def _printed(self, header: dict):
+    def _printed(self, header: dict) -> tuple[Document, Any]:
         from sheetgen.draw.options import BuildOptions
         from .sheets import dungeon_document
         dungeon = load_dungeon(header["dungeon"])
@@ -76,7 +79,7 @@ class NavigationPage(GamePage):
     def sheet(self, header: dict) -> Sheet:
         doc, dungeon = self._printed(header)
         page = doc.pages[0]
-        rects = {}
+        rects: dict[tuple[int, int], tuple[float, float, float, float]] = {}
         for item, _ in walk(page.items):
             if isinstance(item, Rect) and item.id and item.id.startswith("cell-"):
                 c, r = item.id[5:].split("-")
@@ -87,7 +90,7 @@ class NavigationPage(GamePage):
         crop = (min(xs) - 6, min(ys) - 8, max(xs) + w - min(xs) + 12, max(ys) + h - min(ys) + 14)
         return Sheet(doc, rects, crop, dungeon)
 
-    def print_document(self, header: dict, sheet=None) -> Document:
+    def print_document(self, header: dict, sheet: Any = None) -> Document:
         return self._printed(header)[0]
 
     def pencil_document(self, header: dict, steps: list) -> Document:
@@ -99,10 +102,10 @@ class NavigationPage(GamePage):
         return Document([Page(page.width, page.height, list(page.items) + marks)], title="dungeon (as played)")
 
     # -- drawing ---------------------------------------------------------------------------
-    def _room_rect(self, sheet: Sheet, room: str):
+    def _room_rect(self, sheet: Sheet, room: str) -> tuple[float, float, float, float] | None:
         return sheet.rects.get(sheet.dungeon.pos.get(room)) if room in sheet.dungeon.pos else None
 
-    def _marks(self, header: dict, sheet: Sheet, ts) -> list:
+    def _marks(self, header: dict, sheet: Sheet, ts: Any) -> list:
         st = ts.state
         marks: list = []
         for room, done in sorted(st.tokens.items()):
@@ -156,8 +159,8 @@ class NavigationPage(GamePage):
         return marks
 
     # -- the game now -----------------------------------------------------------------------
-    def view(self, header: dict, steps: list, sheet: Sheet, told=None, pending=None, state=None,
-             game=None) -> dict:
+    def view(self, header: dict, steps: list, sheet: Sheet, told: Told | None = None, pending: Any = None,
+             state: Any = None, game: Any = None) -> PageView:
         ts = ADAPTER.replay(header, steps) if state is None else state
         st = ts.state
         page = sheet.doc.pages[0]
@@ -244,7 +247,7 @@ class NavigationPage(GamePage):
                                        "items": [(k, ITEM_NAMES[k]) for k in (SPEED_BOOTS, MAGIC_MIRROR)]},
         }
 
-    def step_from_form(self, kind: str, form):
+    def step_from_form(self, kind: str, form: Mapping[str, str]) -> dict | str | None:
         """The bookkeeping form: gain or lose a resource or an item (a treasure's item, a monster's damage)."""
         if kind != "book":
             return None
@@ -261,13 +264,13 @@ class NavigationPage(GamePage):
         return {way: {what: n}}
 
 
-def cleared(st) -> bool:
+def cleared(st: Any) -> bool:
     """Every action symbol of the dungeon carries a navigation token (the page's end of the game)."""
     rooms = [r for r in st.dungeon.rooms.values() if r.functions]
     return bool(rooms) and all(set(r.functions) <= set(st.tokens.get(r.id, ())) for r in rooms)
 
 
-def _title(st, room: str | None) -> str:
+def _title(st: Any, room: str | None) -> str:
     if room is None:
         return ""
     card = st.dungeon.rooms.get(room)

@@ -15,11 +15,13 @@ when a hero stands in the Boss room once it is face up.
 """
 from __future__ import annotations
 
-from sheetgen.games.base import GamePage
+from typing import Any, Mapping
+
+from sheetgen.games.base import GamePage, PageView, Told
 from sheetgen.draw.model import Circle, Document, Group, Page, Rect, Style, Text
 from ..grid import DIR_NAMES, DIRS
 from . import notation
-from .actions import Burn, Draw, Eat, EndTurn, Equip, LevelUp, Move, PlaceMonster, Power, Shrine, Ward
+from .actions import Build, Burn, Draw, Eat, EndTurn, Equip, LevelUp, Move, PlaceMonster, Power, Shrine, Ward
 from .rules import RULES, fight_dice
 from .tracker import ADAPTER
 
@@ -37,9 +39,10 @@ class Sheet:
     """No printed sheet: the table is drawn whole on every page (it moves)."""
     __slots__ = ("doc", "rects", "crop")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.doc = Document([Page(10.0, 10.0, [], name="table")], title="table")
-        self.rects, self.crop = {}, (0.0, 0.0, 10.0, 10.0)
+        self.rects: dict = {}
+        self.crop = (0.0, 0.0, 10.0, 10.0)
 
 
 def heroes_of(header: dict) -> list[str]:
@@ -56,7 +59,7 @@ def colour(header: dict, name: str) -> str:
     return HERO_COLOURS[names.index(name) % len(HERO_COLOURS)] if name in names else "#444444"
 
 
-def over(st) -> bool:
+def over(st: Any) -> bool:
     """A hero stands in the face-up Boss room (the page's end of the game)."""
     boss = [c for c, t in st.tiles.items() if t.kind == "boss" and t.face_up]
     return any(h.at in boss for h in st.heroes.values())
@@ -76,7 +79,7 @@ class ShufflePage(GamePage):
     def sheet(self, header: dict) -> Sheet:
         return Sheet()
 
-    def print_document(self, header: dict, sheet=None) -> Document:
+    def print_document(self, header: dict, sheet: Any = None) -> Document:
         from sheetgen.draw.options import BuildOptions
         from .sheets import deck_document
         from .tracker import load_deck
@@ -91,14 +94,14 @@ class ShufflePage(GamePage):
                         title="Shuffle Dungeons table (as played)")
 
     # -- drawing ---------------------------------------------------------------------------
-    def _box(self, st):
+    def _box(self, st: Any) -> tuple[float, float, float, float]:
         xs = [c[0] for c in st.tiles] or [0]
         ys = [c[1] for c in st.tiles] or [0]
         m = 0.4                 # a margin (in cells) around the tiles: the tiles large on a phone
         x0, y0 = (min(xs) - m) * CELL, (min(ys) - m) * CELL
         return x0, y0, (max(xs) - min(xs) + 1 + 2 * m) * CELL, (max(ys) - min(ys) + 1 + 2 * m) * CELL
 
-    def _table(self, header: dict, ts):
+    def _table(self, header: dict, ts: Any) -> tuple[list, tuple[float, float, float, float]]:
         from sheetgen.draw.icons import icon
         from .sheets import room_art, card_icon
         st = ts.state
@@ -118,6 +121,7 @@ class ShufflePage(GamePage):
             card = deck.card(t.card)
             name = getattr(card, "title", None) or t.card
             cid = f"{cx}_{cy}".replace("-", "m")
+            parts: list
             if t.kind == "monster":
                 spec = st.catalog.monsters[t.card]
                 parts = [Rect(x + 0.8, y + 0.8, CELL - 1.6, CELL - 1.6, MONSTER, radius=2),
@@ -170,8 +174,8 @@ class ShufflePage(GamePage):
         return items, box
 
     # -- the game now -----------------------------------------------------------------------
-    def view(self, header: dict, steps: list, sheet: Sheet, told=None, pending=None, state=None,
-             game=None) -> dict:
+    def view(self, header: dict, steps: list, sheet: Sheet, told: Told | None = None, pending: Any = None,
+             state: Any = None, game: Any = None) -> PageView:
         ts = ADAPTER.replay(header, steps) if state is None else state
         st = ts.state
         items, box = self._table(header, ts)
@@ -186,10 +190,10 @@ class ShufflePage(GamePage):
         forms: dict = {}
         legal = [] if done else list(RULES.legal_actions(st))
 
-        def ok(action) -> bool:
+        def ok(action: Any) -> bool:
             return not RULES.step(st, action).violations
 
-        def add(kind, label, action=None, step=None):
+        def add(kind: str, label: str, action: Any = None, step: Any = None) -> None:
             actions.append({"kind": kind, "label": label, "step": step if step is not None else
                             notation.serialize(action)})
         builds: list = []
@@ -205,7 +209,8 @@ class ShufflePage(GamePage):
                 add("draw", f"draw {len(st.paths(h_.at))} card(s): one per open path", a)
             elif isinstance(a, PlaceMonster):
                 add("monster", f"play the {_name(ts, a.monster)} face up to the {DIR_NAMES[a.path]}", a)
-            elif a.verb == "build":
+            elif isinstance(a, Build):
+                assert a.path is not None           # legal_actions builds on an open path, never at a cell
                 builds.append({"label": f"{_name(ts, a.room)} to the {DIR_NAMES[a.path]}, turned {a.turns * 90}°",
                                "step": notation.serialize(a)})
             elif isinstance(a, Equip):
@@ -335,7 +340,7 @@ class ShufflePage(GamePage):
             "position": f"[{h_.at[0]}, {h_.at[1]}]", "turn": st.active, "players": heroes, "hint": hint,
         }
 
-    def step_from_form(self, kind: str, form):
+    def step_from_form(self, kind: str, form: Mapping[str, str]) -> dict | str | None:
         """The step of a panel's form: a fight, a trap roll, a trade, a room moved by a power."""
         if kind == "fight":
             f: dict = {"monster": str(form.get("monster") or "")[:40]}
@@ -370,7 +375,7 @@ class ShufflePage(GamePage):
         return None
 
 
-def _cell(value) -> list:
+def _cell(value: Any) -> list:
     try:
         x, y = str(value).split(",")
         return [int(x), int(y)]
@@ -378,14 +383,14 @@ def _cell(value) -> list:
         return [0, 0]
 
 
-def _die(value) -> int:
+def _die(value: Any) -> int:
     try:
         return int(value)
     except (TypeError, ValueError):
         return 0
 
 
-def _name(ts, cid: str) -> str:
+def _name(ts: Any, cid: str) -> str:
     card = ts.deck.card(cid)
     return getattr(card, "title", None) or cid
 
