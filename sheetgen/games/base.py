@@ -523,7 +523,7 @@ class Handler:
 class PageExtras(TypedDict, total=False):
     """The keys of a PageView a game may leave out."""
     choose: dict[str, Any] | None           # a choice to make before anything else (title, options, shown)
-    hint: str                               # one line of what to do now
+    hint: str | None                        # one line of what to do now (None: the page's own)
     oracle_question: bool                   # the page offers to write down the Oracle's question
     template: str                           # the page's own template (the card games' cards.html)
     # what cards.html (the card games' page, a phone per player) reads besides

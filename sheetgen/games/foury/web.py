@@ -10,10 +10,11 @@ panel and the status lines.  Rules, notation and narration are the tracker's
 from __future__ import annotations
 
 import json
+from typing import Any, Mapping
 
 from sheetgen.draw.model import PT_PER_MM, Document, Group, Line, Page, Rect, Style, Text, walk
 from . import notation
-from . import rules as E
+from .rules import state as E
 from .actions import Candy, Climb, Coin, Collect, Enter, Fight, Flee, Market, Move, Oracle, Redeem
 from .board import DELTA, cell_name
 from .heroes import TRAITS
@@ -39,7 +40,7 @@ class FouryPage(GamePage):
     ruleset = "foury"
     tracker = ADAPTER
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._trails: dict = {}         # (game, header JSON) -> (steps, state, trail) of its last page
 
     # -- the sheet ---------------------------------------------------------------------
@@ -106,8 +107,8 @@ class FouryPage(GamePage):
         return pencil_over(doc, fmap.board, hero, played_actions(steps), options, question=header.get("question"))
 
     # -- the game now ---------------------------------------------------------------------
-    def view(self, header: dict, steps: list, sheet: Sheet, told: Told | None = None, pending=None, state=None,
-             game=None) -> PageView:
+    def view(self, header: dict, steps: list, sheet: Sheet, told: Told | None = None, pending: Any = None,
+             state: Any = None, game: Any = None) -> PageView:
         """Everything the page shows of the game after STEPS (told: the last step's Told; pending: a
         step being completed, which changes nothing on a Foury map; state: the tracker's state after
         STEPS, unused here (the pencil trail needs the replay); game: the caller's name for this game
@@ -119,7 +120,7 @@ class FouryPage(GamePage):
         page = sheet.doc.pages[0]
         rects = sheet.rects
         marks = overlay(page, state, trail, rects=rects) + oracle_marks(page, header.get("question"), state.words)
-        hl = []
+        hl: list = []
         if told is not None:
             for cell, side in told.walls:
                 r = rects.get(f"cell-{cell}")
@@ -200,7 +201,7 @@ class FouryPage(GamePage):
             "hint": _hint(g, fight),
         }
 
-    def _replayed(self, board, hero, header: dict, steps: list, game=None):
+    def _replayed(self, board: Any, hero: Any, header: dict, steps: list, game: Any = None) -> tuple[Any, Any]:
         """(state, trail) after STEPS: the page is drawn after every tap, so the game's last replay
         goes on from where it was (steps changed otherwise, an undo: from the start)."""
         from .sheets.pencil import replay_with_trail
@@ -216,7 +217,7 @@ class FouryPage(GamePage):
         self._trails[key] = (list(steps), state, trail)
         return state, trail
 
-    def _fight_panel(self, g) -> dict:
+    def _fight_panel(self, g: Any) -> dict:
         foe = g.enemy_at(g.pos) or "foe"
         return {
             "foe": foe,
@@ -229,7 +230,7 @@ class FouryPage(GamePage):
             "steal": [k for k in RESOURCES if g.res.get(k, 0) > 0] if foe == "bandit" else [],
         }
 
-    def fight_stage(self, header: dict, steps: list, state, query: dict, secret: str) -> dict | None:
+    def fight_stage(self, header: dict, steps: list, state: Any, query: dict, secret: str) -> dict | None:
         """The fight panel's exchange in the rules' order (fightflow): what is asked now, the
         links that answer it (GET: nothing is recorded until the exchange is decided) and, once
         the dice are known, the engine's judgement with the choices a loss leaves (clover,
@@ -246,7 +247,7 @@ class FouryPage(GamePage):
         auto = header.get("dice") == "auto"
         carry: dict = {}
 
-        def die(key):
+        def die(key: str) -> Any:
             v = query.get(key)
             if v == "roll":
                 v = random.Random(f"{secret}:{len(steps)}:{key}").randint(1, 6)
@@ -274,7 +275,7 @@ class FouryPage(GamePage):
         # (foe_in_water marks the Kraken in the state it is given: a copy, never the page's state)
         foe = ex.enemy_type or g.enemy_at(g.pos) or g.rules.foe_in_water(g.copy(), g.pos) or "foe"
 
-        def link(**more):
+        def link(**more: Any) -> str:
             return "?" + urlencode({**carry, **more}) + "#fight"
         out: dict = {"ask": ask, "foe": foe, "hero": ex.hero, "weapon_used": ex.weapon, "enemy": ex.enemy,
                      "clover": ex.clover, "clover_roll": ex.clover_roll, "links": [], "record": [],
@@ -320,11 +321,11 @@ class FouryPage(GamePage):
                 out["record"].append({"label": "Record it", "fields": base, "id": "fight-go"})
         return out
 
-    def _market_panel(self, g) -> dict:
+    def _market_panel(self, g: Any) -> dict:
         return {"kind": "market", "label": "market", "chests": g.res.get("chests", 0),
                 "value": g.rules.chest_value(g), "resources": list(TRAITS)}
 
-    def step_from_form(self, kind: str, form) -> dict | str | None:
+    def step_from_form(self, kind: str, form: Mapping[str, str]) -> dict | str | None:
         """The step of a panel's form (fight, market, oracle) from its fields; None: not this game's."""
         if kind == "fight":
             f: dict = {}
@@ -335,7 +336,7 @@ class FouryPage(GamePage):
             if form.get("weapon"):
                 f["weapon"] = True
             if form.get("clover") in ("hero", "enemy"):
-                c = {"die": form.get("clover")}
+                c: dict[str, Any] = {"die": form.get("clover")}
                 v = form.get("clover_roll")
                 if v not in (None, "", "roll"):
                     c["roll"] = _die(v)
@@ -364,7 +365,7 @@ class FouryPage(GamePage):
         return None
 
 
-def _hint(g, fight) -> str | None:
+def _hint(g: Any, fight: dict | None) -> str | None:
     """The line under the map, for the phase the game is in (None: the page's own for moving)."""
     if fight is not None:
         return f"A fight: face the {fight['foe']} in the fight panel (your die first); no move until it is over."
@@ -379,7 +380,7 @@ def _hint(g, fight) -> str | None:
     return None
 
 
-def _zone_words(g, cell) -> str:
+def _zone_words(g: Any, cell: Any) -> str:
     """': zone A, The Temple, requirement 3 statues': what an entry arrow starts."""
     b = g.board
     letter = b.zone_of(cell)
@@ -391,21 +392,21 @@ def _zone_words(g, cell) -> str:
     return f": zone {letter}" + (f", {zone.name}" if zone.name else "") + (f", requirement {count} {kind}" if kind else "")
 
 
-def _die(value) -> int:
+def _die(value: Any) -> int:
     try:
         return int(value)
     except (TypeError, ValueError):
         return 0                    # not a die: the rules refuse it with their message
 
 
-def _count(value) -> int:
+def _count(value: Any) -> int:
     try:
         return max(0, min(99, int(value)))
     except (TypeError, ValueError):
         return 0
 
 
-def _track_state(header, fmap, hero, game, steps):
+def _track_state(header: dict, fmap: Any, hero: Any, game: Any, steps: list) -> Any:
     from .tracker import TrackState
     return TrackState(header, fmap.board, hero, game, list(steps))
 
@@ -413,7 +414,7 @@ def _track_state(header, fmap, hero, game, steps):
 FOCUS_CELLS = 7.4          # cells across the phone's view around the hero: each about 12 mm on a 360 px screen
 
 
-def _focus(crop, here):
+def _focus(crop: tuple[float, float, float, float], here: tuple[float, float, float, float] | None) -> tuple[float, float, float, float] | None:
     """The part of the map around the hero's cell a phone shows (inside crop), or None."""
     if here is None:
         return None
@@ -425,26 +426,26 @@ def _focus(crop, here):
     return (max(fx, cx0), max(fy, cy0), min(side, cw), min(side, ch))
 
 
-def _grown(r, by: float = 0.18):
+def _grown(r: tuple[float, float, float, float], by: float = 0.18) -> tuple[float, float, float, float]:
     """A tap box a little larger than its cell (the 9 mm a finger needs on a phone)."""
     x, y, w, h = r
     return (x - w * by, y - h * by, w * (1 + 2 * by), h * (1 + 2 * by))
 
 
-def _side_line(r, side):
+def _side_line(r: tuple[float, float, float, float], side: str) -> tuple[float, float, float, float]:
     x, y, w, h = r
     return {"N": (x, y, x + w, y), "S": (x, y + h, x + w, y + h),
             "W": (x, y, x, y + h), "E": (x + w, y, x + w, y + h)}[side]
 
 
-def _arrow_box(r, side):
+def _arrow_box(r: tuple[float, float, float, float], side: str) -> tuple[float, float, float, float]:
     """The tap box of an entry arrow: the cell's width outside its side."""
     x, y, w, h = r
     dx, dy = DELTA[side]
     return (x + dx * w * 0.8, y + dy * h * 0.8, w, h)
 
 
-def _heading(frm, to) -> str:
+def _heading(frm: Any, to: Any) -> str:
     from .board import direction
     from .tracker import SIDE_WORDS
     d = direction(frm, to) if frm else None
