@@ -143,6 +143,9 @@ def step(game: TwoPlayerGame, player: int, action) -> Outcome:
         if zone == opp.zone:
             pre.append(broken("two.start_side", f"{name} enters in zone {zone}, {other}'s side: each player "
                               "starts from a different side of the map"))
+    if me.phase in (DEAD, OVER) and not isinstance(action, (Sheet, Score, Coin)):
+        how = "died" if me.phase == DEAD else "left the dungeon"
+        return Outcome(game, tuple(pre) + (broken("two.over", f"{name} has {how}: {name}'s game is over"),), False)
     if isinstance(action, Coin):
         return Outcome(game, tuple(pre) + (broken("two.coin", "in the 2 Players Mode a death ends that player's "
                                                   "game (the objective: survive longer): no INSERT COIN"),), False)
