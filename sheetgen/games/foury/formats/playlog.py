@@ -40,6 +40,10 @@ Without it, the log is replayed under the default readings and, only if that bre
 a rule, under the readings that replay consulted; it is judged by the set it follows
 best, and `sheetgen check` says which.
 
+A log with `players:` (two heroes, their entries) and `steps:` tagged with `player:`
+instead of `hero:` and `rounds:` is a game of the 2 Players Mode: formats/playlog_two.py
+reads and checks it (an extension: logs with `hero:` are read as before).
+
 Steps become actions through sheetgen.games.foury.notation (parse), which also
 normalises the other words players use (the validators below call it).
 
