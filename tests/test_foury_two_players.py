@@ -192,3 +192,14 @@ def test_the_two_player_mode_is_for_the_ancient_story():
     object.__setattr__(santa, "campaign", "santa")
     with pytest.raises(ValueError, match="Ancient Story"):
         T.new_game(santa, (free_hero(TRAITS), free_hero(TRAITS)), ("A", "B"))
+
+
+@pytest.mark.parametrize("then, rules", [
+    ((0, T.Duel(5, 2)), []),                      # the shovel's crossing reached Ben: the duel follows
+    ((1, mv("E3")), ["two.face"]),                # Ben walking away instead
+])
+def test_a_shovel_into_the_opponents_room_reaches_them(then, rules):
+    g, got = play(two(), (0, mv("C1", 6)), (0, mv("D1")), (1, mv("E3", 6)), (0, mv("D2", 2)),
+                  (1, mv("E2", 4)), (0, A.Shovel(P("D2"), "E")))
+    assert got == [] and g.duel_due == 0 and g.states[0].pos == g.states[1].pos == P("E2")
+    assert play(g, then)[1] == rules

@@ -21,7 +21,10 @@ Readings chosen (docs/readings.md):
   another zone's arrow; the Oracle is optional.  Exiting with fewer than 5 chests is allowed
   (it does not meet the objective).  A death ends that player's game (no INSERT COIN).
 - Turns alternate, the first player of `players:` first ("the youngest player chooses first");
-  a player who has exited or died takes no more turns and the other plays on alone.
+  a player who has exited or died takes no more turns and the other plays on alone.  A turn is
+  the single-player engine's (a move after a resolved room; free moves and extra steps go on
+  with it), so a fight, a collect ... is written before the opponent's turn starts; a shovel's
+  crossing or a magic circle's jump may open a turn (it marks the hourglass then).
 - "Face them": ending a move in the opponent's room starts a duel, the mover's next step: both roll
   1D6, each may add their weapon value (1 weapon point spent, as in a fight); the higher total
   hits: the loser loses 1 heart unless they spend a shield; a tie is no hit.  One exchange.
@@ -37,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ...base import Outcome, ReadingsInUse, Violation, broken
-from ..actions import Coin, Enter, Exit, Move, Score, Sheet
+from ..actions import Circle, Coin, Enter, Exit, Move, Score, Sheet, Shovel
 from ..heroes import Hero
 from ..tables import ANCIENT
 from .state import BETWEEN, DEAD, DUEL_TREASURE, INSIDE, OVER, START, FouryReading, GameState, StepContext, check_death, \
@@ -152,6 +155,14 @@ def step(game: TwoPlayerGame, player: int, action) -> Outcome:
     out = me.rules.step(me, action)
     violations = list(pre) + list(out.violations)
     new = out.state
+    if (isinstance(action, (Shovel, Circle)) and new is not me and not _starts_turn(me, new)
+            and g.turn not in (None, player) and not g.done(1 - player)):
+        # a shovel's crossing or a circle's jump that opens the player's turn is that turn's move: one
+        # hourglass box (alone, the engine counts it with the turn before, which the opponent ended)
+        new = new.copy()
+        new.turns += 1
+        new.turns_hi += 1
+        new.turn_open = False
     if new is not me and (isinstance(action, (Move, Exit)) or _starts_turn(me, new)):
         if _starts_turn(me, new):
             violations += _turn_order(g, player, me.turns + 1)
@@ -172,8 +183,9 @@ def step(game: TwoPlayerGame, player: int, action) -> Outcome:
         g.died_at[player] = new.turns
     _sync(g, player)
     opp = g.states[1 - player]
-    if (isinstance(action, (Move,)) and new.phase == INSIDE and opp.phase == INSIDE and new.pos is not None
-            and new.pos == opp.pos and new.pos != me.pos):
+    # any way into the opponent's room (a move, a shovel's crossing, a magic circle) reaches them
+    if (new.phase == INSIDE and opp.phase == INSIDE and new.pos is not None and new.pos == opp.pos
+            and new.pos != me.pos):
         g.duel_due = player
     return Outcome(g, tuple(violations), out.followed)
 
