@@ -203,3 +203,42 @@ def test_a_shovel_into_the_opponents_room_reaches_them(then, rules):
                   (1, mv("E2", 4)), (0, A.Shovel(P("D2"), "E")))
     assert got == [] and g.duel_due == 0 and g.states[0].pos == g.states[1].pos == P("E2")
     assert play(g, then)[1] == rules
+
+
+# -- sheetgen track ---------------------------------------------------------------------------
+def test_track_a_two_player_game_and_export_a_log_check_accepts(tmp_path):
+    from click.testing import CliRunner
+    from sheetgen.cli import main
+    run = CliRunner()
+    j = ["track", "--journal", str(tmp_path / "j.db")]
+    hall = str(LOGS.parent / "test-hall.yaml")
+    out = run.invoke(main, j + ["new", "--ruleset", "foury", "--map", hall, "--players", "Ada,Ben",
+                                "--traits", "hearts=4,shields=2,weapon=2,clovers=2,shovels=2"])
+    assert out.exit_code == 0, out.output
+    assert "2 Players Mode: Ada and Ben" in out.output
+    refused = []
+    for step in ("{player: Ada, entry: C1:N}", "{player: Ben, entry: E3:E}", "{player: Ben, move: E3, roll: 6}",
+                 "{player: Ada, move: C1, roll: 6}", "{player: Ada, move: D1}", "{player: Ben, move: E3, roll: 6}",
+                 "{player: Ada, move: D2, roll: 2}", "{player: Ada, collect: chest}",
+                 "{player: Ben, move: D3, roll: 6}", "{player: Ada, move: D1}", "{player: Ben, move: D4, roll: 6}",
+                 "{player: Ada, move: D2}", "{player: Ada, move: D3}", "{player: Ada, move: D4}",
+                 "{player: Ben, move: D3}", "{player: Ada, duel: {weapon: true}}"):
+        res = run.invoke(main, j + ["step", "--seed", "1", step])
+        if "refused" in res.output:
+            refused.append(step)
+        else:
+            assert res.exit_code == 0, res.output
+    # Ben out of turn; Ben walking away from Ada before the duel
+    assert refused == ["{player: Ben, move: E3, roll: 6}", "{player: Ben, move: D3}"]
+    status = run.invoke(main, j + ["status"]).output
+    assert "-- Ada: in the dungeon" in status and "-- Ben: in the dungeon" in status
+    log = tmp_path / "game.yaml"
+    assert run.invoke(main, j + ["export", "-o", str(log)]).exit_code == 0
+    text = log.read_text(encoding="utf-8")
+    assert "players:" in text and "entry: 'C1:N'" in text and "duel: {" in text
+    loaded = load_file(log)
+    judged = loaded.handler.check(loaded.definition)
+    assert judged.legal, [v.message for v in judged.violations]
+    from sheetgen.games.foury.formats.playlog_two import replay
+    ada, ben = replay(loaded.definition)[0].states
+    assert ada.res["weapon"] == 1 and ada.pos == ben.pos == P("D4")
