@@ -45,7 +45,7 @@ GAME_ROLES = {
     "vocabulary": "pure",           # a game's words with their meanings (`sheetgen list items`): data, no I/O
     "formats": "formats", "playlog": "formats", "lint": "formats", "handlers": "formats",
     "sheets": "sheets",
-    "tracker": "tracker", "fightflow": "tracker", "sim": "sim", "report": "sim", "cli": "cli", "scan": "scan", "web": "web",
+    "tracker": "tracker", "fightflow": "tracker", "tracker_two": "tracker", "sim": "sim", "report": "sim", "cli": "cli", "scan": "scan", "web": "web",
     "design": "design",
     "mapgen": "cli",                # `sheetgen generate map`: a game command beside cli.py
 }

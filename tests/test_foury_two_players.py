@@ -242,3 +242,24 @@ def test_track_a_two_player_game_and_export_a_log_check_accepts(tmp_path):
     from sheetgen.games.foury.formats.playlog_two import replay
     ada, ben = replay(loaded.definition)[0].states
     assert ada.res["weapon"] == 1 and ada.pos == ben.pos == P("D4")
+
+
+def test_track_players_is_refused_where_a_tracker_has_no_players_mode(tmp_path):
+    from click.testing import CliRunner
+    from sheetgen.cli import main
+    out = CliRunner().invoke(main, ["track", "--journal", str(tmp_path / "j.db"), "new", "--ruleset", "exploration",
+                                    "--players", "Ada,Ben"])
+    assert out.exit_code == 2 and "no players mode" in out.output
+
+
+@pytest.mark.parametrize("players, words", [
+    ("Ada", "two players, not 1"),
+    ("Ada,ada", "different names"),
+    ("Ada=kael,Ben=kale", "unknown hero 'kale'"),
+])
+def test_track_new_bad_players(tmp_path, players, words):
+    from click.testing import CliRunner
+    from sheetgen.cli import main
+    out = CliRunner().invoke(main, ["track", "--journal", str(tmp_path / "j.db"), "new", "--ruleset", "foury", "--map",
+                                    str(LOGS.parent / "test-hall.yaml"), "--players", players, "--hero", "kael"])
+    assert out.exit_code in (1, 2) and words in out.output, out.output

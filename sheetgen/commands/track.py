@@ -217,7 +217,8 @@ def parse_pairs(text: str | None, what: str) -> dict:
               help="The ruleset of the game.")
 @click.option("--question", default=None, help="The question you ask the Oracle (drawn on the sheet).")
 @click.option("--players", default=None,
-              help="Foury's 2 Players Mode: Ada=kael,Ben=melyra (or Ada,Ben with --hero/--traits for both).")
+              help="Two players on one sheet's map, for a ruleset with that mode: Ada=HERO,Ben=HERO "
+                   "(or Ada,Ben with --hero/--traits for both).")
 @click.option("--auto-roll", is_flag=True, help="This game: sheetgen may roll every die you leave out.")
 @journal_option
 @clean_errors
@@ -234,9 +235,9 @@ def new(map_name, hero, traits, ruleset, question, auto_roll, journal_path, play
     from ..games.base import Illegal as StepRefused
     if hero and traits:
         raise InputError("give either --hero or --traits, not both")
-    if players and ruleset != "foury":
-        raise InputError("--players is Dungeon Foury's 2 Players Mode: use it with --ruleset foury")
-    ad = adapter(ruleset)                   # an unknown name: InputError (exit 2)
+    ad = adapter(ruleset)
+    if players and not getattr(ad, "players_option", False):
+        raise InputError(f"--players: the {ruleset} tracker has no players mode")                   # an unknown name: InputError (exit 2)
     if not map_name and ad.needs_map:
         raise InputError("give --map MAP (a built-in map name or a map YAML file)")
     try:

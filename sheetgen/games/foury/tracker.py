@@ -271,8 +271,13 @@ def _played(header: dict, steps: list, map_key: str | None, known) -> TrackState
     return TrackState(header, board, hero, game, list(steps))
 
 
+# what tracker_two.py shares, by public names
+board_of, map_key_of = _board, _map_key
+
+
 class FouryTracker(TrackerAdapter):
     """A Dungeon Foury game in the journal: the map, the hero, and the steps so far."""
+    players_option = True           # `track new --players`: the 2 Players Mode (tracker_two.py)
 
     def start(self, params: dict) -> dict:
         if params.get("players"):          # the 2 Players Mode (tracker_two.py)

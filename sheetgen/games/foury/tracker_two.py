@@ -114,8 +114,8 @@ class TwoTracker:
         return {"ruleset": "foury", "map": ref, "players": players}
 
     def replay(self, header: dict, steps: list) -> TwoTrackState:
-        from .tracker import _board, _map_key, track_hero
-        board = _board(header["map"], _map_key(header["map"]))
+        from .tracker import board_of, map_key_of, track_hero
+        board = board_of(header["map"], map_key_of(header["map"]))
         heroes = tuple(track_hero({"hero": p["hero"]}, board)[0] for p in header["players"])
         game = T.new_game(board, heroes, tuple(p["name"] for p in header["players"]))
         for step in steps:
@@ -210,7 +210,7 @@ class TwoTracker:
     def export(self, header: dict, steps: list, relative_to: Path | None = None) -> str:
         import yaml
         from sheetgen.paths import relative_ref
-        from .formats.playlog import _scalar
+        from .formats.playlog import scalar
         entries: dict[int, str] = {}
         body = []
         for step in steps:
@@ -225,7 +225,7 @@ class TwoTracker:
 
         def flow(value) -> str:
             return yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10 ** 6).strip()
-        out = ["sheetgen: 1", "kind: playlog", "ruleset: foury", f"map: {_scalar(relative_ref(header['map'], relative_to))}",
+        out = ["sheetgen: 1", "kind: playlog", "ruleset: foury", f"map: {scalar(relative_ref(header['map'], relative_to))}",
                "players:"]
         for i, p in enumerate(header["players"]):
             item = {"name": p["name"], "hero": p["hero"]}

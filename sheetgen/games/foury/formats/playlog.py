@@ -471,6 +471,11 @@ def _flow(value) -> str:
     return yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10 ** 6).strip()
 
 
+# the helpers the two-player format (playlog_two.py) shares, by public names
+declared_readings, load_board, line_of, read_step, hero_of, scalar = (_declared_readings, _load_board, _line,
+                                                                     _read_step, _hero, _scalar)
+
+
 # -- checking ---------------------------------------------------------------------
 def replay(log: FouryLog, readings=()):
     """(final state, violations): the log replayed, following claimed steps where possible;

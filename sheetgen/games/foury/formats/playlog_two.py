@@ -25,7 +25,7 @@ from sheetgen.games.base import Judgement, ReadingsInUse, Violation, judge
 from .. import notation
 from ..rules import two_players as T
 from ..rules import rules_for
-from .playlog import HeroSpec, Step, _declared_readings, _line, _read_step, _hero
+from .playlog import HeroSpec, Step, declared_readings, hero_of, line_of, read_step
 
 
 class DuelSpec(Strict):
@@ -79,13 +79,13 @@ class TwoPlayerLog:
 
 
 def load(data, source) -> TwoPlayerLog:
-    from .playlog import _load_board
+    from .playlog import load_board
     model: TwoPlayLogModel = validate_model(TwoPlayLogModel, data, source.filename)
     problems: list[Problem] = []
     if len(model.players) != 2:
         problems.append(source.problem(("players",), f"the 2 Players Mode has two players, not {len(model.players)}"))
-    readings = _declared_readings(model, source, problems)   # type: ignore[arg-type]
-    board = _load_board(model.map, source, problems)
+    readings = declared_readings(model, source, problems)   # type: ignore[arg-type]
+    board = load_board(model.map, source, problems)
     if board is not None and problems == [] and rules_for(board).campaign.name != "ancient":
         problems.append(source.problem(("map",), "the 2 Players Mode is played on a map of The Ancient Story, "
                                        f"not of the campaign '{board.campaign}'"))
@@ -96,12 +96,12 @@ def load(data, source) -> TwoPlayerLog:
         raise InputError([source.problem(("players", 1, "name"), "the two players need different names")])
     heroes, hero_problems, entries = [], [], []
     for i, p in enumerate(model.players):
-        hero, hp = _hero(p.hero, board, source, ("players", i, "hero"), problems)
+        hero, hp = hero_of(p.hero, board, source, ("players", i, "hero"), problems)
         heroes.append(hero)
         hero_problems += hp
         try:
             entries.append(TwoEntry(i, notation.parse({"entry": p.entry}, board),
-                                    _line(source, ("players", i, "entry")), None))
+                                    line_of(source, ("players", i, "entry")), None))
         except ValueError as exc:
             problems.append(source.problem(("players", i, "entry"), str(exc)))
     keys = {n.lower(): i for i, n in enumerate(names)}
@@ -122,7 +122,7 @@ def load(data, source) -> TwoPlayerLog:
                                            expected=f"{names[0]}, {names[1]}, 1 or 2",
                                            suggestion=did_you_mean(str(who), list(names))))
             continue
-        line = _line(source, loc)
+        line = line_of(source, loc)
         if "duel" in raw:
             if len(raw) != 1:
                 problems.append(source.problem(loc, "a duel step holds the duel only (and its player)"))
@@ -144,7 +144,7 @@ def load(data, source) -> TwoPlayerLog:
             problems.append(source.problem(loc, msg))
             continue
         try:
-            action = _read_step(step.model_dump(exclude_none=True), loc, source, problems, board)
+            action = read_step(step.model_dump(exclude_none=True), loc, source, problems, board)
         except ValueError as exc:
             problems.append(source.problem(loc, str(exc)))
             continue
@@ -186,7 +186,7 @@ def replay(log: TwoPlayerLog, readings=()):
                                     None, "two.face"))
     if log.winner != "unset":
         res = T.result(game)
-        line = _line(log.source, ("winner",))
+        line = line_of(log.source, ("winner",))
         said = "a draw" if log.winner is None else log.names[log.winner]      # type: ignore[index]
         if not res.decided:
             violations.append(Violation(line, f"the log names {said} but the game is not decided yet", None,
