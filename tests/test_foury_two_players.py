@@ -197,12 +197,15 @@ def test_the_two_player_mode_is_for_the_ancient_story():
 @pytest.mark.parametrize("then, rules", [
     ((0, T.Duel(5, 2)), []),                      # the shovel's crossing reached Ben: the duel follows
     ((1, mv("E3")), ["two.face"]),                # Ben walking away instead
+    ((1, A.Sheet((("hearts", 4),))), []),         # a sheet asserts, it is no action: the duel is still due
 ])
 def test_a_shovel_into_the_opponents_room_reaches_them(then, rules):
     g, got = play(two(), (0, mv("C1", 6)), (0, mv("D1")), (1, mv("E3", 6)), (0, mv("D2", 2)),
                   (1, mv("E2", 4)), (0, A.Shovel(P("D2"), "E")))
     assert got == [] and g.duel_due == 0 and g.states[0].pos == g.states[1].pos == P("E2")
-    assert play(g, then)[1] == rules
+    after, got = play(g, then)
+    assert got == rules
+    assert (after.duel_due is not None) == isinstance(then[1], A.Sheet)
 
 
 # -- sheetgen track ---------------------------------------------------------------------------

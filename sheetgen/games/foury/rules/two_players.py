@@ -133,7 +133,7 @@ def step(game: TwoPlayerGame, player: int, action) -> Outcome:
     me, opp = g.states[player], g.states[1 - player]
     name, other = g.names[player], g.names[1 - player]
     pre: list[Violation] = []
-    if g.duel_due is not None and not isinstance(action, Duel):
+    if g.duel_due is not None and not isinstance(action, (Duel, Sheet, Score)):     # a sheet is no action
         who = g.names[g.duel_due]
         pre.append(broken("two.face", f"{who} reached {g.names[1 - g.duel_due]} in "
                           f"{fmt_cell(g.states[g.duel_due].pos)}: they face each other (a duel step by {who}) "
