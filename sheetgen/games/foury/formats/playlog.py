@@ -504,9 +504,10 @@ def replay(log: FouryLog, readings=()):
 
 
 def check(log: FouryLog) -> Judgement:
-    """Two-player logs (formats/playlog_two.py) are judged by their own replay.  The log's verdict: under the readings its header declares; else under our reading of
+    """The log's verdict: under the readings its header declares; else under our reading of
     the rules and, only if that breaks a rule, under the alternative readings (FouryReading)
-    the replay consulted, alone and together: the log is judged by the one it follows best."""
+    the replay consulted, alone and together: the log is judged by the one it follows best.
+    A two-player log (formats/playlog_two.py) is judged the same way by its own replay."""
     def run(chosen: frozenset):
         in_use = ReadingsInUse(chosen)
         _, violations = replay(log, in_use)
