@@ -45,7 +45,7 @@ GAME_ROLES = {
     "vocabulary": "pure",           # a game's words with their meanings (`sheetgen list items`): data, no I/O
     "formats": "formats",
     "sheets": "sheets",
-    "tracker": "tracker", "fightflow": "tracker", "sim": "sim", "cli": "cli", "scan": "scan", "web": "web",
+    "tracker": "tracker", "fightflow": "tracker", "tracker_two": "tracker", "sim": "sim", "cli": "cli", "scan": "scan", "web": "web",
     "design": "design",
     "mapgen": "cli",                # `sheetgen generate map`: a game command beside cli.py
 }
@@ -64,7 +64,7 @@ SHAPE = ("rules", "actions", "notation", "readings", "tables", "formats", "sheet
 BY_DECLARATION = {"simulator": "sim", "scanner": "scan", "designer": "design"}
 # the helpers one game has and the others need not (each is in GAME_ROLES, so its imports are held)
 GAME_EXTRAS = {
-    "foury": {"board", "heroes", "vocabulary", "fightflow", "randomplay", "mapgen"},
+    "foury": {"board", "heroes", "vocabulary", "fightflow", "randomplay", "mapgen", "tracker_two"},
     "exploration": {"shapes", "mapmode", "generate"},
     "navigation": set(),
     "shuffle": set(),

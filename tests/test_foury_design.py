@@ -79,7 +79,7 @@ def test_an_unknown_reading_is_refused_naming_the_known_ones():
     assert R.new_game(HALL, game().hero, readings=("weapon-once",)).readings.chosen == {R.WEAPON_ONCE}
     assert {r.value for r in R.FouryReading} == set(R.READINGS) == {
         "weapon-once", "monster-too", "coin-reset", "oracle-round-zone", "oracle-exit-rolled", "potion-step-kept",
-        "market-every-turn"}
+        "market-every-turn", "duel-treasure"}
     assert "extra-after-free" in R.RETIRED_READINGS           # dropped: the text does not support it
 
 

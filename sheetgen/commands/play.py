@@ -116,7 +116,10 @@ def _servable(journal, gid: int) -> None:
     game = journal.game(gid)
     try:
         from ..definitions.registry import tracker_for
-        game_page(game.ruleset)
+        page = game_page(game.ruleset)
+        why = getattr(page, "cannot_serve", lambda header: None)(game.header)   # a mode the page lacks
+        if why:
+            raise InputError(why)
         tracker_for(game.ruleset).replay(game.header, journal.steps(gid))
     except SheetgenError as exc:
         raise InputError(f"game {gid} of {journal.path} ({game.ruleset}) cannot be played on the page: {exc}") \

@@ -216,10 +216,13 @@ def parse_pairs(text: str | None, what: str) -> dict:
 @click.option("--ruleset", cls=GameOption, default_of=default_ruleset, show_default=True,
               help="The ruleset of the game.")
 @click.option("--question", default=None, help="The question you ask the Oracle (drawn on the sheet).")
+@click.option("--players", default=None,
+              help="Two players on one sheet's map, for a ruleset with that mode: Ada=HERO,Ben=HERO "
+                   "(or Ada,Ben with --hero/--traits for both).")
 @click.option("--auto-roll", is_flag=True, help="This game: sheetgen may roll every die you leave out.")
 @journal_option
 @clean_errors
-def new(map_name, hero, traits, ruleset, question, auto_roll, journal_path):
+def new(map_name, hero, traits, ruleset, question, auto_roll, journal_path, players=None):
     """Start a new game; it becomes the current game of the journal.
 
     \b
@@ -232,11 +235,16 @@ def new(map_name, hero, traits, ruleset, question, auto_roll, journal_path):
     from ..games.base import Illegal as StepRefused
     if hero and traits:
         raise InputError("give either --hero or --traits, not both")
-    ad = adapter(ruleset)                   # an unknown name: InputError (exit 2)
+    ad = adapter(ruleset)
+    if players and not getattr(ad, "players_option", False):
+        raise InputError(f"--players: the {ruleset} tracker has no players mode")                   # an unknown name: InputError (exit 2)
     if not map_name and ad.needs_map:
         raise InputError("give --map MAP (a built-in map name or a map YAML file)")
     try:
-        header = ad.start({"map": map_name, "hero": hero, "traits": parse_pairs(traits, "--traits")})
+        params = {"map": map_name, "hero": hero, "traits": parse_pairs(traits, "--traits")}
+        if players:
+            params["players"] = players
+        header = ad.start(params)
     except StepRefused as exc:
         _refuse(str(exc))
     if question:

@@ -271,10 +271,18 @@ def _played(header: dict, steps: list, map_key: str | None, known) -> TrackState
     return TrackState(header, board, hero, game, list(steps))
 
 
+# what tracker_two.py shares, by public names
+board_of, map_key_of = _board, _map_key
+
+
 class FouryTracker(TrackerAdapter):
     """A Dungeon Foury game in the journal: the map, the hero, and the steps so far."""
+    players_option = True           # `track new --players`: the 2 Players Mode (tracker_two.py)
 
     def start(self, params: dict) -> dict:
+        if params.get("players"):          # the 2 Players Mode (tracker_two.py)
+            ref = _map_ref(params["map"])
+            return self._two.start(params, _board(ref, _map_key(ref)), ref)
         if not params.get("hero") and not params.get("traits"):
             raise InputError("give --hero NAME or --traits hearts=4,shields=2,... (12 in all)")
         ref = _map_ref(params["map"])
@@ -289,12 +297,21 @@ class FouryTracker(TrackerAdapter):
             raise Illegal("; ".join(problems))
         return header
 
+    @property
+    def _two(self):
+        from .tracker_two import TwoTracker
+        return TwoTracker(self)
+
     def replay(self, header: dict, steps: list) -> TrackState:
+        if header.get("players"):
+            return self._two.replay(header, steps)      # type: ignore[return-value]
         return _played(header, steps, _map_key(header["map"]), None)
 
     def resume(self, header: dict, steps: list) -> TrackState:
         """The state from the user cache when it holds these steps (or the first of them: the
         rest replayed on top), else replayed; kept for the next command either way."""
+        if header.get("players"):
+            return self._two.replay(header, steps)      # type: ignore[return-value]
         map_key = _map_key(header["map"])           # the map file read and hashed once a replay
         entry = _state_entry(header, map_key)
         known = _recall(entry, steps)
@@ -306,10 +323,14 @@ class FouryTracker(TrackerAdapter):
         return state
 
     def remember(self, state: TrackState) -> None:
+        if state.header.get("players"):
+            return                  # a two-player game is replayed by each command
         _remember(_state_entry(state.header, _map_key(state.header["map"])), state.steps, state.hero, state.game)
 
     def prepare(self, state: TrackState, step: dict, rng) -> dict:
         """Roll the dice the player left to sheetgen."""
+        if state.header.get("players"):
+            return self._two.prepare(state, step, rng)
         if not isinstance(step, dict):
             return step                      # a bare word: flee, climb, coin ...
         step = dict(step)
@@ -335,6 +356,8 @@ class FouryTracker(TrackerAdapter):
         return step
 
     def apply(self, state: TrackState, step) -> TrackState:
+        if state.header.get("players"):
+            return self._two.apply(state, step)         # type: ignore[arg-type, return-value]
         try:
             action = journal_action(step)
         except ValueError as exc:
@@ -348,6 +371,8 @@ class FouryTracker(TrackerAdapter):
     def ask_step(self, state: TrackState, step, auto: bool, prompt, echo):
         """STEP completed at a prompt where the rules order the choices between the dice (a
         fight: your die, the weapon, the foe's die, then the clover or the shield): fightflow."""
+        if state.header.get("players"):
+            return step             # a two-player fight: its dice are asked by dice_due
         if isinstance(step, dict) and isinstance(step.get("fight"), dict) and state.game.phase == E.INSIDE:
             from .fightflow import ask_at_prompt
             return ask_at_prompt(state.game, step, auto, prompt, echo)
@@ -355,6 +380,8 @@ class FouryTracker(TrackerAdapter):
 
     def dice_due(self, state: TrackState, step) -> list[tuple[tuple[str, ...], str]]:
         """The dice a step leaves to sheetgen, as (path in the step, what the die is for)."""
+        if state.header.get("players"):
+            return self._two.dice_due(state, step)      # type: ignore[arg-type]
         if not isinstance(step, dict):
             return []
         g = state.game
@@ -382,6 +409,8 @@ class FouryTracker(TrackerAdapter):
 
     def brief_status(self, state: TrackState) -> list[str]:
         """The resources, then what is legal now."""
+        if state.header.get("players"):
+            return self.status(state).splitlines()
         lines = self.status(state).splitlines()
         return [ln for ln in lines if ln.startswith(("hearts", "legal now"))] or lines[-2:]
 
@@ -391,6 +420,8 @@ class FouryTracker(TrackerAdapter):
     def tell(self, before: TrackState, after: TrackState, step) -> Told:
         """What the recorded step meant: the roll's events, the walls to pencil by side,
         the fight's totals and damage, what was gained or lost."""
+        if before.header.get("players"):
+            return self._two.tell(before, after, step)   # type: ignore[arg-type]
         told = Told()
         say = told.lines.append
         try:
@@ -483,6 +514,8 @@ class FouryTracker(TrackerAdapter):
 
     def undo_lines(self, before: TrackState, step) -> list[str]:
         """What to erase when STEP (just taken back; BEFORE: the state without it) is undone."""
+        if before.header.get("players"):
+            return self._two.undo_lines(before, step)   # type: ignore[arg-type]
         try:
             after = self.apply(before, step)
         except Illegal:
@@ -620,6 +653,8 @@ class FouryTracker(TrackerAdapter):
             say("you used the weapon: its value drops by 1 after the combat")
 
     def status(self, state: TrackState) -> str:
+        if state.header.get("players"):
+            return self._two.status(state)              # type: ignore[arg-type]
         g = state.game
         r = g.res
         camp = g.rules.campaign
@@ -671,12 +706,16 @@ class FouryTracker(TrackerAdapter):
     def export(self, header: dict, steps: list, relative_to: Path | None = None) -> str:
         from .formats.playlog import dump_log
         from sheetgen.paths import relative_ref
+        if header.get("players"):
+            return self._two.export(header, steps, relative_to)
         return dump_log(relative_ref(header["map"], relative_to), header.get("hero", {}), steps,
                         question=header.get("question"))
 
     def render(self, header: dict, steps: list, outdir, formats=("pdf", "svg", "png"), paper=None,
                grayscale=False) -> list:
         """The map as the player's pencil would have it (sheets/pencil.py over sheets/map.py)."""
+        if header.get("players"):
+            raise InputError("render draws one player's sheet: not available for a two-player game yet")
         from sheetgen.draw.options import BuildOptions, game_options
         from sheetgen.render import render_document
         from .formats.sheet import hero_object

@@ -43,6 +43,13 @@ class FouryPage(GamePage):
     def __init__(self) -> None:
         self._trails: dict = {}         # (game, header JSON) -> (steps, state, trail) of its last page
 
+    def cannot_serve(self, header: dict) -> str | None:
+        """Why the page cannot serve this game (None: it can)."""
+        if header.get("players"):
+            return ("a game of the 2 Players Mode has no page yet: `sheetgen track step` records it, "
+                    "`sheetgen track status` shows both sheets")
+        return None
+
     # -- the sheet ---------------------------------------------------------------------
     def sheet_key(self, header: dict) -> tuple:
         """What the printed sheet depends on (a map file's change time included)."""

@@ -40,6 +40,10 @@ Without it, the log is replayed under the default readings and, only if that bre
 a rule, under the readings that replay consulted; it is judged by the set it follows
 best, and `sheetgen check` says which.
 
+A log with `players:` (two heroes, their entries) and `steps:` tagged with `player:`
+instead of `hero:` and `rounds:` is a game of the 2 Players Mode: formats/playlog_two.py
+reads and checks it (an extension: logs with `hero:` are read as before).
+
 Steps become actions through sheetgen.games.foury.notation (parse), which also
 normalises the other words players use (the validators below call it).
 
@@ -285,22 +289,16 @@ def _declared_readings(model: PlayLogModel, source, problems: list[Problem]) -> 
     return frozenset(out)
 
 
-def load(data, source) -> FouryLog:
-    model: PlayLogModel = validate_model(PlayLogModel, data, source.filename)
-    problems: list[Problem] = []
-    readings = _declared_readings(model, source, problems)
-    fmap = _load_board(model.map, source, problems)
-    board = fmap
+def _hero(h: HeroSpec, board, source, loc: tuple, problems: list[Problem]) -> tuple[Any, list]:
+    """The hero a HeroSpec at loc describes, and the problems of its traits (message, line)."""
     rules = rules_for(board) if board is not None else None
-    # the hero
     hero_problems: list[tuple[str, int | None]] = []
-    h = model.hero
     full = rules is not None and rules.full_scale(board)
     hero = None
     if h.name is not None:
         key = h.name.strip().lower()
         if key not in HEROES:
-            problems.append(source.problem(("hero", "name"), f"unknown hero '{h.name}'",
+            problems.append(source.problem(loc + ("name",), f"unknown hero '{h.name}'",
                                            expected="one of " + ", ".join(HEROES),
                                            suggestion=did_you_mean(key, HEROES)))
         else:
@@ -312,15 +310,31 @@ def load(data, source) -> FouryLog:
         traits = {canonical(k): v for k, v in (h.traits or {}).items()}
         bad = [k for k in traits if k not in TRAITS]
         for k in bad:
-            problems.append(source.problem(("hero", "traits", k), f"unknown trait '{k}'",
+            problems.append(source.problem(loc + ("traits", k), f"unknown trait '{k}'",
                                            expected="one of " + ", ".join(TRAITS), suggestion=did_you_mean(k, TRAITS)))
-        line = _line(source, ("hero", "traits"))
+        line = _line(source, loc + ("traits",))
         caps = free_caps(board.campaign) if board is not None else None
         for msg in check_free_traits({k: v for k, v in traits.items() if k in TRAITS}, full_scale=full, caps=caps):
             hero_problems.append((msg, line))
         hero = free_hero(traits, full_scale=full, caps=caps)
         if h.caps:
             hero = Hero(None, hero.traits, tuple(dict(dict(hero.caps), **h.caps).items()))
+    return hero, hero_problems
+
+
+def load(data, source) -> FouryLog:
+    if isinstance(data, dict) and "players" in data and "hero" not in data:
+        # the 2 Players Mode (an extension: a log with a hero is read exactly as before)
+        from .playlog_two import load as load_two
+        return load_two(data, source)  # type: ignore[return-value]
+    model: PlayLogModel = validate_model(PlayLogModel, data, source.filename)
+    problems: list[Problem] = []
+    readings = _declared_readings(model, source, problems)
+    fmap = _load_board(model.map, source, problems)
+    board = fmap
+    rules = rules_for(board) if board is not None else None
+    # the hero
+    hero, hero_problems = _hero(model.hero, board, source, ("hero",), problems)
     # the rounds and steps
     entries: list[Entry] = []
     n = 0
@@ -457,6 +471,11 @@ def _flow(value) -> str:
     return yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10 ** 6).strip()
 
 
+# the helpers the two-player format (playlog_two.py) shares, by public names
+declared_readings, load_board, line_of, read_step, hero_of, scalar = (_declared_readings, _load_board, _line,
+                                                                     _read_step, _hero, _scalar)
+
+
 # -- checking ---------------------------------------------------------------------
 def replay(log: FouryLog, readings=()):
     """(final state, violations): the log replayed, following claimed steps where possible;
@@ -487,11 +506,15 @@ def replay(log: FouryLog, readings=()):
 def check(log: FouryLog) -> Judgement:
     """The log's verdict: under the readings its header declares; else under our reading of
     the rules and, only if that breaks a rule, under the alternative readings (FouryReading)
-    the replay consulted, alone and together: the log is judged by the one it follows best."""
+    the replay consulted, alone and together: the log is judged by the one it follows best.
+    A two-player log (formats/playlog_two.py) is judged the same way by its own replay."""
     def run(chosen: frozenset):
         in_use = ReadingsInUse(chosen)
         _, violations = replay(log, in_use)
         return violations, in_use.consulted
+    if not isinstance(log, FouryLog):
+        from .playlog_two import check as check_two
+        return check_two(log)
     return judge(run, log.readings)
 
 

@@ -2,7 +2,8 @@
 
 Where things are: rules/state.py (GameState, the readings, shared helpers), rules/steps.py
 (FouryRules: the base game, one handler per step kind), rules/campaigns/<campaign>.py (one class
-each: slaughter, santa, strength, kraken), rules/sheet.py (what a `sheet:` step asserts), and
+each: slaughter, santa, strength, kraken), rules/sheet.py (what a `sheet:` step asserts), rules/two_players.py (the 2 Players Mode: two
+single-player states on one map, turns alternating, the duel and the winner), and
 here the one table of campaigns (find_campaign, rules_for) and module-level conveniences.
 
 The engine follows the contract of sheetgen.games.base (python-chess style):

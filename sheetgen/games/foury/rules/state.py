@@ -26,10 +26,11 @@ class FouryReading(Reading):
     ORACLE_EXIT_ROLLED = "oracle-exit-rolled"   # the step out of the Oracle into an unexplored space is rolled
     POTION_STEP_KEPT = "potion-step-kept"       # a potion's free step is not spent by the step into the Oracle
     MARKET_EVERY_TURN = "market-every-turn"     # In and Out with Your Strength: the market after every turn
+    DUEL_TREASURE = "duel-treasure"             # 2 Players Mode: a duel's loser hands a chest over, no heart lost
 
 
 (WEAPON_ONCE, MONSTER_TOO, COIN_RESET, ORACLE_ROUND_ZONE, ORACLE_EXIT_ROLLED, POTION_STEP_KEPT,
- MARKET_EVERY_TURN) = FouryReading
+ MARKET_EVERY_TURN, DUEL_TREASURE) = FouryReading
 READINGS = tuple(r.value for r in FouryReading)     # their names, as a play log's `readings:` writes them
 # readings once offered and dropped because the rules text does not support them: a log may
 # still name one (it was documented), and is then judged without it (docs/readings.md)
