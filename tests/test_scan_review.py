@@ -12,7 +12,6 @@ import subprocess
 import sys
 import time
 import urllib.request
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -24,32 +23,19 @@ pytest.importorskip("starlette", reason="the web extra: pip install 'sheetgen[we
 from click.testing import CliRunner                                  # noqa: E402
 
 from sheetgen.cli import main                                        # noqa: E402
-from sheetgen.scan.corpus import load_recipes, pdftoppm_available, photo_of   # noqa: E402
-from sheetgen.scan.pipeline import scan_photo, scanner_for           # noqa: E402
 from sheetgen.scan.review import ReviewSession, next_value, taps_between, taps_needed   # noqa: E402
+from tests.review_photo import HALL, LEGAL, WALL, review_session, tampered_photo        # noqa: E402
 
 pytestmark = pytest.mark.photo
-
-DATA = Path(__file__).parent / "data"
-HALL = str(DATA / "foury_logs" / "test-hall.yaml")
-LEGAL = str(DATA / "foury_logs" / "audit" / "legal-melyra-chooses-clover.yaml")
-WALL = "wall-A4-E"          # penciled on the photo, explained by no event of the log
 
 
 @pytest.fixture(scope="module")
 def photo(tmp_path_factory) -> Path:
-    if not pdftoppm_available():
-        pytest.fail("pdftoppm (poppler-utils) is needed to rasterise the corpus: apt-get install poppler-utils")
-    recipes = {r.id: r for r in load_recipes(DATA / "scan" / "recipes.yaml")}
-    img, _ = photo_of(replace(recipes["photo-0041"], id="tampered", tamper=(("wall", "A4:E"),)))
-    path = tmp_path_factory.mktemp("review") / "tampered.jpg"
-    cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    return path
+    return tampered_photo(tmp_path_factory.mktemp("review"))
 
 
 def session_of(photo: Path, tmp_path: Path, record: str | None = LEGAL) -> ReviewSession:
-    result = scan_photo(photo, sheet_ref=HALL, record=record, keep_images=True)
-    return ReviewSession(result, scanner_for(result.sheet), tmp_path / "tampered.sheetscan.yaml", record=record)
+    return review_session(photo, tmp_path, record)
 
 
 def test_a_tap_steps_through_the_readings_of_its_kind():

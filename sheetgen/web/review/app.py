@@ -39,11 +39,20 @@ def _templates():
                               autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
 
 
+def _drawn_size(region: dict) -> float:
+    shape = region["shape"]
+    if "rect" in shape:
+        return shape["rect"][2] * shape["rect"][3]
+    if "circle" in shape:
+        return 3.1416 * shape["circle"][2] ** 2
+    return 0.0                  # a line: on top of everything
+
+
 def make_review_app(session, *, host: str = DEFAULT_HOST, token: str | None = None, form_key: str | None = None):
     """The review page's app over SESSION (see the package's docstring for what it must offer)."""
     import secrets
 
-    from ..play.app import FORM_KEY, _form
+    from ..play.app import FORM_KEY, posted_form
     key = form_key or secrets.token_urlsafe(18)
     env = _templates()
     lock = threading.Lock()         # one flip at a time: a flip changes the session's readings
@@ -56,8 +65,11 @@ def make_review_app(session, *, host: str = DEFAULT_HOST, token: str | None = No
         for n, r in enumerate(regions):
             r["n"] = n
         uncertain = [r for r in regions if r["uncertain"] or r["corrected"]]
+        # drawn biggest first, so a tap lands on the smallest region under the finger (a wall over
+        # the room it bounds, a box over the panel it sits in)
+        drawn = sorted(regions, key=_drawn_size, reverse=True)
         return env.get_template("review.html").render(
-            form_key=key, key_name=FORM_KEY, summary=summary, regions=regions, listed=uncertain[:LISTED],
+            form_key=key, key_name=FORM_KEY, summary=summary, regions=drawn, listed=uncertain[:LISTED],
             more=max(0, len(uncertain) - LISTED), width=w, height=h)
 
     def region_id(n: str) -> str | None:
@@ -88,7 +100,7 @@ def make_review_app(session, *, host: str = DEFAULT_HOST, token: str | None = No
         return JSONResponse(summary, headers={"cache-control": "no-store"})
 
     async def flip(request):
-        form = await _form(request, key)
+        form = await posted_form(request, key)
         if isinstance(form, Response):
             return form
         rid = await run_in_threadpool(region_id, str(form.get("n") or ""))
