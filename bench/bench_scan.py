@@ -44,6 +44,10 @@ were set on none of these families: every family is held out from it).
 Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--match TEXT] [--ids A,B] [--sheets]
                                   [--families [--per N] [--family NAME] [--hold-out FAMILY|all] [--no-flats]]
        python bench/bench_scan.py --memory N
+       python bench/bench_scan.py --taps N [--families]
+  --taps N: what --review asks of a person over N photos spread over the corpus (--families: the
+            family corpus): the taps that make each inexact sheet exact, and how many of them fall
+            on the regions listed as uncertain (shown first)
   --match TEXT: only the recipes whose log path holds TEXT (!TEXT: does not hold it)
   --ids A,B: only these recipes (photo-0058,photo-0155; their flat renders with them)
   --sheets: list every sheet not read exactly, with the differences the scanner names
@@ -269,7 +273,8 @@ def peak_memory(recipes, counts: list[int], distinct: int = 8) -> list[tuple[int
 
 
 OPTIONS = {"--memory": int, "--photos": int, "--flats": int, "--process": int, "--match": str, "--ids": str, "--sheets": None,
-           "--families": None, "--per": int, "--family": str, "--hold-out": str, "--no-flats": None}
+           "--families": None, "--per": int, "--family": str, "--hold-out": str, "--no-flats": None,
+           "--taps": int}
 FAMILY_RECIPES = ROOT / "tests" / "data" / "scan" / "families.yaml"
 
 
@@ -319,6 +324,53 @@ def run_families(recipes, flat: bool = False) -> dict:
             fam["consistent"] += result.consistent
         fam["over_misread"] += result.consistent and not exact
     return out
+
+
+def review_taps(recipes) -> None:
+    """--taps: what `sheetgen scan --review` asks of a person.  Per photo read inexactly: the taps
+    that make it exact (each wrong region stepped to its truth: a box empty -> crossed -> filled),
+    how many of them fall on regions listed as uncertain (shown first), and whether the sheet is
+    exact once they are made (the readings corrected, the comparison made again)."""
+    from sheetgen.errors import SheetgenError
+    from sheetgen.scan.contract import RegionReading
+    from sheetgen.scan.corpus import photo_of
+    from sheetgen.scan.pipeline import as_seen, scan_photo
+    from sheetgen.scan.review import taps_needed
+    rows, refused, exact_first = [], 0, 0
+    for recipe in recipes:
+        img, played = photo_of(recipe)
+        try:
+            result = scan_photo(recipe.id, sheet_ref=played.ref, options=played.options, img=img)
+        except SheetgenError:
+            refused += 1
+            continue
+        scanner = played.scanner
+
+        def differences():
+            return scanner.compare(played.sheet, result.view, as_seen(scanner, result, played.expected))
+        if not differences():
+            exact_first += 1
+            continue
+        taps, listed, wrong = taps_needed(result, played.truth)
+        for rid, truth in played.truth.items():
+            r = result.readings.get(rid)
+            if r is not None and not r.hidden and r.value != truth:
+                result.readings[rid] = RegionReading(r.region, truth, 1.0, r.score, r.visible)
+        result.view = scanner.interpret(played.sheet, result.readings)
+        rows.append((recipe.id, taps, listed, wrong, not differences()))
+        print(f"    {recipe.id}: {taps} taps ({listed} on regions listed as uncertain), {wrong} regions wrong, "
+              f"{'exact' if rows[-1][4] else 'STILL NOT exact'} after them", flush=True)
+    read = len(recipes) - refused
+    print(f"review taps over {len(recipes)} photos: {exact_first} of {read} read exactly (no tap), {len(rows)} inexact, "
+          f"{refused} refused", flush=True)
+    if rows:
+        taps = [r[1] for r in rows]
+        listed = sum(r[2] for r in rows)
+        print(f"  per inexact photo: {statistics.mean(taps):.1f} taps on average (median {statistics.median(taps):.0f}, "
+              f"most {max(taps)}); {100.0 * listed / max(1, sum(taps)):.0f}% of the taps on regions listed as "
+              f"uncertain (shown first); exact after the taps: {sum(r[4] for r in rows)} of {len(rows)}", flush=True)
+        print(f"  per photo read: {sum(taps) / max(1, read):.2f} taps on average (target: at most 3 per sheet)",
+              flush=True)
 
 
 def _pct(a: int, b: int) -> str:
@@ -487,6 +539,12 @@ def main(argv: list[str]) -> int:
         return 0
     global SHEETS
     SHEETS = "--sheets" in argv
+    if "--taps" in argv:
+        # a sample spread over the corpus (every k-th recipe), so every kind of photo has its say
+        pool = load_recipes(FAMILY_RECIPES if "--families" in argv else RECIPES)
+        n = max(1, _arg(argv, "--taps", 20))
+        review_taps(pool[::max(1, len(pool) // n)][:n])
+        return 0
     if "--families" in argv:
         return families_main(argv)
     recipes = load_recipes(RECIPES)

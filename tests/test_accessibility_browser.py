@@ -1,7 +1,8 @@
 """The pages pass an automated accessibility check: axe-core (tests/vendor/axe-core, pinned) run
 in Debian's chromium on the play page of each kind of game (Foury, Exploration map mode, a card
 game and its join page), the design page and the docs' claims of size, at phone width (360 px)
-and desktop width; no finding of serious or critical impact is allowed."""
+and desktop width, and the review page of `sheetgen scan --review`; no finding of serious or
+critical impact is allowed."""
 from __future__ import annotations
 
 import json
@@ -104,3 +105,20 @@ def test_the_check_finds_what_it_should(tmp_path, live_server, browser):  # noqa
     page.get(live_server(Starlette(routes=[Route("/", bad)])))
     rules = {f["rule"] for f in _findings(page)}
     assert {"button-name", "image-alt"} <= rules
+
+
+@pytest.fixture(scope="module")
+def review_photo(tmp_path_factory):
+    pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[scan]'")
+    from tests.review_photo import tampered_photo
+    return tampered_photo(tmp_path_factory.mktemp("a11y-review"))
+
+
+@pytest.mark.photo
+@pytest.mark.parametrize("width, height", SIZES)
+def test_the_scan_review_page(review_photo, tmp_path, live_server, browser, width, height):  # noqa: F811
+    from sheetgen.web.review import make_review_app
+    from tests.review_photo import WALL, review_session
+    session = review_session(review_photo, tmp_path)
+    session.flip(WALL)              # a region in the list, as the person's, and one uncertain-free sheet
+    _check(browser(width, height), live_server(make_review_app(session)), "scan-review", width)

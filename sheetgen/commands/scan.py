@@ -18,9 +18,18 @@ from .build import game_build_options
                    "several folders: FOLDER-PHOTO.*).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text for people, json for programs.")
+@click.option("--review", is_flag=True,
+              help="Then open the overlay in the local web page (one photo): the uncertain regions first; "
+                   "tap a region to flip its reading, the check runs again and the corrections are saved "
+                   "in PHOTO.sheetscan.yaml (marked as a person's). Ctrl-C ends the review.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="With --review: the port (0: a free one).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="With --review: the address to listen on (0.0.0.0: review from a phone on this network; "
+                   "a token guards it, as `sheetgen play`).")
 @game_build_options
 @clean_errors
-def scan(photos, sheet_ref, log, journal_path, outdir, fmt, **game_values):
+def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, **game_values):
     """Read a photo (or a flat scan) of a penciled sheet and check what it shows.
 
     Finds the sheet by its four corner markers, reads its QR code (or takes
@@ -34,6 +43,10 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, **game_values):
     both or neither; photos of the same name from several folders (IMG_0001.jpg)
     get their folder's name in front (holiday-IMG_0001.*), said on stderr.
     Photos are read one at a time: a folder of hundreds takes no more memory than one.
+    With --review (one photo) a local page shows the overlay, the uncertain
+    regions first: tap a region to flip its reading; the check runs again on
+    the corrected reading, which is saved in the sheetscan file with the
+    corrections marked as a person's, and counted in what is printed at the end.
     Exit 0 consistent, 1 violations or differences, 2 a photo that cannot be used.
 
     \b
@@ -41,6 +54,7 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, **game_values):
       sheetgen scan photo.jpg
       sheetgen scan photo.jpg --log my-game.yaml -o scans
       sheetgen scan scan.png --sheet ancient-story --hero kael --format json
+      sheetgen scan photo.jpg --review
     """
     import sys
     from pathlib import Path
@@ -49,6 +63,10 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, **game_values):
     require_extra("scan", "scan")
     if log and journal_path:
         raise InputError(Problem("give --log or --journal, not both", path="--journal"))
+    if review:
+        if len(photos) > 1:
+            raise InputError(Problem(f"--review takes one photo, not {len(photos)}", path="--review"))
+        require_extra("web", "scan --review")
     from ..definitions.registry import build_options as declared_options
     declared = declared_options()
     options = tuple((name, declared[name].convert(v)) for name, v in game_values.items() if v is not None)
@@ -76,6 +94,11 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, **game_values):
                     raise
                 errors.append((photo, exc))
                 worst = max(worst, exc.exit_code)
+                continue
+            if review:
+                written = _write_outputs(result, out, name, keep_images=True)
+                _review(result, written, log, record_label, host, port, fmt)
+                worst = result.exit_code
                 continue
             written = _write_outputs(result, out, name)
             # said at once and let go: nothing of a photo stays for the next (memory stays flat)
@@ -118,15 +141,57 @@ def _echo_json(data, shown: int, many: bool) -> None:
     click.echo(text, nl=False)
 
 
-def _write_outputs(result, out, name: str):
+def _review(result, written, log, record_label, host, port, fmt) -> None:
+    """The review page over RESULT until Ctrl-C; then the scan again, corrected, with its count."""
+    from ..scan.pipeline import scanner_for
+    from ..scan.review import ReviewSession
+    from ..web.review import make_review_app
+    from ..web.server import address, bind, serve, token_for
+    session = ReviewSession(result, scanner_for(result.sheet), written[0], written[1], record=log,
+                            label=record_label)
+    token = token_for(host)
+    sock = bind(host, port)
+    app = make_review_app(session, host=host, token=token)
+    url = address(sock, token, "/")
+    click.echo(f"reviewing {result.photo} at {url}", err=fmt == "json")
+    if token:
+        click.echo("the token in this address guards the review: share it only with your own phone", err=True)
+        try:
+            from ..web.play.terminal import qr_text
+            click.echo(qr_text(url), err=True)
+        except Exception as exc:  # noqa: BLE001 - the QR code is a convenience: the address is printed
+            click.echo(f"(no QR code: {exc})", err=True)
+    click.echo(f"each tap is saved in {written[0]}; Ctrl-C ends the review", err=fmt == "json")
+    session.photo_png()         # the flattened photo made before the first page asks for it
+    try:
+        serve(app, sock)
+    except KeyboardInterrupt:
+        pass                    # Ctrl-C: the end of the review (uvicorn raises it again once stopped)
+    finally:
+        sock.close()
+    session.save()
+    if result.corrections:
+        from ..scan.overlay import write_overlay
+        write_overlay(result, written[1])       # outlined by the corrected readings
+    if fmt == "json":
+        _echo_json(_as_data(result), 0, False)
+    else:
+        from ..scan.report import text
+        click.echo(text(result))
+        n = len(result.corrections)
+        click.echo(f"  {n} correction{'s' if n != 1 else ''} by a person, saved in {written[0]}")
+
+
+def _write_outputs(result, out, name: str, keep_images: bool = False):
     """NAME.sheetscan.yaml and NAME.overlay.png in OUT, one set: both or neither (see atomic);
-    then the result lets go of its images (the big part of it)."""
+    then the result lets go of its images (the big part of it), unless KEEP_IMAGES (--review)."""
     from ..atomic import Staging
     from ..scan.overlay import overlay_png
     from ..scan.report import sheetscan_yaml
     targets = (out / f"{name}.sheetscan.yaml", out / f"{name}.overlay.png")
     overlay = overlay_png(result)
-    result.page = result.gray = result.colour = None
+    if not keep_images:
+        result.page = result.gray = result.colour = None
     with Staging() as staging:
         staging.add(targets[0]).write_text(sheetscan_yaml(result), encoding="utf-8")
         staging.add(targets[1]).write_bytes(overlay)

@@ -14,8 +14,8 @@ UNCERTAIN = (0, 140, 255)
 HIDDEN = (150, 150, 150)
 
 
-def overlay_image(result) -> np.ndarray:
-    """The overlay as BGR pixels (the rectified photo at the page's template resolution)."""
+def flat_image(result) -> np.ndarray:
+    """The rectified photo at the page's template resolution, its light evened out, as BGR pixels."""
     from . import image as I
     page = result.page
     rows, cols = page.rows, page.cols
@@ -28,7 +28,13 @@ def overlay_image(result) -> np.ndarray:
         img = cv2.LUT(img, np.clip(levels, 0, 255).astype(np.uint8).reshape(256, 1, 3))
     else:
         img = cv2.cvtColor((np.clip(page.reflectance, 0, 1) * 245).astype(np.uint8), cv2.COLOR_GRAY2BGR)
-    kx, ky = page.kx, page.ky
+    return img
+
+
+def overlay_image(result) -> np.ndarray:
+    """The overlay as BGR pixels (the rectified photo at the page's template resolution)."""
+    img = flat_image(result)
+    kx, ky = result.page.kx, result.page.ky
 
     def pt(x, y):
         return int(round(x * kx)), int(round(y * ky))

@@ -35,6 +35,7 @@ class ScanResult:
     seconds: float = 0.0
     finding: float = 0.0                        # seconds from the photo to the page rectified (markers,
                                                 # quality, QR code, rectify; the sheet's rebuild left out)
+    corrections: list = field(default_factory=list)     # a person's (review.Correction), from --review
     page: Any = None                            # read.Page (the rectified photo and its darkness)
     gray: Any = None
     colour: Any = None

@@ -42,9 +42,16 @@ def as_data(result) -> dict:
                          "violations": [_violation(v) for v in result.record_violations]}
         if result.record_readings:
             out["record"]["readings"] = result.record_readings
+    corrections = list(result.corrections)
+    if corrections:
+        # a person's review (--review): what each region was read as and what they said it is;
+        # the readings, shows and verdict above are the corrected ones
+        out["corrections"] = [c.as_dict() for c in corrections]
+    corrected = {c.id for c in corrections}
     out["uncertain"] = [r.region.id for r in regions if r.uncertain]
     out["regions"] = [{"id": r.region.id, "role": r.region.role, "reading": r.value, "confidence": r.confidence,
-                       **({"hidden": True} if r.hidden else {})} for r in regions]
+                       **({"hidden": True} if r.hidden else {}),
+                       **({"by": "person"} if r.region.id in corrected else {})} for r in regions]
     out["seconds"] = round(result.seconds, 3)
     return out
 
@@ -53,7 +60,8 @@ def sheetscan_yaml(result) -> str:
     import yaml
     data = as_data(result)
     head = (f"# sheetgen scan of {result.photo}: {len(data['regions'])} regions read, "
-            f"{len(data['uncertain'])} uncertain (confidence below {UNCERTAIN}), listed first\n")
+            f"{len(data['uncertain'])} uncertain (confidence below {UNCERTAIN}), listed first"
+            + (f"; {len(data['corrections'])} corrected by a person" if data.get("corrections") else "") + "\n")
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)    # libyaml: the same text, faster
 
     def dump(part: dict) -> str:
@@ -134,5 +142,10 @@ def text(result) -> str:
             lines.append(f"  against {result.record}: the paper shows what the log does")
         for v in result.record_violations:
             lines.append(f"  log: {v.format(result.record)}")
+    corrections = list(result.corrections)
+    if corrections:
+        lines.append(f"  corrected by a person: {len(corrections)} region{'s' if len(corrections) != 1 else ''} ("
+                     + ", ".join(f"{c.id} {c.read} -> {c.now}" for c in corrections[:8])
+                     + (f" ... ({len(corrections)})" if len(corrections) > 8 else "") + ")")
     lines.append("  consistent" if result.consistent else "  NOT consistent")
     return "\n".join(lines)
