@@ -629,6 +629,15 @@ class Draft:
         self._load_text(text)
         self.saved_text = text
 
+    def replace(self, text: str) -> None:
+        """The whole draft becomes text (a suggestion the designer applies): one change Undo takes
+        back; nothing is written until Save."""
+        before = self.text()
+        self._load_text(text)           # refused whole (InputError) when it is no map of this game
+        if self.text() != before:
+            self.undo_stack = (self.undo_stack + [before])[-MAX_UNDO:]
+            self.revision += 1
+
     def document(self, paper: str = "a4"):
         """The printed sheet of the draft (the drawing model), as `sheetgen build` composes it."""
         checked = self.check()
@@ -1039,3 +1048,81 @@ def _summary(rep: dict) -> dict:
             "heat": {cell: round(n / top, 3) for cell, n in visits.items()},
             "deaths": rep["deaths"]["by_cause"], "cells_never_reached": rep["cells_never_reached"],
             "notes": rep.get("notes", [])}
+
+
+# -- suggesting ---------------------------------------------------------------------------------------------
+SUGGEST_BUDGETS = (10_000, 40_000, 100_000)  # games a suggestion may play (the page's choices; the cap)
+
+
+class _Stopped(Exception):
+    """The page cancelled the suggestion (raised from the progress callback, between batches)."""
+
+
+def suggest_options() -> dict:
+    """What the page's Suggest offers: the parts a designer may lock (as `generate map --keep`),
+    the budgets, the default target."""
+    from .sim.generate import KEEPABLE
+    meanings = {"zones": "each zone's events and requirement", "walls": "the walls",
+                "items": "the items on the cells"}
+    return {"keep": [{"name": k, "meaning": meanings.get(k, k)} for k in KEEPABLE],
+            "budgets": list(SUGGEST_BUDGETS), "win_rate": 0.3, "tolerance": 0.05,
+            "player": "a cautious player with free traits"}
+
+
+def suggest(path: Path, text: str, keep, win_rate: float, budget: int, progress=None, cancelled=None,
+            seed: int = 1, tolerance: float = 0.05) -> dict:
+    """`sheetgen generate map --from DRAFT --keep KEEP` on the draft's text: the search changes only
+    the unlocked parts (the cells and entries always stay).  Returns the suggested map's text (with
+    generate's header comment) and what it did; {"cancelled": True} when cancelled() turned true."""
+    from .mapgen import CAMPAIGNS as PLAYED
+    from .sim import generate as G
+    kept = {str(k) for k in keep or ()}
+    bad = sorted(kept - set(G.KEEPABLE))
+    if bad:
+        raise InputError(Problem(f"'{bad[0]}' is not a part Suggest can lock", path="keep",
+                                 expected=", ".join(G.KEEPABLE)))
+    if len(kept) == len(G.KEEPABLE):
+        raise InputError(Problem("every part is locked: unlock one for Suggest to change", path="keep"))
+    if budget not in SUGGEST_BUDGETS:
+        raise InputError(Problem(f"a budget of {budget} games", path="budget",
+                                 expected=", ".join(map(str, SUGGEST_BUDGETS))))
+    G.check_target(win_rate, tolerance, budget, 1)
+    checked = check_text(path, text)
+    if not checked.loads or checked.findings:
+        raise InputError(Problem(f"Suggest starts from a map the lint accepts: fix the {len(checked.findings)} "
+                                 f"finding{'s' if len(checked.findings) != 1 else ''} first", str(path)))
+    fmap = checked.fmap
+    if fmap.model.campaign not in PLAYED:
+        raise InputError(Problem(f"the '{fmap.model.campaign}' campaign: Suggest balances the four-round games",
+                                 str(path), path="campaign", expected=", ".join(PLAYED)))
+    values = G.start_values(fmap.board.columns, fmap.board.rows, None, fmap)
+    played = [0]
+
+    def step(games: int) -> None:
+        played[0] += games
+        if progress is not None:
+            progress(min(played[0], budget), budget)
+        if cancelled is not None and cancelled():
+            raise _Stopped
+
+    player = G.Player([None], "cautious", None, step)
+    target = G.Target(win_rate, tolerance)
+    try:
+        out = G.generate(values, fmap.title, target, player, seed, budget, kept, from_file=True, keep_best=True)
+    except _Stopped:
+        return {"cancelled": True}
+    summary = {"met": out.met, "win_rate": out.win_rate, "games": out.games, "candidates": out.candidates,
+               "changes": out.changes, "target": win_rate, "tolerance": tolerance, "keep": sorted(kept)}
+    if out.met:
+        command = (f"sheetgen generate map --from {path.name} --win-rate {win_rate:g} --tolerance {tolerance:g} "
+                   f"--policy cautious{' --keep ' + ','.join(sorted(kept)) if kept else ''} --seed {seed} "
+                   f"--budget {budget}")
+        lines = G.header_lines(out, target, "cautious", None, seed, command)
+        summary.update(text="".join(f"# {line}\n" for line in lines) + out.text, interval=list(out.interval),
+                       report=lines[1:])
+    else:
+        summary.update(text=out.best_text, interval=None,
+                       report=[f"The budget of {budget} games ran out before a map met {win_rate:.0%} ± "
+                               f"{tolerance:.0%}: the closest map played {out.win_rate:.1%} in the search "
+                               f"({out.candidates} candidates)."])
+    return summary

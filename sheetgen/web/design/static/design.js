@@ -578,6 +578,110 @@
   }
   $("#heat").addEventListener("change", () => { if (state) { $("#map").innerHTML = state.svg; overlay(); } });
 
+  // -- suggest (when the game offers it) -----------------------------------------------------------------
+  let suggestion = null;        // the last finished suggestion (offered, never applied unasked)
+  if ($("#suggest")) {
+    $("#suggest").addEventListener("click", async () => {
+      const keep = $$('#tab-suggest input[name="keep"]:checked').map((el) => el.value);
+      try {
+        await call("POST", "/api/suggest", { keep, win_rate: Number($("#suggest-rate").value) / 100,
+                                             budget: Number($("#suggest-budget").value) });
+      } catch (error) { fail(error); return; }
+      suggestion = null;
+      $("#suggest").disabled = true;
+      $("#suggest-cancel").hidden = false;
+      $("#suggest-progress").hidden = false;
+      $("#suggest-result").textContent = "Searching…";
+      pollSuggest();
+    });
+    $("#suggest-cancel").addEventListener("click", () => {
+      call("POST", "/api/suggest/cancel", {}).catch(fail);
+      suggestDone();
+      $("#suggest-result").textContent = "Cancelled: the map is as it was.";
+    });
+  }
+
+  function suggestDone() {
+    $("#suggest").disabled = false;
+    $("#suggest-cancel").hidden = true;
+    $("#suggest-progress").hidden = true;
+  }
+
+  async function pollSuggest() {
+    let s;
+    try { s = await call("GET", "/api/suggest"); } catch (error) { fail(error); suggestDone(); return; }
+    if ($("#suggest-cancel").hidden) return;            // cancelled meanwhile
+    const bar = $("#suggest-progress");
+    bar.max = s.total || 1;
+    bar.value = s.done;
+    if (s.running) {
+      $("#suggest-result").textContent = `Searching… ${s.done.toLocaleString()} of ${(s.total || 0).toLocaleString()} games`;
+      setTimeout(pollSuggest, 400);
+      return;
+    }
+    suggestDone();
+    if (s.error) { $("#suggest-result").textContent = ""; fail(s.error); return; }
+    if (!s.result || s.result.cancelled) { $("#suggest-result").textContent = "Cancelled."; return; }
+    suggestion = s.result;
+    suggestResult();
+  }
+
+  function suggestResult() {
+    const box = $("#suggest-result");
+    box.innerHTML = "";
+    const r = suggestion;
+    const head = document.createElement("p");
+    head.className = "win";
+    head.id = "suggest-verdict";
+    head.textContent = r.met
+      ? `Found: the suggested map wins ${pct(r.win_rate)} (target ${pct(r.target)}).`
+      : `Not within the target: the closest map played ${pct(r.win_rate)} (target ${pct(r.target)}).`;
+    box.appendChild(head);
+    for (const line of r.report || []) {
+      const p = document.createElement("p");
+      p.className = "meaning";
+      p.textContent = line;
+      box.appendChild(p);
+    }
+    if (r.changes && r.changes.length) {
+      const list = document.createElement("ol");
+      for (const c of r.changes) {
+        const li = document.createElement("li");
+        li.textContent = c;
+        list.appendChild(li);
+      }
+      box.appendChild(list);
+    }
+    if (!r.text) return;
+    if (state && r.revision !== state.revision) {
+      const stale = document.createElement("p");
+      stale.className = "message";
+      stale.textContent = "The map has changed since Suggest started: applying replaces those changes too (Undo brings them back).";
+      box.appendChild(stale);
+    }
+    const row = document.createElement("p");
+    const apply = document.createElement("button");
+    apply.type = "button";
+    apply.id = "suggest-apply";
+    apply.className = "primary";
+    apply.textContent = r.met ? "Apply to the map" : "Apply the closest map";
+    apply.addEventListener("click", () => queue(() => call("POST", "/api/suggest/apply", {}).then((s) => {
+      show(s);
+      suggestion = null;
+      box.innerHTML = "";
+      const done = document.createElement("p");
+      done.textContent = "Applied: the map is the suggestion now (not saved yet; Undo takes it back).";
+      box.appendChild(done);
+      say("The suggestion is the draft now: Save writes it, Undo takes it back.");
+    })));
+    const discard = document.createElement("button");
+    discard.type = "button";
+    discard.textContent = "Discard";
+    discard.addEventListener("click", () => { suggestion = null; box.innerHTML = ""; });
+    row.append(apply, " ", discard);
+    box.appendChild(row);
+  }
+
   // -- print ----------------------------------------------------------------------------------------------
   $("#paper").addEventListener("change", () => { $("#pdf").href = `/sheet.pdf?paper=${$("#paper").value}`; });
   $("#preview").addEventListener("click", async () => {
