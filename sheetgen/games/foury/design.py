@@ -289,13 +289,27 @@ class Draft:
             "geometry": {"cell": DRAW_CELL, "margin": DRAW_MARGIN},
             "svg": self.svg(checked), "loads": checked.loads, "errors": checked.errors,
             "warnings": sum(f.severity == "warning" for f in checked.findings),
-            "findings": [f.public() for f in checked.findings],
+            "findings": [self._located(f.public()) for f in checked.findings],
             "zones": zone_rows,
             "items": {str(k): [str(v)] if isinstance(v, str) else [str(x) for x in v] for k, v in items.items()},
             "options": {k: _plain(self.doc.get(k)) for k in OPTIONS},
             "dirty": self.dirty, "saved": self.saved_text is not None, "undo": len(self.undo_stack),
             "revision": self.revision,
         }
+
+    def _located(self, finding: dict) -> dict:
+        """A finding of a map not written yet names the draft's line, not a line of a file that
+        does not exist (View the YAML shows the draft's lines)."""
+        if self.saved_text is None:
+            name = str(self.path)
+            where = finding["where"]
+            if where.startswith(name):
+                rest = where[len(name):]
+                m = re.match(r"^:(\d+)(?::(\d+))?(.*)$", rest)
+                where = (f"line {m.group(1)} of the draft (not saved yet){m.group(3)}" if m
+                         else f"the draft (not saved yet){rest}")
+            finding = {**finding, "where": where}
+        return finding
 
     # operations -------------------------------------------------------------------------------
     def apply(self, op: dict) -> None:
