@@ -469,7 +469,7 @@
     let what = "rock";
     if (zone) {
       const z = state.zones.find((row) => row.letter === zone[1]);
-      what = `zone ${zone[1]}${z && z.name ? " " + z.name : ""}`;
+      what = `zone ${zone[1]}${z && z.name ? ` (${z.name})` : ""}`;
     } else if (!/rock/.test(cls)) what = "the centre room";
     const parts = [`${cell}, ${what}`];
     const items = state.items[cell] || [];
