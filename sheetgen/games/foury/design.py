@@ -926,7 +926,8 @@ def check_text(path: Path, text: str) -> Checked:
     except InputError as exc:
         fmap = _lenient(fm, data, source)
         return Checked(fmap, [_finding(p, "error", fmap) for p in exc.problems], False)
-    return Checked(fmap, [_finding(f.problem, f.severity, fmap) for f in fm.lint(fmap)], True)
+    found, full = fm.lint_with_cells(fmap)
+    return Checked(fmap, [_finding(f.problem, f.severity, fmap, full) for f in found], True)
 
 
 def _lenient(fm, data, source):
@@ -944,8 +945,9 @@ def _lenient(fm, data, source):
     return fm.FouryMap(model, source, board, builder.cell_marks, builder.wall_names)
 
 
-def _finding(problem: Problem, severity: str, fmap) -> Finding:
-    """A finding with the cells and edges its message names (outlined on the map)."""
+def _finding(problem: Problem, severity: str, fmap, full: dict[str, list[str]] | None = None) -> Finding:
+    """A finding with the cells and edges its message names (outlined on the map); full: the
+    lists the message shortened ('B4, C4 and 2 more'), every cell of which is outlined too."""
     board = fmap.board if fmap is not None else None
     cells, edges = [], []
     text = problem.message + " " + (problem.path or "")
@@ -958,6 +960,9 @@ def _finding(problem: Problem, severity: str, fmap) -> Finding:
             edges.append(f"{name}-{side}")
         elif name not in cells:
             cells.append(name)
+    for shortened, names in (full or {}).items():
+        if shortened in problem.message:
+            cells += [n for n in names if n not in cells]
     where = ":".join(str(p) for p in (problem.file, problem.line, problem.column) if p is not None)
     if problem.path:
         where += f" {problem.path}"
