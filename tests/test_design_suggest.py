@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from sheetgen.errors import InputError
 from sheetgen.games.foury import design as D
 from sheetgen.web.design import make_design_app, open_workbench
 
@@ -73,6 +74,8 @@ def test_a_suggestion_is_offered_then_applied_as_one_undoable_unsaved_change(sto
 
 def test_refusals_are_messages_never_a_500(story, tmp_path):
     client, _ = client_for(story)
+    from sheetgen.games.foury.mapgen import CAMPAIGNS
+    assert D.SUGGEST_CAMPAIGNS == CAMPAIGNS                      # Suggest balances what generate map does
     bad = client.post("/api/suggest", json={"keep": ["cells"], "budget": 1000})
     assert bad.status_code == 400 and "keep" in bad.json()["error"]
     bad = client.post("/api/suggest", json={"budget": 10 ** 9})
@@ -85,6 +88,10 @@ def test_refusals_are_messages_never_a_500(story, tmp_path):
     assert "every part is locked" in finished(client)["error"]
     client.post("/api/suggest", json={"win_rate": 1.5, "budget": 1000})
     assert "cannot be met" in finished(client)["error"]
+    # a campaign generate does not balance: said, not played
+    slaughter = STORY.parent / "slaughter.yaml"
+    with pytest.raises(InputError, match="four-round games"):
+        D.suggest(slaughter, slaughter.read_text(), [], 0.3, 1000)
     # a map with findings: fix them first
     client.post("/api/op", json={"op": "paint", "cells": ["A2", "B2", "C2", "D2", "D3", "D4"], "symbol": "#"})
     client.post("/api/suggest", json={"budget": 1000})

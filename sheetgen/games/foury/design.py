@@ -1070,6 +1070,8 @@ def _summary(rep: dict) -> dict:
 
 
 # -- suggesting ---------------------------------------------------------------------------------------------
+# the campaigns generate map balances (mapgen.CAMPAIGNS: the command's module, which design may not import)
+SUGGEST_CAMPAIGNS = ("ancient", "strength")
 SUGGEST_BUDGETS = (10_000, 40_000, 100_000)  # games a suggestion may play (the page's choices; the cap)
 
 
@@ -1093,7 +1095,6 @@ def suggest(path: Path, text: str, keep, win_rate: float, budget: int, progress=
     """`sheetgen generate map --from DRAFT --keep KEEP` on the draft's text: the search changes only
     the unlocked parts (the cells and entries always stay).  Returns the suggested map's text (with
     generate's header comment) and what it did; {"cancelled": True} when cancelled() turned true."""
-    from .mapgen import CAMPAIGNS as PLAYED
     from .sim import generate as G
     kept = {str(k) for k in keep or ()}
     bad = sorted(kept - set(G.KEEPABLE))
@@ -1107,13 +1108,14 @@ def suggest(path: Path, text: str, keep, win_rate: float, budget: int, progress=
                                  expected=", ".join(map(str, SUGGEST_BUDGETS))))
     G.check_target(win_rate, tolerance, budget, 1)
     checked = check_text(path, text)
+    fmap = checked.fmap
+    if checked.loads and fmap.model.campaign not in SUGGEST_CAMPAIGNS:
+        raise InputError(Problem(f"the '{fmap.model.campaign}' campaign: Suggest balances the four-round games",
+                                 str(path), path="campaign", expected=", ".join(SUGGEST_CAMPAIGNS)))
     if not checked.loads or checked.findings:
+        # generate's search keeps to maps the lint accepts with no finding, warnings too
         raise InputError(Problem(f"Suggest starts from a map the lint accepts: fix the {len(checked.findings)} "
                                  f"finding{'s' if len(checked.findings) != 1 else ''} first", str(path)))
-    fmap = checked.fmap
-    if fmap.model.campaign not in PLAYED:
-        raise InputError(Problem(f"the '{fmap.model.campaign}' campaign: Suggest balances the four-round games",
-                                 str(path), path="campaign", expected=", ".join(PLAYED)))
     values = G.start_values(fmap.board.columns, fmap.board.rows, None, fmap)
     played = [0]
 
