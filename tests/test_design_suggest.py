@@ -65,6 +65,8 @@ def test_a_suggestion_is_offered_then_applied_as_one_undoable_unsaved_change(sto
     state = client.post("/api/suggest/apply", json={}).json()
     assert state["dirty"] and state["undo"] == 1 and client.get("/api/yaml").text == result["text"]
     assert story.read_text() == before                           # Save is the designer's
+    assert client.get("/api/suggest").json()["result"] is None   # applied once: no longer offered
+    assert client.post("/api/suggest/apply", json={}).status_code == 409
     # the locked parts are as drawn: zones (events, requirements) and walls
     old, new = D.check_text(story, before).fmap.model, D.check_text(story, result["text"]).fmap.model
     assert new.walls == old.walls and new.zones == old.zones and new.items != old.items

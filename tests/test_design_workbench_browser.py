@@ -140,8 +140,12 @@ def test_suggest_offers_a_map_and_applies_it_when_asked(story, live_server, brow
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.save_screenshot(str(SHOTS / f"design-suggest-{width}.png"))
     assert _findings(page) == []                                 # axe: the Suggest tab with its result
-    # offered, not applied: the draft and the file unchanged
+    # offered, not applied: the draft and the file unchanged; a reload offers it again
     assert not page.find_element(By.ID, "dirty").is_displayed() and story.read_text() == before
+    page.refresh()
+    settled(page)
+    button(page, '[data-tab="suggest"]')
+    wait(page, lambda: page.find_elements(By.ID, "suggest-apply"), "the suggestion offered again")
     button(page, "#suggest-apply")
     assert page.find_element(By.ID, "save").get_attribute("disabled") is None        # dirty: Save is the designer's
     assert story.read_text() == before

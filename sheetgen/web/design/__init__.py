@@ -310,6 +310,7 @@ def design_routes(draft, designer) -> list:
                 draft.replace(result["text"])
         except InputError as exc:
             return _error(exc, 409)
+        suggestion.cancel()                     # applied once: no longer offered (a reload does not offer it again)
         return JSONResponse(state())
 
     async def get_yaml(request: Request):

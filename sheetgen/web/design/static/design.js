@@ -795,7 +795,11 @@
     const discard = document.createElement("button");
     discard.type = "button";
     discard.textContent = "Discard";
-    discard.addEventListener("click", () => { suggestion = null; box.innerHTML = ""; });
+    discard.addEventListener("click", () => {
+      suggestion = null;
+      box.innerHTML = "";
+      call("POST", "/api/suggest/cancel", {}).catch(fail);          // the server forgets it too
+    });
     row.append(apply, " ", discard);
     box.appendChild(row);
   }
@@ -825,5 +829,19 @@
     if (s.zones.length) symbol = s.zones[0].letter;
     show(s);
     document.body.dataset.ready = "1";
+    if ($("#suggest")) return call("GET", "/api/suggest");
+    return null;
+  }).then((s) => {
+    // a page opened (or reloaded) while a suggestion runs or waits: it shows that one
+    if (!s) return;
+    if (s.running) {
+      $("#suggest").disabled = true;
+      $("#suggest-cancel").hidden = false;
+      $("#suggest-progress").hidden = false;
+      pollSuggest();
+    } else if (s.result && s.result.text) {
+      suggestion = s.result;
+      suggestResult();
+    }
   }).catch(fail);
 })();
