@@ -312,3 +312,19 @@ def test_resizing_the_grid_adds_rock_and_takes_what_falls_off(hall):
     assert "C5:S" not in list(draft.doc["entries"])           # gone when a sixth row came below it
     with pytest.raises(InputError, match="out of range"):
         draft.apply({"op": "grid", "columns": 40, "rows": 5})
+
+
+def test_every_cell_of_a_shortened_list_is_outlined():
+    """A message prints six of zone C's eight cells ('... and 2 more'): the page outlines all eight."""
+    path = DATA / "lint-requirement.yaml"
+    checked = design.check_text(path, path.read_text())
+    finding = next(f for f in checked.findings if "no stairs in or reachable from zone C" in f.message)
+    assert "and 2 more" in finding.message
+    zone_c = sorted(fb.cell_name(c) for c in checked.fmap.board.zone_cells("C"))
+    assert len(zone_c) == 8 and sorted(finding.cells) == zone_c
+    # a list printed whole is outlined as printed, nothing more
+    statues = next(f for f in checked.findings if "statues" in f.message)
+    assert statues.cells == ["B1", "B2"]
+    # the validate text is as before: the full lists are the workbench's alone
+    res = CliRunner().invoke(main, ["validate", str(path)])
+    assert "(B4, C4, D4, A5, B5, C5 and 2 more)" in res.output

@@ -205,3 +205,18 @@ def test_the_pdf_of_a_strangely_named_file_has_a_safe_name(tmp_path):
     shutil.copy(DATA / "test-hall.yaml", path)
     pdf = client_for(path).get("/sheet.pdf")
     assert pdf.status_code == 200 and 'filename="carte-du-sud.pdf"' in pdf.headers["content-disposition"]
+
+
+def test_findings_of_a_map_not_saved_yet_name_the_drafts_lines(tmp_path, hall):
+    path = tmp_path / "fresh.yaml"
+    client = client_for(path, new=(7, 7))
+    state = post(client, "/api/op", {"op": "paint", "cells": ["A1", "B1"], "symbol": "A"}).json()
+    wheres = [f["where"] for f in state["findings"]]
+    assert wheres and all(w.startswith("line ") and "of the draft (not saved yet)" in w for w in wheres), wheres
+    assert not any(str(path) in w or "fresh.yaml" in w for w in wheres)
+    # once saved, the file's own lines
+    state = post(client, "/api/save", {}).json()
+    assert all(f["where"].startswith(str(path) + ":") for f in state["findings"])
+    # a saved file's findings keep naming it
+    saved = client_for(hall).get("/api/state").json()["findings"]
+    assert saved and all(f["where"].startswith(str(hall) + ":") for f in saved)

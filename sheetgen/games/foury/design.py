@@ -289,13 +289,27 @@ class Draft:
             "geometry": {"cell": DRAW_CELL, "margin": DRAW_MARGIN},
             "svg": self.svg(checked), "loads": checked.loads, "errors": checked.errors,
             "warnings": sum(f.severity == "warning" for f in checked.findings),
-            "findings": [f.public() for f in checked.findings],
+            "findings": [self._located(f.public()) for f in checked.findings],
             "zones": zone_rows,
             "items": {str(k): [str(v)] if isinstance(v, str) else [str(x) for x in v] for k, v in items.items()},
             "options": {k: _plain(self.doc.get(k)) for k in OPTIONS},
             "dirty": self.dirty, "saved": self.saved_text is not None, "undo": len(self.undo_stack),
             "revision": self.revision,
         }
+
+    def _located(self, finding: dict) -> dict:
+        """A finding of a map not written yet names the draft's line, not a line of a file that
+        does not exist (View the YAML shows the draft's lines)."""
+        if self.saved_text is None:
+            name = str(self.path)
+            where = finding["where"]
+            if where.startswith(name):
+                rest = where[len(name):]
+                m = re.match(r"^:(\d+)(?::(\d+))?(.*)$", rest)
+                where = (f"line {m.group(1)} of the draft (not saved yet){m.group(3)}" if m
+                         else f"the draft (not saved yet){rest}")
+            finding = {**finding, "where": where}
+        return finding
 
     # operations -------------------------------------------------------------------------------
     def apply(self, op: dict) -> None:
@@ -629,6 +643,15 @@ class Draft:
         self._load_text(text)
         self.saved_text = text
 
+    def replace(self, text: str) -> None:
+        """The whole draft becomes text (a suggestion the designer applies): one change Undo takes
+        back; nothing is written until Save."""
+        before = self.text()
+        self._load_text(text)           # refused whole (InputError) when it is no map of this game
+        if self.text() != before:
+            self.undo_stack = (self.undo_stack + [before])[-MAX_UNDO:]
+            self.revision += 1
+
     def document(self, paper: str = "a4"):
         """The printed sheet of the draft (the drawing model), as `sheetgen build` composes it."""
         checked = self.check()
@@ -903,7 +926,8 @@ def check_text(path: Path, text: str) -> Checked:
     except InputError as exc:
         fmap = _lenient(fm, data, source)
         return Checked(fmap, [_finding(p, "error", fmap) for p in exc.problems], False)
-    return Checked(fmap, [_finding(f.problem, f.severity, fmap) for f in fm.lint(fmap)], True)
+    found, full = fm.lint_with_cells(fmap)
+    return Checked(fmap, [_finding(f.problem, f.severity, fmap, full) for f in found], True)
 
 
 def _lenient(fm, data, source):
@@ -921,8 +945,9 @@ def _lenient(fm, data, source):
     return fm.FouryMap(model, source, board, builder.cell_marks, builder.wall_names)
 
 
-def _finding(problem: Problem, severity: str, fmap) -> Finding:
-    """A finding with the cells and edges its message names (outlined on the map)."""
+def _finding(problem: Problem, severity: str, fmap, full: dict[str, list[str]] | None = None) -> Finding:
+    """A finding with the cells and edges its message names (outlined on the map); full: the
+    lists the message shortened ('B4, C4 and 2 more'), every cell of which is outlined too."""
     board = fmap.board if fmap is not None else None
     cells, edges = [], []
     text = problem.message + " " + (problem.path or "")
@@ -935,6 +960,9 @@ def _finding(problem: Problem, severity: str, fmap) -> Finding:
             edges.append(f"{name}-{side}")
         elif name not in cells:
             cells.append(name)
+    for shortened, names in (full or {}).items():
+        if shortened in problem.message:
+            cells += [n for n in names if n not in cells]
     where = ":".join(str(p) for p in (problem.file, problem.line, problem.column) if p is not None)
     if problem.path:
         where += f" {problem.path}"
@@ -1039,3 +1067,83 @@ def _summary(rep: dict) -> dict:
             "heat": {cell: round(n / top, 3) for cell, n in visits.items()},
             "deaths": rep["deaths"]["by_cause"], "cells_never_reached": rep["cells_never_reached"],
             "notes": rep.get("notes", [])}
+
+
+# -- suggesting ---------------------------------------------------------------------------------------------
+# the campaigns generate map balances (mapgen.CAMPAIGNS: the command's module, which design may not import)
+SUGGEST_CAMPAIGNS = ("ancient", "strength")
+SUGGEST_BUDGETS = (10_000, 40_000, 100_000)  # games a suggestion may play (the page's choices; the cap)
+
+
+class _Stopped(Exception):
+    """The page cancelled the suggestion (raised from the progress callback, between batches)."""
+
+
+def suggest_options() -> dict:
+    """What the page's Suggest offers: the parts a designer may lock (as `generate map --keep`),
+    the budgets, the default target."""
+    from .sim.generate import KEEPABLE
+    meanings = {"zones": "each zone's events and requirement", "walls": "the walls",
+                "items": "the items on the cells"}
+    return {"keep": [{"name": k, "meaning": meanings.get(k, k)} for k in KEEPABLE],
+            "budgets": list(SUGGEST_BUDGETS), "win_rate": 0.3, "tolerance": 0.05,
+            "player": "a cautious player with free traits"}
+
+
+def suggest(path: Path, text: str, keep, win_rate: float, budget: int, progress=None, cancelled=None,
+            seed: int = 1, tolerance: float = 0.05) -> dict:
+    """`sheetgen generate map --from DRAFT --keep KEEP` on the draft's text: the search changes only
+    the unlocked parts (the cells and entries always stay).  Returns the suggested map's text (with
+    generate's header comment) and what it did; {"cancelled": True} when cancelled() turned true."""
+    from .sim import generate as G
+    kept = {str(k) for k in keep or ()}
+    bad = sorted(kept - set(G.KEEPABLE))
+    if bad:
+        raise InputError(Problem(f"'{bad[0]}' is not a part Suggest can lock", path="keep",
+                                 expected=", ".join(G.KEEPABLE)))
+    if len(kept) == len(G.KEEPABLE):
+        raise InputError(Problem("every part is locked: unlock one for Suggest to change", path="keep"))
+    if budget not in SUGGEST_BUDGETS:
+        raise InputError(Problem(f"a budget of {budget} games", path="budget",
+                                 expected=", ".join(map(str, SUGGEST_BUDGETS))))
+    G.check_target(win_rate, tolerance, budget, 1)
+    checked = check_text(path, text)
+    fmap = checked.fmap
+    if checked.loads and fmap.model.campaign not in SUGGEST_CAMPAIGNS:
+        raise InputError(Problem(f"the '{fmap.model.campaign}' campaign: Suggest balances the four-round games",
+                                 str(path), path="campaign", expected=", ".join(SUGGEST_CAMPAIGNS)))
+    if not checked.loads or checked.findings:
+        # generate's search keeps to maps the lint accepts with no finding, warnings too
+        raise InputError(Problem(f"Suggest starts from a map the lint accepts: fix the {len(checked.findings)} "
+                                 f"finding{'s' if len(checked.findings) != 1 else ''} first", str(path)))
+    values = G.start_values(fmap.board.columns, fmap.board.rows, None, fmap)
+    played = [0]
+
+    def step(games: int) -> None:
+        played[0] += games
+        if progress is not None:
+            progress(min(played[0], budget), budget)
+        if cancelled is not None and cancelled():
+            raise _Stopped
+
+    player = G.Player([None], "cautious", None, step)
+    target = G.Target(win_rate, tolerance)
+    try:
+        out = G.generate(values, fmap.title, target, player, seed, budget, kept, from_file=True, keep_best=True)
+    except _Stopped:
+        return {"cancelled": True}
+    summary = {"met": out.met, "win_rate": out.win_rate, "games": out.games, "candidates": out.candidates,
+               "changes": out.changes, "target": win_rate, "tolerance": tolerance, "keep": sorted(kept)}
+    if out.met:
+        command = (f"sheetgen generate map --from {path.name} --win-rate {win_rate:g} --tolerance {tolerance:g} "
+                   f"--policy cautious{' --keep ' + ','.join(sorted(kept)) if kept else ''} --seed {seed} "
+                   f"--budget {budget}")
+        lines = G.header_lines(out, target, "cautious", None, seed, command)
+        summary.update(text="".join(f"# {line}\n" for line in lines) + out.text, interval=list(out.interval),
+                       report=lines[1:])
+    else:
+        summary.update(text=out.best_text, interval=None,
+                       report=[f"The budget of {budget} games ran out before a map met {win_rate:.0%} ± "
+                               f"{tolerance:.0%}: the closest map played {out.win_rate:.1%} in the search "
+                               f"({out.candidates} candidates)."])
+    return summary

@@ -8,13 +8,19 @@ this package only speaks HTTP.
     GET  /                 the page            GET  /api/state      the draft as JSON
     POST /api/op           one edit (JSON)     POST /api/save       write the file (atomic)
     POST /api/playtest     start a playtest    GET  /api/playtest   its progress and result
+    POST /api/suggest      start a suggestion  GET  /api/suggest    its progress and result
+    POST /api/suggest/cancel                   POST /api/suggest/apply   the result becomes the draft
     GET  /api/yaml         the draft's text    GET  /preview.png?paper=a4|letter   GET /sheet.pdf?paper=...
 
 What this package asks of a designer module:
 `open_draft(path)`, `new_draft(path, columns, rows)` -> a draft with `apply(op)`, `state()`,
 `save()`, `text()`, `document(paper)`, `path`, `saved_text`; `palette()`, `icon_svgs()`, and
 `playtest(path, text, saved_text, games, progress, cancelled=, hero=)`. A game that provides these
-gets the workbench.
+gets the workbench.  Suggest (optional): `suggest_options()` -> {keep: [{name, meaning}], budgets,
+win_rate, tolerance, player}, `suggest(path, text, keep, win_rate, budget, progress, cancelled)` ->
+{text, met, win_rate, report, ...} or {cancelled: True}, and the draft's `replace(text)` (one change,
+undoable, unsaved).  A suggestion runs in a thread, one at a time per server, within the game's
+budgets; its result is only offered: the draft changes when the designer applies it.
 
 Every change is a POST with a JSON body (a form on another site cannot send one without the
 browser asking first), bounded in size, from this page's own origin; the shared guard checks
@@ -83,9 +89,10 @@ def open_workbench(path: Path, new: tuple[int, int] | None = None):
 
 
 class Playtest:
-    """The one background playtest of the page: progress, result or error."""
+    """One background job of the page (the playtest, the suggestion): progress, result or error."""
 
-    def __init__(self):
+    def __init__(self, what: str = "the playtest"):
+        self.what = what
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
         self.generation = 0
@@ -108,13 +115,23 @@ class Playtest:
             except InputError as exc:
                 result, error = None, _message(exc)
             except Exception as exc:        # noqa: BLE001 - shown on the page, the server keeps serving
-                result, error = None, f"the playtest failed: {exc}"
+                result, error = None, f"{self.what} failed: {exc}"
             with self.lock:
                 if mine == self.generation:
                     self.status.update(running=False, result=result, error=error)
 
         self.thread = threading.Thread(target=work, daemon=True, name="playtest")
         self.thread.start()
+
+    def busy(self) -> bool:
+        """A job's thread still works (a cancelled one until its next progress call)."""
+        return self.thread is not None and self.thread.is_alive()
+
+    def cancel(self) -> None:
+        """The running job stops at its next progress call (its result is dropped)."""
+        with self.lock:
+            self.generation += 1
+            self.status = {"running": False, "done": 0, "total": 0, "result": None, "error": None}
 
     def snapshot(self) -> dict:
         with self.lock:
@@ -169,6 +186,9 @@ def design_routes(draft, designer) -> list:
     """The workbench's routes over one draft (its designer module does the work)."""
     lock = threading.Lock()             # one change at a time (the server may run handlers in threads)
     playtest = Playtest()
+    suggestion = Playtest("the suggestion")
+    suggesting = getattr(designer, "suggest_options", None)
+    suggest_options = suggesting() if suggesting is not None else None
     from jinja2 import Environment, FileSystemLoader, select_autoescape
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
     icons = designer.icon_svgs()
@@ -183,6 +203,7 @@ def design_routes(draft, designer) -> list:
     async def page(request: Request):
         html = env.get_template("design.html").render(
             file=draft.path.name, icons=icons, palette=palette, papers=PAPERS, games=PLAYTEST_GAMES,
+            suggest=suggest_options,
             palette_json=json.dumps(palette).replace("<", "\\u003c"))
         return HTMLResponse(html, headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY",
                                            "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:;"
@@ -237,6 +258,61 @@ def design_routes(draft, designer) -> list:
     async def get_playtest(request: Request):
         return JSONResponse(playtest.snapshot())
 
+    async def post_suggest(request: Request):
+        try:
+            if suggest_options is None:
+                raise InputError(Problem("this game's workbench has no Suggest"))
+            body = await _json_body(request)
+            if not isinstance(body, dict):
+                raise InputError(Problem("a suggestion is asked as a JSON object"))
+            keep = body.get("keep") or []
+            names = [k["name"] for k in suggest_options["keep"]]
+            if not isinstance(keep, list) or any(k not in names for k in keep):
+                raise InputError(Problem(f"keep: {keep!r}", path="keep", expected="a list of " + ", ".join(names)))
+            win_rate = float(body.get("win_rate", suggest_options["win_rate"]))
+            budget = int(body.get("budget", suggest_options["budgets"][0]))
+            if budget not in suggest_options["budgets"]:
+                raise InputError(Problem(f"a budget of {budget} games", path="budget",
+                                         expected=", ".join(map(str, suggest_options["budgets"]))))
+            if suggestion.busy():
+                raise InputError(Problem("a suggestion is running already: wait for it or cancel it"))
+            with lock:
+                path, text, revision = draft.path, draft.text(), draft.revision
+        except (InputError, ValueError, TypeError) as exc:
+            return _error(exc if isinstance(exc, InputError) else InputError(Problem(f"a bad value: {exc}")))
+
+        def run(progress, cancelled):
+            result = designer.suggest(path, text, keep, win_rate, budget, progress, cancelled)
+            result["revision"] = revision          # the draft it started from
+            return result
+        suggestion.start(run)
+        return JSONResponse(suggestion.snapshot())
+
+    async def get_suggest(request: Request):
+        return JSONResponse(suggestion.snapshot())
+
+    async def post_suggest_cancel(request: Request):
+        try:
+            await _json_body(request)
+        except InputError as exc:
+            return _error(exc)
+        suggestion.cancel()
+        return JSONResponse(suggestion.snapshot())
+
+    async def post_suggest_apply(request: Request):
+        """The finished suggestion becomes the draft: one change (Undo takes it back), not saved."""
+        try:
+            await _json_body(request)
+            result = suggestion.snapshot()["result"]
+            if not result or not result.get("text"):
+                raise InputError(Problem("there is no suggestion to apply: Suggest first"))
+            with lock:
+                draft.replace(result["text"])
+        except InputError as exc:
+            return _error(exc, 409)
+        suggestion.cancel()                     # applied once: no longer offered (a reload does not offer it again)
+        return JSONResponse(state())
+
     async def get_yaml(request: Request):
         with lock:
             text = draft.text()
@@ -275,6 +351,9 @@ def design_routes(draft, designer) -> list:
     return [Route("/", page), Route("/api/state", get_state), Route("/api/op", post_op, methods=["POST"]),
             Route("/api/save", post_save, methods=["POST"]),
             Route("/api/playtest", post_playtest, methods=["POST"]), Route("/api/playtest", get_playtest),
+            Route("/api/suggest", post_suggest, methods=["POST"]), Route("/api/suggest", get_suggest),
+            Route("/api/suggest/cancel", post_suggest_cancel, methods=["POST"]),
+            Route("/api/suggest/apply", post_suggest_apply, methods=["POST"]),
             Route("/api/yaml", get_yaml), Route("/preview.png", preview), Route("/sheet.pdf", pdf),
             Mount("/design", app=StaticFiles(directory=HERE / "static"), name="design-static")]
 

@@ -54,6 +54,8 @@ repaired copy (the bad parts dropped or emptied) and keeps quiet about those par
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from sheetgen.games.base import Handler
 import copy
 import re
@@ -723,11 +725,30 @@ def _source_lines(source: Source) -> list[str] | None:
 
 
 # -- lint ----------------------------------------------------------------------
+# lint_with_cells's record of the lists a message shortened (per thread of work: a contextvar)
+_FULL_LISTS: ContextVar[dict[str, list[str]] | None] = ContextVar("_FULL_LISTS", default=None)
+
+
 def _names(cells, limit: int = 16) -> str:
     names = [fb.cell_name(c) for c in sorted(cells, key=lambda c: (c[1], c[0]))]
     if len(names) > limit:
-        return ", ".join(names[:limit]) + f" and {len(names) - limit} more"
+        text = ", ".join(names[:limit]) + f" and {len(names) - limit} more"
+        full = _FULL_LISTS.get()
+        if full is not None:
+            full[text] = names
+        return text
     return ", ".join(names)
+
+
+def lint_with_cells(fmap: FouryMap) -> tuple[list[Finding], dict[str, list[str]]]:
+    """lint(fmap), and every list of cells its messages shortened ('B4, C4 and 2 more') in full:
+    the workbench outlines every cell a finding is about, not only those a message prints."""
+    full: dict[str, list[str]] = {}
+    token = _FULL_LISTS.set(full)
+    try:
+        return lint(fmap), full
+    finally:
+        _FULL_LISTS.reset(token)
 
 
 def _in_sentence(name: str) -> str:

@@ -40,15 +40,17 @@
   }
 
   function send(op) {
-    return queue(() => call("POST", "/api/op", op).then(show));
+    // a refused edit changes nothing on the server: the fields show its values again (show(state))
+    return queue(() => call("POST", "/api/op", op).then(show, (error) => {
+      if (state) show(state);
+      throw error;
+    }));
   }
 
   function fail(error) {
-    const box = $("#message");
-    box.textContent = String(error.message || error);
-    box.hidden = false;
-    clearTimeout(fail.timer);
-    fail.timer = setTimeout(() => { box.hidden = true; }, 8000);
+    // the message stays until the designer dismisses it (or the next one replaces it)
+    $("#message-text").textContent = String(error.message || error);
+    $("#message").hidden = false;
   }
 
   function say(text) {
@@ -133,6 +135,7 @@
     });
     const edges = svg.querySelector("#edges");
     svg.querySelector("g").insertBefore(g, edges);
+    drawCursor();
   }
 
   function findings() {
@@ -431,6 +434,119 @@
     }
   });
 
+  // -- the keyboard: a cursor cell on the map (issue 28) ---------------------------------------------
+  // Tab to the map; the arrows move the cursor, Enter or Space applies the tool there, Shift+arrow
+  // toggles the wall (or, on the border, the entry) on that side; P, W, I, E pick the tool and
+  // [ ] the zone or item. What is under the cursor is said in #cursor-say (aria-live).
+  let cursor = [0, 0];
+  const SIDE_NAMES = { N: "north", E: "east", S: "south", W: "west" };
+  const OPPOSITE = { N: "S", S: "N", E: "W", W: "E" };
+  const STEP = { ArrowUp: [0, -1, "N"], ArrowDown: [0, 1, "S"], ArrowLeft: [-1, 0, "W"], ArrowRight: [1, 0, "E"] };
+
+  function drawCursor() {
+    const svg = $("#map svg");
+    if (!svg || !state) return;
+    cursor = [Math.min(cursor[0], state.columns - 1), Math.min(cursor[1], state.rows - 1)];
+    const old = svg.querySelector("#cursor");
+    if (old) old.remove();
+    const r = rectFor(name(cursor[0], cursor[1]), "cursor");
+    r.id = "cursor";
+    svg.querySelector("g").appendChild(r);          // over everything, walls too
+    map.dataset.cursor = name(cursor[0], cursor[1]);
+  }
+
+  function hasLine(prefix, cell, side) {
+    const [x, y] = coords(cell);
+    const d = { N: [0, -1], S: [0, 1], W: [-1, 0], E: [1, 0] }[side];
+    return Boolean(document.getElementById(`${prefix}-${cell}-${side}`) ||
+                   document.getElementById(`${prefix}-${name(x + d[0], y + d[1])}-${OPPOSITE[side]}`));
+  }
+
+  function describe(cell) {
+    const rect = document.getElementById("cell-" + cell);
+    const cls = rect ? rect.getAttribute("class") || "" : "";
+    const zone = cls.match(/zone-([A-Z])/);
+    let what = "rock";
+    if (zone) {
+      const z = state.zones.find((row) => row.letter === zone[1]);
+      what = `zone ${zone[1]}${z && z.name ? ` (${z.name})` : ""}`;
+    } else if (!/rock/.test(cls)) what = "the centre room";
+    const parts = [`${cell}, ${what}`];
+    const items = state.items[cell] || [];
+    if (items.length) parts.push("items " + items.join(", "));
+    const walls = ["N", "E", "S", "W"].filter((side) => hasLine("wall", cell, side));
+    if (walls.length) parts.push("walls " + walls.map((w) => SIDE_NAMES[w]).join(", "));
+    const entries = ["N", "E", "S", "W"].filter((side) => document.getElementById(`entry-${cell}-${side}`));
+    if (entries.length) parts.push("entry " + entries.map((w) => SIDE_NAMES[w]).join(", "));
+    const found = state.findings.filter((f) => f.cells.includes(cell) || f.edges.some((e) => e.startsWith(cell + "-")));
+    if (found.length) parts.push(`${found.length} finding${found.length === 1 ? "" : "s"}: ${found[0].message}`);
+    return parts.join("; ");
+  }
+
+  function announce() {
+    $("#cursor-say").textContent = state ? describe(name(cursor[0], cursor[1])) : "";
+  }
+
+  function cycle(list, now, by) {
+    const i = list.indexOf(now);
+    return list[(i + by + list.length) % list.length];
+  }
+
+  function applyTool(cell) {
+    if (mode === "paint") return send({ op: "paint", cells: [cell], symbol }).then(announce);
+    if (mode === "items" || mode === "erase") {
+      const now = (state.items[cell] || []).slice();
+      let next;
+      if (mode === "erase") next = [];
+      else if (now.includes(item)) next = now.filter((n, i) => i !== now.indexOf(item));
+      else if (now.length >= 4) { say("A cell prints at most four items."); return null; }
+      else next = now.concat([item]);
+      return send({ op: "items", cell, items: next }).then(announce);
+    }
+    say("Walls: Shift and an arrow toggle the wall on that side of the cursor cell (on the border, the entry).");
+    return null;
+  }
+
+  map.addEventListener("keydown", (e) => {
+    if (!state || e.target !== map || e.ctrlKey || e.metaKey || e.altKey) return;
+    const cell = name(cursor[0], cursor[1]);
+    if (STEP[e.key]) {
+      e.preventDefault();
+      const [dx, dy, side] = STEP[e.key];
+      if (e.shiftKey) {
+        if (mode !== "edges") setMode("edges");
+        send({ op: "wall", cell, side }).then(announce);
+        return;
+      }
+      cursor = [Math.max(0, Math.min(state.columns - 1, cursor[0] + dx)),
+                Math.max(0, Math.min(state.rows - 1, cursor[1] + dy))];
+      drawCursor();
+      announce();
+    } else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      applyTool(cell);
+    } else if ({ p: "paint", w: "edges", i: "items", e: "erase" }[e.key.toLowerCase()]) {
+      e.preventDefault();
+      setMode({ p: "paint", w: "edges", i: "items", e: "erase" }[e.key.toLowerCase()]);
+      $("#cursor-say").textContent = $("#hint").textContent;
+    } else if (e.key === "[" || e.key === "]") {
+      e.preventDefault();
+      const by = e.key === "]" ? 1 : -1;
+      if (mode === "items") {
+        const names = $$(".item").map((b) => b.dataset.item);
+        item = cycle(names, item, by);
+        $$(".item").forEach((x) => x.setAttribute("aria-pressed", String(x.dataset.item === item)));
+        $("#cursor-say").textContent = `item ${item}`;
+      } else {
+        symbol = cycle($$(".swatch").map((b) => b.dataset.symbol), symbol, by);
+        swatches();
+        if (mode !== "paint") setMode("paint");
+        $("#cursor-say").textContent = `paint with ${$(`.swatch[data-symbol="${symbol}"]`).title}`;
+      }
+    }
+  });
+  map.addEventListener("focus", announce);
+
   const HINTS = {
     paint: "Click or drag over cells to paint them with the chosen zone, the centre (O) or rock (#).",
     edges: "Click an edge between two cells for a wall (again to remove it); a border edge for an entry arrow.",
@@ -469,6 +585,8 @@
     $$(".item").forEach((x) => x.setAttribute("aria-pressed", String(x === b)));
     say(b.title + ". Click a cell to print it there.");
   });
+
+  $("#message-dismiss").addEventListener("click", () => { $("#message").hidden = true; });
 
   // -- tabs, save, undo --------------------------------------------------------------------------------
   $$("[role=tab]").forEach((t) => t.addEventListener("click", () => {
@@ -578,6 +696,114 @@
   }
   $("#heat").addEventListener("change", () => { if (state) { $("#map").innerHTML = state.svg; overlay(); } });
 
+  // -- suggest (when the game offers it) -----------------------------------------------------------------
+  let suggestion = null;        // the last finished suggestion (offered, never applied unasked)
+  if ($("#suggest")) {
+    $("#suggest").addEventListener("click", async () => {
+      const keep = $$('#tab-suggest input[name="keep"]:checked').map((el) => el.value);
+      try {
+        await call("POST", "/api/suggest", { keep, win_rate: Number($("#suggest-rate").value) / 100,
+                                             budget: Number($("#suggest-budget").value) });
+      } catch (error) { fail(error); return; }
+      suggestion = null;
+      $("#suggest").disabled = true;
+      $("#suggest-cancel").hidden = false;
+      $("#suggest-progress").hidden = false;
+      $("#suggest-result").textContent = "Searching…";
+      pollSuggest();
+    });
+    $("#suggest-cancel").addEventListener("click", () => {
+      call("POST", "/api/suggest/cancel", {}).catch(fail);
+      suggestDone();
+      $("#suggest-result").textContent = "Cancelled: the map is as it was.";
+    });
+  }
+
+  function suggestDone() {
+    $("#suggest").disabled = false;
+    $("#suggest-cancel").hidden = true;
+    $("#suggest-progress").hidden = true;
+  }
+
+  async function pollSuggest() {
+    let s;
+    try { s = await call("GET", "/api/suggest"); } catch (error) { fail(error); suggestDone(); return; }
+    if ($("#suggest-cancel").hidden) return;            // cancelled meanwhile
+    const bar = $("#suggest-progress");
+    bar.max = s.total || 1;
+    bar.value = s.done;
+    if (s.running) {
+      $("#suggest-result").textContent = `Searching… ${s.done.toLocaleString()} of ${(s.total || 0).toLocaleString()} games`;
+      setTimeout(pollSuggest, 400);
+      return;
+    }
+    suggestDone();
+    if (s.error) { $("#suggest-result").textContent = ""; fail(s.error); return; }
+    if (!s.result || s.result.cancelled) { $("#suggest-result").textContent = "Cancelled."; return; }
+    suggestion = s.result;
+    suggestResult();
+  }
+
+  function suggestResult() {
+    const box = $("#suggest-result");
+    box.innerHTML = "";
+    const r = suggestion;
+    const head = document.createElement("p");
+    head.className = "win";
+    head.id = "suggest-verdict";
+    head.textContent = r.met
+      ? `Found: the suggested map wins ${pct(r.win_rate)} (target ${pct(r.target)}).`
+      : `Not within the target: the closest map played ${pct(r.win_rate)} (target ${pct(r.target)}).`;
+    box.appendChild(head);
+    for (const line of r.report || []) {
+      const p = document.createElement("p");
+      p.className = "meaning";
+      p.textContent = line;
+      box.appendChild(p);
+    }
+    if (r.changes && r.changes.length) {
+      const list = document.createElement("ol");
+      for (const c of r.changes) {
+        const li = document.createElement("li");
+        li.textContent = c;
+        list.appendChild(li);
+      }
+      box.appendChild(list);
+    }
+    if (!r.text) return;
+    if (state && r.revision !== state.revision) {
+      const stale = document.createElement("p");
+      stale.className = "message";
+      stale.textContent = "The map has changed since Suggest started: applying replaces those changes too (Undo brings them back).";
+      box.appendChild(stale);
+    }
+    const row = document.createElement("p");
+    const apply = document.createElement("button");
+    apply.type = "button";
+    apply.id = "suggest-apply";
+    apply.className = "primary";
+    apply.textContent = r.met ? "Apply to the map" : "Apply the closest map";
+    apply.addEventListener("click", () => queue(() => call("POST", "/api/suggest/apply", {}).then((s) => {
+      show(s);
+      suggestion = null;
+      box.innerHTML = "";
+      const done = document.createElement("p");
+      done.textContent = "Applied: the map is the suggestion now (not saved yet; Undo takes it back).";
+      box.appendChild(done);
+      say("The suggestion is the draft now: Save writes it, Undo takes it back.");
+    })));
+    const discard = document.createElement("button");
+    discard.type = "button";
+    discard.textContent = "Discard";
+    discard.addEventListener("click", () => {
+      suggestion = null;
+      box.innerHTML = "";
+      call("POST", "/api/suggest/cancel", {}).catch(fail);          // the server forgets it too
+    });
+    row.append(apply, " ", discard);
+    box.appendChild(row);
+  }
+
   // -- print ----------------------------------------------------------------------------------------------
   $("#paper").addEventListener("change", () => { $("#pdf").href = `/sheet.pdf?paper=${$("#paper").value}`; });
   $("#preview").addEventListener("click", async () => {
@@ -603,5 +829,19 @@
     if (s.zones.length) symbol = s.zones[0].letter;
     show(s);
     document.body.dataset.ready = "1";
+    if ($("#suggest")) return call("GET", "/api/suggest");
+    return null;
+  }).then((s) => {
+    // a page opened (or reloaded) while a suggestion runs or waits: it shows that one
+    if (!s) return;
+    if (s.running) {
+      $("#suggest").disabled = true;
+      $("#suggest-cancel").hidden = false;
+      $("#suggest-progress").hidden = false;
+      pollSuggest();
+    } else if (s.result && s.result.text) {
+      suggestion = s.result;
+      suggestResult();
+    }
   }).catch(fail);
 })();
