@@ -99,6 +99,12 @@ MISTAKES = [
     (PLAYLOG + "    - {mvoe: J11, roll: 3}\n", ["rounds", 0, "steps", 0], "'mvoe' was unexpected"),
     (PLAYLOG + "    - {fight: {hero: 3, enemy: 2, wepon: true}}\n", ["rounds", 0, "steps", 0, "fight"],
      "'wepon' was unexpected"),
+    # a one-player log without its hero is blamed as a one-player log, not as a two-player one
+    (PLAYLOG.replace("hero: kael\n", ""), [], "'hero' is a required property"),
+    # a two-player log (players:) is judged by its own model
+    (PLAYLOG.replace("hero: kael\nrounds:\n - entry: J11:S\n   steps:\n",
+                     "players:\n - {name: Ada, hero: kael, entry: J11:S}\nsteps: []\nwiner: Ada\n"), [],
+     "'winer' was unexpected"),
 ]
 
 

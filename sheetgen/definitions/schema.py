@@ -287,6 +287,7 @@ def _dispatch_on_kind(defs: dict, roots: list[str]) -> dict:
     kinds: list[str] = []
     rulesets: list[str] = []
     rules = []
+    shared: dict[tuple, list[str]] = {}  # (kinds, rulesets) -> the models of that kind and game
     by_kind: dict[str, list] = {}       # kind -> its rulesets (None: a core kind)
     for name in roots:
         props = _root_props(defs, name)
@@ -300,9 +301,21 @@ def _dispatch_on_kind(defs: dict, roots: list[str]) -> dict:
             condition["required"] = ["kind", "ruleset"]
         else:
             condition["not"] = {"required": ["ruleset"]}
+        key = (tuple(kind_values), tuple(ruleset_values))
+        if key in shared:
+            shared[key].append(name)
+            continue
+        shared[key] = [name]
         rules.append({"if": condition, "then": {"$ref": f"#/$defs/{name}"}})
         for k in kind_values:
             by_kind.setdefault(k, []).extend(ruleset_values or [None])
+    # several models of one kind and game (a one- and a two-player log): the one whose own
+    # required key is present
+    for rule in rules:
+        cond = rule["if"]
+        key = (tuple(cond["properties"]["kind"]["enum"]), tuple(cond["properties"].get("ruleset", {}).get("enum", ())))
+        if len(shared.get(key, [])) > 1:
+            rule["then"] = _by_own_key(defs, shared[key])
     # a kind and ruleset that go together (e.g. kind: map needs the ruleset of a game with maps)
     for kind, allowed in by_kind.items():
         games = [r for r in allowed if r is not None]
@@ -323,3 +336,25 @@ def _dispatch_on_kind(defs: dict, roots: list[str]) -> dict:
         },
         "allOf": rules,
     }
+
+
+def _by_own_key(defs: dict, names: list[str]) -> dict:
+    """One model of several with the same kind and game, chosen by a required key only it
+    declares (the first model without one is the default)."""
+    default = None
+    choices = []
+    for name in names:
+        others = {p for other in names if other != name for p in _root_props(defs, other)}
+        own = [p for p in defs[name].get("required", []) if p not in others]
+        if own:
+            choices.append((own[0], name))
+        elif default is None:
+            default = name
+        else:
+            raise ValueError(f"models {default} and {name} share a kind and game and no required key tells them apart")
+    if default is None:     # every model has its own key: the first listed is the default
+        default = choices.pop(0)[1]
+    node: dict = {"$ref": f"#/$defs/{default}"}
+    for key, name in reversed(choices):
+        node = {"if": {"required": [key]}, "then": {"$ref": f"#/$defs/{name}"}, "else": node}
+    return node

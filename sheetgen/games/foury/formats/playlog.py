@@ -519,4 +519,9 @@ def check(log: FouryLog) -> Judgement:
 
 
 # what the core calls for this kind (sheetgen.games.base.Handler)
-HANDLER = Handler(load=load, check=check, models=lambda: MODEL)
+def _models():
+    from .playlog_two import TwoPlayLogModel
+    return (MODEL, TwoPlayLogModel)
+
+
+HANDLER = Handler(load=load, check=check, models=_models)
