@@ -84,7 +84,11 @@ HEAD = (LOGS / "legal-meet-duel.yaml").read_text(encoding="utf-8").replace(
     ("{player: Ben, move: E3, roll: 6}", "{move: E3, roll: 6}", "names its player"),
     ("{player: Ben, move: E3, roll: 6}", "{player: Bne, move: E3, roll: 6}", "did you mean 'Ben'"),
     ("{player: Ben, move: E3, roll: 6}", "{player: Ben, mvoe: E3, roll: 6}", "mvoe"),
-    ("{player: Ada, duel: {hero: 5, opponent: 2, weapon: true}}", "{player: Ada, duel: {hero: 5}}", "duel"),
+    ("{player: Ada, duel: {hero: 5, opponent: 2, weapon: true}}", "{player: Ada, duel: {hero: 5}}",
+     "missing required key 'opponent'"),
+    ("{player: Ada, duel: {hero: 5, opponent: 2, weapon: true}}", "{player: Ada, duel: {hero: 5, oponent: 2}}",
+     "did you mean 'opponent'"),
+    ("{player: Ada, duel: {hero: 5, opponent: 2, weapon: true}}", "{player: Ada, duel: 7}", "a valid dictionary"),
     ("name: Ben,", "name: Ada,", "different names"),
     ("  - {name: Ben,", "  - {name: Cy, hero: kael, entry: A3:W}\n  - {name: Ben,", "two players, not 3"),
 ])

@@ -118,7 +118,7 @@ def _map_path(ref: str) -> Path | None:
         from sheetgen.definitions.builtins import find_builtin
         try:
             path = find_builtin(ref)
-        except Exception:           # noqa: BLE001 - not a built-in: the loader says what is wrong
+        except InputError:          # not a built-in: the loader says what is wrong
             return None
     return path
 

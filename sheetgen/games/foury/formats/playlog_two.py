@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Union
 
+from pydantic import ValidationError
+
 from sheetgen.definitions.models import Strict, validate_model
 from sheetgen.errors import InputError, Problem, did_you_mean
 from sheetgen.games.base import Judgement, ReadingsInUse, Violation, judge
@@ -129,19 +131,19 @@ def load(data, source) -> TwoPlayerLog:
                 continue
             try:
                 d = DuelSpec.model_validate(raw["duel"])
-            except Exception as exc:    # pydantic's message, located at the step
-                problems.append(source.problem(loc + ("duel",), f"a duel is {{hero: D6, opponent: D6, weapon, "
-                                               f"opponent_weapon, shield, opponent_shield}}: {exc}".splitlines()[0]))
+            except ValidationError as exc:    # pydantic's message, located at the step
+                from sheetgen.definitions.models import validation_messages
+                problems.append(source.problem(loc + ("duel",), "a duel is {hero: D6, opponent: D6, weapon, "
+                                               "opponent_weapon, shield, opponent_shield}: "
+                                               + "; ".join(validation_messages(exc, DuelSpec))))
                 continue
             entries.append(TwoEntry(pi, T.Duel(**d.model_dump()), line, si + 1))
             continue
         try:
             step = Step.model_validate(raw)
-        except Exception as exc:
-            from pydantic import ValidationError
+        except ValidationError as exc:
             from sheetgen.definitions.models import validation_messages
-            msg = "; ".join(validation_messages(exc, Step)) if isinstance(exc, ValidationError) else str(exc)
-            problems.append(source.problem(loc, msg))
+            problems.append(source.problem(loc, "; ".join(validation_messages(exc, Step))))
             continue
         try:
             action = read_step(step.model_dump(exclude_none=True), loc, source, problems, board)
