@@ -140,3 +140,27 @@ def test_a_user_layout_near_the_edge_is_scaled_clear_and_not_warned(tmp_path, mo
     result = _build(tmp_path, monkeypatch, "edge.yaml", "--printer-margin", "6")
     assert result.exit_code == 0
     assert "from the paper's edge" not in result.output and "content scaled to" in result.stderr
+
+
+def test_a_printer_margin_stored_by_calibrate_is_kept_by_builds(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from sheetgen import calibration
+    from sheetgen.cli import main
+    stored = CliRunner().invoke(main, ["calibrate", "--margin", "8", "--printer", "office"])
+    assert stored.exit_code == 0 and "builds keep 8 mm clear of the paper's edges" in stored.output
+    assert calibration.current().margin == 8.0 and calibration.current().is_identity
+    # measured again later: the margin stays the printer's
+    assert CliRunner().invoke(main, ["calibrate", "--measured-x", "99.2", "--measured-y", "99.6",
+                                     "--printer", "office"]).exit_code == 0
+    assert calibration.current().margin == 8.0 and calibration.current().measured_x == 99.2
+    assert "office: measured x 99.2 mm, y 99.6 mm; margin 8 mm" in CliRunner().invoke(main, ["calibrate", "--show"]).output
+    result = _build(tmp_path, monkeypatch, "ancient-story")
+    assert result.exit_code == 0
+    assert "to keep 8 mm clear of the paper's edges (the margin stored for printer 'office')" in result.stderr
+    # --printer-margin wins; --no-calibration leaves the stored margin out too
+    assert "to keep 10 mm clear of the paper's edges\n" in _build(tmp_path, monkeypatch, "ancient-story",
+                                                                   "--printer-margin", "10").stderr
+    assert "content scaled" not in _build(tmp_path, monkeypatch, "ancient-story", "--no-calibration").stderr
+    refused = CliRunner().invoke(main, ["calibrate", "--margin", "16"])
+    assert refused.exit_code == 2 and "--margin 16 is out of range" in refused.output

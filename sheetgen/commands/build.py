@@ -33,7 +33,8 @@ def game_build_options(fn):
               "`sheetgen scan` reads on playable sheets.")
 @click.option("--printer-margin", "printer_margin", type=float, default=None, metavar="MM",
               help="Keep MM clear of every paper edge (0 to 15) for a printer that cannot print as close "
-              "as the 4.5 mm every sheet keeps: the content is scaled down to fit.")
+              "as the 4.5 mm every sheet keeps: the content is scaled down to fit (default: the margin "
+              "`calibrate --margin` stored for the printer, if any).")
 @click.option("-v", "--verbose", is_flag=True, help=f"List every file written (else more than {LISTED} "
               "files are counted and only the PDFs named).")
 @game_build_options
@@ -63,12 +64,16 @@ def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, pri
     if not outdir.strip():
         raise InputError(Problem("the output folder name is empty", expected="-o FOLDER"))
     fmt = builder.parse_formats(formats)
-    check_printer_margin(printer_margin)
+    if printer_margin is not None:
+        calibration.check_margin(printer_margin)
     from ..definitions.registry import build_options as declared_options
     declared = declared_options()
     game = GameOptions(tuple((name, declared[name].convert(v)) for name, v in game_values.items() if v is not None),
                        frozenset(declared))
     cal = Calibration() if no_calibration else calibration.current(printer)
+    stored_margin = printer_margin is None and cal.margin is not None
+    if stored_margin:
+        printer_margin = cal.margin
     options = BuildOptions(paper=paper.lower() if paper else None, dpi=dpi, seed=seed, grayscale=grayscale,
                            calibration=cal, duplex=duplex, ruler=not no_ruler, game=game,
                            scan_marks=not no_scan_marks, printer_margin=printer_margin)
@@ -85,20 +90,12 @@ def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, pri
     for line in warnings:
         click.echo(line, err=True)
     if printer_margin is not None:
-        click.echo(scaled_note(docs, printer_margin), err=True)
+        click.echo(scaled_note(docs, printer_margin) + (f" (the margin stored for printer "
+                   f"'{cal.printer or 'default'}')" if stored_margin else ""), err=True)
     written = builder.render(docs, outdir, fmt, options)
     pages = sum(len(d.pages) for d in docs)
     for line in written_summary(written, pages, outdir, cal.label(), verbose):
         click.echo(line)
-
-
-def check_printer_margin(margin: float | None) -> None:
-    from ..draw.furniture import MAX_PRINTER_MARGIN
-    from ..errors import InputError, Problem
-    if margin is not None and not 0.0 <= margin <= MAX_PRINTER_MARGIN:     # (NaN too)
-        raise InputError(Problem(f"--printer-margin {margin:g} is out of range",
-                                 expected=f"a margin from 0 to {MAX_PRINTER_MARGIN:g} mm: more would shrink "
-                                 "the content under 90%"))
 
 
 def scaled_note(docs: list, margin: float) -> str:

@@ -12,6 +12,7 @@ class Calibration:
     measured_x: float = 100.0           # what the printer made of a 100 mm ruler
     measured_y: float = 100.0
     printer: str | None = None
+    margin: float | None = None         # mm the printer leaves blank at the edges (calibrate --margin)
 
     @property
     def factor_x(self) -> float:
