@@ -79,6 +79,10 @@ def compose_loaded(loaded: Loaded, options: BuildOptions) -> Document:
     doc = compose(loaded.definition, options)
     if options.scan_marks:
         mark_playable(loaded, doc, options)
+    if options.printer_margin is not None:
+        # after the scan marks: they scale with what they locate (sheetgen.draw.furniture.keep_clear)
+        from .draw.furniture import keep_clear
+        keep_clear(doc, options.printer_margin)
     return doc
 
 
@@ -122,7 +126,7 @@ def hint_for(kind: str) -> str | None:
             "pack": "a pack lists sheets, not other packs"}.get(kind)
 
 
-def layout_warnings(loaded: Loaded, doc: Document) -> list[str]:
+def layout_warnings(loaded: Loaded, doc: Document, margin: float | None = None) -> list[str]:
     """The layout lint on a user definition's pages (sheetgen.draw.lint: text that runs into
     another element), one warning per finding naming the element, and the key it comes from
     where the handler can tell (`element_key(definition, element_id)`).  Built-in sheets are
@@ -144,26 +148,29 @@ def layout_warnings(loaded: Loaded, doc: Document) -> list[str]:
         loc = key_of(loaded.definition, text_id) if key_of is not None and text_id else None
         problem = loaded.source.problem(loc, message) if loc else Problem(message, loaded.source.filename)
         out.append(f"warning: {problem.format()}")
-    return out + margin_warnings(loaded, doc)
+    return out + margin_warnings(loaded, doc, margin)
 
 
-def margin_warnings(loaded: Loaded, doc: Document) -> list[str]:
+def margin_warnings(loaded: Loaded, doc: Document, margin: float | None = None) -> list[str]:
     """One warning per element of a user definition that prints within PRINTER_MARGIN of the
-    paper's edge (many lasers print nothing within 4.2 mm); built-ins are held to it by tests."""
+    paper's edge (many lasers print nothing within 4.2 mm), or within margin when the build
+    gives --printer-margin (the user's printer); built-ins are held to it by tests."""
     from .draw.furniture import PRINTER_MARGIN
     from .draw.lint import near_edge
+    limit = PRINTER_MARGIN if margin is None else margin
     key_of = getattr(loaded.handler, "element_key", None)
     seen: dict[str, tuple[int, str, float]] = {}
     for number, page in enumerate(doc.pages, 1):
-        for description, ident, gap in near_edge(page, PRINTER_MARGIN):
+        for description, ident, gap in near_edge(page, limit):
             name = ident or description
             if name not in seen or gap < seen[name][2]:
                 seen[name] = (seen.get(name, (number,))[0], description, gap)
     out = []
     for name, (number, description, gap) in seen.items():
         where = f" (page {number})" if len(doc.pages) > 1 else ""
-        message = (f"{description}{where} prints {max(gap, 0.0):.1f} mm from the paper's edge: many printers "
-                   f"print nothing within {PRINTER_MARGIN:g} mm")
+        message = (f"{description}{where} prints {max(gap, 0.0):.1f} mm from the paper's edge: "
+                   + (f"many printers print nothing within {PRINTER_MARGIN:g} mm" if margin is None else
+                      f"this build's --printer-margin is {margin:g} mm"))
         loc = key_of(loaded.definition, name) if key_of is not None else None
         problem = loaded.source.problem(loc, message) if loc else Problem(message, loaded.source.filename)
         out.append(f"warning: {problem.format()}")
@@ -195,7 +202,7 @@ def compose_pack(loaded: Loaded, options: BuildOptions,
                 members[member] = load(member)
             doc = compose_loaded(members[member], options)
             if warn is not None:
-                for line in layout_warnings(members[member], doc):
+                for line in layout_warnings(members[member], doc, options.printer_margin):
                     warn(line)
         except InputError as exc:
             # say which line of the pack named the sheet that failed
@@ -233,7 +240,7 @@ def documents(loaded: list[Loaded], options: BuildOptions,
         else:
             docs.append(compose_loaded(item, options))
             if warn is not None:
-                for line in layout_warnings(item, docs[-1]):
+                for line in layout_warnings(item, docs[-1], options.printer_margin):
                     warn(line)
             if progress:
                 progress(item.source.filename)

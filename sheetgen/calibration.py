@@ -1,8 +1,10 @@
 """The user's stored printer scale corrections (sheetgen calibrate).
 
 Stored as JSON in the user's config folder:
-    {"default": "office", "printers": {"office": {"measured_x": 99.2, "measured_y": 99.6}}}
-The printer name "default" is used when none is given.
+    {"default": "office", "printers": {"office": {"measured_x": 99.2, "measured_y": 99.6, "margin": 8}}}
+The printer name "default" is used when none is given.  "margin" (optional, `calibrate
+--margin MM`): what builds keep clear of every paper edge for that printer, as
+`build --printer-margin MM` (which, given, wins).
 """
 from __future__ import annotations
 
@@ -51,12 +53,32 @@ def _measured(entry) -> tuple[float, float] | None:
     return x, y
 
 
+def _margin(entry: object) -> float | None | bool:
+    """A stored entry's margin: None when it has none, False when it was damaged by hand."""
+    from .draw.furniture import MAX_PRINTER_MARGIN
+    value = entry.get("margin") if isinstance(entry, dict) else None
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_PRINTER_MARGIN:
+        return False
+    return float(value)
+
+
 def describe(entry) -> str:
     """One printer's stored measurements for `calibrate --show`."""
-    got = _measured(entry)
-    if got is None:
+    got, margin = _measured(entry), _margin(entry)
+    if got is None or margin is False:
         return "damaged (calibrate this printer again)"
-    return f"measured x {got[0]:g} mm, y {got[1]:g} mm"
+    return f"measured x {got[0]:g} mm, y {got[1]:g} mm" + (f"; margin {margin:g} mm" if margin is not None else "")
+
+
+def check_margin(value: float, option: str = "--printer-margin") -> None:
+    """A printer margin builds can keep: 0 to MAX_PRINTER_MARGIN mm (NaN refused too)."""
+    from .draw.furniture import MAX_PRINTER_MARGIN
+    if not 0.0 <= value <= MAX_PRINTER_MARGIN:
+        raise InputError(Problem(f"{option} {value:g} is out of range",
+                                 expected=f"a margin from 0 to {MAX_PRINTER_MARGIN:g} mm: more would shrink "
+                                 "the content under 90%"))
 
 
 def check_measurement(value: float, axis: str) -> None:
@@ -74,15 +96,31 @@ def _write(data: dict) -> None:
         raise InputError(Problem(f"cannot store the calibration: {what}", str(config_path()))) from None
 
 
-def save(measured_x: float, measured_y: float, printer: str | None = None) -> Calibration:
-    check_measurement(measured_x, "x")
-    check_measurement(measured_y, "y")
+def save(measured_x: float | None, measured_y: float | None, printer: str | None = None,
+         margin: float | None = None) -> Calibration:
+    """Store a printer's measurements and/or its margin (what is not given stays as stored; a
+    margin alone for a new printer stores it with no scale correction)."""
+    for value, axis in ((measured_x, "x"), (measured_y, "y")):
+        if value is not None:
+            check_measurement(value, axis)
+    if margin is not None:
+        check_margin(margin, "--margin")
     data = _read()
     name = printer or DEFAULT_PRINTER
-    data["printers"][name] = {"measured_x": measured_x, "measured_y": measured_y}
+    old = data["printers"].get(name)
+    kept = _measured(old) if old is not None else None
+    if measured_x is None or measured_y is None:
+        measured_x, measured_y = kept or (100.0, 100.0)
+    entry: dict = {"measured_x": measured_x, "measured_y": measured_y}
+    if margin is None and old is not None:      # re-measured: the printer's margin is still its own
+        stored_margin = _margin(old)
+        margin = stored_margin if isinstance(stored_margin, float) else None
+    if margin is not None:
+        entry["margin"] = margin
+    data["printers"][name] = entry
     data["default"] = name
     _write(data)
-    return Calibration(measured_x, measured_y, None if name == DEFAULT_PRINTER else name)
+    return Calibration(measured_x, measured_y, None if name == DEFAULT_PRINTER else name, margin)
 
 
 def forget(printer: str | None = None) -> str | None:
@@ -118,10 +156,11 @@ def current(printer: str | None = None) -> Calibration:
         raise InputError(Problem(f"no stored calibration for printer '{printer}'",
                                  expected="a name given to `sheetgen calibrate --printer`",
                                  suggestion=did_you_mean(printer, printers)))
-    got = _measured(printers[name])
-    if got is None:
+    got, margin = _measured(printers[name]), _margin(printers[name])
+    if got is None or margin is False:
         raise InputError(Problem(f"calibration for '{name}' is damaged; calibrate again", str(config_path())))
-    return Calibration(got[0], got[1], None if name == DEFAULT_PRINTER else name)
+    return Calibration(got[0], got[1], None if name == DEFAULT_PRINTER else name,
+                       margin if isinstance(margin, float) else None)
 
 
 def stored() -> dict:

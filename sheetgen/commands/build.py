@@ -31,12 +31,16 @@ def game_build_options(fn):
 @click.option("--no-ruler", is_flag=True, help="Leave out the 50 mm calibration ruler.")
 @click.option("--no-scan-marks", is_flag=True, help="Leave out the corner markers and QR code that "
               "`sheetgen scan` reads on playable sheets.")
+@click.option("--printer-margin", "printer_margin", type=float, default=None, metavar="MM",
+              help="Keep MM clear of every paper edge (0 to 15) for a printer that cannot print as close "
+              "as the 4.5 mm every sheet keeps: the content is scaled down to fit (default: the margin "
+              "`calibrate --margin` stored for the printer, if any).")
 @click.option("-v", "--verbose", is_flag=True, help=f"List every file written (else more than {LISTED} "
               "files are counted and only the PDFs named).")
 @game_build_options
 @clean_errors
 def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, printer, no_calibration, no_ruler,
-          no_scan_marks, verbose, **game_values):
+          no_scan_marks, printer_margin, verbose, **game_values):
     """Render definitions (files or built-in names) to PDF, SVG and PNG.
 
     With no DEFINITIONS, builds the default print pack (every built-in sheet)
@@ -48,6 +52,7 @@ def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, pri
       sheetgen build graph-20x28 --paper letter --format pdf
       sheetgen build my-map.yaml -o prints --grayscale
       sheetgen build ancient-story --hero kael
+      sheetgen build ancient-story --printer-margin 8
     """
     import sys
 
@@ -59,14 +64,19 @@ def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, pri
     if not outdir.strip():
         raise InputError(Problem("the output folder name is empty", expected="-o FOLDER"))
     fmt = builder.parse_formats(formats)
+    if printer_margin is not None:
+        calibration.check_margin(printer_margin)
     from ..definitions.registry import build_options as declared_options
     declared = declared_options()
     game = GameOptions(tuple((name, declared[name].convert(v)) for name, v in game_values.items() if v is not None),
                        frozenset(declared))
     cal = Calibration() if no_calibration else calibration.current(printer)
+    stored_margin = printer_margin is None and cal.margin is not None
+    if stored_margin:
+        printer_margin = cal.margin
     options = BuildOptions(paper=paper.lower() if paper else None, dpi=dpi, seed=seed, grayscale=grayscale,
                            calibration=cal, duplex=duplex, ruler=not no_ruler, game=game,
-                           scan_marks=not no_scan_marks)
+                           scan_marks=not no_scan_marks, printer_margin=printer_margin)
     loaded = builder.load_targets(list(definitions))
     for note in builder.ignored_options(loaded, options):
         click.echo(note, err=True)
@@ -79,10 +89,22 @@ def build(definitions, outdir, formats, paper, dpi, seed, grayscale, duplex, pri
         docs = builder.documents(loaded, options, warn=warnings.append)
     for line in warnings:
         click.echo(line, err=True)
+    if printer_margin is not None:
+        click.echo(scaled_note(docs, printer_margin) + (f" (the margin stored for printer "
+                   f"'{cal.printer or 'default'}')" if stored_margin else ""), err=True)
     written = builder.render(docs, outdir, fmt, options)
     pages = sum(len(d.pages) for d in docs)
     for line in written_summary(written, pages, outdir, cal.label(), verbose):
         click.echo(line)
+
+
+def scaled_note(docs: list, margin: float) -> str:
+    """What --printer-margin did: the scale the content was printed at, or that none was needed."""
+    scales = sorted({round(page.content_scale * 100, 1) for doc in docs for page in doc.pages})
+    if not scales or scales == [100.0]:
+        return f"note: every page already keeps {margin:g} mm clear of the paper's edges: nothing scaled"
+    shown = f"{scales[0]:g}%" if len(scales) == 1 else f"{scales[0]:g}% to {scales[-1]:g}%"
+    return f"note: content scaled to {shown} to keep {margin:g} mm clear of the paper's edges"
 
 
 def written_summary(written: list, pages: int, outdir: str, calibration: str, verbose: bool) -> list[str]:

@@ -7,6 +7,9 @@ from ._common import clean_errors
 @click.option("--measured-x", type=float, default=None, help="Length in mm you measured on the horizontal 100 mm ruler.")
 @click.option("--measured-y", type=float, default=None, help="Length in mm you measured on the vertical 100 mm ruler.")
 @click.option("--printer", default=None, help="Name to store the correction under (several printers can be kept).")
+@click.option("--margin", type=float, default=None, metavar="MM",
+              help="Store how much of the paper's edge this printer leaves blank: builds keep MM clear "
+              "(0 to 15; as `build --printer-margin`, which wins).")
 @click.option("--show", is_flag=True, help="List every stored printer's correction (* marks the one builds use).")
 @click.option("--reset", is_flag=True,
               help="Forget a stored correction: --printer NAME's, or else the one builds use.")
@@ -16,7 +19,7 @@ from ._common import clean_errors
               help="Paper size of the test page.")
 @click.option("--format", "formats", default="pdf,png", show_default=True, help="Formats of the test page.")
 @clean_errors
-def calibrate(measured_x, measured_y, printer, show, reset, outdir, paper, formats):
+def calibrate(measured_x, measured_y, printer, margin, show, reset, outdir, paper, formats):
     """Print a scale test page, or store what your printer made of it.
 
     Printers shrink pages by 0.4-1%. Print the test page at 100%, measure
@@ -27,13 +30,14 @@ def calibrate(measured_x, measured_y, printer, show, reset, outdir, paper, forma
     Examples:
       sheetgen calibrate                                  # writes output/calibrate.pdf
       sheetgen calibrate --measured-x 99.2 --measured-y 99.6 --printer office
+      sheetgen calibrate --margin 8 --printer office      # it cannot print within 8 mm
       sheetgen calibrate --show
       sheetgen calibrate --reset --printer office       # forget it: builds print unscaled
     """
     from .. import calibration
     from ..errors import InputError, Problem
     if reset:
-        if measured_x is not None or measured_y is not None or show:
+        if measured_x is not None or measured_y is not None or margin is not None or show:
             raise InputError(Problem("--reset forgets a calibration: give it alone (with --printer NAME at most)"))
         name = calibration.forget(printer)
         if name is None:
@@ -54,9 +58,10 @@ def calibrate(measured_x, measured_y, printer, show, reset, outdir, paper, forma
         return
     if (measured_x is None) != (measured_y is None):
         raise InputError(Problem("give both --measured-x and --measured-y (measure both rulers)"))
-    if measured_x is not None:
-        cal = calibration.save(measured_x, measured_y, printer)
-        click.echo(f"stored: {cal.label()}; later builds apply it (see `sheetgen calibrate --show`)")
+    if measured_x is not None or margin is not None:
+        cal = calibration.save(measured_x, measured_y, printer, margin)
+        kept = f"; builds keep {cal.margin:g} mm clear of the paper's edges" if cal.margin is not None else ""
+        click.echo(f"stored: {cal.label()}{kept}; later builds apply it (see `sheetgen calibrate --show`)")
         return
     from ..build import parse_formats
     from ..draw.calibration import compose_calibration

@@ -13,6 +13,11 @@ An empty cell leaves the template's value.  Comma-, semicolon- or tab-separated
 (as spreadsheets export it, UTF-8, a byte-order mark allowed).  The rows become the
 deck's `cards:` before the file is validated, each value marked with its place in the
 CSV, so every error names the CSV file, line and column, and the column's name.
+
+An .xlsx workbook is read too (sheetgen.definitions.xlsxcards: its first sheet, or the one
+`cards_sheet:` names), with the same columns; its values are marked with their row and
+column number, and its errors name the sheet and the cell (`monsters.xlsx: sheet "Cards",
+cell C7 ('kind.size'): ...`) instead of a line and a column.
 """
 from __future__ import annotations
 
@@ -27,9 +32,30 @@ from .yamlsource import MarkedDict, MarkedList
 MAX_BYTES = 2_000_000           # a deck of 1,000 cards with long texts is well under this
 MAX_ROWS = 1000                 # the deck's card limit (layout.MAX_COUNT)
 RESERVED = ("count", "name")
+XLSX = (".xlsx", ".xlsm")       # the same package (an .xlsm's macros are never run, nor read)
+OTHER_SPREADSHEETS = (".xls", ".ods", ".numbers", ".xlsb")
 
 
 Row = tuple[int, list[tuple[str, int]]]        # (line, [(cell, column)])
+
+
+def is_workbook(path: str | Path) -> bool:
+    return Path(path).suffix.lower() in XLSX
+
+
+def read_table(path: Path, shown: str, sheet: str | None = None) -> tuple[Row, list[Row], str | None]:
+    """(the header, the rows, the sheet's name) of a card file: a CSV file (no sheet) or an .xlsx
+    workbook's sheet (the first, or the one named)."""
+    suffix = path.suffix.lower()
+    if suffix in XLSX:
+        from .xlsxcards import read_table as read_workbook
+        table = read_workbook(path, shown, sheet)
+        return table.header, table.rows, table.sheet
+    if suffix in OTHER_SPREADSHEETS:
+        raise InputError(Problem(f"a {suffix} spreadsheet is not read", shown,
+                                 expected="the sheet saved as .xlsx or as CSV UTF-8"))
+    header, rows = read_rows(path, shown)
+    return header, rows, None
 
 
 def read_rows(path: Path, shown: str) -> tuple[Row, list[Row]]:
@@ -103,10 +129,20 @@ def _letter(index: int) -> str:
     return out
 
 
-def cards_node(path: Path, shown: str, template: dict, node_type: Any) -> MarkedList:
-    """The deck's `cards:` made from the CSV at path (shown: its name in messages), as merged
-    data whose every key names the CSV (node_type: layout.Node) and every value its place."""
-    (_, header), rows = read_rows(path, shown)
+def cards_node(path: Path, shown: str, template: dict, node_type: Any, sheet: str | None = None) -> MarkedList:
+    """The deck's `cards:` made from the CSV or workbook at path (shown: its name in messages;
+    sheet: the workbook's sheet, default its first), as merged data whose every key names the
+    file (node_type: layout.Node) and every value its place (a workbook's: row, column number)."""
+    (_, header), rows, sheet_name = read_table(path, shown, sheet)
+    try:
+        return _cards(header, rows, shown, template, node_type)
+    except InputError as exc:
+        if sheet_name is not None:
+            at_cells(exc.problems, shown, sheet_name)
+        raise
+
+
+def _cards(header: list, rows: list[Row], shown: str, template: dict, node_type: Any) -> MarkedList:
     columns: list[tuple[str, str | None] | None] = []       # (element, key) per column; None: unusable
     problems: list[Problem] = []
     text_elements = [k for k, v in template.items() if isinstance(v, dict) and v.get("type") == "text"]
@@ -193,18 +229,34 @@ def _put(node: MarkedDict, key: str, value: Any, file: str, mark: tuple[int, int
     node.key_files[key] = file          # type: ignore[attr-defined]  (a layout.Node)
 
 
-def relabel(problems: list[Problem], shown: str) -> None:
+def relabel(problems: list[Problem], shown: str, sheet: str | None = None) -> None:
     """Name the column of each problem in the card file as the spreadsheet does (`column D
-    'icon.name'`) instead of the key path its value took (`cards[0].elements.icon.name`)."""
+    'icon.name'`) instead of the key path its value took (`cards[0].elements.icon.name`); in a
+    workbook, the sheet and the cell (`sheet "Cards", cell D3 ('icon.name')`)."""
     mine = [p for p in problems if p.file == shown and p.line is not None]
     if not mine:
         return
     try:
-        (_, header), rows = read_rows(Path(shown), shown)
+        (_, header), rows, sheet_name = read_table(Path(shown), shown, sheet)
     except InputError:
         return
     cells = {line: cells for line, cells in rows}
     for p in mine:
         for i, (_, col) in enumerate(cells.get(p.line, ())):
             if col == p.column and i < len(header):
-                p.path = f"column {_letter(i)} '{header[i][0].strip()}'"
+                p.path = f"column {_letter(i)} '{header[i][0].strip()}'" if sheet_name is None \
+                    else f"'{header[i][0].strip()}'"
+    if sheet_name is not None:
+        at_cells(mine, shown, sheet_name)
+
+
+def at_cells(problems: list[Problem], shown: str, sheet: str) -> None:
+    """A workbook's problems at their sheet and cell: its values are marked (row, column number),
+    which as FILE:LINE:COLUMN would read as a text file's place."""
+    from .xlsxcards import place
+    for p in problems:
+        if p.file != shown or p.line is None:
+            continue
+        where = place(sheet, p.line, p.column if p.column is not None else 1)
+        p.path = f"{where} ({p.path})" if p.path else where
+        p.line = p.column = None

@@ -29,7 +29,7 @@ lists and scalars replace, `null` deletes an inherited key.  A deck lays out
 cards N-up (see sheetgen.draw.nup): `card: {width, height, bleed}`, `template:`
 elements on every card, `count:` copies or `cards:` each with `elements:` that
 deep-merge onto the template (so a card can change just the template's title
-text), or `cards_from: cards.csv` (a spreadsheet's rows as the cards: see
+text), or `cards_from: cards.csv` or `cards.xlsx` (a spreadsheet's rows as the cards: see
 sheetgen.definitions.csvcards), and an optional `back:`.
 """
 from __future__ import annotations
@@ -354,8 +354,10 @@ class LayoutModel(Strict):
     count: PositiveInt | None = Field(None, le=MAX_COUNT)
     cards: list[CardEntry] | None = Field(None, max_length=MAX_COUNT)
     # (repr=False: not in the sheet id, which the cards it gives are; ids of other decks stay as they were)
-    cards_from: str | None = Field(None, repr=False, description="a CSV file (relative to this file) whose rows are the cards: "
-                                   "columns count, name, ELEMENT (its text) or ELEMENT.KEY")
+    cards_from: str | None = Field(None, repr=False, description="a CSV or .xlsx file (relative to this file) whose rows "
+                                   "are the cards: columns count, name, ELEMENT (its text) or ELEMENT.KEY")
+    cards_sheet: str | None = Field(None, repr=False, min_length=1,
+                                    description="the sheet of an .xlsx cards_from to read (default: its first)")
     template: dict[str, Element] = Field(default_factory=dict)
     back: dict[str, Element] | None = None
     gap: Length = Field(0.0, ge=0)
@@ -682,8 +684,13 @@ def _cards_from_csv(data: Node) -> None:
                                      path="cards_from"))
     shown = str(Path(declared).parent / ref) if declared else ref
     template = data.get("template") if isinstance(data.get("template"), dict) else {}
-    from .csvcards import cards_node
-    cards = cards_node(Path(shown), shown, template, Node)
+    from .csvcards import cards_node, is_workbook
+    sheet = data.get("cards_sheet")
+    if sheet is not None and not is_workbook(ref):
+        line, col = data.value_marks.get("cards_sheet") or (None, None)
+        raise InputError(Problem(f"'cards_sheet' names a sheet of an .xlsx workbook; {ref} is not one",
+                                 data.key_files.get("cards_sheet") or declared, line, col, path="cards_sheet"))
+    cards = cards_node(Path(shown), shown, template, Node, sheet if isinstance(sheet, str) else None)
     data["cards"] = cards
     data.key_files["cards"] = shown
     data.value_marks["cards"] = (1, 1)
@@ -715,13 +722,14 @@ def load(data: MarkedDict, source) -> LayoutDefinition:
     filename = source.filename
     merged = merged_data(data, source)
     card_file = merged.key_files.get("cards") if "cards_from" in merged else None
+    card_sheet = merged.get("cards_sheet") if isinstance(merged.get("cards_sheet"), str) else None
     try:
         model = LayoutModel.model_validate(merged)
     except ValidationError as exc:
         problems = _problems(exc, merged, filename)
         if card_file:
             from .csvcards import relabel
-            relabel(problems, card_file)
+            relabel(problems, card_file, card_sheet)
         raise InputError(problems) from None
     locate_problem = locator(merged, filename)
     problems = []
@@ -730,7 +738,7 @@ def load(data: MarkedDict, source) -> LayoutDefinition:
     cards = checker.cards
     if problems and card_file:
         from .csvcards import relabel
-        relabel(problems, card_file)
+        relabel(problems, card_file, card_sheet)
     if problems:
         unique: dict[tuple, Problem] = {}
         for p in problems:       # a template's problem shows once, not once per card
@@ -801,7 +809,7 @@ class _Checker:
         updates["groups"] = groups
         self._check_use_cycles(groups)
         if m.kind == "layout":
-            for key in ("card", "count", "cards", "cards_from", "back"):
+            for key in ("card", "count", "cards", "cards_from", "cards_sheet", "back"):
                 if getattr(m, key) is not None:
                     self.add((key,), f"'{key}' is only for kind: deck")
             if m.template:
@@ -814,6 +822,8 @@ class _Checker:
                 self.add((), "a deck needs 'card: {width, height}'")
             if m.count is not None and m.cards is not None:
                 self.add(("count",), "give either 'count' (copies of the template) or 'cards', not both")
+            if m.cards_sheet is not None and m.cards_from is None:
+                self.add(("cards_sheet",), "'cards_sheet' names the sheet of a 'cards_from' workbook, and there is none")
             template = updates["template"] = self.elements(m.template, ("template",), top=False)
             if m.back is not None:
                 updates["back"] = self.elements(m.back, ("back",), top=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from .model import Group, Line, Page, Style, Text, compose, scale, translate
+from .model import Box, Document, Group, Line, Page, Style, Text, compose, scale, translate
 from .options import BuildOptions
 
 FOOTER_SIZE = 6.0       # pt
@@ -15,6 +15,8 @@ CORNER_ZONE = 15.0
 # ruler keep PRINTER_MARGIN clear (their baseline is FOOTER_Y above the edge; 6 pt descenders
 # reach 0.5 mm below it)
 PRINTER_MARGIN = 4.5
+# --printer-margin's range: past 15 mm the content shrinks to under 90% (6 pt text prints under 5.4 pt)
+MAX_PRINTER_MARGIN = 15.0
 FOOTER_Y = 5.1
 FOOTER_X = CORNER_ZONE + 0.5        # mm from the left and right edges: where the footer and ruler end
 FOOTER_BAND = (7.8, 4.3)    # mm above the bottom edge: the footer line and the ruler
@@ -80,3 +82,41 @@ def add_scan_marks(page: Page, identity) -> bool:
     else:
         page.add(marks)
     return True
+
+
+def keep_clear(doc: Document, margin: float) -> float:
+    """--printer-margin: every page's content scaled uniformly about the page centre, by one
+    factor for the whole document (duplex backs stay aligned with their fronts), so that what
+    prints keeps margin mm clear of each edge (crop marks excepted, as sheetgen.draw.lint
+    measures it); returns the factor (1.0: already clear, nothing changed).
+
+    The scan marks scale with the rest, so a photo rectified on its corner markers shows the
+    sheet as composed unscaled: `sheetgen scan` reads it against the unscaled template."""
+    from .lint import printed_extent
+    factor = 1.0
+    for page in doc.pages:
+        extent = printed_extent(page)
+        if extent is None:
+            continue
+        cx, cy = page.width / 2, page.height / 2
+        x0, y0, x1, y1 = extent
+        for reach, room in ((cx - x0, cx - margin), (x1 - cx, cx - margin),
+                            (cy - y0, cy - margin), (y1 - cy, cy - margin)):
+            if reach > room > 0:
+                factor = min(factor, room / reach)
+    if factor < 1.0:
+        for page in doc.pages:
+            _scale_page(page, factor)
+    return factor
+
+
+def _scale_page(page: Page, factor: float) -> None:
+    cx, cy = page.width / 2, page.height / 2
+    t = compose(translate(cx, cy), compose(scale(factor), translate(-cx, -cy)))
+    page.items = [Group(tuple(page.items), transform=t, id="printer-margin")]
+
+    def box(b: Box | None) -> Box | None:
+        return None if b is None else Box(cx + (b.x - cx) * factor, cy + (b.y - cy) * factor,
+                                          b.w * factor, b.h * factor)
+    page.trim, page.bleed = box(page.trim), box(page.bleed)
+    page.content_scale = factor

@@ -303,11 +303,9 @@ def paper_difference(compose_at: Callable[[str], Document]) -> PaperDifference:
                            tuple(sorted((letter_words - a4_words).items())))
 
 
-def near_edge(page, margin: float) -> list[tuple[str, str | None, float]]:
-    """What prints within margin mm of the page's edge, as (description, element id, gap in mm):
-    many printers print nothing there.  Crop marks run to the edge on purpose; white fills
-    print nothing."""
-    out = []
+def _printed(page) -> Iterator[_Shape]:
+    """The shapes of everything on the page a printer prints: crop marks (they run to the edge
+    on purpose) and white fills (they print nothing) left out."""
     for found in _walk(page.items):
         item = found[0]
         if has_token(item.cls, "crop"):
@@ -316,8 +314,25 @@ def near_edge(page, margin: float) -> list[tuple[str, str | None, float]]:
         if style is not None and style.stroke is None and (style.fill or "").lower() in ("#ffffff", "white"):
             continue
         shape = _shape(*found)
-        if shape is None:
-            continue
+        if shape is not None:
+            yield shape
+
+
+def printed_extent(page) -> tuple[float, float, float, float] | None:
+    """The box (x0, y0, x1, y1 in mm) of everything a printer prints on the page (as near_edge
+    measures it), or None for a page that prints nothing."""
+    boxes = [shape.box for shape in _printed(page)]
+    if not boxes:
+        return None
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def near_edge(page, margin: float) -> list[tuple[str, str | None, float]]:
+    """What prints within margin mm of the page's edge, as (description, element id, gap in mm):
+    many printers print nothing there.  Crop marks run to the edge on purpose; white fills
+    print nothing."""
+    out = []
+    for shape in _printed(page):
         x0, y0, x1, y1 = shape.box
         gap = min(x0, y0, page.width - x1, page.height - y1)
         if gap < margin - 1e-6:

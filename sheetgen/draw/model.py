@@ -143,6 +143,7 @@ class Page:
     name: str = "page"                  # used for per-page file names (SVG/PNG)
     trim: Box | None = None
     bleed: Box | None = None
+    content_scale: float = 1.0          # what --printer-margin scaled the content to (1: as composed)
 
     def add(self, *items: Item) -> None:
         self.items.extend(items)

@@ -12,6 +12,7 @@ class Calibration:
     measured_x: float = 100.0           # what the printer made of a 100 mm ruler
     measured_y: float = 100.0
     printer: str | None = None
+    margin: float | None = None         # mm the printer leaves blank at the edges (calibrate --margin)
 
     @property
     def factor_x(self) -> float:
@@ -67,6 +68,8 @@ class BuildOptions:
     ruler: bool = True                  # print the 50 mm calibration ruler
     game: GameOptions = field(default_factory=GameOptions)   # options a game's sheets take
     scan_marks: bool = True             # playable pages: the corner markers and QR code of `sheetgen scan`
+    # --printer-margin: mm every page keeps clear of each edge (content scaled to fit); None: as composed
+    printer_margin: float | None = None
 
     def option(self, name: str, default=None):
         """A game option's value (e.g. option("columns")), or default when not given."""
