@@ -1,0 +1,201 @@
+"""`sheetgen play` for Dungeon Foury's 2 Players Mode (games/foury/web_two.py) through Starlette's
+TestClient: two clients, each joined as one player (?as=NAME, kept in a cookie), play the game of
+tests/data/foury_logs/two_players/legal-meet-duel.yaml by the page's own taps, buttons and duel
+form; each page shows its own sheet and offers only its player's steps on their turn; another
+player's step, a step out of turn and an undo of the other's step are refused and not recorded;
+the export passes `sheetgen check`.  The page adapter's view and forms are tested directly too."""
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient  # noqa: E402
+
+from sheetgen.cli import main  # noqa: E402
+from sheetgen.definitions.registry import tracker_for  # noqa: E402
+from sheetgen.tracker.journal import Journal  # noqa: E402
+from sheetgen.web.play import make_play_app  # noqa: E402
+
+KEY = "test-form-key"
+HALL = Path(__file__).parent / "data" / "foury_logs" / "test-hall.yaml"
+TRAITS = {"hearts": 4, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 2}
+# (who, the tap or step the page offers): legal-meet-duel.yaml played on the page
+SCRIPT = [("Ada", "in-C1-N"), ("Ben", "in-E3-E"),
+          ("Ada", {"move": "C1", "roll": 6}), ("Ada", "go-D1"), ("Ben", {"move": "E3", "roll": 6}),
+          ("Ada", {"move": "D2", "roll": 2}), ("Ada", {"collect": "chest"}), ("Ben", {"move": "D3", "roll": 6}),
+          ("Ada", "go-D1"), ("Ben", {"move": "D4", "roll": 6}), ("Ada", "go-D2"), ("Ada", "go-D3"), ("Ada", "go-D4")]
+
+
+def start(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        gid = j.new_game("foury", tracker_for("foury").start({"map": str(HALL), "players": "Ada,Ben",
+                                                               "traits": TRAITS}))
+    return path, gid
+
+
+def phones(path, gid):
+    app = make_play_app(path, form_key=KEY)
+    out = {}
+    for name in ("Ada", "Ben"):
+        client = TestClient(app, base_url="http://127.0.0.1:8765")
+        assert client.get(f"/g/{gid}?as={name}").status_code == 200      # joined: the cookie keeps the seat
+        out[name] = client
+    return out
+
+
+def act(client, gid, step=None, **fields):
+    data = {"key": KEY, **fields}
+    if step is not None:
+        data["step"] = json.dumps(step)
+    return client.post(f"/g/{gid}/act", data=data)
+
+
+def offered(page: str) -> list:
+    steps = [json.loads(html.unescape(v)) for v in re.findall(r'name="step" value="([^"]*)"', page) if v]
+    steps += [json.loads(html.unescape(v)) for v in re.findall(r'data-step="([^"]*)"', page)]
+    return steps
+
+
+def target(page: str, ident: str):
+    m = re.search(rf'id="{re.escape(ident)}" data-step="([^"]*)"', page)
+    assert m, f"the page offers no tap {ident}"
+    return json.loads(html.unescape(m.group(1)))
+
+
+def refusal(res) -> str | None:
+    m = re.search(r'id="refused"[^>]*><h2>[^<]*</h2><p>(.*?)</p>', res.text, re.S)
+    return html.unescape(m.group(1)) if m else None
+
+
+def steps_of(path, gid) -> int:
+    with Journal(path) as j:
+        return len(j.steps(gid))
+
+
+def play_script(path, gid, clients) -> None:
+    for who, how in SCRIPT:
+        other = "Ben" if who == "Ada" else "Ada"
+        page = clients[who].get(f"/g/{gid}").text
+        watcher = clients[other].get(f"/g/{gid}").text
+        if isinstance(how, str):
+            step = target(page, how)
+            assert step["player"] == who
+        else:
+            step = {"player": who, **how}
+            bare = {"player": who, **{k: v for k, v in how.items() if k != "roll"}}
+            assert bare in offered(page), f"{who}'s page does not offer {how}"
+        if not (isinstance(how, str) and how.startswith("in-")):
+            # the acting phone says it is its turn, or that its move starts it (the opponent's may go on:
+            # an extra step, a walk along explored rooms), or that what is left of its own is offered
+            assert re.search(r"<b>Your turn\.</b>|your move starts your turn|what is left of yours", page), (who, how)
+        # the other phone offers no step of another player
+        assert all(s["player"] == other for s in offered(watcher))
+        n = steps_of(path, gid)
+        res = act(clients[who], gid, step)
+        assert res.status_code == 200 and refusal(res) is None, refusal(res) or res.text[:2000]
+        assert steps_of(path, gid) == n + 1
+
+
+def test_two_phones_play_to_the_duel_and_the_export_passes_check(tmp_path):
+    path, gid = start(tmp_path)
+    clients = phones(path, gid)
+    play_script(path, gid, clients)
+    ada, ben = (clients[n].get(f"/g/{gid}").text for n in ("Ada", "Ben"))
+    # Ada reached Ben: her phone has the duel form, his says she records it
+    assert 'id="duel-form"' in ada and 'id="duel-form"' not in ben and "Ada reached you" in ben
+    res = act(clients["Ada"], gid, panel="duel", hero="5", opponent="2", weapon="1")
+    assert refusal(res) is None and "Pencil this" in res.text and "Ben: hearts 4 -&gt; 3" in res.text
+    ben = clients["Ben"].get(f"/g/{gid}").text
+    assert "Last step, by Ada" in ben and "Ben: hearts 4 -&gt; 3" in ben
+    assert re.search(r'id="res-hearts"><b>3</b>', ben) and re.search(r'id="res-hearts"><b>4</b>', res.text)
+    log = clients["Ben"].get(f"/g/{gid}/log.yaml")
+    out = tmp_path / "game.yaml"
+    out.write_text(log.text, encoding="utf-8")
+    checked = CliRunner().invoke(main, ["check", str(out)])
+    assert checked.exit_code == 0, checked.output + log.text
+    assert "duel: {hero: 5, opponent: 2, weapon: true" in log.text
+
+
+def test_each_phone_shows_its_own_sheet_and_both_positions(tmp_path):
+    path, gid = start(tmp_path)
+    clients = phones(path, gid)
+    play_script(path, gid, clients)
+    ada, ben = (clients[n].get(f"/g/{gid}").text for n in ("Ada", "Ben"))
+    assert "You play <b>Ada</b>" in ada and "You play <b>Ben</b>" in ben
+    # her own sheet: one chest (D2), his: three; both markers on the map, each phone's own first
+    assert re.search(r'id="res-chests"><b>1</b>', ada) and re.search(r'id="res-chests"><b>3</b>', ben)
+    for page in (ada, ben):
+        assert 'id="hero-here"' in page and 'id="opponent-here"' in page and 'id="players"' in page
+        assert "D4" in page
+
+
+def test_the_wrong_player_and_out_of_turn_are_refused_and_not_recorded(tmp_path):
+    path, gid = start(tmp_path)
+    clients = phones(path, gid)
+    res = act(clients["Ben"], gid, {"player": "Ada", "entry": "C1:N"})
+    assert refusal(res) == "You play Ben: this step is Ada's, recorded from Ada's phone"
+    assert steps_of(path, gid) == 0
+    act(clients["Ada"], gid, {"player": "Ada", "entry": "C1:N"})
+    res = act(clients["Ben"], gid, {"player": "Ben", "entry": "C1:N"})       # Ada's side
+    assert "different side" in refusal(res) and steps_of(path, gid) == 1
+    act(clients["Ben"], gid, {"player": "Ben", "entry": "E3:E"})
+    res = act(clients["Ben"], gid, {"player": "Ben", "move": "E3", "roll": 6})   # Ada plays first
+    assert "Ada first" in refusal(res) and steps_of(path, gid) == 2
+    # undo: only the phone of the player whose step it was takes it back
+    res = clients["Ada"].post(f"/g/{gid}/undo", data={"key": KEY})
+    assert "The last step is Ben's" in refusal(res) and steps_of(path, gid) == 2
+    res = clients["Ben"].post(f"/g/{gid}/undo", data={"key": KEY})
+    assert res.status_code == 200 and "Undone" in res.text and steps_of(path, gid) == 1
+
+
+def test_a_fight_panel_records_the_fight_as_the_players(tmp_path):
+    path, gid = start(tmp_path)
+    clients = phones(path, gid)
+    for who, step in (("Ada", {"entry": "C1:N"}), ("Ben", {"entry": "E3:E"})):
+        act(clients[who], gid, {"player": who, **step})
+    # find a room whose roll brings a monster: the fight panel, in the rules' order, as Ada's step
+    from sheetgen.games.foury.web import PAGE
+    step = PAGE.step_from_form("fight", {"player": "Ada", "hero": "6", "enemy": "1", "weapon": "1"})
+    assert step == {"player": "Ada", "fight": {"hero": 6, "enemy": 1, "weapon": True}}
+    assert PAGE.step_from_form("oracle", {"as": "Ben", "words": "dark  door"}) == \
+        {"player": "Ben", "oracle": {"words": "dark door"}}
+    assert PAGE.step_from_form("duel", {"as": "Ben", "hero": "3", "opponent": "", "shield": "1"}) == \
+        {"player": "Ben", "duel": {"hero": 3, "opponent": None, "shield": True}}
+    # a one-player form without a player is the one-player step, as before
+    assert PAGE.step_from_form("fight", {"hero": "2", "enemy": "3"}) == {"fight": {"hero": 2, "enemy": 3}}
+
+
+def test_the_view_of_each_seat_offers_only_that_players_steps(tmp_path):
+    from sheetgen.games.foury.web import PAGE
+    path, gid = start(tmp_path)
+    with Journal(path) as j:
+        header = j.game(gid).header
+    sheet = PAGE.sheet(header)
+    steps = [{"player": "Ada", "entry": "C1:N"}, {"player": "Ben", "entry": "E3:E"}]
+    state = tracker_for("foury").replay(header, steps)
+    ada = PAGE.seat_view("Ada", header, steps, sheet, state=state)
+    ben = PAGE.seat_view("ben", header, steps, sheet, state=state)      # a seat's case does not matter
+    assert ada["turn"] == ben["turn"] == "Ada" and ada["seat"] == "Ada" and ben["seat"] == "Ben"
+    assert [t["step"] for t in ada["targets"]] == [{"player": "Ada", "move": "C1"}]
+    assert ben["targets"] == [] and ben["actions"] == [] and ben["watching"]
+    assert "Ada's turn" in ben["hint"] and "Your turn" in ada["hint"]
+    assert [p["name"] for p in ada["players"]] == ["Ada", "Ben"] and ada["players"][0]["you"]
+    # without a seat (a phone passed round) the page shows the player to play
+    assert PAGE.seat_view(None, header, steps, sheet, state=state)["targets"] == ada["targets"]
+    assert PAGE.seat_refusal(header, state, {"player": "Ada", "move": "C1"}, "Ben").startswith("You play Ben")
+    assert PAGE.seat_refusal(header, state, {"player": "Ada", "move": "C1"}, "Ada") is None
+    assert "not a player" in PAGE.seat_refusal(header, state, {"player": "Ada", "move": "C1"}, "Cy")
+    assert PAGE.undo_refusal(header, steps[-1], "Ada").startswith("The last step is Ben's")
+    assert PAGE.seats(header) == ["Ada", "Ben"] and PAGE.title(header).endswith("Ada and Ben")
+
+
+def test_play_serves_a_two_player_journal(tmp_path):
+    from sheetgen.commands.play import _servable
+    path, gid = start(tmp_path)
+    with Journal(path) as j:
+        _servable(j, gid)               # no InputError: the page serves it
