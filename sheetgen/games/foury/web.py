@@ -507,3 +507,6 @@ def _heading(frm: Any, to: Any) -> str:
 
 
 PAGE = FouryPage()
+
+# what the two-player page (web_two.py) shares, by public names
+focus_of, side_line = _focus, _side_line

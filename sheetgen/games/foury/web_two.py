@@ -167,8 +167,8 @@ class TwoPage:
             g, trails, done = T.new_game(board, heroes, tuple(names_of(header))), Trails(), []
         for step in steps[len(done):]:
             try:
-                i, rest = TT._index(header, step)
-                action = TT._action(rest)
+                i, rest = TT.player_step(header, step)
+                action = TT.action_of(rest)
             except Illegal:
                 continue
             out = T.step(g, i, action)
@@ -190,7 +190,7 @@ class TwoPage:
         if me is None:
             return f"'{seat}' is not a player of this game ({names[0]} or {names[1]}): join from the join page"
         try:
-            i, _ = TT._index(header, step)
+            i, _ = TT.player_step(header, step)
         except Illegal as exc:
             return str(exc)
         if i != me:
@@ -207,7 +207,7 @@ class TwoPage:
         names = names_of(header)
         me = seat_index(header, seat)
         try:
-            i, _ = TT._index(header, step)
+            i, _ = TT.player_step(header, step)
         except Illegal:
             return None
         if me is not None and i != me:
@@ -218,7 +218,7 @@ class TwoPage:
     def view(self, seat: str | None, header: dict, steps: list, sheet: Any, told: Told | None = None,
              state: Any = None, game: Any = None) -> PageView:
         from .sheets.pencil import overlay
-        from .web import HERO, HL_CELL, HL_WALL, _focus, _side_line
+        from .web import HERO, HL_CELL, HL_WALL, focus_of, side_line
         names = names_of(header)
         g, trails = self.replayed(header, steps, game)
         offers = [offered(g, 0), offered(g, 1)]
@@ -241,7 +241,7 @@ class TwoPage:
             for cell, side in told.walls:
                 r = rects.get(f"cell-{cell}")
                 if r:
-                    hl.append(Line(*_side_line(r, side), HL_WALL, id=f"hl-wall-{cell}-{side}", cls="hl wall"))
+                    hl.append(Line(*side_line(r, side), HL_WALL, id=f"hl-wall-{cell}-{side}", cls="hl wall"))
             for cell in told.cells:
                 r = rects.get(f"cell-{cell}")
                 if r:
@@ -290,7 +290,7 @@ class TwoPage:
             last = self._last(header, steps, state)
         return {
             "overlay": overlay_doc, "crop": sheet.crop, "page": (page.width, page.height),
-            "focus": _focus(sheet.crop, rects.get(f"cell-{cell_name(st.pos)}") if st.pos is not None else None),
+            "focus": focus_of(sheet.crop, rects.get(f"cell-{cell_name(st.pos)}") if st.pos is not None else None),
             "targets": targets, "actions": actions, "fight": fight, "panels": panels,
             "status": self._status(header, g),
             "resources": [(k, st.res.get(k, 0), st.caps.get(k)) for k in RESOURCES] + [("turns", st.turns, None)],
@@ -305,16 +305,16 @@ class TwoPage:
 
     def _status(self, header: dict, g: T.TwoPlayerGame) -> list[str]:
         from .tracker import ADAPTER
-        return ADAPTER._two.status(TT.TwoTrackState(header, g.states[0].board, g, [])).splitlines()[1:]
+        return TT.TwoTracker(ADAPTER).status(TT.TwoTrackState(header, g.states[0].board, g, [])).splitlines()[1:]
 
     def _last(self, header: dict, steps: list, state: Any) -> dict | None:
         """What the last step did, for the phone that did not record it."""
         from .tracker import ADAPTER
         try:
-            i, _ = TT._index(header, steps[-1])
-            before = ADAPTER._two.replay(header, steps[:-1])
-            after = state if isinstance(state, TT.TwoTrackState) else ADAPTER._two.replay(header, steps)
-            lines = ADAPTER._two.tell(before, after, steps[-1]).lines
+            i, _ = TT.player_step(header, steps[-1])
+            before = TT.TwoTracker(ADAPTER).replay(header, steps[:-1])
+            after = state if isinstance(state, TT.TwoTrackState) else TT.TwoTracker(ADAPTER).replay(header, steps)
+            lines = TT.TwoTracker(ADAPTER).tell(before, after, steps[-1]).lines
         except Illegal:
             return None
         return {"by": names_of(header)[i], "lines": lines or ["(nothing to pencil)"]}
