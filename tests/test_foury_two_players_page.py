@@ -146,7 +146,9 @@ def test_the_wrong_player_and_out_of_turn_are_refused_and_not_recorded(tmp_path)
     act(clients["Ben"], gid, {"player": "Ben", "entry": "E3:E"})
     res = act(clients["Ben"], gid, {"player": "Ben", "move": "E3", "roll": 6})   # Ada plays first
     assert "Ada first" in refusal(res) and steps_of(path, gid) == 2
-    # undo: only the phone of the player whose step it was takes it back
+    # undo: only the phone of the player whose step it was takes it back (the other's button says why)
+    assert 'id="undo" disabled' in clients["Ada"].get(f"/g/{gid}").text
+    assert 'id="undo" disabled' not in clients["Ben"].get(f"/g/{gid}").text
     res = clients["Ada"].post(f"/g/{gid}/undo", data={"key": KEY})
     assert "The last step is Ben's" in refusal(res) and steps_of(path, gid) == 2
     res = clients["Ben"].post(f"/g/{gid}/undo", data={"key": KEY})

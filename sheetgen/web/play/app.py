@@ -270,7 +270,10 @@ class Pages:
                 erase = ad.undo_lines(state, _step_json(query["u"]))
             except (InputError, ValueError, KeyError, TypeError):
                 erase = None            # not a step: the plain "erase it" is said
+        # a phone whose player may not take back the last step (another player's): its undo says why
+        undo_refused = page.undo_refusal(game.header, steps[-1], seat) if seat and steps else None
         return dict(game=game, gid=gid, view=view, overlay=overlay, steps=len(steps), told=told_lines,
+                    undo_refused=undo_refused,
                     fightflow=fightflow, erase=erase, moved=moved,
                     undid=query.get("undid"), refused=refused, dice=dice, pending=pending_die, rolled=rolled,
                     question=game.header.get("question"), title=page.title(game.header), seat=seat)
