@@ -155,12 +155,31 @@ def test_the_wrong_player_and_out_of_turn_are_refused_and_not_recorded(tmp_path)
     assert res.status_code == 200 and "Undone" in res.text and steps_of(path, gid) == 1
 
 
-def test_a_fight_panel_records_the_fight_as_the_players(tmp_path):
+def test_a_fight_keeps_the_other_phone_waiting_and_its_panel_records_it(tmp_path):
     path, gid = start(tmp_path)
     clients = phones(path, gid)
-    for who, step in (("Ada", {"entry": "C1:N"}), ("Ben", {"entry": "E3:E"})):
-        act(clients[who], gid, {"player": who, **step})
-    # find a room whose roll brings a monster: the fight panel, in the rules' order, as Ada's step
+    for who, step in (("Ada", {"entry": "C1:N"}), ("Ben", {"entry": "E3:E"}), ("Ada", {"move": "C1", "roll": 6}),
+                      ("Ada", {"move": "B1"})):         # the extra step into B1: the statue's fight
+        assert refusal(act(clients[who], gid, {"player": who, **step})) is None
+    ben = clients["Ben"].get(f"/g/{gid}").text
+    assert not offered(ben) and "It is <b>Ada</b>'s turn" in ben
+    res = act(clients["Ben"], gid, {"player": "Ben", "move": "E3", "roll": 6})
+    assert refusal(res) == "It is Ada's turn: Ada finishes it first (a fight or a choice is due)"
+    assert steps_of(path, gid) == 4
+    # Ada's fight panel in the rules' order: her die 6, no weapon, the statue's 1; its form is Ada's step
+    page = clients["Ada"].get(f"/g/{gid}?fh=6&fw=0&fe=1").text
+    form = re.search(r'<form method="post" action="/g/1/act" class="act">(.*?)</form>',
+                     page[page.index('id="fight"'):], re.S).group(1)
+    fields = dict(re.findall(r'name="([a-z_]+)" value="([^"]*)"', form))
+    assert fields["player"] == "Ada" and fields["panel"] == "fight"
+    res = act(clients["Ada"], gid, **{k: v for k, v in fields.items() if k != "key"})
+    assert refusal(res) is None and steps_of(path, gid) == 5
+    with Journal(path) as j:
+        assert j.steps(gid)[-1]["player"] == "Ada" and j.steps(gid)[-1]["fight"]["hero"] == 6
+    assert offered(clients["Ben"].get(f"/g/{gid}").text)       # the fight is over: Ben may move
+
+
+def test_the_forms_make_the_players_steps():
     from sheetgen.games.foury.web import PAGE
     step = PAGE.step_from_form("fight", {"player": "Ada", "hero": "6", "enemy": "1", "weapon": "1"})
     assert step == {"player": "Ada", "fight": {"hero": 6, "enemy": 1, "weapon": True}}

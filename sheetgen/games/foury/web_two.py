@@ -198,7 +198,7 @@ class TwoPage:
         g = state.game
         other = 1 - me
         if busy(g, other, offered(g, other)) and g.duel_due is None:
-            return f"it is {names[other]}'s turn: {names[other]} finishes it first (a fight or a choice is due)"
+            return f"It is {names[other]}'s turn: {names[other]} finishes it first (a fight or a choice is due)"
         if g.duel_due is not None and g.duel_due != me:
             return f"{names[other]} reached you: {names[other]} records the duel first"
         return None
@@ -223,6 +223,9 @@ class TwoPage:
         g, trails = self.replayed(header, steps, game)
         offers = [offered(g, 0), offered(g, 1)]
         turn = turn_of(g, offers)
+        for i in (0, 1):
+            if busy(g, 1 - i, offers[1 - i]):
+                offers[i] = []          # the opponent's fight comes first (a move now is refused)
         me = seat_index(header, seat)
         if me is None:          # a page opened without joining: the player to play (a phone passed round)
             me = turn if turn is not None else 0
