@@ -119,6 +119,9 @@ def test_two_phones_play_to_the_duel_and_the_export_passes_check(tmp_path):
     checked = CliRunner().invoke(main, ["check", str(out)])
     assert checked.exit_code == 0, checked.output + log.text
     assert "duel: {hero: 5, opponent: 2, weapon: true" in log.text
+    state = clients["Ada"].get(f"/g/{gid}/state.json").json()        # the engine's view: the player to play
+    assert state["steps"] == len(SCRIPT) + 1 and state["phase"] == "inside"
+    assert clients["Ada"].get(f"/g/{gid}/pencil.pdf").status_code == 200
 
 
 def test_each_phone_shows_its_own_sheet_and_both_positions(tmp_path):
@@ -220,3 +223,58 @@ def test_play_serves_a_two_player_journal(tmp_path):
     path, gid = start(tmp_path)
     with Journal(path) as j:
         _servable(j, gid)               # no InputError: the page serves it
+
+
+# the page plays the default readings: a log declaring another (duel-treasure) is not for it
+LEGAL_LOGS = sorted(p for p in (HALL.parent / "two_players").glob("legal-*.yaml")
+                    if "readings: [duel" not in p.read_text(encoding="utf-8"))
+
+
+def test_the_example_logs_left_for_the_page_are_most_of_them():
+    assert len(LEGAL_LOGS) >= 7
+
+
+@pytest.mark.parametrize("log", LEGAL_LOGS, ids=lambda p: p.stem)
+def test_every_legal_example_log_plays_on_the_two_phones(tmp_path, log):
+    """Each step of the log is offered on its player's phone (a fight or a duel: its panel) and
+    recorded from it; the export passes `sheetgen check`."""
+    import yaml
+    data = yaml.safe_load(log.read_text(encoding="utf-8"))
+    header = {"ruleset": "foury", "map": str((log.parent / data["map"]).resolve()), "players": [{"name": p["name"], "hero": p["hero"]}
+                                                                 for p in data["players"]]}
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        gid = j.new_game("foury", header)
+    clients = phones(path, gid)
+    steps = [{"player": p["name"], "entry": p["entry"]} for p in data["players"]] + data["steps"]
+    for step in steps:
+        who = step["player"]
+        if {"sheet", "score"} & step.keys():
+            continue                    # the sheet's own bookkeeping: no step of the page
+        page = clients[who].get(f"/g/{gid}").text
+        if "fight" in step:
+            assert 'id="fight"' in page, step
+        elif "duel" in step:
+            assert 'id="duel-form"' in page, step
+        elif "exit" in step and not step["exit"].startswith(page_position(page)):
+            # an exit written with the move into its cell: the page offers that move first
+            assert {"player": who, "move": step["exit"].split(":")[0]} in offered(page), step
+        else:
+            bare = {k: v for k, v in step.items() if k != "roll"}
+            assert bare in offered(page), f"{who}'s page does not offer {step}"
+        res = act(clients[who], gid, step)
+        assert refusal(res) is None, (step, refusal(res))
+    if data.get("winner"):              # decided: both phones say who won
+        said = "a draw" if str(data["winner"]).lower() == "draw" else f"{data['winner']} wins"
+        for client in clients.values():
+            assert f"The game is over: {said}" in client.get(f"/g/{gid}").text
+    text = clients["Ada"].get(f"/g/{gid}/log.yaml").text
+    out = tmp_path / "game.yaml"
+    out.write_text(text, encoding="utf-8")
+    checked = CliRunner().invoke(main, ["check", str(out)])
+    assert checked.exit_code == 0, checked.output + text
+
+
+def page_position(page: str) -> str:
+    m = re.search(r'<span class="where">in ([A-Z][0-9]+) ', page)
+    return m.group(1) + ":" if m else "-"

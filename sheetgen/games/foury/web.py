@@ -152,6 +152,8 @@ class FouryPage(GamePage):
         STEPS, unused here (the pencil trail needs the replay); game: the caller's name for this game
         (its journal id), so its replay goes on from the last page's)."""
         from .sheets.pencil import oracle_marks, overlay
+        if header.get("players"):       # the 2 Players Mode: the page of the player to play
+            return self.two.view(None, header, steps, sheet, told, state=state, game=game)
         fmap = cached_map(header["map"])
         hero, _ = track_hero(header, fmap.board)
         state, trail = self._replayed(fmap.board, hero, header, steps, game)

@@ -411,7 +411,13 @@ class TwoPage:
 
 
 def _centre(rects: dict, where: Any) -> tuple[float, float] | None:
+    """The middle of a cell on the sheet, or of the outside of an entry arrow's side ("arrow", cell, side)."""
     if where and where[0] == "arrow":
-        return None
+        from .board import DELTA
+        r = rects.get(f"cell-{cell_name(where[1])}")
+        if not r:
+            return None
+        dx, dy = DELTA[where[2]]
+        return (r[0] + r[2] / 2 + dx * r[2] * 0.95, r[1] + r[3] / 2 + dy * r[3] * 0.95)
     r = rects.get(f"cell-{cell_name(where)}")
     return (r[0] + r[2] / 2, r[1] + r[3] / 2) if r else None
