@@ -223,6 +223,11 @@ def test_play_serves_a_two_player_journal(tmp_path):
     path, gid = start(tmp_path)
     with Journal(path) as j:
         _servable(j, gid)               # no InputError: the page serves it
+    client = TestClient(make_play_app(path, form_key=KEY, host="0.0.0.0", token="tok123"),
+                        base_url="http://192.168.1.7:8765")
+    join = client.get(f"/g/{gid}/join?token=tok123").text
+    for name in ("Ada", "Ben"):         # an address (and a QR code) per player, carrying the token
+        assert f"/g/{gid}?as={name}&amp;token=tok123" in join
 
 
 # the page plays the default readings: a log declaring another (duel-treasure) is not for it
