@@ -209,6 +209,9 @@ def test_the_view_of_each_seat_offers_only_that_players_steps(tmp_path):
     assert ben["targets"] == [] and ben["actions"] == [] and ben["watching"]
     assert "Ada's turn" in ben["hint"] and "Your turn" in ada["hint"]
     assert [p["name"] for p in ada["players"]] == ["Ada", "Ben"] and ada["players"][0]["you"]
+    from sheetgen.render import render_svg_pages
+    drawn = render_svg_pages(ben["overlay"])[0]
+    assert 'id="hero-here"' in drawn and 'id="opponent-here"' in drawn     # beside their arrows, before a move
     # without a seat (a phone passed round) the page shows the player to play
     assert PAGE.seat_view(None, header, steps, sheet, state=state)["targets"] == ada["targets"]
     assert PAGE.seat_refusal(header, state, {"player": "Ada", "move": "C1"}, "Ben").startswith("You play Ben")

@@ -253,10 +253,16 @@ class TwoPage:
         for i in (me, other):
             s = g.states[i]
             r = rects.get(f"cell-{cell_name(s.pos)}") if s.phase == E.INSIDE and s.pos is not None else None
-            if r is None:
+            at_arrow = _centre(rects, ("arrow",) + tuple(s.entry)) \
+                if r is None and s.phase == E.INSIDE and s.entry is not None else None
+            if r is None and at_arrow is None:
                 continue
-            x, y, w, h = r
-            cx, cy = (x + w * 0.82, y + h * 0.18) if i == me else (x + w * 0.18, y + h * 0.82)
+            if r is not None:
+                x, y, w, h = r
+                cx, cy = (x + w * 0.82, y + h * 0.18) if i == me else (x + w * 0.18, y + h * 0.82)
+            else:                       # entered, not yet moved: beside their arrow
+                w = next(iter(v for k, v in rects.items() if k.startswith("cell-")))[2]
+                cx, cy = at_arrow
             rad = max(1.2, w * 0.16)
             ring = Style(stroke="#ffffff", stroke_width=0.35, fill=COLOURS[i])
             hl.append(Group((Circle(cx, cy, rad, ring if i != me else Style(stroke=HERO.stroke, stroke_width=0.5,
