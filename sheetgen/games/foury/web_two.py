@@ -424,6 +424,6 @@ def _centre(rects: dict, where: Any) -> tuple[float, float] | None:
         if not r:
             return None
         dx, dy = DELTA[where[2]]
-        return (r[0] + r[2] / 2 + dx * r[2] * 0.95, r[1] + r[3] / 2 + dy * r[3] * 0.95)
+        return (r[0] + r[2] / 2 + dx * r[2] * 0.6, r[1] + r[3] / 2 + dy * r[3] * 0.6)
     r = rects.get(f"cell-{cell_name(where)}")
     return (r[0] + r[2] / 2, r[1] + r[3] / 2) if r else None
