@@ -46,6 +46,7 @@ GAME_ROLES = {
     "formats": "formats",
     "sheets": "sheets",
     "tracker": "tracker", "fightflow": "tracker", "tracker_two": "tracker", "sim": "sim", "cli": "cli", "scan": "scan", "web": "web",
+    "web_two": "web",               # the 2 Players Mode's part of the companion page
     "design": "design",
     "mapgen": "cli",                # `sheetgen generate map`: a game command beside cli.py
 }
@@ -64,7 +65,7 @@ SHAPE = ("rules", "actions", "notation", "readings", "tables", "formats", "sheet
 BY_DECLARATION = {"simulator": "sim", "scanner": "scan", "designer": "design"}
 # the helpers one game has and the others need not (each is in GAME_ROLES, so its imports are held)
 GAME_EXTRAS = {
-    "foury": {"board", "heroes", "vocabulary", "fightflow", "randomplay", "mapgen", "tracker_two"},
+    "foury": {"board", "heroes", "vocabulary", "fightflow", "randomplay", "mapgen", "tracker_two", "web_two"},
     "exploration": {"shapes", "mapmode", "generate"},
     "navigation": set(),
     "shuffle": set(),

@@ -249,10 +249,6 @@ def test_track_a_two_player_game_and_export_a_log_check_accepts(tmp_path):
     from sheetgen.games.foury.formats.playlog_two import replay
     ada, ben = replay(loaded.definition)[0].states
     assert ada.res["weapon"] == 1 and ada.pos == ben.pos == P("D4")
-    # the page has no two-player mode yet: play says so and exits 2 (the guard: it would serve instead)
-    page = subprocess.run([sys.executable, "-m", "sheetgen", "play", "--journal", str(tmp_path / "j.db"),
-                           "--port", "0"], capture_output=True, text=True, timeout=120)
-    assert page.returncode == 2 and "2 Players Mode has no page yet" in page.stderr
 
 
 def test_track_players_is_refused_where_a_tracker_has_no_players_mode(tmp_path):

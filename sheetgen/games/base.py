@@ -592,6 +592,21 @@ class GamePage(ABC):
         (the default) for a game of one player."""
         return []
 
+    def seat_view(self, seat: str | None, header: dict, steps: list, sheet: Any, told: Told | None = None,
+                  pending: Any = None, state: Any = None, game: Any = None) -> PageView:
+        """What the phone of player SEAT shows (a game where each player sees their own sheet); seat
+        None: a page opened without joining.  By default every phone shows the same: view()."""
+        return self.view(header, steps, sheet, told, pending=pending, state=state, game=game)
+
+    def seat_refusal(self, header: dict, state: Any, step: Any, seat: str) -> str | None:
+        """Why the phone of player SEAT may not record STEP (another player's step), or None.  The
+        rules' own refusals (a step out of turn) are the tracker's; by default any phone may."""
+        return None
+
+    def undo_refusal(self, header: dict, step: Any, seat: str) -> str | None:
+        """Why the phone of player SEAT may not take back STEP, the last one recorded, or None."""
+        return None
+
     def fight_stage(self, header: dict, steps: list, state: Any, query: dict, secret: str) -> dict | None:
         """Where a fight asked in the rules' order stands (a game whose fights ask your die, a
         choice, then the foe's die), for the page's fight panel; None (the default): no such fight."""

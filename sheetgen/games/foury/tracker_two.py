@@ -250,3 +250,7 @@ def _next(g: T.TwoPlayerGame, names: list[str]) -> str:
         return f"{names[0]} plays first"
     return f"{names[g.turn]}'s turn goes on, or {names[1 - g.turn]} starts the next ({cell_name(s[g.turn].pos)})" \
         if s[g.turn].pos is not None else f"{names[1 - g.turn]}'s turn"
+
+
+# what the two-player page (web_two.py) shares, by public names
+player_step, action_of = _index, _action

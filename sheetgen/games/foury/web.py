@@ -43,12 +43,36 @@ class FouryPage(GamePage):
     def __init__(self) -> None:
         self._trails: dict = {}         # (game, header JSON) -> (steps, state, trail) of its last page
 
-    def cannot_serve(self, header: dict) -> str | None:
-        """Why the page cannot serve this game (None: it can)."""
+    @property
+    def two(self) -> Any:
+        """The 2 Players Mode's part of the page (web_two.py): a header with `players:`."""
+        from .web_two import TwoPage
+        found = self.__dict__.get("_two")
+        if found is None:
+            found = self.__dict__["_two"] = TwoPage(self)
+        return found
+
+    def seats(self, header: dict) -> list[str]:
+        """The 2 Players Mode: each player on their own phone."""
+        return [p["name"] for p in header.get("players") or ()]
+
+    def seat_view(self, seat: str | None, header: dict, steps: list, sheet: Any, told: Told | None = None,
+                  pending: Any = None, state: Any = None, game: Any = None) -> PageView:
         if header.get("players"):
-            return ("a game of the 2 Players Mode has no page yet: `sheetgen track step` records it, "
-                    "`sheetgen track status` shows both sheets")
-        return None
+            return self.two.view(seat, header, steps, sheet, told, state=state, game=game)
+        return self.view(header, steps, sheet, told, pending=pending, state=state, game=game)
+
+    def seat_refusal(self, header: dict, state: Any, step: Any, seat: str) -> str | None:
+        return self.two.refusal(header, state, step, seat) if header.get("players") else None
+
+    def undo_refusal(self, header: dict, step: Any, seat: str) -> str | None:
+        return self.two.undo_refusal(header, step, seat) if header.get("players") else None
+
+    def title(self, header: dict) -> str:
+        if header.get("players"):
+            names = [p["name"] for p in header["players"]]
+            return f"{GamePage.title(self, dict(header, hero=None))}, {names[0]} and {names[1]}"
+        return GamePage.title(self, header)
 
     # -- the sheet ---------------------------------------------------------------------
     def sheet_key(self, header: dict) -> tuple:
@@ -60,6 +84,8 @@ class FouryPage(GamePage):
         except OSError:
             stamp = None
         hero = header.get("hero") or {}
+        if header.get("players"):
+            return (ref, stamp, "2 players")       # the map without a hero's picture: both play on it
         return (ref, stamp, hero.get("name"), tuple(sorted((hero.get("traits") or {}).items())))
 
     def sheet(self, header: dict) -> Sheet:
@@ -68,9 +94,12 @@ class FouryPage(GamePage):
         from .sheets.map import compose_map
         from .sheets.pencil import element_rects
         fmap = cached_map(header["map"])
-        hero, _ = track_hero(header, fmap.board)
-        options = BuildOptions(game=game_options(hero=hero.name or None))
-        doc = compose_map(fmap, options, hero_object(hero.name) if hero.name else None)
+        if header.get("players"):
+            doc = compose_map(fmap, BuildOptions(), None)
+        else:
+            hero, _ = track_hero(header, fmap.board)
+            options = BuildOptions(game=game_options(hero=hero.name or None))
+            doc = compose_map(fmap, options, hero_object(hero.name) if hero.name else None)
         rects = element_rects(doc.pages[0])
         cells = [r for k, r in rects.items() if k.startswith("cell-")]
         if cells:
@@ -107,6 +136,8 @@ class FouryPage(GamePage):
         from .formats.sheet import hero_object
         from .sheets.map import compose_map
         from .sheets.pencil import pencil_over
+        if header.get("players"):
+            return self.two.pencil_document(header, steps)
         fmap = cached_map(header["map"])
         hero, _ = track_hero(header, fmap.board)
         options = BuildOptions(game=game_options(hero=hero.name or None))
@@ -121,6 +152,8 @@ class FouryPage(GamePage):
         STEPS, unused here (the pencil trail needs the replay); game: the caller's name for this game
         (its journal id), so its replay goes on from the last page's)."""
         from .sheets.pencil import oracle_marks, overlay
+        if header.get("players"):       # the 2 Players Mode: the page of the player to play
+            return self.two.view(None, header, steps, sheet, told, state=state, game=game)
         fmap = cached_map(header["map"])
         hero, _ = track_hero(header, fmap.board)
         state, trail = self._replayed(fmap.board, hero, header, steps, game)
@@ -145,8 +178,29 @@ class FouryPage(GamePage):
             hl.append(Dot(x + w * 0.82, y + h * 0.18, max(0.9, w * 0.1), HERO, id="hero-here", cls="hl hero"))
         overlay_doc = Document([Page(page.width, page.height, [Group(tuple(marks), id="pencil", cls="pencil"),
                                                                Group(tuple(hl), id="highlight", cls="hl")])])
-        legal = list(g.rules.legal_actions(g))
-        targets, actions, fight = [], [], None
+        targets, actions, fight = self.controls(g, header, rects, list(g.rules.legal_actions(g)))
+        return {
+            "overlay": overlay_doc,
+            "crop": sheet.crop,
+            "focus": _focus(sheet.crop, rects.get(f"cell-{cell_name(g.pos)}") if g.pos is not None else None),
+            "page": (page.width, page.height),
+            "targets": targets,
+            "actions": actions,
+            "fight": fight,
+            "status": ADAPTER.status(_track_state(header, fmap, hero, g, steps)).splitlines()[1:-1],
+            "resources": [(k, g.res.get(k, 0), g.caps.get(k)) for k in RESOURCES],
+            "phase": g.phase,
+            "over": g.phase == E.OVER or (g.phase == E.DEAD and g.coin_used),
+            "position": cell_name(g.pos) if g.pos else None,
+            "oracle_question": True,
+            "hint": _hint(g, fight),
+        }
+
+    def controls(self, g: Any, header: dict, rects: dict, legal: list) -> tuple[list, list, dict | None]:
+        """(targets, actions, fight panel) of the actions LEGAL in state G: taps on the map, buttons."""
+        targets: list = []
+        actions: list = []
+        fight = None
         for a in legal:
             step = notation.serialize(a)
             if isinstance(a, Move):
@@ -191,22 +245,7 @@ class FouryPage(GamePage):
                 label = words.get(type(a)) or notation.describe(a).replace("exit ", "exit through ").replace(
                     "shovel ", "shovel the wall ").replace("circle ", "magic circle to ").replace("lever ", "pull lever ")
                 actions.append({"kind": type(a).__name__.lower(), "label": label, "step": step, "die": False})
-        return {
-            "overlay": overlay_doc,
-            "crop": sheet.crop,
-            "focus": _focus(sheet.crop, rects.get(f"cell-{cell_name(g.pos)}") if g.pos is not None else None),
-            "page": (page.width, page.height),
-            "targets": targets,
-            "actions": actions,
-            "fight": fight,
-            "status": ADAPTER.status(_track_state(header, fmap, hero, g, steps)).splitlines()[1:-1],
-            "resources": [(k, g.res.get(k, 0), g.caps.get(k)) for k in RESOURCES],
-            "phase": g.phase,
-            "over": g.phase == E.OVER or (g.phase == E.DEAD and g.coin_used),
-            "position": cell_name(g.pos) if g.pos else None,
-            "oracle_question": True,
-            "hint": _hint(g, fight),
-        }
+        return targets, actions, fight
 
     def _replayed(self, board: Any, hero: Any, header: dict, steps: list, game: Any = None) -> tuple[Any, Any]:
         """(state, trail) after STEPS: the page is drawn after every tap, so the game's last replay
@@ -247,6 +286,8 @@ class FouryPage(GamePage):
         import random
         from urllib.parse import urlencode
         from . import fightflow as F
+        if header.get("players"):
+            return self.two.fight_stage(header, steps, state, query, secret)
         g = state.game
         if not (g.phase == E.INSIDE and g.pos is not None and any(isinstance(a, Fight) for a in
                                                                   g.rules.legal_actions(g))):
@@ -333,7 +374,15 @@ class FouryPage(GamePage):
                 "value": g.rules.chest_value(g), "resources": list(TRAITS)}
 
     def step_from_form(self, kind: str, form: Mapping[str, str]) -> dict | str | None:
-        """The step of a panel's form (fight, market, oracle) from its fields; None: not this game's."""
+        """The step of a panel's form (fight, market, oracle; a duel) from its fields; None: not this
+        game's.  A two-player game's step is the player's: the form's `player`, else its seat (`as`)."""
+        who = form.get("player") or form.get("as")
+        if who:
+            from .web_two import step_of
+            return step_of(self._step_from_form(kind, form), kind, form, str(who))
+        return self._step_from_form(kind, form)
+
+    def _step_from_form(self, kind: str, form: Mapping[str, str]) -> dict | str | None:
         if kind == "fight":
             f: dict = {}
             for key in ("hero", "enemy"):
@@ -460,3 +509,6 @@ def _heading(frm: Any, to: Any) -> str:
 
 
 PAGE = FouryPage()
+
+# what the two-player page (web_two.py) shares, by public names
+focus_of, side_line = _focus, _side_line

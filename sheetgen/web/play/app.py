@@ -46,6 +46,8 @@ MAX_BODY = 16 * 1024            # bytes: a step, a fight form or the Oracle's wo
 MAX_STEP = 4 * 1024             # characters of a step's JSON
 MAX_DEPTH = 6                   # nesting of a step ({fight: {clover: {die: ...}}} is 3)
 FORM_KEY = "key"
+SEAT_COOKIE = "sheetgen-seat-{}"     # per game: the player this browser joined as (?as=NAME)
+MAX_SEAT = 60                       # characters of a player's name kept
 
 
 class Store:
@@ -245,7 +247,8 @@ class Pages:
             told = ad.tell(before, after, steps[-1])
             told_lines = told.lines
         sheet, _ = self.sheet_of(page, game.header)
-        view = page.view(game.header, steps, sheet, told, pending=pending, state=state, game=gid)
+        seat = query.get("as") or None         # the player this phone joined as (several phones)
+        view = page.seat_view(seat, game.header, steps, sheet, told, pending=pending, state=state, game=gid)
         overlay = _nested(render_svg_pages(view["overlay"])[0], *view["page"])
         dice = game.header.get("dice")
         pending_die = None
@@ -267,10 +270,13 @@ class Pages:
                 erase = ad.undo_lines(state, _step_json(query["u"]))
             except (InputError, ValueError, KeyError, TypeError):
                 erase = None            # not a step: the plain "erase it" is said
+        # a phone whose player may not take back the last step (another player's): its undo says why
+        undo_refused = page.undo_refusal(game.header, steps[-1], seat) if seat and steps else None
         return dict(game=game, gid=gid, view=view, overlay=overlay, steps=len(steps), told=told_lines,
+                    undo_refused=undo_refused,
                     fightflow=fightflow, erase=erase, moved=moved,
                     undid=query.get("undid"), refused=refused, dice=dice, pending=pending_die, rolled=rolled,
-                    question=game.header.get("question"), title=page.title(game.header))
+                    question=game.header.get("question"), title=page.title(game.header), seat=seat)
 
 
 class PagePool:
@@ -449,11 +455,12 @@ class PlayApp:
         self.pages = Pages(self.store, self.key)
         self.pool = PagePool(self.store.path, self.key, workers) if workers else None
 
-    def record(self, gid: int, step, dice_values: dict) -> tuple[str, Any]:
+    def record(self, gid: int, step, dice_values: dict, seat: str | None = None) -> tuple[str, Any]:
         """Record STEP in game GID (the dice of the form, DICE_VALUES, filled in): checked by the rules
         against the steps it follows, then written in one short transaction (the caller awaits its
         fsync).  Returns ("recorded", its number), ("die", the step with a die or a choice still to
-        give: the page asks for it) or ("refused", why: nothing written)."""
+        give: the page asks for it) or ("refused", why: nothing written).  SEAT: the player whose
+        phone posted it (a game of several phones: the page may refuse another player's step)."""
         import random
 
         from ...definitions.registry import tracker_for
@@ -463,6 +470,10 @@ class PlayApp:
         auto = game.header.get("dice") == "auto"
         step = _fill(step, dice_values)
         state = self.store.state(ad, gid, game.header, steps, texts)
+        if seat:
+            why = game_page(game.ruleset).seat_refusal(game.header, state, step, seat)
+            if why:
+                return "refused", why
         due = ad.dice_due(state, step)
         if due and not auto:
             return "die", step
@@ -559,8 +570,16 @@ class PlayApp:
                     return PlainTextResponse(f"not a step to complete: {exc}", status_code=400)
             # a refusal redirected here (Post/Redirect/Get): its words, kept in this process by a token
             refused = refusals.get((gid, query.pop("refused", "")))
+            joined = query.get("as")
+            seat = joined or _seat(request, gid)
+            if seat:
+                query["as"] = seat
             try:
-                return HTMLResponse(await page_html(gid, query, refused, pending))
+                response = HTMLResponse(await page_html(gid, query, refused, pending))
+                if joined:          # the player this browser joined as, for its posts and its next pages
+                    response.set_cookie(SEAT_COOKIE.format(gid), quote(joined[:MAX_SEAT]), httponly=True,
+                                        samesite="strict")
+                return response
             except NotFound as exc:
                 return PlainTextResponse(str(exc), status_code=404)
             except SheetgenError as exc:
@@ -572,10 +591,14 @@ class PlayApp:
             if isinstance(form, Response):
                 return form
             kind = form.get("panel")
+            seat = form.get("as") or _seat(request, gid)        # the player this phone joined as
             try:
                 if kind:
                     game = await run_in_threadpool(lambda: pages.load(gid)[1])
-                    step = game_page(game.ruleset).step_from_form(kind, form)
+                    page = game_page(game.ruleset)
+                    if seat and seat in page.seats(game.header):
+                        form["as"] = seat           # a panel's step is this player's
+                    step = page.step_from_form(kind, form)
                     if step is None:
                         raise InputError(f"no form '{kind}' on this page")
                 else:
@@ -585,7 +608,7 @@ class PlayApp:
                 # for), acknowledged once the group's fsync covers it (awaited, not blocking the loop)
                 journal = store.journal()
                 with journal.durable_later() as tickets:
-                    what, value = record(gid, step, dice_values)
+                    what, value = record(gid, step, dice_values, seat)
                 if tickets:
                     try:
                         await store.durable(tickets[-1])
@@ -620,13 +643,24 @@ class PlayApp:
             if isinstance(form, Response):
                 return form
 
+            seat = form.get("as") or _seat(request, gid)
+
             def work():
-                pages.load(gid)
-                return store.journal().undo(gid)
+                _, game, _, steps = pages.load(gid)
+                why = game_page(game.ruleset).undo_refusal(game.header, steps[-1], seat) if seat and steps else None
+                if why:
+                    return why, None
+                return None, store.journal().undo(gid)
             try:
-                step = await run_in_threadpool(work)
+                why, step = await run_in_threadpool(work)
             except NotFound as exc:
                 return PlainTextResponse(str(exc), status_code=404)
+            if why:                 # told on a page reached by a GET, as a refused step
+                token = secrets.token_urlsafe(9)
+                if len(refusals) > 256:
+                    refusals.clear()
+                refusals[(gid, token)] = why
+                return RedirectResponse(f"/g/{gid}?refused={token}", status_code=303)
             # the step taken back goes with the redirect: the page says what to erase (the game's undo_lines)
             back = f"&u={quote(json.dumps(step, separators=(',', ':')))}" if step is not None else ""
             return RedirectResponse(f"/g/{gid}?undid={'1' if step is not None else '0'}{back[:MAX_STEP]}",
@@ -784,6 +818,13 @@ async def _form(request, key: str):
         return PlainTextResponse("refused: this form is not from this server's page (reload the page)",
                                  status_code=403)
     return form
+
+
+def _seat(request, gid: int) -> str | None:
+    """The player this browser joined game GID as (its cookie), or None."""
+    from urllib.parse import unquote
+    kept = request.cookies.get(SEAT_COOKIE.format(gid))
+    return unquote(kept)[:MAX_SEAT] if kept else None
 
 
 posted_form = _form        # the review page (sheetgen.web.review) checks its forms the same way

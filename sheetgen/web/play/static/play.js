@@ -4,9 +4,9 @@
 (function () {
   "use strict";
   var body = document.body;
-  var tap = document.getElementById("tap-form");
   document.addEventListener("click", function (ev) {
     var a = ev.target.closest && ev.target.closest("a.target");
+    var tap = document.getElementById("tap-form");
     if (!a || !tap) return;
     if (a.dataset.die && body.dataset.dice !== "auto") return;   // the die panel asks for it
     if (!body.dataset.dice && a.dataset.die) return;
@@ -14,6 +14,7 @@
     tap.elements.step.value = a.dataset.step;
     tap.submit();
   });
+  function init() {
   // the map: around the hero on a phone, whole on a wide screen; the button swaps them
   var map = document.getElementById("map"), zoom = document.getElementById("zoom");
   // the numbers drawn along the zoomed view's edges are hidden on the whole map (it has its own)
@@ -31,8 +32,8 @@
   });
   // a fight started (or goes on): its panel is brought into view on a phone, where it sits under
   // the map; the map and what to pencil are a scroll up
-  var fightBox = document.getElementById("fight");
-  if (fightBox && !(window.matchMedia && window.matchMedia("(min-width: 900px)").matches)) {
+  var fightBox = document.getElementById("fight") || document.getElementById("duel");
+  if (fightBox && !following && !(window.matchMedia && window.matchMedia("(min-width: 900px)").matches)) {
     fightBox.scrollIntoView({block: "start"});
   }
   var fight = document.getElementById("fight-form");
@@ -76,4 +77,45 @@
     showReroll();
     update();
   }
+  }
+  // several players, a phone each: the page follows the table without a reload (it polls the
+  // game's small version document and redraws itself, as this phone's player, when it changes)
+  var following = false;
+  init();
+  if (!body.dataset.follow) return;
+  var gid = body.dataset.game, baseline = null, busy = false;
+  function refresh() {
+    busy = true;
+    var seat = body.dataset.seat;
+    return fetch("/g/" + gid + (seat ? "?as=" + encodeURIComponent(seat) : ""),
+                 {cache: "no-store", credentials: "same-origin"}).then(function (r) {
+      return r.ok ? r.text() : null;
+    }).then(function (html) {
+      if (!html) return;
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      ["data-steps", "data-seat", "data-dice", "class"].forEach(function (k) {
+        body.setAttribute(k, doc.body.getAttribute(k) || "");
+      });
+      body.innerHTML = doc.body.innerHTML;
+      following = true;
+      init();
+    }).finally(function () { busy = false; });
+  }
+  function poll() {
+    if (busy) return;
+    fetch("/g/" + gid + "/version", {cache: "no-store", credentials: "same-origin"}).then(function (r) {
+      return r.ok ? r.json() : null;
+    }).then(function (v) {
+      if (!v) return;
+      if (baseline === null) {
+        baseline = v.version;
+        if (String(v.steps) !== body.dataset.steps) refresh();
+      } else if (v.version !== baseline) {
+        baseline = v.version;
+        refresh();
+      }
+    }).catch(function () { /* the server is away: try again */ });
+  }
+  poll();
+  setInterval(poll, 1000);
 })();
