@@ -292,6 +292,7 @@ def run_families(recipes, flat: bool = False) -> dict:
     for recipe in recipes:
         fam = out.setdefault(_family_of(recipe), {"right": 0, "counted": 0, "sheets": 0, "whole": 0, "refused": [],
                                                   "consistent": 0, "legal": 0, "over_misread": 0, "regions": [],
+                                                  "unconfirmed": 0, "held": 0, "caught": 0, "photos": [],
                                                   "misreads": collections.Counter(), "inexact": []})
         img, played = photo_of(recipe)
         fam["sheets"] += 1
@@ -322,7 +323,14 @@ def run_families(recipes, flat: bool = False) -> dict:
         if legal:
             fam["legal"] += 1
             fam["consistent"] += result.consistent
+            fam["unconfirmed"] += result.unconfirmed
         fam["over_misread"] += result.consistent and not exact
+        # what the verdict said before it waited on the unsure regions: the rules held as read
+        fam["held"] += result.rules_hold and not exact
+        fam["caught"] += result.unconfirmed and not exact
+        # for --hold-out: the confidences of the regions the photo could have shown
+        fam["photos"].append((result.rules_hold, exact, legal,
+                              sorted(r.confidence for r in result.readings.values() if not r.unreadable)))
     return out
 
 
@@ -394,12 +402,16 @@ def report_families(photos: dict, flats: dict) -> None:
         if worst is None or key < worst[0]:
             worst = (key, name)
     tot = {k: sum(f[k] for f in photos.values()) for k in ("right", "counted", "whole", "sheets", "consistent",
-                                                             "legal", "over_misread")}
+                                                             "legal", "over_misread", "unconfirmed", "held",
+                                                             "caught")}
     refused = sum(len(f["refused"]) for f in photos.values())
     print(f"{'ALL photos':20s} {_pct(tot['right'], tot['counted']):>8s} ({tot['counted'] - tot['right']:5d} wrong) "
           f"{_pct(tot['whole'], tot['sheets']):>7s} {tot['whole']}/{tot['sheets']}; refused {refused}; consistent on "
           f"legal {_pct(tot['consistent'], tot['legal'])} ({tot['consistent']}/{tot['legal']}); consistent over a "
           f"misread {tot['over_misread']}")
+    print(f"{'':20s} legal sheets told \"consistent if the uncertain regions read right\" (exit 4): "
+          f"{tot['unconfirmed']}; misread sheets whose rules held as read: {tot['held']}, of them told "
+          f"\"consistent\" {tot['over_misread']}, \"unconfirmed\" {tot['caught']}")
     if flats:
         fw, fs = sum(f["whole"] for f in flats.values()), sum(f["sheets"] for f in flats.values())
         fr, fc = sum(f["right"] for f in flats.values()), sum(f["counted"] for f in flats.values())
