@@ -112,3 +112,19 @@ def test_a_misread_sheet_whose_rules_hold_is_not_told_consistent(recipes, rid):
 def test_a_clean_sheet_read_exactly_is_still_consistent(recipes, rid):
     result, exact, misread = _scan(recipes[rid])
     assert exact and not misread and result.verdict == "consistent" and result.exit_code == 0 and not result.unsure()
+
+
+def test_the_review_page_says_what_the_verdict_waits_on():
+    pytest.importorskip("jinja2", reason="the web extra: pip install 'sheetgen[web]'")
+    from sheetgen.web.review.app import _templates
+    summary = {"photo": "p.jpg", "sheet": "a test sheet", "verdict": "unconfirmed", "to_check": 3,
+               "violations": [], "differences": [], "corrections": 0, "uncertain": 3, "page_mm": (210, 297),
+               "yaml": "p.sheetscan.yaml"}
+    html = _templates().get_template("review.html").render(
+        form_key="k", key_name="key", summary=summary, regions=[], listed=[], more=0, width=210, height=297)
+    said = " ".join(html.split())
+    assert "Consistent as read, if the 3 uncertain regions listed first read right: check them" in said
+    summary.update(verdict="consistent", to_check=0)
+    html = _templates().get_template("review.html").render(
+        form_key="k", key_name="key", summary=summary, regions=[], listed=[], more=0, width=210, height=297)
+    assert "Consistent" in html and "if the" not in html
