@@ -499,7 +499,7 @@ def _verdict(photos_rows, cut: float, least: int) -> tuple[int, int, int]:
     return over, told, legal
 
 
-def verdict_hold_out(photos: dict) -> None:
+def verdict_hold_out(photos: dict, which: str = "all") -> None:
     """The verdict's rule on each family held out: the shipped rule (a reading is "consistent" only when
     no region it could have seen is uncertain: confidence below 0.5, the reader's own cut, set on the first
     corpus: no family tuned it) against the rule tuned on the other families (the confidence cut and the
@@ -511,6 +511,8 @@ def verdict_hold_out(photos: dict) -> None:
     totals = {"shipped": [0, 0, 0], "tuned": [0, 0, 0]}
     worst = None
     for name, f in photos.items():
+        if which not in ("all", name):
+            continue
         train = [row for other, g in photos.items() if other != name for row in g["photos"]]
         scored = [(_verdict(train, c, k), c, k) for c, k in VERDICT_GRID]
         (_, _, _), c, k = min(scored, key=lambda s: (s[0][0], -s[0][1]))
@@ -557,7 +559,7 @@ def families_main(argv: list[str]) -> int:
     report_families(photos, flats)
     if "--hold-out" in argv:
         hold_out(photos, argv[argv.index("--hold-out") + 1])
-        verdict_hold_out(photos)
+        verdict_hold_out(photos, argv[argv.index("--hold-out") + 1])
     print(f"(families bench {time.perf_counter() - start:.0f} s)")
     return 0
 

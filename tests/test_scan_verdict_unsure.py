@@ -51,7 +51,7 @@ def test_an_uncertain_region_makes_it_unconfirmed_with_the_regions_to_check():
     data = as_data(r)
     assert data["verdict"] == "unconfirmed" and data["to_check"] == ["path-C4-D4"]
     last = text(r).splitlines()[-1]
-    assert "consistent as read, if the 1 uncertain region read right" in last and "path-C4-D4" in last
+    assert "consistent as read, if the 1 uncertain region reads right: check it" in last and "path-C4-D4" in last
 
 
 def test_a_region_the_print_hides_does_not_block_the_verdict():

@@ -154,7 +154,7 @@ def text(result) -> str:
         lines.append("  consistent")
     elif result.unconfirmed:
         n = len(result.unsure())
-        lines.append(f"  consistent as read, if the {n} uncertain region{'s' if n != 1 else ''} read right: check "
+        lines.append(f"  consistent as read, if the {n} uncertain region{'s read' if n != 1 else ' reads'} right: check "
                      f"{'them' if n != 1 else 'it'} on the sheet or with --review ("
                      + ", ".join(r.region.id for r in result.unsure()[:8]) + (" ..." if n > 8 else "") + ")")
     else:
