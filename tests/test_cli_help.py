@@ -58,7 +58,7 @@ def test_scan_text_says_none_for_an_empty_list():
         photo="p.jpg", sheet=SimpleNamespace(identity=SimpleNamespace(describe=lambda: "ancient-story")),
         identity_from="QR code", readings=[], uncertain=lambda: [],
         view=SimpleNamespace(as_dict=lambda: {"resources": {}, "walls": ["B3-E"]}),
-        violations=[], record=None, consistent=True, corrections=())
+        violations=[], record=None, consistent=True, corrections=[])
     lines = text(result).splitlines()
     assert "  resources: none" in lines and "  walls: B3-E" in lines
     assert not any(line.rstrip().endswith(":") for line in lines)

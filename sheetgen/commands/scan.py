@@ -47,7 +47,8 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
     regions first: tap a region to flip its reading; the check runs again on
     the corrected reading, which is saved in the sheetscan file with the
     corrections marked as a person's, and counted in what is printed at the end.
-    Exit 0 consistent, 1 violations or differences, 2 a photo that cannot be used.
+    Exit 0 consistent, 1 violations or differences, 2 a photo that cannot be used,
+    4 consistent as read but resting on uncertain regions (check them, or --review).
 
     \b
     Examples:
@@ -74,7 +75,7 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
     tmp = None
     if journal_path:
         log, record_label, tmp = _journal_log(journal_path)
-    from ..scan.pipeline import scan_photo
+    from ..scan.pipeline import scan_photo, worse
     names = output_names(photos)
     for note in _renamed(photos, names):
         click.echo(f"note: {note}", err=True)
@@ -93,7 +94,7 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
                 if not many:
                     raise
                 errors.append((photo, exc))
-                worst = max(worst, exc.exit_code)
+                worst = worse(worst, exc.exit_code)
                 continue
             if review:
                 written = _write_outputs(result, out, name, keep_images=True)
@@ -109,7 +110,7 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
                 from ..scan.report import text
                 click.echo(text(result))
                 click.echo(f"  wrote {written[0]} and {written[1]}")
-            worst = max(worst, result.exit_code)
+            worst = worse(worst, result.exit_code)
             del result
     finally:
         if tmp is not None:

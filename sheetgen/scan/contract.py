@@ -94,8 +94,20 @@ class RegionReading:
         """Nothing could be read: the region is (almost) all under dark print."""
         return self.visible < HIDDEN
 
+    @property
+    def unreadable(self) -> bool:
+        """The print, not the photo, keeps it from being read: hidden, or an AREA too little seen
+        between print to tell a letter (it reads empty at confidence 0 on every photo of the sheet)."""
+        return self.hidden or (self.region.kind == AREA and self.visible < AREA_FEW_SEEN)
+
+    @property
+    def unsure(self) -> bool:
+        """Uncertain where the photo could have shown it: what a verdict of "consistent" hangs on."""
+        return self.uncertain and not self.unreadable
+
 
 HIDDEN = 0.25
+AREA_FEW_SEEN = 0.5      # an area less seen than this (under print) cannot be read: empty, unsure
 
 
 UNCERTAIN = 0.5          # readings below this confidence are listed as uncertain

@@ -41,16 +41,47 @@ class ScanResult:
     colour: Any = None
 
     @property
-    def consistent(self) -> bool:
+    def rules_hold(self) -> bool:
+        """The paper as read breaks no rule and differs from no record (its readings taken as read)."""
         return not self.violations and not self.differences and not [
             v for v in self.record_violations if not getattr(v, "consequence", False)]
 
     @property
+    def consistent(self) -> bool:
+        """Consistent, and every reading it rests on sure: a misread region read with doubt must not
+        let the checker say "consistent" (a false "consistent" is the worst a checker can say)."""
+        return self.rules_hold and not self.unsure()
+
+    @property
+    def unconfirmed(self) -> bool:
+        """Consistent as read, if the unsure regions read right: a person is to check them."""
+        return self.rules_hold and bool(self.unsure())
+
+    @property
+    def verdict(self) -> str:
+        return "consistent" if self.consistent else UNCONFIRMED if self.unconfirmed else "not consistent"
+
+    @property
     def exit_code(self) -> int:
-        return 0 if self.consistent else 1
+        return 0 if self.consistent else EXIT_UNCONFIRMED if self.unconfirmed else 1
 
     def uncertain(self) -> list[RegionReading]:
         return sorted((r for r in self.readings.values() if r.uncertain), key=lambda r: (r.confidence, r.region.id))
+
+    def unsure(self) -> list[RegionReading]:
+        """The uncertain regions the photo could have shown (not those the print hides on every photo)."""
+        return [r for r in self.uncertain() if not r.unreadable]
+
+
+UNCONFIRMED = "unconfirmed"     # the verdict: consistent as read, if the unsure regions read right
+EXIT_UNCONFIRMED = 4            # its exit code: not 0 (nothing confirmed), not 1 (nothing found wrong)
+_SEVERITY = {0: 0, EXIT_UNCONFIRMED: 1, 1: 2, 2: 3, 3: 4}
+
+
+def worse(a: int, b: int) -> int:
+    """The exit code of a run over photos ending a and b: a bug, an unusable photo, a violation,
+    an unconfirmed reading, all consistent (the most serious one)."""
+    return max(a, b, key=lambda code: _SEVERITY.get(code, 5))
 
 
 _sheets = Kept()          # the sheet's identity -> (sheet, scanner, SheetPlan)

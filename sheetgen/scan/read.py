@@ -29,7 +29,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .contract import AREA, BOX, CROSSED, DOT, EMPTY, FILL, FILLED, HIDDEN, LINE, MARKED, Region, RegionReading
+from .contract import (AREA, AREA_FEW_SEEN, BOX, CROSSED, DOT, EMPTY, FILL, FILLED, HIDDEN, LINE, MARKED, Region,
+                       RegionReading)
 from .sheet import Kept
 
 TOLERANCE = 0.4             # mm: how far a printed edge may be from where the template has it
@@ -47,7 +48,6 @@ LINE_PER_MM = 0.10          # darkness integrated across a line's band, in mm of
 LINE_MARKED = 0.5           # the share of a line's length the pencil covers
 DOT_MARKED = 0.20           # the darkest dot-sized spot's mean darkness
 AREA_MARKED = 0.05          # mean darkness of an area
-AREA_FEW_SEEN = 0.5         # an area less seen than this (under print) cannot be read: empty, unsure
 FILL_MARKED = 0.30          # mean darkness of a shape blacked out
 # a box read by a cross's strokes (Page.strokes): the pencil within STROKE_BAND mm of its diagonals
 STROKE_BAND = 0.4           # mm either side of a diagonal (a stroke askew, wandering a little)

@@ -33,7 +33,7 @@ def as_data(result) -> dict:
         "sheet": {"code": sheet.identity.encode(), "is": sheet.identity.describe(), "known_by": result.identity_from,
                   "located_by": result.location.by, "marker_error_px": round(result.location.error_px, 2)},
         "quality": result.quality.as_dict(),
-        "verdict": "consistent" if result.consistent else "not consistent",
+        "verdict": result.verdict,
         "shows": result.view.as_dict(),
         "violations": [_violation(v) for v in result.violations],
     }
@@ -49,6 +49,9 @@ def as_data(result) -> dict:
         out["corrections"] = [c.as_dict() for c in corrections]
     corrected = {c.id for c in corrections}
     out["uncertain"] = [r.region.id for r in regions if r.uncertain]
+    if result.unconfirmed:
+        # the unsure ones (uncertain where the photo could have shown a mark): what "consistent" waits on
+        out["to_check"] = [r.region.id for r in result.unsure()]
     out["regions"] = [{"id": r.region.id, "role": r.region.role, "reading": r.value, "confidence": r.confidence,
                        **({"hidden": True} if r.hidden else {}),
                        **({"by": "person"} if r.region.id in corrected else {})} for r in regions]
@@ -147,5 +150,13 @@ def text(result) -> str:
         lines.append(f"  corrected by a person: {len(corrections)} region{'s' if len(corrections) != 1 else ''} ("
                      + ", ".join(f"{c.id} {c.read} -> {c.now}" for c in corrections[:8])
                      + (f" ... ({len(corrections)})" if len(corrections) > 8 else "") + ")")
-    lines.append("  consistent" if result.consistent else "  NOT consistent")
+    if result.consistent:
+        lines.append("  consistent")
+    elif result.unconfirmed:
+        n = len(result.unsure())
+        lines.append(f"  consistent as read, if the {n} uncertain region{'s read' if n != 1 else ' reads'} right: check "
+                     f"{'them' if n != 1 else 'it'} on the sheet or with --review ("
+                     + ", ".join(r.region.id for r in result.unsure()[:8]) + (" ..." if n > 8 else "") + ")")
+    else:
+        lines.append("  NOT consistent")
     return "\n".join(lines)

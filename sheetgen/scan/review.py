@@ -135,7 +135,7 @@ class ReviewSession:
     def summary(self) -> dict:
         result = self.result
         return {"photo": result.photo, "sheet": result.sheet.identity.describe(),
-                "verdict": "consistent" if result.consistent else "not consistent",
+                "verdict": result.verdict, "to_check": len(result.unsure()),
                 "violations": [v.message for v in result.violations],
                 "differences": [d.message for d in result.differences],
                 "corrections": len(result.corrections), "uncertain": len(result.uncertain()),
