@@ -41,7 +41,7 @@ photos told "consistent" over a misread; then the WORST family.  `--hold-out FAM
 other family, against the shipped reader on the held-out one (the shipped reader's thresholds
 were set on none of these families: every family is held out from it); and the verdict's rule
 (a reading is "consistent" only when no region it could have seen is uncertain, else "unconfirmed",
-exit 4) against that rule tuned on the other families, family by family, with the worst.
+exit 1 with that word) against that rule tuned on the other families, family by family, with the worst.
 
 Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--match TEXT] [--ids A,B] [--sheets]
                                   [--families [--per N] [--family NAME] [--hold-out FAMILY|all] [--no-flats]]
@@ -416,7 +416,7 @@ def report_families(photos: dict, flats: dict) -> None:
           f"{_pct(tot['whole'], tot['sheets']):>7s} {tot['whole']}/{tot['sheets']}; refused {refused}; consistent on "
           f"legal {_pct(tot['consistent'], tot['legal'])} ({tot['consistent']}/{tot['legal']}); consistent over a "
           f"misread {tot['over_misread']}")
-    print(f"{'':20s} legal sheets told \"consistent if the uncertain regions read right\" (exit 4): "
+    print(f"{'':20s} legal sheets told \"consistent if the uncertain regions read right\": "
           f"{tot['unconfirmed']}; misread sheets whose rules held as read: {tot['held']}, of them told "
           f"\"consistent\" {tot['over_misread']}, \"unconfirmed\" {tot['caught']}")
     if flats:

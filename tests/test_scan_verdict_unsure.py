@@ -1,6 +1,6 @@
 """A verdict never says "consistent" over a doubtful reading (issue 27: 13 of 93 family photos were
 told "consistent" though a region was misread).  The rules holding as read is "consistent" only when
-no region the photo could have shown is uncertain; else the verdict is "unconfirmed" (exit 4), naming
+no region the photo could have shown is uncertain; else the verdict is "unconfirmed" (exit 1, with the verdict word), naming
 the regions to check.  Regions the print hides on every photo of the sheet never block it."""
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_sure_readings_whose_rules_hold_are_consistent():
 def test_an_uncertain_region_makes_it_unconfirmed_with_the_regions_to_check():
     r = _result(RegionReading(DOT_C4, MARKED, 1.0, 0.6), RegionReading(PATH, MARKED, 0.2, 0.55))
     assert not r.consistent and r.unconfirmed and r.rules_hold
-    assert r.verdict == "unconfirmed" and r.exit_code == EXIT_UNCONFIRMED == 4
+    assert r.verdict == "unconfirmed" and r.exit_code == EXIT_UNCONFIRMED == 1
     data = as_data(r)
     assert data["verdict"] == "unconfirmed" and data["to_check"] == ["path-C4-D4"]
     last = text(r).splitlines()[-1]
@@ -69,9 +69,8 @@ def test_a_broken_rule_stays_not_consistent_exit_1_whatever_the_doubt():
 
 
 def test_a_run_ends_with_its_most_serious_outcome():
-    assert worse(0, 4) == 4 and worse(4, 0) == 4
-    assert worse(4, 1) == 1 and worse(1, 4) == 1
-    assert worse(4, 2) == 2 and worse(2, 1) == 2 and worse(0, 0) == 0 and worse(3, 2) == 3
+    assert worse(0, 1) == 1 and worse(1, 0) == 1
+    assert worse(2, 1) == 2 and worse(0, 0) == 0 and worse(3, 2) == 3
 
 
 # -- on photos of the family corpus ------------------------------------------------------------------
@@ -102,7 +101,7 @@ def test_a_misread_sheet_whose_rules_hold_is_not_told_consistent(recipes, rid):
     threshold."""
     result, exact, misread = _scan(recipes[rid])
     assert not exact and result.rules_hold and misread
-    assert result.verdict == "unconfirmed" and result.exit_code == 4
+    assert result.verdict == "unconfirmed" and result.exit_code == 1
     # the misread regions are among those it names to check
     assert misread <= {r.region.id for r in result.unsure()}, misread
 

@@ -47,8 +47,9 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
     regions first: tap a region to flip its reading; the check runs again on
     the corrected reading, which is saved in the sheetscan file with the
     corrections marked as a person's, and counted in what is printed at the end.
-    Exit 0 consistent, 1 violations or differences, 2 a photo that cannot be used,
-    4 consistent as read but resting on uncertain regions (check them, or --review).
+    Exit 0 consistent, 1 violations or differences, or consistent as read but
+    resting on uncertain regions ("unconfirmed": check them, or --review),
+    2 a photo that cannot be used.
 
     \b
     Examples:

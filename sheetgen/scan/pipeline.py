@@ -74,12 +74,15 @@ class ScanResult:
 
 
 UNCONFIRMED = "unconfirmed"     # the verdict: consistent as read, if the unsure regions read right
-EXIT_UNCONFIRMED = 4            # its exit code: not 0 (nothing confirmed), not 1 (nothing found wrong)
-_SEVERITY = {0: 0, EXIT_UNCONFIRMED: 1, 1: 2, 2: 3, 3: 4}
+# its exit code: 1, the check did not pass (nothing is confirmed), in sheetgen's one scheme of exit
+# codes (0 ok, 1 the rules or the record not shown to hold, 2 unusable input, 3 a bug); the verdict
+# word and `to_check` tell it from a violation
+EXIT_UNCONFIRMED = 1
+_SEVERITY = {0: 0, 1: 2, 2: 3, 3: 4}
 
 
 def worse(a: int, b: int) -> int:
-    """The exit code of a run over photos ending a and b: a bug, an unusable photo, a violation,
+    """The exit code of a run over photos ending a and b: a bug, an unusable photo, a violation or
     an unconfirmed reading, all consistent (the most serious one)."""
     return max(a, b, key=lambda code: _SEVERITY.get(code, 5))
 
