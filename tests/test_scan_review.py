@@ -67,6 +67,59 @@ def test_a_flip_runs_the_check_again_and_is_saved_as_a_persons(photo, tmp_path):
     assert "corrections" not in yaml.safe_load(s.yaml_path.read_text(encoding="utf-8"))
 
 
+def _doubted(s: ReviewSession) -> str:
+    """A region the photo shows plainly, made one the reader doubts (confidence 0.3) in the session,
+    as a faint pencil would leave it: its reading unchanged."""
+    from sheetgen.scan.contract import RegionReading
+    rid = next(rid for rid, r in sorted(s.result.readings.items())
+               if not r.hidden and not r.unreadable and rid != WALL and r.region.role == "visited")
+    r = s.result.readings[rid]
+    s.result.readings[rid] = s.original[rid] = RegionReading(r.region, r.value, 0.3, r.score, r.visible)
+    return rid
+
+
+def test_a_person_confirms_a_doubted_reading_and_the_verdict_rests_on_their_word(photo, tmp_path):
+    s = session_of(photo, tmp_path)
+    rid = _doubted(s)
+    s.flip(WALL)
+    s.recheck()
+    assert s.summary()["verdict"] == "unconfirmed"              # the rules hold as read, one doubt left
+    value = s.result.readings[rid].value
+    assert s.confirm(rid) == value and s.result.readings[rid].value == value
+    s.save()
+    summary = s.summary()
+    assert summary["verdict"] == "consistent" and summary["confirmed"] == 1 and summary["corrections"] == 1
+    data = yaml.safe_load(s.yaml_path.read_text(encoding="utf-8"))
+    assert data["verdict"] == "consistent" and data["confirmed"] == [rid] and "to_check" not in data
+    assert next(r for r in data["regions"] if r["id"] == rid)["by"] == "person"
+    assert "1 confirmed by a person" in s.yaml_path.read_text(encoding="utf-8").splitlines()[0]
+    # a flip after the confirmation: the person's word is the new reading; flipped back, the doubt returns
+    s.flip(rid)
+    assert s.result.confirmed == [] and s.summary()["corrections"] == 2
+    s.flip(rid)
+    assert s.summary()["verdict"] == "unconfirmed" and s.summary()["corrections"] == 1
+    with pytest.raises(KeyError):
+        s.confirm("no-such-region")
+
+
+def test_the_page_offers_to_confirm_a_doubted_reading(photo, tmp_path):
+    from starlette.testclient import TestClient
+
+    from sheetgen.web.review import make_review_app
+    s = session_of(photo, tmp_path)
+    rid = _doubted(s)
+    client = TestClient(make_review_app(s, form_key="k"), base_url="http://127.0.0.1")
+    number = next(i for i, r in enumerate(s.regions()) if r["id"] == rid)
+    page = client.get("/").text
+    assert f'id="r{number}" class="uncertain"' in page and 'action="/confirm"' in page
+    assert client.post("/confirm", data={"n": number}).status_code == 403                 # no form key
+    assert client.post("/confirm", data={"key": "k", "n": "99999"}).status_code == 400
+    assert client.post("/confirm", data={"key": "k", "n": number}, follow_redirects=False).status_code == 303
+    assert f'id="r{number}" class="corrected"' in client.get("/").text     # listed, as the person's
+    assert client.get("/state.json").json()["confirmed"] == 1
+    assert yaml.safe_load((tmp_path / "tampered.sheetscan.yaml").read_text(encoding="utf-8"))["confirmed"] == [rid]
+
+
 def test_the_page_lists_the_uncertain_first_in_an_order_a_tap_does_not_change(photo, tmp_path):
     s = session_of(photo, tmp_path, record=None)
     before = [r["id"] for r in s.regions()]

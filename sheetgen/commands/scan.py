@@ -180,8 +180,9 @@ def _review(result, written, log, record_label, host, port, fmt) -> None:
     else:
         from ..scan.report import text
         click.echo(text(result))
-        n = len(result.corrections)
-        click.echo(f"  {n} correction{'s' if n != 1 else ''} by a person, saved in {written[0]}")
+        n, m = len(result.corrections), len(result.confirmed)
+        confirmations = f" and {m} confirmation{'s' if m != 1 else ''}" if m else ""
+        click.echo(f"  {n} correction{'s' if n != 1 else ''}{confirmations} by a person, saved in {written[0]}")
 
 
 def _write_outputs(result, out, name: str, keep_images: bool = False):

@@ -36,6 +36,7 @@ class ScanResult:
     finding: float = 0.0                        # seconds from the photo to the page rectified (markers,
                                                 # quality, QR code, rectify; the sheet's rebuild left out)
     corrections: list = field(default_factory=list)     # a person's (review.Correction), from --review
+    confirmed: list = field(default_factory=list)       # region ids a person said read right (--review)
     page: Any = None                            # read.Page (the rectified photo and its darkness)
     gray: Any = None
     colour: Any = None

@@ -47,7 +47,11 @@ def as_data(result) -> dict:
         # a person's review (--review): what each region was read as and what they said it is;
         # the readings, shows and verdict above are the corrected ones
         out["corrections"] = [c.as_dict() for c in corrections]
-    corrected = {c.id for c in corrections}
+    confirmed = list(getattr(result, "confirmed", []))
+    if confirmed:
+        # regions a person said read right as they are (--review): sure, so the verdict rests on them
+        out["confirmed"] = confirmed
+    corrected = {c.id for c in corrections} | set(confirmed)
     out["uncertain"] = [r.region.id for r in regions if r.uncertain]
     if result.unconfirmed:
         # the unsure ones (uncertain where the photo could have shown a mark): what "consistent" waits on
@@ -64,7 +68,8 @@ def sheetscan_yaml(result) -> str:
     data = as_data(result)
     head = (f"# sheetgen scan of {result.photo}: {len(data['regions'])} regions read, "
             f"{len(data['uncertain'])} uncertain (confidence below {UNCERTAIN}), listed first"
-            + (f"; {len(data['corrections'])} corrected by a person" if data.get("corrections") else "") + "\n")
+            + (f"; {len(data['corrections'])} corrected by a person" if data.get("corrections") else "")
+            + (f"; {len(data['confirmed'])} confirmed by a person" if data.get("confirmed") else "") + "\n")
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)    # libyaml: the same text, faster
 
     def dump(part: dict) -> str:
@@ -150,6 +155,10 @@ def text(result) -> str:
         lines.append(f"  corrected by a person: {len(corrections)} region{'s' if len(corrections) != 1 else ''} ("
                      + ", ".join(f"{c.id} {c.read} -> {c.now}" for c in corrections[:8])
                      + (f" ... ({len(corrections)})" if len(corrections) > 8 else "") + ")")
+    confirmed = list(getattr(result, "confirmed", []))
+    if confirmed:
+        lines.append(f"  confirmed as read by a person: {len(confirmed)} region{'s' if len(confirmed) != 1 else ''} ("
+                     + ", ".join(confirmed[:8]) + (f" ... ({len(confirmed)})" if len(confirmed) > 8 else "") + ")")
     if result.consistent:
         lines.append("  consistent")
     elif result.unconfirmed:

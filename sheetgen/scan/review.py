@@ -77,6 +77,7 @@ class ReviewSession:
         # whatever a person says of it
         self.order = [r.region.id for r in review_order(result)]
         result.corrections = []
+        result.confirmed = []
         self._photo_png: bytes | None = None
         self._flat: np.ndarray | None = None
         self.rows, self.cols = result.page.rows, result.page.cols
@@ -90,10 +91,26 @@ class ReviewSession:
             raise KeyError(rid)
         return self.set(rid, next_value(reading.region.kind, reading.value))
 
+    def confirm(self, rid: str) -> str:
+        """A person says region RID reads right as it is: sure from now on, so the verdict no longer
+        waits on it; the check runs again. KeyError: no such region. A corrected region is already
+        a person's word (no-op)."""
+        reading, first = self.result.readings[rid], self.original[rid]
+        if reading.hidden:
+            raise KeyError(rid)
+        if reading.value == first.value and rid not in self.result.confirmed:
+            self.result.readings[rid] = RegionReading(first.region, first.value, 1.0, first.score, first.visible)
+            self.result.confirmed = sorted(self.result.confirmed + [rid])
+            self.recheck()
+        return reading.value
+
     def set(self, rid: str, value: str) -> str:
         first = self.original[rid]
         if value not in cycle(first.region.kind):
             raise ValueError(f"{value!r} is not a reading of a {first.region.kind}")
+        # a flip after a confirmation: the person changes their mind, the region is theirs no more
+        # (back to the reading's doubt) or corrected
+        self.result.confirmed = [i for i in self.result.confirmed if i != rid]
         if value == first.value:
             self.result.readings[rid] = first
         else:
@@ -129,6 +146,7 @@ class ReviewSession:
             out.append({"id": r.region.id, "role": r.region.role, "kind": r.region.kind, "reading": r.value,
                         "next": next_value(r.region.kind, r.value), "confidence": round(first.confidence, 2),
                         "uncertain": first.uncertain, "corrected": r.value != first.value,
+                        "confirmed": r.region.id in self.result.confirmed,
                         "shape": shape_of(r.region)})
         return out
 
@@ -138,7 +156,8 @@ class ReviewSession:
                 "verdict": result.verdict, "to_check": len(result.unsure()),
                 "violations": [v.message for v in result.violations],
                 "differences": [d.message for d in result.differences],
-                "corrections": len(result.corrections), "uncertain": len(result.uncertain()),
+                "corrections": len(result.corrections), "confirmed": len(result.confirmed),
+                "uncertain": len(result.uncertain()),
                 "page_mm": (result.sheet.page.width, result.sheet.page.height),
                 "yaml": str(self.yaml_path)}
 

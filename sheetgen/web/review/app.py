@@ -8,6 +8,8 @@ GET  /photo.jpg     the photo made flat;  GET /crop/N.png: the close-up of the p
 GET  /state.json    the verdict and the corrections (tests, scripts)
 POST /flip          flip one region (form: key, n: its number on the page); the check runs again and
                     the sheetscan YAML is written again; then 303 back to the page
+POST /confirm       a person says region n reads right as it is (form: key, n): sure from then on,
+                    so the verdict no longer waits on it; saved as the person's; 303 back
 
 Every POST carries the page's form key (a secret of this server process) and its Origin is
 checked, as on the play page; bodies past MAX_BODY bytes are refused (413).  A region is
@@ -64,7 +66,7 @@ def make_review_app(session, *, host: str = DEFAULT_HOST, token: str | None = No
         w, h = summary["page_mm"]
         for n, r in enumerate(regions):
             r["n"] = n
-        uncertain = [r for r in regions if r["uncertain"] or r["corrected"]]
+        uncertain = [r for r in regions if r["uncertain"] or r["corrected"] or r["confirmed"]]
         # drawn biggest first, so a tap lands on the smallest region under the finger (a wall over
         # the room it bounds, a box over the panel it sits in)
         drawn = sorted(regions, key=_drawn_size, reverse=True)
@@ -115,12 +117,28 @@ def make_review_app(session, *, host: str = DEFAULT_HOST, token: str | None = No
         back = "#sheet" if form.get("from") == "sheet" else f"#r{form.get('n')}"
         return RedirectResponse("/" + back, status_code=303)
 
+    async def confirm(request):
+        form = await posted_form(request, key)
+        if isinstance(form, Response):
+            return form
+        rid = await run_in_threadpool(region_id, str(form.get("n") or ""))
+        if rid is None:
+            return PlainTextResponse("no such region on this page (reload it)", status_code=400)
+
+        def do():
+            with lock:
+                session.confirm(rid)
+                session.save()
+        await run_in_threadpool(do)
+        return RedirectResponse(f"/#r{form.get('n')}", status_code=303)
+
     routes = [
         Route("/", index),
         Route("/photo.jpg", photo),
         Route("/crop/{n:str}.png", crop),
         Route("/state.json", state),
         Route("/flip", flip, methods=["POST"]),
+        Route("/confirm", confirm, methods=["POST"]),
         Mount("/review-static", app=StaticFiles(directory=str(HERE / "static")), name="review-static"),
     ]
     app = make_app(routes, host=host, token=token, max_body=MAX_BODY)
