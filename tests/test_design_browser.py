@@ -173,6 +173,10 @@ def test_a_map_painted_from_nothing_in_the_browser_validates_builds_and_plays(tm
     button(page, "#playtest")
     wait(page, lambda: page.find_elements(By.ID, "comparison"), "the comparison with the saved file", 240)
     assert "Against the saved file" in page.find_element(By.ID, "comparison").text
+    # the base game beside it, and what each way a game ended means
+    assert "The base game (ancient-story)" in page.find_element(By.ID, "base-rate").text
+    ends = page.find_element(By.ID, "outcomes").text
+    assert "games" in ends and len(page.find_elements(By.CSS_SELECTOR, "#outcomes dd")) >= 1
     page.save_screenshot(str(SHOTS / "design-desktop-playtest.png"))
     assert not page.find_element(By.ID, "stale").is_displayed()
     tap(page, "cell-C2")                                          # the potion taken away again

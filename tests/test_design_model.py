@@ -221,13 +221,28 @@ def test_playtest_reports_the_rate_and_compares_with_the_saved_file(hall):
     seen = []
     draft.apply({"op": "items", "cell": "C4", "items": ["potion"]})
     out = draft.playtest(60, progress=lambda done, total: seen.append((done, total)))
-    assert seen[-1] == (120, 120)                              # the draft and the saved file, 60 games each
+    assert seen[-1] == (180, 180)          # the draft, the saved file and the base game, 60 games each
     lo, hi = out["draft"]["win_rate_ci95"]
     assert lo <= out["draft"]["win_rate"] <= hi
     assert set(out["draft"]["requirements"]) == {"A", "B", "C", "D"}
     assert max(out["draft"]["heat"].values()) == 1.0 and "A1" in out["draft"]["heat"]
     assert "verdict" in out["comparison"] and out["saved"]["games"] == 60
-    assert design.open_draft(hall).playtest(20)["draft"]["games"] == 20       # nothing to compare: one run
+    # beside the base game for the same hero and player, and every end seen said in words
+    assert out["base"]["name"] == "ancient-story" and out["base"]["games"] == 60
+    assert 0 <= out["base"]["win_rate"] <= 1 and out["base"]["policy"] == "cautious"
+    assert sum(o["games"] for o in out["outcomes"].values()) == 60
+    assert all(o["meaning"] for o in out["outcomes"].values())
+    alone = design.open_draft(hall).playtest(20)
+    assert alone["draft"]["games"] == 20 and "saved" not in alone       # nothing saved to compare with
+
+
+def test_the_base_game_is_not_set_beside_itself(tmp_path):
+    from sheetgen.definitions.builtins import find_builtin
+    copy = tmp_path / "base.yaml"
+    copy.write_text(find_builtin("ancient-story").read_text(encoding="utf-8"), encoding="utf-8")
+    seen = []
+    out = design.open_draft(copy).playtest(20, progress=lambda done, total: seen.append(total))
+    assert "base" not in out and seen[-1] == 20
 
 
 def test_a_map_with_errors_is_not_playtested(tmp_path):

@@ -1002,10 +1002,14 @@ def map_svg(fmap, columns: int, rows: int) -> str:
 
 
 # -- playing ----------------------------------------------------------------------------------------------
+BASE_GAME = "ancient-story"        # the printed base game a playtest's rate is set beside
+
+
 def playtest(path: Path, text: str, saved_text: str | None = None, games: int = 2000, progress=None, seed: int = 1,
              cancelled=None, hero: str | None = None) -> dict:
     """A quick simulation of the map text (the draft) and, when given and different, of the saved
-    text on the same seeds (the comparison); run on snapshots, so the draft may change meanwhile.
+    text on the same seeds (the comparison), and of the base game (BASE_GAME) with the same hero and
+    policy on the same seeds; run on snapshots, so the draft may change meanwhile.
     progress(done, total) is called between chunks of games; cancelled() true stops early."""
     from .sim import report as R
     from .sim.batch import SimSpec, make_hero
@@ -1019,9 +1023,16 @@ def playtest(path: Path, text: str, saved_text: str | None = None, games: int = 
     runs = [("draft", text)]
     if saved_text is not None and saved_text != text:
         runs.append(("saved", saved_text))
+    # the base game for the same hero, policy and seeds: what a rate means (harder or easier than the
+    # printed game); left out when the draft is the base game's text
+    from sheetgen.definitions.builtins import find_builtin
+    base_path = find_builtin(BASE_GAME)
+    base_text = base_path.read_text(encoding="utf-8")
+    if base_text != text:
+        runs.append(("base", base_text))
     prepared = []
     for label, source_text in runs:
-        checked = check_text(path, source_text)
+        checked = check_text(base_path if label == "base" else path, source_text)
         if not checked.loads or checked.errors:
             if label == "saved":
                 continue            # the saved version does not play: nothing to compare with
@@ -1048,6 +1059,13 @@ def playtest(path: Path, text: str, saved_text: str | None = None, games: int = 
         spec = SimSpec(str(path), "cautious", hero, seed, False)
         reports[label] = R.report(stats, fmap, spec)
     out = {"draft": _summary(reports["draft"]), "hero": reports["draft"]["hero"]}
+    if "base" in reports:
+        b = reports["base"]
+        out["base"] = {"name": BASE_GAME, "games": b["games"], "wins": b["wins"], "win_rate": b["win_rate"],
+                       "win_rate_ci95": b["win_rate_ci95"], "policy": "cautious"}
+    # what each way a game ended means (trapped, no entry, ...), for the ends this playtest saw
+    out["outcomes"] = {k: {"games": n, "meaning": reports["draft"].get("outcome_meanings", {}).get(k, R.OUTCOME_MEANINGS.get(k, ""))}
+                       for k, n in reports["draft"].get("outcomes", {}).items() if n}
     if "saved" in reports:
         reports["saved"]["map_ref"] = "the saved file"
         reports["draft"]["map_ref"] = "this draft"

@@ -656,6 +656,14 @@
     head.id = "win-rate";
     head.textContent = `${result.hero.startsWith("free traits") ? "Free traits" : result.hero[0].toUpperCase() + result.hero.slice(1)}: win rate ${pct(d.win_rate)} (${d.wins}/${d.games}; 95% interval ${pct(d.win_rate_ci95[0])} to ${pct(d.win_rate_ci95[1])})`;
     box.appendChild(head);
+    if (result.base) {
+      const b = result.base;
+      const base = document.createElement("p");
+      base.id = "base-rate";
+      base.textContent = `The base game (${b.name}), same hero and the same cautious player on the same dice: ` +
+        `${pct(b.win_rate)} (95% interval ${pct(b.win_rate_ci95[0])} to ${pct(b.win_rate_ci95[1])}).`;
+      box.appendChild(base);
+    }
     const table = document.createElement("table");
     table.innerHTML = "<thead><tr><th>zone</th><th>requirement</th><th>met</th></tr></thead>";
     const body = document.createElement("tbody");
@@ -682,6 +690,21 @@
       const p = document.createElement("p");
       p.textContent = "Deaths: " + deaths.map(([cause, n]) => `${cause} ${n}`).join(", ");
       box.appendChild(p);
+    }
+    // how the games ended, each with what it means (what "trapped" or "no entry" is)
+    const ends = Object.entries(result.outcomes || {});
+    if (ends.length) {
+      const dl = document.createElement("dl");
+      dl.id = "outcomes";
+      dl.className = "meaning";
+      for (const [end, o] of ends) {
+        const dt = document.createElement("dt");
+        dt.textContent = `${end}: ${o.games} game${o.games === 1 ? "" : "s"}`;
+        const dd = document.createElement("dd");
+        dd.textContent = o.meaning;
+        dl.append(dt, dd);
+      }
+      box.appendChild(dl);
     }
     for (const note of d.notes || []) {
       const p = document.createElement("p");
