@@ -13,6 +13,7 @@ GET  /g/ID/pencil.png|pdf   the sheet as the pencil has it;  GET /g/ID/sheet.pdf
 GET  /g/ID/sheet.svg        the printed map sheet the page draws over (cached)
 GET  /g/ID/state.json       the engine's view of the game (tests, the bench)
 GET  /g/ID/version          what the pages poll to follow the table (several phones: join.py)
+GET  /g/ID/wait?after=V     answered as soon as the game's version is not V (a long poll: follow.py)
 GET  /g/ID/join             an address and a QR code per player, for each phone to join
 
 Every POST carries the page's form key (a secret of this server process, written into its
@@ -40,12 +41,16 @@ from starlette.staticfiles import StaticFiles
 from ...errors import InputError, SheetgenError
 from ...tracker.journal import JournalError
 from ..server import DEFAULT_HOST, make_app, same_secret
+from . import follow as _follow
 
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 16 * 1024            # bytes: a step, a fight form or the Oracle's words need far less
 MAX_STEP = 4 * 1024             # characters of a step's JSON
 MAX_DEPTH = 6                   # nesting of a step ({fight: {clover: {die: ...}}} is 3)
 FORM_KEY = "key"
+# open connections the server takes: the usual ones, and the long polls of the pages (follow.TOTAL)
+# on top, so waiting pages never take the room of a tap
+MAX_CONNECTIONS = 200 + _follow.TOTAL
 
 
 class Store:
@@ -267,7 +272,9 @@ class Pages:
                 erase = ad.undo_lines(state, _step_json(query["u"]))
             except (InputError, ValueError, KeyError, TypeError):
                 erase = None            # not a step: the plain "erase it" is said
+        from .join import version_of
         return dict(game=game, gid=gid, view=view, overlay=overlay, steps=len(steps), told=told_lines,
+                    version=version_of(game.header, texts),
                     fightflow=fightflow, erase=erase, moved=moved,
                     undid=query.get("undid"), refused=refused, dice=dice, pending=pending_die, rolled=rolled,
                     question=game.header.get("question"), title=page.title(game.header))
@@ -515,6 +522,29 @@ class PlayApp:
         """The Starlette app of the routes (the module's docstring lists them)."""
         store, key, pages, pool, record = self.store, self.key, self.pages, self.pool, self.record
         refusals: dict = {}         # (game, token) -> the words of a refused step, shown after the redirect
+        from . import follow
+        waits = follow.Waits()
+        telling: set = set()        # the tasks waking the waits (a reference kept until they end)
+
+        async def read_version(gid: int) -> dict:
+            from .join import version as read
+            return await run_in_threadpool(lambda: read(store.journal(), gid))
+
+        def moved(gid: int) -> None:
+            """Game GID changed here: its waiting pages told its new version (read once for all of
+            them), after the response to the change, which does not wait for it."""
+            if not waits.watched(gid):
+                return
+
+            async def tell():
+                try:
+                    waits.moved(gid, await read_version(gid))
+                except JournalError:
+                    pass                # the waits read the journal again themselves
+            import asyncio
+            task = asyncio.get_running_loop().create_task(tell())
+            telling.add(task)
+            task.add_done_callback(telling.discard)
 
         def render(name: str, status: int = 200, **values) -> HTMLResponse:
             return HTMLResponse(pages.html(name, **values), status_code=status)
@@ -591,6 +621,8 @@ class PlayApp:
                         await store.durable(tickets[-1])
                     except JournalError as exc:
                         return PlainTextResponse(f"written, not confirmed: {exc}", status_code=503)
+                if what == "recorded":
+                    moved(gid)          # the other players' pages told once it is on disk, as the player is
             except NotFound as exc:
                 return PlainTextResponse(str(exc), status_code=404)
             except JournalError as exc:     # busy, read-only, full: nothing recorded, and not a rule
@@ -627,6 +659,8 @@ class PlayApp:
                 step = await run_in_threadpool(work)
             except NotFound as exc:
                 return PlainTextResponse(str(exc), status_code=404)
+            if step is not None:
+                moved(gid)
             # the step taken back goes with the redirect: the page says what to erase (the game's undo_lines)
             back = f"&u={quote(json.dumps(step, separators=(',', ':')))}" if step is not None else ""
             return RedirectResponse(f"/g/{gid}?undid={'1' if step is not None else '0'}{back[:MAX_STEP]}",
@@ -655,6 +689,7 @@ class PlayApp:
                 await run_in_threadpool(work)
             except NotFound as exc:
                 return PlainTextResponse(str(exc), status_code=404)
+            moved(gid)
             back = form.get("back") or ""
             return RedirectResponse(f"/g/{gid}" + (back if back.startswith("?") and len(back) < MAX_STEP else ""),
                                     status_code=303)
@@ -714,6 +749,20 @@ class PlayApp:
             except JournalError as exc:
                 return PlainTextResponse(str(exc), status_code=404)
 
+        async def wait(request):
+            gid = request.path_params["gid"]
+            try:
+                kind, value = await follow.wait(waits, gid, request.query_params.get("after", "")[:64],
+                                                lambda: read_version(gid), request.receive)
+            except JournalError as exc:
+                return PlainTextResponse(str(exc), status_code=404)
+            if kind == "busy":          # beyond the caps: the page polls meanwhile
+                return JSONResponse({"retry": follow.RETRY_S}, status_code=503,
+                                    headers={"retry-after": str(follow.RETRY_S), "cache-control": "no-store"})
+            if kind == "gone":
+                return Response(status_code=204)        # nobody reads it
+            return JSONResponse({**value, "moved": kind == "moved"}, headers={"cache-control": "no-store"})
+
         async def join(request):
             from .join import join_html
             base = f"{request.url.scheme}://{request.headers.get('host') or request.url.netloc}"
@@ -725,6 +774,7 @@ class PlayApp:
         routes = [
             Route("/", home),
             Route("/g/{gid:gameid}/version", version),      # several phones: what the pages poll
+            Route("/g/{gid:gameid}/wait", wait),            # or wait for the next change (long poll)
             Route("/g/{gid:gameid}/join", join),            # and how each phone joins
             Route("/g/{gid:gameid}", show),
             Route("/g/{gid:gameid}/act", act, methods=["POST"]),
@@ -748,6 +798,8 @@ class PlayApp:
         app.state.form_key = key
         app.state.warm = self.warm
         app.state.play = self
+        app.state.waits = waits
+        app.state.connections = MAX_CONNECTIONS
         return app
 
 
