@@ -183,3 +183,28 @@ def test_a_wait_sees_a_step_another_program_recorded_and_says_nothing_moved_at_i
         assert await follow.wait(waits, 1, "v0", same, never, wait_s=0) == ("same", {"steps": 0, "version": "v0"})
         assert waits.count == 0
     asyncio.run(body())
+
+
+def test_the_phones_of_a_table_get_one_drawing_of_the_page_and_never_a_stale_one(tmp_path):
+    path, gid = _game(tmp_path)
+    app = make_play_app(path, form_key=KEY)
+    pages = app.state.play.pages
+    drawn = []
+    draw = pages.page
+
+    def counted(*args, **kw):
+        drawn.append(args)
+        return draw(*args, **kw)
+    pages.page = counted
+
+    async def body(client):
+        first = await asyncio.gather(*(client.get(f"/g/{gid}", params={"as": n}) for n in ("Ada", "Bo", "Cy")))
+        assert len({r.text for r in first}) == 1 and len(drawn) == 1      # three phones, one drawing
+        assert (await client.get(f"/g/{gid}")).text == first[0].text and len(drawn) == 1     # kept
+        with Journal(path) as j:        # another program (`sheetgen track`) records a step
+            j.append(gid, json.loads(_tap(first[0].text, "go-rat-den")))
+        page = (await client.get(f"/g/{gid}")).text
+        assert 'data-steps="1"' in page and len(drawn) == 2
+        told = (await client.get(f"/g/{gid}", params={"told": "1"})).text   # a page of its own
+        assert "Recorded" in told and len(drawn) == 3
+    _run(app, body)

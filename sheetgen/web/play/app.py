@@ -250,7 +250,10 @@ class Pages:
             told = ad.tell(before, after, steps[-1])
             told_lines = told.lines
         sheet, _ = self.sheet_of(page, game.header)
-        view = page.view(game.header, steps, sheet, told, pending=pending, state=state, game=gid)
+        # a page that tells every phone what the last step did takes the state before it (kept)
+        extra = {"before": store.state(ad, gid, game.header, steps[:-1])} \
+            if steps and getattr(page, "takes_before", False) else {}
+        view = page.view(game.header, steps, sheet, told, pending=pending, state=state, game=gid, **extra)
         overlay = _nested(render_svg_pages(view["overlay"])[0], *view["page"])
         dice = game.header.get("dice")
         pending_die = None
@@ -578,6 +581,38 @@ class PlayApp:
                 return render("none.html", journal=str(store.path))
             return RedirectResponse(f"/g/{gid}", status_code=303)
 
+        drawing: dict = {}          # (game, version) -> the task drawing its plain page
+        drawn_pages: dict = {}      # game -> (version, its plain page's HTML)
+
+        async def plain_page(gid: int) -> str:
+            """The page of game GID as every phone sees it (no step told, nothing refused): the
+            phones of a table ask for it together after a step, so it is drawn once for all of
+            them (one drawing per version at a time) and kept while the journal's version stays
+            (a page that carries its version, data-version, and shows that one)."""
+            import asyncio
+            try:
+                version = (await read_version(gid))["version"]
+            except JournalError:
+                version = None          # the page says what is wrong
+            kept = drawn_pages.get(gid)
+            if version is not None and kept is not None and kept[0] == version:
+                return kept[1]
+            task = drawing.get((gid, version))
+            if task is None:
+                task = asyncio.ensure_future(page_html(gid, {}))
+
+                def done(t, key=(gid, version)):
+                    drawing.pop(key, None)
+                    if t.cancelled() or t.exception() is not None:
+                        return
+                    if version is not None and f'data-version="{version}"' in t.result():
+                        if len(drawn_pages) > 256:
+                            drawn_pages.clear()
+                        drawn_pages[gid] = (version, t.result())
+                task.add_done_callback(done)
+                drawing[(gid, version)] = task
+            return await asyncio.shield(task)   # one phone leaving does not stop the others' page
+
         async def show(request):
             gid = request.path_params["gid"]
             query = dict(request.query_params)
@@ -589,6 +624,13 @@ class PlayApp:
                     return PlainTextResponse(f"not a step to complete: {exc}", status_code=400)
             # a refusal redirected here (Post/Redirect/Get): its words, kept in this process by a token
             refused = refusals.get((gid, query.pop("refused", "")))
+            if refused is None and pending is None and set(query) <= {"as"}:    # ?as=NAME: the phone's seat
+                try:
+                    return HTMLResponse(await plain_page(gid))
+                except NotFound as exc:
+                    return PlainTextResponse(str(exc), status_code=404)
+                except SheetgenError as exc:
+                    return PlainTextResponse(str(exc), status_code=400)
             try:
                 return HTMLResponse(await page_html(gid, query, refused, pending))
             except NotFound as exc:
