@@ -530,8 +530,10 @@ class PlayApp:
         telling: set = set()        # the tasks waking the waits (a reference kept until they end)
 
         async def read_version(gid: int) -> dict:
+            # read in the event loop, as a step is recorded: a short read of a WAL journal (it
+            # waits for no writer), cheaper than the hand-over to a worker thread and back
             from .join import version as read
-            return await run_in_threadpool(lambda: read(store.journal(), gid))
+            return read(store.journal(), gid)
 
         def moved(gid: int) -> None:
             """Game GID changed here: its waiting pages told its new version (read once for all of
