@@ -412,13 +412,15 @@ async def _connect(base: str):
 
 
 async def table_async(base: str, key: str, gid: int, steps: list, think: float, posts: list, told: list,
-                      seen: list, errors: list) -> None:
+                      seen: list, errors: list, seated, go: asyncio.Event) -> None:
     """One table: the phone of the player acting POSTs each step after a pause (exponential, mean
     THINK) and fetches the page it is sent to; the pages of the three other players each wait on
     the long poll (GET /g/ID/wait?after=VERSION) on their own connection and, when it answers,
     fetch the page again (what cards.js does).  TOLD: from the POST sent to a waiting page's
     answer; SEEN: to that page's new HTML received, for every step each of the three pages
-    came to show (a step it skipped over counts from its own POST)."""
+    came to show (a step it skipped over counts from its own POST).  The players sit down first:
+    the first action waits until every page of every table has its first page (SEATED called
+    once per page, GO set when all are), so no page's late connection counts as a slow update."""
     sent: dict[int, float] = {}
     failures = (OSError, EOFError, asyncio.IncompleteReadError, http.client.HTTPException, ValueError, KeyError)
 
@@ -427,10 +429,14 @@ async def table_async(base: str, key: str, gid: int, steps: list, think: float, 
             reader, writer, host = await _connect(base)
         except OSError as exc:
             errors.append(f"game {gid} page {n}: cannot connect: {exc!r}")
+            seated()
             return
         last = 0
         try:
-            status, _, page = await _exchange(reader, writer, "GET", f"/g/{gid}", host)
+            try:
+                status, _, page = await _exchange(reader, writer, "GET", f"/g/{gid}", host)
+            finally:
+                seated()
             version = re.search(rb'data-version="([^"]*)"', page).group(1).decode()
             while last < len(steps):
                 status, _, body = await _exchange(reader, writer, "GET", f"/g/{gid}/wait?after={version}", host)
@@ -467,6 +473,7 @@ async def table_async(base: str, key: str, gid: int, steps: list, think: float, 
             errors.append(f"game {gid}: cannot connect: {exc!r}")
             return
         try:
+            await go.wait()
             for i, step in enumerate(steps):
                 await asyncio.sleep(rng.expovariate(1.0 / think))
                 body = urlencode({"key": key, "step": json.dumps(step)}).encode()
@@ -500,7 +507,14 @@ def tables(base: str, key: str, gids: list[int], games: list[list], think: float
     errors: list = []
 
     async def everyone():
-        await asyncio.gather(*(table_async(base, key, gid, steps, think, posts, told, seen, errors)
+        go = asyncio.Event()
+        waiting = [(len(PLAYERS) - 1) * len(gids)]
+
+        def seated():
+            waiting[0] -= 1
+            if waiting[0] <= 0:
+                go.set()
+        await asyncio.gather(*(table_async(base, key, gid, steps, think, posts, told, seen, errors, seated, go)
                                for gid, steps in zip(gids, games)))
     t = time.perf_counter()
     asyncio.run(everyone())
