@@ -521,6 +521,24 @@ def tables(base: str, key: str, gids: list[int], games: list[list], think: float
     return posts, told, seen, errors, time.perf_counter() - t
 
 
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU seconds (user + system) used so far by process PID and by its children (Linux /proc;
+    zeros elsewhere)."""
+    def own(p: int) -> float:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    children: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return own(pid), sum(own(c) for c in children)
+
+
 def cards_bench(ruleset: str, count: int, actions: int, kills: int, think: float, workers: int,
                 env: dict, folder: Path) -> list[str]:
     """COUNT tables of 4 players of RULESET at the table pace, against the plain baseline (which
@@ -541,7 +559,9 @@ def cards_bench(ruleset: str, count: int, actions: int, kills: int, think: float
     plain_script.write_text(PLAIN)
     proc, base = start([sys.executable, str(plain_script), str(folder / f"plain-{ruleset}.sqlite")], env)
     try:
+        cpu = cpu_seconds(proc.pid)[0]
         posts, told, seen, errors, wall = tables(base, "plain", gids, games, think)
+        plain_cpu = cpu_seconds(proc.pid)[0] - cpu
     finally:
         proc.kill()
         proc.wait()
@@ -554,7 +574,10 @@ def cards_bench(ruleset: str, count: int, actions: int, kills: int, think: float
                         "--workers", str(workers)], env)
     try:
         key = form_key(base, gids[0])
+        cpu = cpu_seconds(proc.pid)
         posts, told, seen, errors, wall = tables(base, key, gids, games, think)
+        now = cpu_seconds(proc.pid)
+        server_cpu, drawers_cpu = now[0] - cpu[0], now[1] - cpu[1]
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -572,6 +595,10 @@ def cards_bench(ruleset: str, count: int, actions: int, kills: int, think: float
           f"redrawn p99 {ours_seen['p99']:.1f} ms ({ours_seen['p99'] / plain_seen['p99']:.2f}x), target "
           f"{TARGET_SEEN_MS:.0f} ms: told {'met' if ours_told['p99'] < TARGET_SEEN_MS else 'NOT met'}, redrawn "
           f"{'met' if ours_seen['p99'] < TARGET_SEEN_MS else 'NOT met'}; load average {os.getloadavg()[0]:.1f}")
+    print(f"{ruleset}: CPU per action: the plain baseline {plain_cpu / max(1, len(posts)) * 1000:.1f} ms; "
+          f"sheetgen play's server process {server_cpu / max(1, len(posts)) * 1000:.1f} ms, its page-drawing "
+          f"processes {drawers_cpu / max(1, len(posts)) * 1000:.1f} ms (4 phones: 1 POST, 2 pages drawn, "
+          f"3 waits answered, 3 pages served)")
     problems += errors
     problems += verify(journal, gids, games, folder, ruleset)
     print(f"{ruleset} journals: {count} games, "

@@ -150,6 +150,12 @@ class Store:
             self.local.journal = None
 
 
+def _quiet(task) -> None:
+    """A task nobody awaits: its failure is told where it matters (the page asked for again)."""
+    if not task.cancelled():
+        task.exception()
+
+
 def _settle(future, error) -> None:
     if not future.done():
         if error is None:
@@ -538,15 +544,21 @@ class PlayApp:
         def moved(gid: int) -> None:
             """Game GID changed here: its waiting pages told its new version (read once for all of
             them), after the response to the change, which does not wait for it."""
+            import asyncio
             if not waits.watched(gid):
                 return
 
             async def tell():
                 try:
-                    waits.moved(gid, await read_version(gid))
+                    version = await read_version(gid)
                 except JournalError:
-                    pass                # the waits read the journal again themselves
-            import asyncio
+                    return              # the waits read the journal again themselves
+                # the page the phones are about to ask for, drawn from now (they join that drawing)
+                warm = asyncio.get_running_loop().create_task(plain_page(gid))
+                telling.add(warm)
+                warm.add_done_callback(_quiet)
+                warm.add_done_callback(telling.discard)
+                waits.moved(gid, version)
             task = asyncio.get_running_loop().create_task(tell())
             telling.add(task)
             task.add_done_callback(telling.discard)
