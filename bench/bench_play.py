@@ -18,10 +18,22 @@
 3. KILLS times: the server killed with SIGKILL in the middle of a game, restarted, and
    every acknowledged action is in the journal (the one in flight may or may not be).
 
-Not a timed test: the figures depend on the machine (target: p99 under 50 ms here).
+The card games (navigation, Shuffle Dungeons: several phones at one table): GAMES tables of 4
+players at the table pace, each table's steps ones its page offers (picked at random, 8 distinct
+games shared by the tables, up to 120 steps each, fewer where a game ends): the acting phone
+POSTs and fetches its page, the 3 other players' pages wait on the long poll (GET
+/g/ID/wait?after=VERSION) and fetch the page again when it answers, as cards.js does: the POST,
+the other pages told (the POST sent -> the wait answered) and redrawn (-> their page fetched),
+beside the plain baseline (the same, with an asyncio.Event long poll and a page of one line);
+then the journals checked and KILLS (10) SIGKILLs as above.
 
-Usage: python bench/bench_play.py [--games 50] [--actions 200] [--kills 20] [--think 0.5] [--workers 1]
-  --workers N: `sheetgen play --workers N` (server processes sharing the socket)
+Not a timed test: the figures depend on the machine (target: p99 under 50 ms here; the card
+games' other pages within 200 ms p99).
+
+Usage: python bench/bench_play.py [--game all|foury|navigation|shuffle] [--quick] [--games 50]
+       [--actions 200] [--kills 20] [--think 0.5] [--workers 1]
+  --workers N: `sheetgen play --workers N` (processes that draw the pages)
+  --quick: 5 games (tables) of 20 actions, 3 kills
 """
 from __future__ import annotations
 
@@ -44,6 +56,7 @@ from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_P99_MS = 50.0
+TARGET_SEEN_MS = 200.0  # a card game: another player's action seen by the other pages
 THINK_S = 0.5       # the mean pause of a player between actions at the table pace (a real one takes seconds)
 TRAITS = {"hearts": 4, "shields": 2, "weapon": 2, "clovers": 2, "shovels": 2}
 
@@ -65,12 +78,12 @@ def games_of(count: int, actions: int) -> list[list]:
     return out
 
 
-def new_journal(path: Path, count: int) -> list[int]:
+def new_journal(path: Path, count: int, ruleset: str = "foury", params: dict | None = None) -> list[int]:
     from sheetgen.definitions.registry import tracker_for
     from sheetgen.tracker.journal import Journal
-    header = tracker_for("foury").start({"map": "ancient-story", "traits": TRAITS})
+    header = tracker_for(ruleset).start(params or {"map": "ancient-story", "traits": TRAITS})
     with Journal(path) as j:
-        return [j.new_game("foury", header) for _ in range(count)]
+        return [j.new_game(ruleset, header) for _ in range(count)]
 
 
 def start(cmd: list[str], env=None) -> tuple[subprocess.Popen, str]:
@@ -104,7 +117,10 @@ async def _exchange(reader, writer, method: str, path: str, host: str, body: byt
     if method == "POST":
         head += f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n"
     writer.write(head.encode() + b"\r\n" + body)
-    status = int((await reader.readline()).split()[1])
+    line = await reader.readline()
+    if not line:
+        raise EOFError("the server closed the connection")     # killed: no answer
+    status = int(line.split()[1])
     headers = {}
     while True:
         line = await reader.readline()
@@ -185,14 +201,14 @@ def figures(name: str, latencies: list, wall: float) -> dict:
     return out
 
 
-def verify(journal: Path, gids: list[int], games: list[list], folder: Path) -> list[str]:
+def verify(journal: Path, gids: list[int], games: list[list], folder: Path, ruleset: str = "foury") -> list[str]:
     from click.testing import CliRunner
 
     from sheetgen.cli import main
     from sheetgen.definitions.registry import tracker_for
     from sheetgen.tracker.journal import Journal
     problems = []
-    ad = tracker_for("foury")
+    ad = tracker_for(ruleset)
     with Journal(journal) as j:
         for gid, steps in zip(gids, games):
             got = j.steps(gid)
@@ -208,7 +224,8 @@ def verify(journal: Path, gids: list[int], games: list[list], folder: Path) -> l
     return problems
 
 
-def kill_check(journal: Path, games: list[list], kills: int, workers: int = 1) -> list[str]:
+def kill_check(journal: Path, games: list[list], kills: int, workers: int = 1,
+               new_game=lambda path: new_journal(path, 1)[0]) -> list[str]:
     """Kill the server with SIGKILL mid-game KILLS times; after each restart the journal holds
     every acknowledged action (and nothing but the game's actions, in order).  A game played
     to its end makes way for the next one."""
@@ -217,12 +234,12 @@ def kill_check(journal: Path, games: list[list], kills: int, workers: int = 1) -
     rng = random.Random(7)
     pool = itertools.cycle(games)      # a small run (--games 3 --actions 20) may play them all: again, as new games
     steps = next(pool)
-    gid = new_journal(journal, 1)[0]
+    gid = new_game(journal)
     done = total = 0
     for round_no in range(kills):
         if done >= len(steps):
             steps, done = next(pool), 0
-            gid = new_journal(journal, 1)[0]
+            gid = new_game(journal)
         proc, base = start([sys.executable, "-m", "sheetgen", "play", "--journal", str(journal), "--port", "0",
                             "--workers", str(workers)])
         key = form_key(base, gid)
@@ -250,11 +267,11 @@ def kill_check(journal: Path, games: list[list], kills: int, workers: int = 1) -
 
 
 PLAIN = '''
-import sqlite3, sys, threading
+import asyncio, sqlite3, sys, threading
 from urllib.parse import parse_qsl
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.responses import RedirectResponse
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse
 from starlette.routing import Route
 import uvicorn
 from sheetgen.web.server import bind
@@ -273,30 +290,357 @@ def record(gid, step):
     c.execute("INSERT INTO steps VALUES (?, ?, ?)", (gid, seq, step))
     c.execute("COMMIT")
     return seq
+def current(gid):
+    return db().execute("SELECT COALESCE(MAX(seq), 0) FROM steps WHERE game = ?", (gid,)).fetchone()[0]
+waiting = {}        # game -> an asyncio.Event set (and dropped) when the game moves
 async def act(request):
     form = dict(parse_qsl((await request.body()).decode()))
-    seq = await run_in_threadpool(record, request.path_params["gid"], form["step"])
-    return RedirectResponse(f"/g/{request.path_params['gid']}?told={seq}", status_code=303)
+    gid = request.path_params["gid"]
+    seq = await run_in_threadpool(record, gid, form["step"])
+    event = waiting.pop(gid, None)
+    if event is not None:
+        event.set()
+    return RedirectResponse(f"/g/{gid}?told={seq}", status_code=303)
 async def page(request):
-    from starlette.responses import HTMLResponse
-    return HTMLResponse('<input name="key" value="plain">')
+    n = await run_in_threadpool(current, request.path_params["gid"])
+    return HTMLResponse(f'<body data-steps="{n}" data-version="{n}"><input name="key" value="plain">')
+async def wait(request):
+    gid = request.path_params["gid"]
+    event = waiting.setdefault(gid, asyncio.Event())
+    n = await run_in_threadpool(current, gid)
+    if str(n) == request.query_params.get("after"):
+        try:
+            await asyncio.wait_for(event.wait(), 25)
+        except asyncio.TimeoutError:
+            pass
+        n = await run_in_threadpool(current, gid)
+    return JSONResponse({"steps": n, "version": str(n)})
 sock = bind("127.0.0.1", 0)
 print(f"serving at http://127.0.0.1:{sock.getsockname()[1]}/", flush=True)
-app = Starlette(routes=[Route("/g/{gid:int}", page), Route("/g/{gid:int}/act", act, methods=["POST"])])
+app = Starlette(routes=[Route("/g/{gid:int}", page), Route("/g/{gid:int}/act", act, methods=["POST"]),
+                       Route("/g/{gid:int}/wait", wait)])
 uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
 '''
+
+
+# -- the card games: several phones at one table --------------------------------------------------
+
+PLAYERS = ["Ada", "Bo", "Cy", "Di"]
+# Shuffle Dungeons: four heroes, and a pile long enough for a game of some length (the cards of
+# layouts/shuffle/shuffle-game.yaml's pile, three times)
+SHUFFLE_SETUP = """\
+sheetgen: 1
+kind: playlog
+ruleset: shuffle
+deck: shuffle-core
+setup:
+  start: {room: gate-hall, at: [0, 0]}
+  rooms: [{room: long-corridor, at: [1, 0]}]
+  boss: {at: [1, -1]}
+  pile: [%s]
+  heroes:
+    - {name: Ada, hero: knight}
+    - {name: Bo, hero: rogue}
+    - {name: Cy, hero: mage}
+    - {name: Di, hero: knight}
+turns: []
+""" % ", ".join(["bread", "short-sword", "bend", "leather-coat", "goblin", "war-axe", "mushroom-stew", "spark",
+                 "long-corridor", "tee", "bread"] * 3)
+
+
+def card_params(ruleset: str, folder: Path) -> dict:
+    if ruleset == "navigation":
+        return {"map": "nav-crypt", "hero": ",".join(PLAYERS)}
+    setup = folder / "shuffle-setup.yaml"
+    setup.write_text(SHUFFLE_SETUP)
+    return {"map": str(setup)}
+
+
+def card_games(ruleset: str, params: dict, count: int, actions: int) -> list[list]:
+    """COUNT games of about ACTIONS steps (to the end of a turn), each step one the page offers at
+    that point (a tap on a card, a button, a choice, a fight or trap form left to sheetgen's
+    dice), picked at random (seeded), its dice written in; a game ends where the page says it is
+    over."""
+    from sheetgen.definitions.registry import tracker_for
+    from sheetgen.games.base import Illegal
+    from sheetgen.web.play.app import game_page
+    ad, page = tracker_for(ruleset), game_page(ruleset)
+    header = ad.start(params)
+    sheet = page.sheet(header)
+    out = []
+    for seed in range(count):
+        rng = random.Random(seed)
+        steps: list = []
+        ts = ad.replay(header, [])
+        # ACTIONS steps, then on to the end of that turn (a log cut within a turn ends that turn
+        # there, and `sheetgen check` would find what it left undone): cut where the page offered
+        # the turn's end and the engine accepted it
+        while len(steps) < actions + 60:
+            view = page.view(header, steps, sheet, state=ts, game=1)
+            if view.get("over"):
+                break
+            offered = [t["step"] for t in view["targets"]]
+            for a in view["actions"]:
+                offered += ([a["step"]] if a.get("step") is not None else []) + [c["step"] for c in a.get("choices", ())]
+            forms = view.get("forms") or {}
+            offered += [{"fight": {"at": list(f["at"])}} for f in forms.get("fights") or ()]
+            offered += [{"trap": {}}] if forms.get("trap") else []
+            rng.shuffle(offered)
+            for step in offered:
+                try:
+                    step = ad.prepare(ts, step, rng)
+                    if ad.dice_due(ts, step) or ad.choices_due(ts, step):
+                        continue
+                    after = ad.apply(ts, step)
+                except Illegal:
+                    continue
+                break
+            else:
+                break               # nothing the page offers is legal: the game cannot go on
+            if len(steps) >= actions and isinstance(step, dict) and "turn" in step:
+                break
+            steps.append(step)
+            ts = after
+        out.append(steps)
+    return out
+
+
+async def _connect(base: str):
+    url = urlsplit(base)
+    reader, writer = await asyncio.open_connection(url.hostname, url.port)
+    return reader, writer, f"{url.hostname}:{url.port}"
+
+
+async def table_async(base: str, key: str, gid: int, steps: list, think: float, posts: list, told: list,
+                      seen: list, errors: list, seated, go: asyncio.Event) -> None:
+    """One table: the phone of the player acting POSTs each step after a pause (exponential, mean
+    THINK) and fetches the page it is sent to; the pages of the three other players each wait on
+    the long poll (GET /g/ID/wait?after=VERSION) on their own connection and, when it answers,
+    fetch the page again (what cards.js does).  TOLD: from the POST sent to a waiting page's
+    answer; SEEN: to that page's new HTML received, for every step each of the three pages
+    came to show (a step it skipped over counts from its own POST).  The players sit down first:
+    the first action waits until every page of every table has its first page (SEATED called
+    once per page, GO set when all are), so no page's late connection counts as a slow update."""
+    sent: dict[int, float] = {}
+    failures = (OSError, EOFError, asyncio.IncompleteReadError, http.client.HTTPException, ValueError, KeyError)
+
+    async def watcher(n: int) -> None:
+        try:
+            reader, writer, host = await _connect(base)
+        except OSError as exc:
+            errors.append(f"game {gid} page {n}: cannot connect: {exc!r}")
+            seated()
+            return
+        last = 0
+        try:
+            try:
+                status, _, page = await _exchange(reader, writer, "GET", f"/g/{gid}", host)
+            finally:
+                seated()
+            version = re.search(rb'data-version="([^"]*)"', page).group(1).decode()
+            while last < len(steps):
+                status, _, body = await _exchange(reader, writer, "GET", f"/g/{gid}/wait?after={version}", host)
+                answered = time.perf_counter()
+                if status != 200:
+                    errors.append(f"game {gid} page {n}: the wait answered HTTP {status}")
+                    return
+                moved = json.loads(body)
+                if moved["version"] == version:
+                    continue            # nothing in ~25 s: ask again
+                told.extend(answered - sent[k] for k in range(last + 1, moved["steps"] + 1) if k in sent)
+                told_upto = max(last, moved["steps"])
+                status, _, page = await _exchange(reader, writer, "GET", f"/g/{gid}", host)
+                shown_at = time.perf_counter()
+                if status != 200:
+                    errors.append(f"game {gid} page {n}: the page answered HTTP {status}")
+                    return
+                version = re.search(rb'data-version="([^"]*)"', page).group(1).decode()
+                shown = int(re.search(rb'data-steps="(\d+)"', page).group(1))
+                seen.extend(shown_at - sent[k] for k in range(last + 1, shown + 1) if k in sent)
+                # a step recorded while the page was fetched is told by the page itself
+                told.extend(shown_at - sent[k] for k in range(told_upto + 1, shown + 1) if k in sent)
+                last = max(last, shown)
+        except failures as exc:
+            errors.append(f"game {gid} page {n}: {exc!r}")
+        finally:
+            writer.close()
+
+    async def actor() -> None:
+        rng = random.Random(gid)
+        try:
+            reader, writer, host = await _connect(base)
+        except OSError as exc:
+            errors.append(f"game {gid}: cannot connect: {exc!r}")
+            return
+        try:
+            await go.wait()
+            for i, step in enumerate(steps):
+                await asyncio.sleep(rng.expovariate(1.0 / think))
+                body = urlencode({"key": key, "step": json.dumps(step)}).encode()
+                t = sent[i + 1] = time.perf_counter()
+                status, headers, _ = await _exchange(reader, writer, "POST", f"/g/{gid}/act", host, body)
+                posts.append(time.perf_counter() - t)
+                if status != 303 or "told=" not in headers.get("location", ""):
+                    errors.append(f"game {gid} action {i + 1}: HTTP {status} {headers.get('location')}")
+                    return
+                status, _, _ = await _exchange(reader, writer, "GET", headers["location"], host)
+                if status != 200:
+                    errors.append(f"game {gid} action {i + 1}: the page after it: HTTP {status}")
+                    return
+        except failures as exc:
+            errors.append(f"game {gid}: {exc!r}")
+        finally:
+            writer.close()
+
+    pages = [asyncio.ensure_future(watcher(n)) for n in range(1, len(PLAYERS))]
+    await actor()
+    try:
+        await asyncio.wait_for(asyncio.gather(*pages), 60)
+    except asyncio.TimeoutError:
+        errors.append(f"game {gid}: a page did not come to show the last step within 60 s")
+
+
+def tables(base: str, key: str, gids: list[int], games: list[list], think: float):
+    posts: list = []
+    told: list = []
+    seen: list = []
+    errors: list = []
+
+    async def everyone():
+        go = asyncio.Event()
+        waiting = [(len(PLAYERS) - 1) * len(gids)]
+
+        def seated():
+            waiting[0] -= 1
+            if waiting[0] <= 0:
+                go.set()
+        await asyncio.gather(*(table_async(base, key, gid, steps, think, posts, told, seen, errors, seated, go)
+                               for gid, steps in zip(gids, games)))
+    t = time.perf_counter()
+    asyncio.run(everyone())
+    return posts, told, seen, errors, time.perf_counter() - t
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU seconds (user + system) used so far by process PID and by its children (Linux /proc;
+    zeros elsewhere)."""
+    def own(p: int) -> float:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    children: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return own(pid), sum(own(c) for c in children)
+
+
+def cards_bench(ruleset: str, count: int, actions: int, kills: int, think: float, workers: int,
+                env: dict, folder: Path) -> list[str]:
+    """COUNT tables of 4 players of RULESET at the table pace, against the plain baseline (which
+    has a long poll of its own: an asyncio.Event per game, set after the insert) and then
+    `sheetgen play`; the journals checked; the server SIGKILLed mid-game KILLS times."""
+    params = card_params(ruleset, folder)
+    t = time.perf_counter()
+    distinct = card_games(ruleset, params, min(count, 8), actions)
+    games = [distinct[i % len(distinct)] for i in range(count)]
+    total = sum(len(g) for g in games)
+    print(f"{ruleset}: {count} tables of {len(PLAYERS)} players, {total} actions in all "
+          f"({min(len(g) for g in distinct)}-{max(len(g) for g in distinct)} a game, {len(distinct)} distinct games "
+          f"made in {time.perf_counter() - t:.1f} s of the steps each page offered), think {think:g} s, "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    journal = folder / f"{ruleset}.sqlite"
+    gids = new_journal(journal, count, ruleset, params)
+    plain_script = folder / "plain.py"
+    plain_script.write_text(PLAIN)
+    proc, base = start([sys.executable, str(plain_script), str(folder / f"plain-{ruleset}.sqlite")], env)
+    try:
+        cpu = cpu_seconds(proc.pid)[0]
+        posts, told, seen, errors, wall = tables(base, "plain", gids, games, think)
+        plain_cpu = cpu_seconds(proc.pid)[0] - cpu
+    finally:
+        proc.kill()
+        proc.wait()
+    plain = figures(f"{ruleset}, plain baseline (Starlette, one SQLite insert per POST, an asyncio.Event "
+                    "long poll): the POST", posts, wall)
+    plain_told = figures(f"{ruleset}, plain baseline: the other pages told (POST sent -> wait answered)", told, wall)
+    plain_seen = figures(f"{ruleset}, plain baseline: the other pages redrawn (-> their page fetched)", seen, wall)
+    problems = [f"plain baseline: {e}" for e in errors]
+    proc, base = start([sys.executable, "-m", "sheetgen", "play", "--journal", str(journal), "--port", "0",
+                        "--workers", str(workers)], env)
+    try:
+        key = form_key(base, gids[0])
+        cpu = cpu_seconds(proc.pid)
+        posts, told, seen, errors, wall = tables(base, key, gids, games, think)
+        now = cpu_seconds(proc.pid)
+        server_cpu, drawers_cpu = now[0] - cpu[0], now[1] - cpu[1]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    ours = figures(f"{ruleset}, sheetgen play --workers {workers}: the POST", posts, wall)
+    ours_told = figures(f"{ruleset}, sheetgen play: the other players' pages told (POST sent -> wait answered)",
+                        told, wall)
+    ours_seen = figures(f"{ruleset}, sheetgen play: the other players' pages redrawn (-> their page fetched)",
+                        seen, wall)
+    print(f"{ruleset} at the table pace: POST p99 {ours['p99']:.1f} ms ({ours['p99'] / plain['p99']:.2f}x the "
+          f"plain baseline's), target {TARGET_P99_MS:.0f} ms: {'met' if ours['p99'] < TARGET_P99_MS else 'NOT met'}; "
+          f"the other pages told p99 {ours_told['p99']:.1f} ms ({ours_told['p99'] / plain_told['p99']:.2f}x), "
+          f"redrawn p99 {ours_seen['p99']:.1f} ms ({ours_seen['p99'] / plain_seen['p99']:.2f}x), target "
+          f"{TARGET_SEEN_MS:.0f} ms: told {'met' if ours_told['p99'] < TARGET_SEEN_MS else 'NOT met'}, redrawn "
+          f"{'met' if ours_seen['p99'] < TARGET_SEEN_MS else 'NOT met'}; load average {os.getloadavg()[0]:.1f}")
+    print(f"{ruleset}: CPU per action: the plain baseline {plain_cpu / max(1, len(posts)) * 1000:.1f} ms; "
+          f"sheetgen play's server process {server_cpu / max(1, len(posts)) * 1000:.1f} ms, its page-drawing "
+          f"processes {drawers_cpu / max(1, len(posts)) * 1000:.1f} ms (4 phones: 1 POST, 2 pages drawn, "
+          f"3 waits answered, 3 pages served)")
+    problems += errors
+    problems += verify(journal, gids, games, folder, ruleset)
+    print(f"{ruleset} journals: {count} games, "
+          f"{'no action lost or doubled, every export passes sheetgen check' if not problems else 'PROBLEMS'}")
+    problems += kill_check(folder / f"kill-{ruleset}.sqlite", games, kills, workers,
+                           lambda path: new_journal(path, 1, ruleset, params)[0])
+    return problems
 
 
 def main(argv: list[str]) -> int:
     def opt(name, default, kind=int):
         return kind(argv[argv.index(name) + 1]) if name in argv else default
-    count, actions, kills = opt("--games", 50), opt("--actions", 200), opt("--kills", 20)
+    quick = "--quick" in argv
+    game = opt("--game", "all", str)
+    if game not in ("all", "foury", "navigation", "shuffle"):
+        print("--game: all, foury, navigation or shuffle", file=sys.stderr)
+        return 2
+    count, actions, kills = opt("--games", 5 if quick else 50), opt("--actions", 20 if quick else 200), \
+        opt("--kills", 3 if quick else 20)
     think = opt("--think", THINK_S, float)
     workers = opt("--workers", 1)
+    problems: list = []
+    with tempfile.TemporaryDirectory() as data:
+        os.environ.setdefault("SHEETGEN_DATA_DIR", data)      # no user's remembered journal touched
+        if game in ("all", "foury"):
+            problems += foury_bench(count, actions, kills, think, workers)
+        for ruleset in {"all": ["navigation", "shuffle"], "foury": []}.get(game, [game]):
+            with tempfile.TemporaryDirectory() as tmp:
+                problems += cards_bench(ruleset, count, opt("--actions", 20 if quick else 120),
+                                        opt("--kills", 3 if quick else 10), think, workers,
+                                        dict(os.environ, PYTHONPATH=str(ROOT)), Path(tmp))
+    for p in problems[:20]:
+        print("problem:", p)
+    return 1 if problems else 0
+
+
+def foury_bench(count: int, actions: int, kills: int, think: float, workers: int) -> list[str]:
+    """Foury's page: flat out and at the table pace, beside the plain baseline; the journals
+    checked; SIGKILLs."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        os.environ.setdefault("SHEETGEN_DATA_DIR", str(folder / "data"))
         games = games_of(count, actions)
         journal = folder / "play.sqlite"
         flat_gids, paced_gids = new_journal(journal, count), new_journal(journal, count)
@@ -350,9 +694,7 @@ def main(argv: list[str]) -> int:
         print(f"journals: {2 * count} games, "
               f"{'no action lost or doubled, every export passes sheetgen check' if not problems else 'PROBLEMS'}")
         problems += kill_check(folder / "kill.sqlite", games, kills, workers)
-    for p in problems[:20]:
-        print("problem:", p)
-    return 1 if problems else 0
+    return problems
 
 
 if __name__ == "__main__":

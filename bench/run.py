@@ -223,7 +223,8 @@ def _run(argv: list[str]) -> int:
     failed = 0
     for script in scripts:
         sys.stdout.flush()
-        extra = ["--quick"] if quick and script.stem == "bench_render" else []
+        # bench_play: Foury's page and the card games' tables (several phones, the long poll)
+        extra = ["--quick"] if quick and script.stem in ("bench_render", "bench_play") else []
         result = subprocess.Popen([sys.executable, str(script)] + extra, cwd=ROOT, stdout=subprocess.PIPE,
                                   text=True)
         for line in result.stdout:                   # shown as it comes, and kept

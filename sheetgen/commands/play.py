@@ -103,7 +103,7 @@ def play(map_name, hero, traits, ruleset, journal_path, port, host, workers):
     app.state.warm(gid)         # the game's modules loaded and its sheet drawn before the first tap
     click.echo("Ctrl-C stops the server; the journal keeps every step recorded.")
     try:
-        serve(app, sock)
+        serve(app, sock, max_connections=app.state.connections)     # the pages' long polls on top
     finally:
         sock.close()
 

@@ -558,6 +558,10 @@ class GamePage(ABC):
     over, the view after some steps, and the steps its forms make.  The routes, the journal and the
     templates are the core's."""
 
+    # a phone's page depends on the player it joined as (each player sees their own sheet): the
+    # server draws the page once per seat, else once for every phone of a table
+    pages_by_seat: bool = False
+
     @abstractmethod
     def sheet_key(self, header: dict) -> Hashable:
         """What the printed sheet of a game depends on (the server keeps one sheet per key)."""
@@ -593,10 +597,12 @@ class GamePage(ABC):
         return []
 
     def seat_view(self, seat: str | None, header: dict, steps: list, sheet: Any, told: Told | None = None,
-                  pending: Any = None, state: Any = None, game: Any = None) -> PageView:
+                  pending: Any = None, state: Any = None, game: Any = None, before: Any = None) -> PageView:
         """What the phone of player SEAT shows (a game where each player sees their own sheet); seat
-        None: a page opened without joining.  By default every phone shows the same: view()."""
-        return self.view(header, steps, sheet, told, pending=pending, state=state, game=game)
+        None: a page opened without joining.  By default every phone shows the same: view().
+        BEFORE: the state before the last step, for a page that says takes_before = True."""
+        extra = {"before": before} if before is not None else {}
+        return self.view(header, steps, sheet, told, pending=pending, state=state, game=game, **extra)
 
     def seat_refusal(self, header: dict, state: Any, step: Any, seat: str) -> str | None:
         """Why the phone of player SEAT may not record STEP (another player's step), or None.  The

@@ -213,6 +213,7 @@ def address(sock: socket.socket, token: str | None = None, path: str = "/") -> s
 
 READ_TIMEOUT_S = 10.0       # a request's headers and body must arrive within this (a browser's take ms)
 MAX_CONNECTIONS = 200       # open connections at once; one more is closed at once (the open-file limit is ~1,024)
+SHUTDOWN_S = 3             # at Ctrl-C, requests still open after this are cut (a page's long poll waits 25 s)
 KEEP_ALIVE_S = 5            # an idle connection between two requests
 
 
@@ -280,7 +281,8 @@ def serve(app: Starlette, sock: socket.socket, *, log_level: str = "warning",
     gc.collect()
     gc.freeze()
     config = uvicorn.Config(app, log_level=log_level, lifespan="on", http=guarded_protocol(read_timeout, max_connections),
-                            timeout_keep_alive=KEEP_ALIVE_S, limit_concurrency=max_connections)
+                            timeout_keep_alive=KEEP_ALIVE_S, limit_concurrency=max_connections,
+                            timeout_graceful_shutdown=SHUTDOWN_S)
     uvicorn.Server(config).run(sockets=[sock])
 
 

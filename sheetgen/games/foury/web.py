@@ -39,6 +39,7 @@ class Sheet:
 class FouryPage(GamePage):
     ruleset = "foury"
     tracker = ADAPTER
+    pages_by_seat = True            # the 2 Players Mode: each phone shows its own player's sheet
 
     def __init__(self) -> None:
         self._trails: dict = {}         # (game, header JSON) -> (steps, state, trail) of its last page
@@ -57,7 +58,7 @@ class FouryPage(GamePage):
         return [p["name"] for p in header.get("players") or ()]
 
     def seat_view(self, seat: str | None, header: dict, steps: list, sheet: Any, told: Told | None = None,
-                  pending: Any = None, state: Any = None, game: Any = None) -> PageView:
+                  pending: Any = None, state: Any = None, game: Any = None, before: Any = None) -> PageView:
         if header.get("players"):
             return self.two.view(seat, header, steps, sheet, told, state=state, game=game)
         return self.view(header, steps, sheet, told, pending=pending, state=state, game=game)

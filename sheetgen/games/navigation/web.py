@@ -56,6 +56,9 @@ def colour(header: dict, name: str) -> str:
 class NavigationPage(GamePage):
     ruleset = "navigation"
     tracker = ADAPTER
+    # the server passes view() the state before the last step (it keeps it): the "last step" box
+    # then replays nothing
+    takes_before = True
 
     def seats(self, header: dict) -> list[str]:
         """The players, each joining from their own phone."""
@@ -160,7 +163,7 @@ class NavigationPage(GamePage):
 
     # -- the game now -----------------------------------------------------------------------
     def view(self, header: dict, steps: list, sheet: Sheet, told: Told | None = None, pending: Any = None,
-             state: Any = None, game: Any = None) -> PageView:
+             state: Any = None, game: Any = None, before: Any = None) -> PageView:
         ts = ADAPTER.replay(header, steps) if state is None else state
         st = ts.state
         page = sheet.doc.pages[0]
@@ -231,7 +234,8 @@ class NavigationPage(GamePage):
         last = None
         if steps:
             # what the last step did, for every phone (the one who acted is told it too)
-            before = ADAPTER.replay(header, steps[:-1])
+            if before is None:
+                before = ADAPTER.replay(header, steps[:-1])
             last = {"by": before.player, "lines": ADAPTER.narrate(before, ts, steps[-1]) or ["(nothing changed on the table)"]}
         return {
             "last": last,

@@ -68,6 +68,9 @@ def over(st: Any) -> bool:
 class ShufflePage(GamePage):
     ruleset = "shuffle"
     tracker = ADAPTER
+    # the server passes view() the state before the last step (it keeps it): the "last step" box
+    # then replays nothing
+    takes_before = True
 
     def seats(self, header: dict) -> list[str]:
         """The players, each joining from their own phone."""
@@ -175,7 +178,7 @@ class ShufflePage(GamePage):
 
     # -- the game now -----------------------------------------------------------------------
     def view(self, header: dict, steps: list, sheet: Sheet, told: Told | None = None, pending: Any = None,
-             state: Any = None, game: Any = None) -> PageView:
+             state: Any = None, game: Any = None, before: Any = None) -> PageView:
         ts = ADAPTER.replay(header, steps) if state is None else state
         st = ts.state
         items, box = self._table(header, ts)
@@ -325,7 +328,8 @@ class ShufflePage(GamePage):
         last = None
         if steps:
             # what the last step did, for every phone (the one who acted is told it too)
-            before = ADAPTER.replay(header, steps[:-1])
+            if before is None:
+                before = ADAPTER.replay(header, steps[:-1])
             last = {"by": before.state.active, "lines": ADAPTER.narrate(before, ts, steps[-1]) or ["(nothing changed on the table)"]}
         return {
             "last": last,

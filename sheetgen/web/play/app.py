@@ -13,6 +13,7 @@ GET  /g/ID/pencil.png|pdf   the sheet as the pencil has it;  GET /g/ID/sheet.pdf
 GET  /g/ID/sheet.svg        the printed map sheet the page draws over (cached)
 GET  /g/ID/state.json       the engine's view of the game (tests, the bench)
 GET  /g/ID/version          what the pages poll to follow the table (several phones: join.py)
+GET  /g/ID/wait?after=V     answered as soon as the game's version is not V (a long poll: follow.py)
 GET  /g/ID/join             an address and a QR code per player, for each phone to join
 
 Every POST carries the page's form key (a secret of this server process, written into its
@@ -40,6 +41,7 @@ from starlette.staticfiles import StaticFiles
 from ...errors import InputError, SheetgenError
 from ...tracker.journal import JournalError
 from ..server import DEFAULT_HOST, make_app, same_secret
+from . import follow as _follow
 
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 16 * 1024            # bytes: a step, a fight form or the Oracle's words need far less
@@ -48,6 +50,9 @@ MAX_DEPTH = 6                   # nesting of a step ({fight: {clover: {die: ...}
 FORM_KEY = "key"
 SEAT_COOKIE = "sheetgen-seat-{}"     # per game: the player this browser joined as (?as=NAME)
 MAX_SEAT = 60                       # characters of a player's name kept
+# open connections the server takes: the usual ones, and the long polls of the pages (follow.TOTAL)
+# on top, so waiting pages never take the room of a tap
+MAX_CONNECTIONS = 200 + _follow.TOTAL
 
 
 class Store:
@@ -145,6 +150,12 @@ class Store:
         if j is not None:
             j.close()
             self.local.journal = None
+
+
+def _quiet(task) -> None:
+    """A task nobody awaits: its failure is told where it matters (the page asked for again)."""
+    if not task.cancelled():
+        task.exception()
 
 
 def _settle(future, error) -> None:
@@ -248,7 +259,11 @@ class Pages:
             told_lines = told.lines
         sheet, _ = self.sheet_of(page, game.header)
         seat = query.get("as") or None         # the player this phone joined as (several phones)
-        view = page.seat_view(seat, game.header, steps, sheet, told, pending=pending, state=state, game=gid)
+        # a page that tells every phone what the last step did takes the state before it (kept)
+        extra = {"before": store.state(ad, gid, game.header, steps[:-1])} \
+            if steps and getattr(page, "takes_before", False) else {}
+        view = page.seat_view(seat, game.header, steps, sheet, told, pending=pending, state=state, game=gid,
+                              **extra)
         overlay = _nested(render_svg_pages(view["overlay"])[0], *view["page"])
         dice = game.header.get("dice")
         pending_die = None
@@ -272,8 +287,9 @@ class Pages:
                 erase = None            # not a step: the plain "erase it" is said
         # a phone whose player may not take back the last step (another player's): its undo says why
         undo_refused = page.undo_refusal(game.header, steps[-1], seat) if seat and steps else None
+        from .join import version_of
         return dict(game=game, gid=gid, view=view, overlay=overlay, steps=len(steps), told=told_lines,
-                    undo_refused=undo_refused,
+                    undo_refused=undo_refused, version=version_of(game.header, texts),
                     fightflow=fightflow, erase=erase, moved=moved,
                     undid=query.get("undid"), refused=refused, dice=dice, pending=pending_die, rolled=rolled,
                     question=game.header.get("question"), title=page.title(game.header), seat=seat)
@@ -526,6 +542,37 @@ class PlayApp:
         """The Starlette app of the routes (the module's docstring lists them)."""
         store, key, pages, pool, record = self.store, self.key, self.pages, self.pool, self.record
         refusals: dict = {}         # (game, token) -> the words of a refused step, shown after the redirect
+        from . import follow
+        waits = follow.Waits()
+        telling: set = set()        # the tasks waking the waits (a reference kept until they end)
+
+        async def read_version(gid: int) -> dict:
+            # read in the event loop, as a step is recorded: a short read of a WAL journal (it
+            # waits for no writer), cheaper than the hand-over to a worker thread and back
+            from .join import version as read
+            return read(store.journal(), gid)
+
+        def moved(gid: int) -> None:
+            """Game GID changed here: its waiting pages told its new version (read once for all of
+            them), after the response to the change, which does not wait for it."""
+            import asyncio
+            if not waits.watched(gid):
+                return
+
+            async def tell():
+                try:
+                    version = await read_version(gid)
+                except JournalError:
+                    return              # the waits read the journal again themselves
+                # the page the phones are about to ask for, drawn from now (they join that drawing)
+                warm = asyncio.get_running_loop().create_task(plain_page(gid))
+                telling.add(warm)
+                warm.add_done_callback(_quiet)
+                warm.add_done_callback(telling.discard)
+                waits.moved(gid, version)
+            task = asyncio.get_running_loop().create_task(tell())
+            telling.add(task)
+            task.add_done_callback(telling.discard)
 
         def render(name: str, status: int = 200, **values) -> HTMLResponse:
             return HTMLResponse(pages.html(name, **values), status_code=status)
@@ -559,6 +606,40 @@ class PlayApp:
                 return render("none.html", journal=str(store.path))
             return RedirectResponse(f"/g/{gid}", status_code=303)
 
+        drawing: dict = {}          # (game, seat, version) -> the task drawing its plain page
+        drawn_pages: dict = {}      # (game, seat) -> (version, its plain page's HTML)
+
+        async def plain_page(gid: int, seat: str | None = None) -> str:
+            """The page of game GID as the phone of SEAT sees it (no step told, nothing refused): the
+            phones of a table ask for it together after a step, so it is drawn once for all of
+            them that sit alike (one drawing per seat and version at a time) and kept while the
+            journal's version stays (a page that carries its version, data-version, and shows that one)."""
+            import asyncio
+            try:
+                version = (await read_version(gid))["version"]
+                by_seat = game_page(store.journal().game(gid).ruleset).pages_by_seat
+            except (JournalError, SheetgenError):
+                version, by_seat = None, True       # the page says what is wrong
+            seat = seat if by_seat else None        # a page alike for every seat: drawn once for all
+            kept = drawn_pages.get((gid, seat))
+            if version is not None and kept is not None and kept[0] == version:
+                return kept[1]
+            task = drawing.get((gid, seat, version))
+            if task is None:
+                task = asyncio.ensure_future(page_html(gid, {"as": seat} if seat else {}))
+
+                def done(t, key=(gid, seat, version)):
+                    drawing.pop(key, None)
+                    if t.cancelled() or t.exception() is not None:
+                        return
+                    if version is not None and f'data-version="{version}"' in t.result():
+                        if len(drawn_pages) > 256:
+                            drawn_pages.clear()
+                        drawn_pages[(gid, seat)] = (version, t.result())
+                task.add_done_callback(done)
+                drawing[(gid, seat, version)] = task
+            return await asyncio.shield(task)   # one phone leaving does not stop the others' page
+
         async def show(request):
             gid = request.path_params["gid"]
             query = dict(request.query_params)
@@ -575,7 +656,11 @@ class PlayApp:
             if seat:
                 query["as"] = seat
             try:
-                response = HTMLResponse(await page_html(gid, query, refused, pending))
+                if refused is None and pending is None and set(query) <= {"as"}:
+                    html = await plain_page(gid, seat)      # the page the table's phones share
+                else:
+                    html = await page_html(gid, query, refused, pending)
+                response = HTMLResponse(html)
                 if joined:          # the player this browser joined as, for its posts and its next pages
                     response.set_cookie(SEAT_COOKIE.format(gid), quote(joined[:MAX_SEAT]), httponly=True,
                                         samesite="strict")
@@ -614,6 +699,8 @@ class PlayApp:
                         await store.durable(tickets[-1])
                     except JournalError as exc:
                         return PlainTextResponse(f"written, not confirmed: {exc}", status_code=503)
+                if what == "recorded":
+                    moved(gid)          # the other players' pages told once it is on disk, as the player is
             except NotFound as exc:
                 return PlainTextResponse(str(exc), status_code=404)
             except JournalError as exc:     # busy, read-only, full: nothing recorded, and not a rule
@@ -661,6 +748,8 @@ class PlayApp:
                     refusals.clear()
                 refusals[(gid, token)] = why
                 return RedirectResponse(f"/g/{gid}?refused={token}", status_code=303)
+            if step is not None:
+                moved(gid)
             # the step taken back goes with the redirect: the page says what to erase (the game's undo_lines)
             back = f"&u={quote(json.dumps(step, separators=(',', ':')))}" if step is not None else ""
             return RedirectResponse(f"/g/{gid}?undid={'1' if step is not None else '0'}{back[:MAX_STEP]}",
@@ -689,6 +778,7 @@ class PlayApp:
                 await run_in_threadpool(work)
             except NotFound as exc:
                 return PlainTextResponse(str(exc), status_code=404)
+            moved(gid)
             back = form.get("back") or ""
             return RedirectResponse(f"/g/{gid}" + (back if back.startswith("?") and len(back) < MAX_STEP else ""),
                                     status_code=303)
@@ -748,6 +838,20 @@ class PlayApp:
             except JournalError as exc:
                 return PlainTextResponse(str(exc), status_code=404)
 
+        async def wait(request):
+            gid = request.path_params["gid"]
+            try:
+                kind, value = await follow.wait(waits, gid, request.query_params.get("after", "")[:64],
+                                                lambda: read_version(gid), request.receive)
+            except JournalError as exc:
+                return PlainTextResponse(str(exc), status_code=404)
+            if kind == "busy":          # beyond the caps: the page polls meanwhile
+                return JSONResponse({"retry": follow.RETRY_S}, status_code=503,
+                                    headers={"retry-after": str(follow.RETRY_S), "cache-control": "no-store"})
+            if kind == "gone":
+                return Response(status_code=204)        # nobody reads it
+            return JSONResponse({**value, "moved": kind == "moved"}, headers={"cache-control": "no-store"})
+
         async def join(request):
             from .join import join_html
             base = f"{request.url.scheme}://{request.headers.get('host') or request.url.netloc}"
@@ -759,6 +863,7 @@ class PlayApp:
         routes = [
             Route("/", home),
             Route("/g/{gid:gameid}/version", version),      # several phones: what the pages poll
+            Route("/g/{gid:gameid}/wait", wait),            # or wait for the next change (long poll)
             Route("/g/{gid:gameid}/join", join),            # and how each phone joins
             Route("/g/{gid:gameid}", show),
             Route("/g/{gid:gameid}/act", act, methods=["POST"]),
@@ -782,6 +887,8 @@ class PlayApp:
         app.state.form_key = key
         app.state.warm = self.warm
         app.state.play = self
+        app.state.waits = waits
+        app.state.connections = MAX_CONNECTIONS
         return app
 
 

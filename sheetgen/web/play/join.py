@@ -35,5 +35,10 @@ def version(journal, gid: int) -> dict:
     """What changes whenever a step is recorded or undone (and the header changes): cheap to read."""
     game = journal.game(gid)
     texts = journal.step_texts(gid)
-    mark = zlib.crc32(("\x1e".join(texts[-2:]) + repr(sorted(game.header.items()))).encode("utf-8"))
-    return {"steps": len(texts), "version": f"{len(texts)}-{mark:08x}"}
+    return {"steps": len(texts), "version": version_of(game.header, texts)}
+
+
+def version_of(header: dict, texts: list[str]) -> str:
+    """The version of a game of HEADER whose steps are TEXTS (the page carries it: data-version)."""
+    mark = zlib.crc32(("\x1e".join(texts[-2:]) + repr(sorted(header.items()))).encode("utf-8"))
+    return f"{len(texts)}-{mark:08x}"

@@ -1,6 +1,6 @@
 // The card games' page: a tap on a ringed room records the move; each phone plays as one
 // player (?as=NAME, remembered by the phone); the page follows the table without a reload
-// (it polls the game's small version document and redraws itself when another player acts).
+// (follow.js: it waits on the server's long poll and redraws itself when another player acts).
 (function () {
   "use strict";
   var body = document.body;
@@ -34,37 +34,24 @@
     tap.submit();
   });
 
-  var baseline = null, busy = false;
   function refresh() {
-    busy = true;
+    // the page drawn again in place (no reload): the version it shows is returned
     return fetch("/g/" + gid, {cache: "no-store", credentials: "same-origin"}).then(function (r) {
-      return r.ok ? r.text() : null;
+      if (!r.ok) throw new Error("page: HTTP " + r.status);
+      return r.text();
     }).then(function (html) {
-      if (!html) return;
       var doc = new DOMParser().parseFromString(html, "text/html");
       var open = Array.prototype.map.call(document.querySelectorAll("details[open]"), function (d) { return d.id; });
-      ["data-steps", "data-turn", "data-over"].forEach(function (k) { body.setAttribute(k, doc.body.getAttribute(k) || ""); });
+      ["data-steps", "data-turn", "data-over", "data-version"].forEach(function (k) {
+        body.setAttribute(k, doc.body.getAttribute(k) || "");
+      });
       body.innerHTML = doc.body.innerHTML;
       open.forEach(function (id) { var d = id && document.getElementById(id); if (d) d.open = true; });
       applySeat();
-    }).finally(function () { busy = false; });
-  }
-  function poll() {
-    if (busy) return;
-    fetch("/g/" + gid + "/version", {cache: "no-store", credentials: "same-origin"}).then(function (r) {
-      return r.ok ? r.json() : null;
-    }).then(function (v) {
-      if (!v) return;
-      if (baseline === null) {
-        baseline = v.version;
-        if (String(v.steps) !== body.dataset.steps) refresh();
-      } else if (v.version !== baseline) {
-        baseline = v.version;
-        refresh();
-      }
-    }).catch(function () { /* the server is away: try again */ });
+      return body.dataset.version;
+    });
   }
   applySeat();
-  poll();
-  setInterval(poll, 1000);
+  // another player's action reaches this page as soon as it is recorded (follow.js: a long poll)
+  window.sheetgenFollow(gid, body.dataset.version || "", refresh);
 })();
