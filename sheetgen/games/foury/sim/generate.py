@@ -290,7 +290,7 @@ def repair(values: dict, finding: Finding, harder: bool) -> tuple[dict, str] | N
             new = rung + step
             if 0 <= new < len(EVENT_LADDER) and EVENT_LADDER[new] != old:
                 zone["events"][finding.face] = EVENT_LADDER[new]
-                return v, f"zone {zone['letter']} event {finding.face}: {old} -> {EVENT_LADDER[new]} (changed nothing)"
+                return v, f"zone {zone['letter']} event {finding.face}: {old} -> {EVENT_LADDER[new]} (the face changed nothing)"
     return None
 
 
