@@ -79,19 +79,26 @@ def main(argv: list[str]) -> int:
                  f"{len(row['failed'])}" if row["met"] else "budget ran out") + f", {row['seconds']:.0f} s",
               file=sys.stderr, flush=True)
 
-    if jobs > 1:
-        import multiprocessing
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for row in pool.imap_unordered(one_map, tasks):
-                done(row)
-    else:
-        for task in tasks:
-            done(one_map(task))
+    interrupted = False
+    try:
+        if jobs > 1:
+            import multiprocessing
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                for row in pool.imap_unordered(one_map, tasks):
+                    done(row)
+        else:
+            for task in tasks:
+                done(one_map(task))
+    except KeyboardInterrupt:           # Ctrl-C: the figures of the maps finished so far
+        interrupted = True
+    if not results:
+        return 1
     wall = time.perf_counter() - t
     results.sort(key=lambda r: r["index"])
     print(f"generate map, {maps} maps ({size}, {campaign}, cautious, targets "
           f"{'/'.join(f'{p:.0%}' for p in TARGETS)} +- {TOLERANCE:.0%} in turn, seeds 1000-{999 + maps}, budget "
-          f"{BUDGET:,}); {jobs} process(es) on {os.cpu_count()} cores, load average {load:.2f} before the run")
+          f"{BUDGET:,}); {jobs} process(es) on {os.cpu_count()} cores, load average {load:.2f} before the run"
+          + (f"; INTERRUPTED: {len(results)} maps finished" if interrupted else ""))
     for p in TARGETS:
         rows_p = [r for r in results if r["target"] == p]
         made = [r for r in rows_p if r["met"]]

@@ -192,8 +192,9 @@ def summary_lines(checks: Checks, board, policy: str = "cautious") -> list[str]:
                  + ", ".join(faces) + ".")
     has_die = any("die" in names for names in board.items.values())
     if has_die and not checks.die_rolled:
+        why = " (the cautious policy never takes it: the player's choice, not the map's)" if policy == "cautious" else ""
         lines.append(f"Die table: the {policy} player never took the die item in {n} games, so no face of it came "
-                     f"up (the policy's choice, not the map's: the greedy player takes it).")
+                     f"up{why}.")
     elif checks.die_rolled:
         lines.append("Die-table faces 1-6 that changed something: "
                      + "/".join(f"{checks.die_mattered[f] / n:.1%}" for f in FACES)
