@@ -51,16 +51,12 @@ class CheckedGame(Game):
     def do(self, action):
         s = self.state
         if isinstance(action, A.Move) and action.roll is not None:
-            rules = self.rules
-            # the same move with the events left out: the rules object is shared, so the patch is
-            # undone at once (one game at a time in a process)
-            rules._resolve_events = _nothing            # type: ignore[method-assign]
+            # the same move with the events left out, by a rules object of our own (the shared one
+            # is never touched: a cluster worker plays games in several threads)
             try:
-                plain = rules.apply(s, action)
+                plain = _eventless(self.rules).apply(s, action)
             except Exception:        # noqa: BLE001 - the real move below raises the real error
                 plain = None
-            finally:
-                del rules._resolve_events
             super().do(action)
             b = s.board
             zone = b.zone_of(s.pos) or b.zone_of(action.to)      # as runner.Game counts its rolls
@@ -79,6 +75,19 @@ class CheckedGame(Game):
 
 def _nothing(*_args, **_kw) -> None:
     return None
+
+
+_EVENTLESS: dict = {}
+
+
+def _eventless(rules):
+    """A rules object of the same campaign whose rolled events do nothing (one per class, read-only)."""
+    got = _EVENTLESS.get(type(rules))
+    if got is None:
+        got = type(rules)()
+        got._resolve_events = _nothing
+        _EVENTLESS[type(rules)] = got
+    return got
 
 
 @dataclass
