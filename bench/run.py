@@ -5,7 +5,7 @@ baseline measured in the same run.
     python bench/run.py --only render   # cold start, whole process, first run and render figures
     python bench/run.py --only start    # cold start, whole-process and first-run figures only
     python bench/run.py --only AREA     # just bench/bench_AREA.py
-    python bench/run.py --quick         # fewer repetitions
+    python bench/run.py --quick         # fewer repetitions (bench_generate: 10 maps, not 100)
     python bench/run.py --docs          # also write every figure into docs/performance.md
 
 The docs' performance page is written by this script (--docs), never edited by hand: the
@@ -223,8 +223,8 @@ def _run(argv: list[str]) -> int:
     failed = 0
     for script in scripts:
         sys.stdout.flush()
-        # bench_play: Foury's page and the card games' tables (several phones, the long poll)
-        extra = ["--quick"] if quick and script.stem in ("bench_render", "bench_play") else []
+        # scripts that take --quick: bench_play (Foury's page and the card games' tables), bench_generate
+        extra = ["--quick"] if quick and script.stem in ("bench_render", "bench_play", "bench_generate") else []
         result = subprocess.Popen([sys.executable, str(script)] + extra, cwd=ROOT, stdout=subprocess.PIPE,
                                   text=True)
         for line in result.stdout:                   # shown as it comes, and kept

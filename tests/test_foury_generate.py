@@ -28,6 +28,14 @@ def test_a_generated_map_is_clean_and_plays_within_the_target(tmp_path):
     text = out.read_text()
     # the header says the result; a fresh simulation (other seeds, the simulate command) agrees
     assert re.search(r"^# Result: wins [\d.]+% \(95% interval", text, re.M)
+    # ... and the checks of its verification games: each zone's requirement, each event face
+    assert re.search(r"^# Requirements met \(share of the rounds played in each zone; at least 10% each\): "
+                     r"A \d+% of \d+ rounds, B \d+% of \d+ rounds, C \d+% of \d+ rounds, D \d+% of \d+ rounds\.$",
+                     text, re.M), text[:2000]
+    faces = re.search(r"^# Event faces 1-6 that changed something \(share of (\d+) games; at least 1% each\): (.*)\.$",
+                      text, re.M)
+    assert faces and len(faces.group(2).split(", ")) == 4
+    assert "Requirements met" in result.output and "Event faces 1-6" in result.output      # on screen too
     sim = CliRunner().invoke(main, ["simulate", str(out), "--games", "1000", "--seed", "77", "--format", "json"])
     assert sim.exit_code == 0, sim.output
     report = json.loads(sim.output)

@@ -55,8 +55,11 @@ def generate_map(size, campaign, win_rate, tolerance, policy, hero, source, keep
     changes one unkept part at a time (event faces, items, requirement counts, walls),
     keeping only lint-clean maps that play closer to the target (hill climbing, each
     candidate raced over a short heat first), until a fresh simulation on seeds the search
-    never used puts the 95% interval of the win rate within the tolerance.  The file's header
-    comment and the screen say the result and what changed.  Exit 1 when the budget ran out
+    never used puts the 95% interval of the win rate within the tolerance.  Those games also
+    check that each zone's requirement is met in at least 10% of its rounds and each event face
+    changes something in at least 1% of the games: a map failing one is mended, or the check
+    reported when it concerns a kept part.  The file's header comment and the screen say the
+    result, the checks' figures and what changed.  Exit 1 when the budget ran out
     first (nothing written, unless --best-effort), 2 for a target or option that cannot work.
     """
     from pathlib import Path

@@ -30,6 +30,7 @@ from .. import board as fb
 from ..formats import starter
 from ..heroes import HEROES
 from .batch import make_hero
+from .checks import Checks, Finding, findings as check_findings, play_checked, summary_lines
 from .navigate import Navigator
 from .results import WON
 from .runner import play_game
@@ -65,6 +66,10 @@ class Outcome:
     candidates: int
     changes: list[str] = field(default_factory=list)
     best_text: str | None = None
+    checks: Checks | None = None        # the verification's checks (sim/checks.py)
+    board: object = None                # the answer's board (for the checks' lines)
+    reported: list = field(default_factory=list)    # checks failed that the search cannot change
+    rejected: int = 0                   # maps within the target that failed a check the search can change
 
 
 def check_target(win_rate: float, tolerance: float, budget: int, heroes: int) -> None:
@@ -139,6 +144,12 @@ def wins_chunk(text: str, hero: str | None, policy: str, seed: int, start: int, 
     return sum(play_game(board, h, policy, seed, i, nav=nav).outcome == WON for i in range(start, stop))
 
 
+def checks_chunk(text: str, hero: str | None, policy: str, seed: int, start: int, stop: int) -> Checks:
+    """The same games as wins_chunk, checked (sim/checks.py): wins, requirements met, faces that mattered."""
+    board, h, nav = play_world(text, hero)
+    return play_checked(board, h, policy, seed, start, stop, nav)
+
+
 class Player:
     """Plays n games of a map text for each hero, here or on a cluster; returns (wins, games)."""
 
@@ -146,21 +157,35 @@ class Player:
         self.heroes, self.policy, self.cluster, self.progress = heroes, policy, cluster, progress
         self.played = 0
 
-    def wins(self, text: str, seed: int, start: int, stop: int) -> tuple[int, int]:
+    def _tasks(self, text: str, seed: int, start: int, stop: int) -> list:
         tasks = []
         for h in self.heroes:
             size = 100
             tasks += [(text, h, self.policy, seed, a, min(a + size, stop)) for a in range(start, stop, size)]
-        games = (stop - start) * len(self.heroes)
+        return tasks
+
+    def _run(self, fn, tasks: list, games: int) -> list:
         if self.cluster:
             from sheetgen.games.cluster import map_batches
-            won = sum(map_batches(self.cluster, wins_chunk, tasks))
+            out = map_batches(self.cluster, fn, tasks)
         else:
-            won = sum(wins_chunk(*t) for t in tasks)
+            out = [fn(*t) for t in tasks]
         self.played += games
         if self.progress is not None:
             self.progress(games)
-        return won, games
+        return out
+
+    def wins(self, text: str, seed: int, start: int, stop: int) -> tuple[int, int]:
+        games = (stop - start) * len(self.heroes)
+        return sum(self._run(wins_chunk, self._tasks(text, seed, start, stop), games)), games
+
+    def checks(self, text: str, seed: int, start: int, stop: int) -> Checks:
+        """The games of wins(), checked (sums: any order of the batches gives the same figures)."""
+        games = (stop - start) * len(self.heroes)
+        total = Checks()
+        for part in self._run(checks_chunk, self._tasks(text, seed, start, stop), games):
+            total = total + part
+        return total
 
 
 # -- changing ---------------------------------------------------------------------------------------
@@ -245,6 +270,30 @@ def mutate(values: dict, rng: random.Random, harder: bool, keep: set[str]) -> tu
     return v, f"wall {wall} added"
 
 
+def repair(values: dict, finding: Finding, harder: bool) -> tuple[dict, str] | None:
+    """The change that mends a failed check: a requirement met too rarely one count lower; an event
+    face that changes (almost) nothing one rung along the ladder, the way the target lies if it can."""
+    v = copy.deepcopy(values)
+    zone = next((z for z in v["zones"] if z["letter"] == finding.zone), None)
+    if zone is None:
+        return None
+    if finding.kind == "requirement":
+        if not zone["requirement"] or zone["requirement"][1] <= 1:
+            return None
+        k, n = zone["requirement"]
+        zone["requirement"] = (k, n - 1)
+        return v, f"zone {zone['letter']} requirement: {k} {n} -> {n - 1} (met too rarely)"
+    if finding.kind == "event" and finding.face is not None:
+        old = zone["events"][finding.face]
+        rung = EVENT_LADDER.index(old) if old in EVENT_LADDER else len(EVENT_LADDER) // 2
+        for step in ((1, -1) if harder else (-1, 1)):
+            new = rung + step
+            if 0 <= new < len(EVENT_LADDER) and EVENT_LADDER[new] != old:
+                zone["events"][finding.face] = EVENT_LADDER[new]
+                return v, f"zone {zone['letter']} event {finding.face}: {old} -> {EVENT_LADDER[new]} (the face changed nothing)"
+    return None
+
+
 # -- the search ---------------------------------------------------------------------------------------
 def generate(values: dict, title: str, target: Target, player: Player, seed: int, budget: int,
              keep: set[str], from_file: bool = False, keep_best: bool = False, log=None) -> Outcome:
@@ -269,19 +318,38 @@ def generate(values: dict, title: str, target: Target, player: Player, seed: int
     candidates = 1
     best = (abs(rate - p), text, values, rate)
     tried_verify: set[str] = set()
+    repairs: list[Finding] = []                 # checks the current map failed, to mend one at a time
+    rejected = 0
     while player.played < budget * heroes:
         if abs(rate - p) <= target.tolerance / 2 and text not in tried_verify:
             tried_verify.add(text)
-            vw, vn = player.wins(text, seed + VERIFY_OFFSET, 0, verify)
+            chk = player.checks(text, seed + VERIFY_OFFSET, 0, verify)
+            vw, vn = chk.wins, chk.games
             lo, hi = wilson(vw, vn)
             if log:
                 log(f"verify: {vw / vn:.1%} (95% {lo:.1%}-{hi:.1%}) over {vn} fresh games")
             if target.within(lo, hi):
-                return Outcome(text, True, vw / vn, (lo, hi), vn, player.played, candidates, changes)
-            # not there after all: the fresh games join the estimate, so the search's own seeds do
-            # not keep it on a map that only those dice favour
-            rate = (rate * full + vw) / (full + vn)
-        step = mutate(values, rng, rate > p, keep)
+                board = load_text(text)[0].board
+                failed = check_findings(chk, board, "zones" not in keep, "zones" not in keep)
+                fixable = [f for f in failed if f.fixable]
+                if not fixable:
+                    return Outcome(text, True, vw / vn, (lo, hi), vn, player.played, candidates, changes,
+                                   checks=chk, board=board, reported=failed, rejected=rejected)
+                # within the target but a check fails that a change can mend: not the answer
+                rejected += 1
+                repairs = fixable
+                if log:
+                    log("rejected: " + "; ".join(f.text for f in fixable))
+            else:
+                # not there after all: the fresh games join the estimate, so the search's own seeds do
+                # not keep it on a map that only those dice favour
+                rate = (rate * full + vw) / (full + vn)
+        if repairs:
+            step = repair(values, repairs.pop(0), rate > p)
+            mending = True
+        else:
+            step = mutate(values, rng, rate > p, keep)
+            mending = False
         if step is None:
             continue
         cand_values, what = step
@@ -294,14 +362,16 @@ def generate(values: dict, title: str, target: Target, player: Player, seed: int
         heat_rate = hw / hn
         # racing: the incumbent's own rate over the heat would be within about this much of its full rate
         margin = 1.96 * math.sqrt(max(heat_rate * (1 - heat_rate), 0.05) / hn)
-        if abs(heat_rate - p) - margin > abs(rate - p):
+        # (a repair only has to stay near the target: it is dropped when clearly outside half the tolerance)
+        bar = max(abs(rate - p), target.tolerance / 2) if mending else abs(rate - p)
+        if abs(heat_rate - p) - margin > bar:
             continue
         rw, rn = hw, hn
         if full > HEAT:
             w2, n2 = player.wins(cand_text, seed, HEAT, full)
             rw, rn = rw + w2, rn + n2
         cand_rate = rw / rn
-        if abs(cand_rate - p) < abs(rate - p):
+        if abs(cand_rate - p) < abs(rate - p) or (mending and abs(cand_rate - p) <= target.tolerance / 2):
             values, text, rate = cand_values, cand_text, cand_rate
             changes.append(f"{what} (win rate {cand_rate:.1%})")
             if log:
@@ -331,4 +401,11 @@ def header_lines(outcome: Outcome, target: Target, policy: str, hero: str | None
         lines.append("What it changed from the starting map, in order: " + "; ".join(outcome.changes) + ".")
     else:
         lines.append("The starting map met the target as it was: nothing changed.")
+    if outcome.checks is not None:
+        lines += summary_lines(outcome.checks, outcome.board, policy)
+        if outcome.rejected:
+            lines.append(f"Checks: {outcome.rejected} map(s) within the target failed a check the search mends "
+                         f"(a requirement met too rarely, an event face that changed nothing) and were changed.")
+        for f in outcome.reported:
+            lines.append(f"Reported, not changed (the search does not change this part): {f.text}.")
     return lines
