@@ -101,36 +101,28 @@ def make_review_app(session, *, host: str = DEFAULT_HOST, token: str | None = No
             summary = session.summary()
         return JSONResponse(summary, headers={"cache-control": "no-store"})
 
-    async def flip(request):
-        form = await posted_form(request, key)
-        if isinstance(form, Response):
-            return form
-        rid = await run_in_threadpool(region_id, str(form.get("n") or ""))
-        if rid is None:
-            return PlainTextResponse("no such region on this page (reload it)", status_code=400)
+    def region_action(act):
+        """A POST that does ACT(session, region id) to the region the form names (its number n on
+        the page), saves the sheetscan YAML and goes back to the region (or to the sheet)."""
+        async def route(request):
+            form = await posted_form(request, key)
+            if isinstance(form, Response):
+                return form
+            rid = await run_in_threadpool(region_id, str(form.get("n") or ""))
+            if rid is None:
+                return PlainTextResponse("no such region on this page (reload it)", status_code=400)
 
-        def do():
-            with lock:
-                session.flip(rid)
-                session.save()
-        await run_in_threadpool(do)
-        back = "#sheet" if form.get("from") == "sheet" else f"#r{form.get('n')}"
-        return RedirectResponse("/" + back, status_code=303)
+            def do():
+                with lock:
+                    act(session, rid)
+                    session.save()
+            await run_in_threadpool(do)
+            back = "#sheet" if form.get("from") == "sheet" else f"#r{form.get('n')}"
+            return RedirectResponse("/" + back, status_code=303)
+        return route
 
-    async def confirm(request):
-        form = await posted_form(request, key)
-        if isinstance(form, Response):
-            return form
-        rid = await run_in_threadpool(region_id, str(form.get("n") or ""))
-        if rid is None:
-            return PlainTextResponse("no such region on this page (reload it)", status_code=400)
-
-        def do():
-            with lock:
-                session.confirm(rid)
-                session.save()
-        await run_in_threadpool(do)
-        return RedirectResponse(f"/#r{form.get('n')}", status_code=303)
+    flip = region_action(lambda s, rid: s.flip(rid))
+    confirm = region_action(lambda s, rid: s.confirm(rid))
 
     routes = [
         Route("/", index),
