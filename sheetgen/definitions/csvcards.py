@@ -119,7 +119,7 @@ def _columns(line: str, delimiter: str, n: int) -> list[int]:
     return out
 
 
-def _letter(index: int) -> str:
+def column_letter(index: int) -> str:
     """A spreadsheet's column letter: 0 -> A, 26 -> AA."""
     out = ""
     index += 1
@@ -150,14 +150,14 @@ def _cards(header: list, rows: list[Row], shown: str, template: dict, node_type:
     for i, (name, col) in enumerate(header):
         name = name.strip()
         where = dict(file=shown, line=1, column=col)
-        label = f"column {_letter(i)} '{name}'"
+        label = f"column {column_letter(i)} '{name}'"
         if not name:
             problems.append(Problem(f"{label}: a column without a name", **where,
                                     expected="count, name, an element of the template or ELEMENT.KEY"))
             columns.append(None)
             continue
         if name in seen:
-            problems.append(Problem(f"{label}: named twice (also column {_letter(seen[name])})", **where))
+            problems.append(Problem(f"{label}: named twice (also column {column_letter(seen[name])})", **where))
         seen[name] = i
         if name in RESERVED:
             columns.append((name, None))
@@ -190,7 +190,7 @@ def _cards(header: list, rows: list[Row], shown: str, template: dict, node_type:
         for i, (value, col) in enumerate(cells):
             if i >= len(columns):
                 if value.strip():
-                    problems.append(Problem(f"a cell past the last named column ({_letter(i)})", shown, line, col,
+                    problems.append(Problem(f"a cell past the last named column ({column_letter(i)})", shown, line, col,
                                             expected=f"{len(columns)} columns, as the header names them"))
                 continue
             spec = columns[i]
@@ -200,7 +200,7 @@ def _cards(header: list, rows: list[Row], shown: str, template: dict, node_type:
             value = value.strip() if key != "text" else value
             if key is None:
                 if element == "count" and not (value.isdigit() and 1 <= int(value) <= MAX_ROWS):
-                    problems.append(Problem(f"column {_letter(i)} 'count': '{value}' is not a number of copies",
+                    problems.append(Problem(f"column {column_letter(i)} 'count': '{value}' is not a number of copies",
                                             shown, line, col, expected=f"a whole number from 1 to {MAX_ROWS}"))
                     continue
                 _put(card, element, int(value) if element == "count" else value, shown, (line, col))
@@ -244,7 +244,7 @@ def relabel(problems: list[Problem], shown: str, sheet: str | None = None) -> No
     for p in mine:
         for i, (_, col) in enumerate(cells.get(p.line, ())):
             if col == p.column and i < len(header):
-                p.path = f"column {_letter(i)} '{header[i][0].strip()}'" if sheet_name is None \
+                p.path = f"column {column_letter(i)} '{header[i][0].strip()}'" if sheet_name is None \
                     else f"'{header[i][0].strip()}'"
     if sheet_name is not None:
         at_cells(mine, shown, sheet_name)

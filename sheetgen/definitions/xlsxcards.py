@@ -24,6 +24,7 @@ from typing import Iterator
 from xml.etree import ElementTree
 
 from ..errors import InputError, Problem, did_you_mean
+from .csvcards import column_letter
 
 MAX_FILE_BYTES = 5_000_000      # the .xlsx itself: a workbook of 1,000 cards is well under 1 MB
 MAX_PARTS = 500                 # zip members: a workbook of a few sheets has 10-40
@@ -47,14 +48,7 @@ class Table:
     rows: list[Row]
 
 
-def letter(index: int) -> str:
-    """A spreadsheet's column letter: 0 -> A, 26 -> AA."""
-    out = ""
-    index += 1
-    while index:
-        index, r = divmod(index - 1, 26)
-        out = chr(65 + r) + out
-    return out
+letter = column_letter          # a spreadsheet's column letter: 0 -> A, 26 -> AA (as csvcards names it)
 
 
 def cell_name(row: int, column: int) -> str:
