@@ -153,7 +153,7 @@ def layout_warnings(loaded: Loaded, doc: Document, margin: float | None = None) 
 
 def margin_warnings(loaded: Loaded, doc: Document, margin: float | None = None) -> list[str]:
     """One warning per element of a user definition that prints within PRINTER_MARGIN of the
-    paper's edge (many lasers print nothing within 4.2 mm), or within margin when the build
+    paper's edge (many lasers print nothing within 4.2-5 mm), or within margin when the build
     gives --printer-margin (the user's printer); built-ins are held to it by tests."""
     from .draw.furniture import PRINTER_MARGIN
     from .draw.lint import near_edge

@@ -1,5 +1,5 @@
-"""Nothing a printer must print sits within PRINTER_MARGIN (4.5 mm) of the paper's edge on any
-built-in page, A4 and Letter: many lasers print nothing within 4.2 mm (issue 30).  Crop marks
+"""Nothing a printer must print sits within PRINTER_MARGIN (5 mm) of the paper's edge on any
+built-in page, A4 and Letter: many lasers print nothing within 4.2 mm, some nothing within 5 (issue 30).  Crop marks
 run to the edge on purpose (a clipped mark still shows where to cut) and white fills print nothing."""
 import pytest
 

@@ -18,7 +18,7 @@ from sheetgen.build import compose_loaded, sheet_identity
 from sheetgen.cli import main
 from sheetgen.definitions.registry import load
 from sheetgen.draw import scanmarks as SM
-from sheetgen.draw.furniture import CORNER_ZONE
+from sheetgen.draw.furniture import CORNER_ZONE, PRINTER_MARGIN
 from sheetgen.draw.model import Document, Group
 from sheetgen.draw.options import BuildOptions
 from sheetgen.draw.scanmarks import SheetIdentity, content_hash
@@ -113,11 +113,11 @@ def test_the_markers_sit_inside_the_corner_squares_the_sheets_keep_free():
             zy = 0.0 if "top" in corner else h - CORNER_ZONE
             assert zx <= x and x + bw <= zx + CORNER_ZONE and zy <= y and y + bh <= zy + CORNER_ZONE
         # the QR code: in the bottom band below the sheets (which end CORNER_ZONE above the edge)
-        # (4.5 mm or more from the edge, where printers print (issue 30), it reaches 2.5 mm above the
+        # (PRINTER_MARGIN or more from the edge, where printers print (issue 30), it reaches up to 2.5 mm above the
         # corner squares' top with its white: the sheets keep that clear, as the test above holds)
         qx, qy, qw, qh = SM.reserved_boxes(w, h)["scan-qr"]
         assert qy >= h - CORNER_ZONE - 2.5 and CORNER_ZONE < qx and qx + qw < w - CORNER_ZONE
-        assert SM.qr_box(w, h)[1] + SM.QR <= h - 4.5
+        assert SM.qr_box(w, h)[1] + SM.QR <= h - PRINTER_MARGIN
 
 
 def test_the_marks_are_small():

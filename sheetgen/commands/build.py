@@ -33,7 +33,7 @@ def game_build_options(fn):
               "`sheetgen scan` reads on playable sheets.")
 @click.option("--printer-margin", "printer_margin", type=float, default=None, metavar="MM",
               help="Keep MM clear of every paper edge (0 to 15) for a printer that cannot print as close "
-              "as the 4.5 mm every sheet keeps: the content is scaled down to fit (default: the margin "
+              "as the 5 mm every sheet keeps: the content is scaled down to fit (default: the margin "
               "`calibrate --margin` stored for the printer, if any).")
 @click.option("-v", "--verbose", is_flag=True, help=f"List every file written (else more than {LISTED} "
               "files are counted and only the PDFs named).")

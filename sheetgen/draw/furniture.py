@@ -11,15 +11,15 @@ FOOTER_SIZE = 6.0       # pt
 # mm: the square at each corner of a playable page that the sheets leave empty (the
 # scanner's fiducial marks go there), and the band along the bottom edge the footer uses
 CORNER_ZONE = 15.0
-# many laser printers print nothing within 4.2 mm of the paper's edge: the footer and the
-# ruler keep PRINTER_MARGIN clear (their baseline is FOOTER_Y above the edge; 6 pt descenders
-# reach 0.5 mm below it)
-PRINTER_MARGIN = 4.5
+# many laser printers print nothing within 4.2 mm of the paper's edge, some nothing within 5:
+# every built-in keeps PRINTER_MARGIN clear (issue 30), the footer and the ruler too (their
+# baseline is FOOTER_Y above the edge; 6 pt descenders reach 0.45 mm below it)
+PRINTER_MARGIN = 5.0
 # --printer-margin's range: past 15 mm the content shrinks to under 90% (6 pt text prints under 5.4 pt)
 MAX_PRINTER_MARGIN = 15.0
-FOOTER_Y = 5.1
+FOOTER_Y = 5.6
 FOOTER_X = CORNER_ZONE + 0.5        # mm from the left and right edges: where the footer and ruler end
-FOOTER_BAND = (7.8, 4.3)    # mm above the bottom edge: the footer line and the ruler
+FOOTER_BAND = (8.3, 4.8)    # mm above the bottom edge: the footer line and the ruler
 GREY = "#555555"
 RULER_STYLE = Style(stroke="#000000", stroke_width=0.2)
 
@@ -53,7 +53,7 @@ def finish_page(page: Page, options: BuildOptions, sid: str, footer: str = "",
     y = page.height - FOOTER_Y
     parts = [p for p in (footer, f"seed {options.seed}", f"sheet {sid}", options.calibration.label()) if p]
     # between the bottom corner squares (the scanner's markers), which the footer's 6 pt line,
-    # 4.5 mm clear of the edge, would reach into
+    # 5 mm clear of the edge, would reach into
     page.add(Text(FOOTER_X, y, " · ".join(parts), size=FOOTER_SIZE, font="condensed", fill=GREY, id="footer", cls="footer"))
     if options.ruler:
         rx, ry = ruler_at if ruler_at else (page.width - FOOTER_X - 50.0 - 9.0, page.height - FOOTER_Y)

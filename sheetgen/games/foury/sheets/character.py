@@ -243,7 +243,8 @@ def character_sheet(x: float, y: float, w: float, h: float, spec: CharacterSpec,
         nx = hx + text_width(who, "condensed-bold", LABEL_PT) + 1
         items.append(Line(nx, cy + 3.8, x + w * 0.62, cy + 3.8, Style(stroke=GREY, stroke_width=0.25)))
         items.append(_text(x + w * 0.64, cy + 3.4, "Hero:", LABEL_PT, "condensed-bold"))
-        items.append(Line(x + w * 0.64 + 8.5, cy + 3.8, x + w, cy + 3.8, Style(stroke=GREY, stroke_width=0.25)))
+        # (to the header's right end: clear of a page corner's marker)
+        items.append(Line(x + w * 0.64 + 8.5, cy + 3.8, hx + hw, cy + 3.8, Style(stroke=GREY, stroke_width=0.25)))
         cy += 6.0
 
     # -- resource tracks -----------------------------------------------------------

@@ -15,7 +15,7 @@ from .. import board as fb
 from ..rules import rules_for
 from ..tables import DIE_TABLE, REQUIREMENT_COUNT, SLAUGHTER
 from .character import CharacterSpec, Hero, ZoneInfo, character_sheet
-from sheetgen.draw.furniture import CORNER_ZONE, PRINTER_MARGIN, finish_page, sheet_id
+from sheetgen.draw.furniture import CORNER_ZONE, FOOTER_BAND, PRINTER_MARGIN, finish_page, sheet_id
 from sheetgen.draw import scanmarks as SM
 from sheetgen.draw.icons import MAP_ICONS, LABELS, icon, slug
 from .enemies import BASE_FOES, FOES, enemy_reference, reference_height
@@ -626,10 +626,14 @@ def scissors(x, y, size=4.0, vertical=True) -> Group:
     return Group(items, cls="scissors")
 
 
-# mm above the bottom edge: the top of the QR code's white (the middle sheet of three ends above it)
-QR_TOP = SM.QR_BOTTOM + SM.QR + SM.QUIET
-SHEETS_TOP = PRINTER_MARGIN + 0.2  # mm: where the sheets of a page of character sheets start
+# mm above the bottom edge: the top of the QR code's white and 0.5 mm (the middle sheet of three ends
+# above it: its bottom row's marks reach a little below the height it is given)
+QR_TOP = SM.QR_BOTTOM + SM.QR + SM.QUIET + 0.5
+# mm: where the sheets of a page of character sheets start: the top of their title's capitals
+# is 1.7 mm lower, 0.4 mm clear of the printer's margin (the hero sheets need every mm above the QR code)
+SHEETS_TOP = PRINTER_MARGIN - 1.3
 CUT_TOP = PRINTER_MARGIN + 0.2     # mm: a cut line's top end, its stroke clear of the printer's margin
+CUT_BOTTOM = FOOTER_BAND[0] + 0.2  # mm above the bottom edge: a cut line's bottom end, above the footer line
 
 
 def cut_line(x, y1, y2, id="cut-line") -> list:
@@ -733,7 +737,7 @@ def compose_map(fmap, options: BuildOptions, hero: Hero | None = None) -> Docume
         page.add(Group(tuple(_t(MARGIN, events_y - 3.5 - (len(lines) - 1 - k) * 3.0, ln, 7.0, "condensed", fill=GREY)
                              for k, ln in enumerate(lines)), id="blank-instructions"))
     # the character sheet, detachable; its header clear of the top-right corner
-    page.add(*cut_line(cut_x, CUT_TOP, H - 7.5))
+    page.add(*cut_line(cut_x, CUT_TOP, H - CUT_BOTTOM))
     hero_name = options.option("hero")
     spec = spec_for_map(fmap, hero)
     sx = cut_x + MARGIN
@@ -808,11 +812,11 @@ def character_pages(specs: list[CharacterSpec], options: BuildOptions, title: st
                                                  clear=(clear, clear))),
                            id=f"{prefix}character-sheet", cls="character-sheet"))
             if i:
-                page.add(*cut_line(x - SHEET_GAP / 2, CUT_TOP, H - 7.5, id=f"cut-line-{i}"))
+                page.add(*cut_line(x - SHEET_GAP / 2, CUT_TOP, H - CUT_BOTTOM, id=f"cut-line-{i}"))
         if side_text is not None:
             x = MARGIN + len(chunk) * (sw + SHEET_GAP)
             if chunk:
-                page.add(*cut_line(x - SHEET_GAP / 2, CUT_TOP, H - 7.5, id=f"cut-line-{len(chunk)}"))
+                page.add(*cut_line(x - SHEET_GAP / 2, CUT_TOP, H - CUT_BOTTOM, id=f"cut-line-{len(chunk)}"))
             x += 1.0
             page.add(Group(tuple(text_column(x, MARGIN, W - CORNER_ZONE - x, H - CORNER_ZONE - MARGIN, columns[pi],
                                              gray)), id="notes"))
