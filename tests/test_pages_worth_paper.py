@@ -75,3 +75,17 @@ def test_hex_numbers_are_readable(paper):
     assert len(labels) > 100
     assert all(item.size >= 7 for item in labels)
     assert all(int(item.fill[1:3], 16) <= 0x60 for item in labels)      # dark grey, not light
+
+
+@pytest.mark.parametrize("duplex", [False, True])
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_last_card_sheet_is_filled_with_spare_room_cards(paper, duplex):
+    from sheetgen.draw.model import Group
+    pages = compose_loaded(load("shuffle-core"), BuildOptions(paper=paper, duplex=duplex)).pages
+    slots = [[item.items[0] for item in page.items if isinstance(item, Group) and item.cls in ("card", "card back")]
+             for page in pages]
+    assert len({len(s) for s in slots}) == 1          # every sheet, fronts and backs, full
+    spares = [face.id for s in slots for face in s if face.cls == "card spare"]
+    assert 0 < len(spares) < len(slots[0])            # only the last sheet's empty slots
+    with_spares = [page.name for page, s in zip(pages, slots) if any(face.cls == "card spare" for face in s)]
+    assert with_spares == [[page.name for page in pages if not page.name.endswith("-back")][-1]]

@@ -213,6 +213,19 @@ def boss_face(b, grayscale: bool) -> Group:
     return Group(tuple(items), id=f"card-{b.id}", cls="card boss")
 
 
+def spare_face(grayscale: bool, n: int) -> Group:
+    """A blank room card for the empty slots of the last sheet: a lost card's twin, or a room
+    of the players' own (name on the line, corridors pencilled from the centre)."""
+    items = frame(FILLS["room"], grayscale)
+    items += _kind_band("spare room", grayscale, "#8a7a55")
+    items.append(Line(9.0, 18.0, CARD_W - 9.0, 18.0, Style(stroke=INK, stroke_width=0.25)))
+    # the ink-saver tile (hatched rock, white floor) in colour too: pencil shows on it
+    items.append(room_art((), 11.5, 21, 40, True, f"spare-{n}"))
+    items += paragraph("Blank: copy a lost card, or pencil the open paths and a power of your own.",
+                       7.0, 68.0, CARD_W - 14, size=7.5, max_lines=4)
+    return Group(tuple(items), id=f"card-spare-{n}", cls="card spare")
+
+
 def _back(grayscale: bool) -> Group:
     items = frame("#2d2a33", grayscale)
     items.append(Text(CARD_W / 2, CARD_H / 2 - 2, "SHUFFLE", size=13, font="serif-bold", anchor="middle",
@@ -255,10 +268,16 @@ def faces_and_backs(loaded, grayscale: bool, duplex: bool) -> tuple[list, list |
 
 def deck_document(loaded, options) -> Document:
     """All cards N-up with crop marks (see faces_and_backs for the two-sided cards)."""
-    from sheetgen.draw.nup import nup_pages
+    from sheetgen.draw.nup import nup_grid, nup_pages
     d = loaded.deck
     pw, ph = PAPER_SIZES[options.paper or d.paper]
     faces, backs = faces_and_backs(loaded, options.grayscale, options.duplex)
+    # the last sheet's empty slots get blank room cards (the core deck left two thirds of a page empty)
+    per_page = nup_grid(CARD_W, CARD_H, pw, ph, bleed=d.bleed).per_page
+    for n in range(1, -len(faces) % per_page + 1):
+        faces.append(spare_face(options.grayscale, n))
+        if backs is not None:
+            backs.append(_back(options.grayscale))
     pages = nup_pages(faces, CARD_W, CARD_H, pw, ph, bleed=d.bleed, backs=backs, duplex=options.duplex,
                       name="cards")
     sid = sheet_id("shuffle-deck", d.model_dump(), options.grayscale, options.duplex, pw)
