@@ -18,6 +18,10 @@ PRINTER_MARGIN = 5.0
 # --printer-margin's range: past 15 mm the content shrinks to under 90% (6 pt text prints under 5.4 pt)
 MAX_PRINTER_MARGIN = 15.0
 FOOTER_Y = 5.6
+# mm above the bottom edge: the ruler's line (its label on the footer's baseline): its 2 mm ticks
+# end below the bottom corner markers' lower edge (scanmarks.INSET, 7.5 mm), which a photo's
+# marker close-up would otherwise take for part of that edge (photo-0008's corners moved 2 px)
+RULER_Y = 5.3
 FOOTER_X = CORNER_ZONE + 0.5        # mm from the left and right edges: where the footer and ruler end
 FOOTER_BAND = (8.3, 4.8)    # mm above the bottom edge: the footer line and the ruler
 GREY = "#555555"
@@ -33,13 +37,15 @@ def sheet_id(*parts) -> str:
     return h.hexdigest()[:8]
 
 
-def ruler(x: float, y: float, length: float = 50.0) -> Group:
-    """A horizontal ruler with mm ticks, its left end at (x, y) (the baseline)."""
+def ruler(x: float, y: float, length: float = 50.0, label_y: float | None = None) -> Group:
+    """A horizontal ruler with mm ticks, its left end at (x, y) (the baseline); its label's
+    baseline at label_y (default y)."""
     items = [Line(x, y, x + length, y, RULER_STYLE)]
     for mm in range(0, int(length) + 1):
         tick = 2.0 if mm % 10 == 0 else (1.4 if mm % 5 == 0 else 0.8)
         items.append(Line(x + mm, y, x + mm, y - tick, RULER_STYLE))
-    items.append(Text(x + length + 1.0, y, f"{length:g} mm", size=FOOTER_SIZE, font="sans", fill=GREY))
+    items.append(Text(x + length + 1.0, y if label_y is None else label_y, f"{length:g} mm", size=FOOTER_SIZE,
+                      font="sans", fill=GREY))
     return Group(tuple(items), id="calibration-ruler", cls="ruler")
 
 
@@ -56,8 +62,10 @@ def finish_page(page: Page, options: BuildOptions, sid: str, footer: str = "",
     # 5 mm clear of the edge, would reach into
     page.add(Text(FOOTER_X, y, " · ".join(parts), size=FOOTER_SIZE, font="condensed", fill=GREY, id="footer", cls="footer"))
     if options.ruler:
-        rx, ry = ruler_at if ruler_at else (page.width - FOOTER_X - 50.0 - 9.0, page.height - FOOTER_Y)
-        page.add(ruler(rx, ry))
+        if ruler_at:
+            page.add(ruler(*ruler_at))
+        else:
+            page.add(ruler(page.width - FOOTER_X - 50.0 - 9.0, page.height - RULER_Y, label_y=y))
     cal = options.calibration
     if not cal.is_identity:
         # scale about the page centre so margins stay balanced

@@ -629,6 +629,10 @@ def scissors(x, y, size=4.0, vertical=True) -> Group:
 # mm above the bottom edge: the top of the QR code's white and 0.5 mm (the middle sheet of three ends
 # above it: its bottom row's marks reach a little below the height it is given)
 QR_TOP = SM.QR_BOTTOM + SM.QR + SM.QUIET + 0.5
+# mm: how much higher the event tables are drawn than the map's layout puts them: the pictograms
+# above the QR code end as far above its white (0.27 mm) as before the code moved up to the
+# printer's margin
+EVENTS_LIFT = 0.4
 # mm: where the sheets of a page of character sheets start: the top of their title's capitals
 # is 1.7 mm lower, 0.4 mm clear of the printer's margin (the hero sheets need every mm above the QR code)
 SHEETS_TOP = PRINTER_MARGIN - 1.3
@@ -725,7 +729,9 @@ def compose_map(fmap, options: BuildOptions, hero: Hero | None = None) -> Docume
     lx = mx + map_w + 12.0
     page.add(Group(tuple(draw_legend(fmap, lx, legend_top, MARGIN + left_w - lx, legend_bottom - legend_top, gray)),
                    id="legend"))
-    page.add(Group(tuple(draw_event_tables(fmap, MARGIN, events_y, left_w, events_h, gray)), id="events"))
+    # (drawn EVENTS_LIFT higher than laid out: the pictograms above the QR code keep clear of its white)
+    page.add(Group(tuple(draw_event_tables(fmap, MARGIN, events_y - EVENTS_LIFT, left_w, events_h, gray)),
+                   id="events"))
     if blank:
         if resized:
             how = ("An empty grid: colour the zones, draw the centre room, the entry arrows, the walls and the "
