@@ -53,22 +53,13 @@ def test_a_line_read_by_its_centre_band_against_its_sides(what, darkening, acros
     assert (read["across"].value, read["centre"].value) == (across, centre), what
 
 
-# photo-0111 as the bench photographed it: since issue 30 moved the map clear of the printer's margin,
-# the paths from A4 (the map's west edge, beside its printed border) read empty where penciled.
-# (Its flat render, strict xfail until then for the page's tone, reads exactly since that move.)
-EDGE_PATHS = pytest.mark.xfail(strict=True, reason="photo-0111 (bench photo): the paths from A4 beside the "
-                               "map's west border read empty since issue 30's margin move (issue 27)")
-
-
 # -- faint thin paths between two dotted rooms ---------------------------------------------------------
 FAINT_PATHS = {"photo-0016": ["D10-E10", "E6-F6", "H5-I5", "K1-K2", "K8-K9", "J9-K9"],
                "photo-0110": ["H7-H8"], "photo-0111": ["A4-A5", "H7-H8", "J9-K9"],
                "photo-0112": ["D2-D3", "G6-H6"], "photo-0207": ["G3-G4"], "photo-0257": ["D6-E6"]}
 
 
-@pytest.mark.parametrize("rid, image", [pytest.param(rid, image, marks=EDGE_PATHS)
-                                        if (rid, image) == ("photo-0111", "bench photo") else (rid, image)
-                                        for rid in sorted(FAINT_PATHS) for image in IMAGES])
+@pytest.mark.parametrize("rid, image", [(rid, image) for rid in sorted(FAINT_PATHS) for image in IMAGES])
 def test_a_faint_thin_path_between_two_dotted_rooms_reads(recipes, rid, image):
     """The 2 MP photos' strokes are 0.06-0.11 mm of black across against the 0.10 a point of an
     ordinary line needs; their centre band is darker than beside them all along."""
@@ -77,9 +68,7 @@ def test_a_faint_thin_path_between_two_dotted_rooms_reads(recipes, rid, image):
     assert all(t != EMPTY for _, t in read.values()), "the log walks these paths"
 
 
-@pytest.mark.parametrize("rid, image", [pytest.param(rid, image, marks=EDGE_PATHS)
-                                        if (rid, image) == ("photo-0111", "bench photo") else (rid, image)
-                                        for rid in sorted(FAINT_PATHS) for image in IMAGES])
+@pytest.mark.parametrize("rid, image", [(rid, image) for rid in sorted(FAINT_PATHS) for image in IMAGES])
 def test_no_path_between_two_dotted_rooms_nobody_walked(recipes, rid, image):
     """Every path place of those sheets read as the log penciled it: rooms side by side, both
     entered, never one from the other (photo-0016's E7-F7, H10-I10, A6-B6: their centre band reads

@@ -417,12 +417,16 @@ def graph_document(cols: int, rows: int, options: BuildOptions, title: str = "",
     y = lay.bottom + 2
     page.add(Text(lay.x0, y, "Room key", size=9, font="sans-bold"))
     y += 6
-    # the lines run across the page, so the last stays above the QR code's white (a line written
-    # through the code would spoil its scan)
+    # a line that would run through the QR code's white breaks around it (writing over the code
+    # would spoil its scan)
     from sheetgen.draw.scanmarks import reserved_boxes
-    last = min(ph - CORNER_ZONE - 1, reserved_boxes(pw, ph)["scan-qr"][1] - 0.2)
-    while y < last:
-        page.add(Line(lay.x0, y, pw - MARGIN, y, Style(stroke=GRID_INK, stroke_width=0.2)))
+    qx, qy, qw, _ = reserved_boxes(pw, ph)["scan-qr"]
+    while y < ph - CORNER_ZONE - 1:
+        style = Style(stroke=GRID_INK, stroke_width=0.2)
+        if y + 0.3 < qy:
+            page.add(Line(lay.x0, y, pw - MARGIN, y, style))
+        else:
+            page.add(Line(lay.x0, y, qx - 1.0, y, style), Line(qx + qw + 1.0, y, pw - MARGIN, y, style))
         y += 6
     sid = sheet_id("exploration-graph", cols, rows, paper, options.grayscale)
     return Document([finish_page(page, options, sid, footer=title)], title=title,
