@@ -15,7 +15,7 @@ from ..errors import InputError, Problem
 from . import image as I
 from .contract import RegionReading, ScannedSheet
 from .read import Page, Plan, read_regions
-from .sheet import Kept, definition_key, rebuild, template
+from .sheet import Kept, definition_key, forget_template, rebuild, template
 
 
 @dataclass
@@ -88,7 +88,24 @@ def worse(a: int, b: int) -> int:
     return max(a, b, key=lambda code: _SEVERITY.get(code, 5))
 
 
-_sheets = Kept()          # the sheet's identity -> (sheet, scanner, SheetPlan)
+# a sheet made ready weighs about 40 MB (its template, what read.Printed works out from it, its
+# regions' sample points): a run keeps the sheets of its last photos up to this much, so a folder of
+# photos of many sheets (the family corpus: nearly a sheet a photo) takes no more memory than a few
+SHEETS_BUDGET = 200 * 2 ** 20
+
+
+def _let_go(key, value) -> None:
+    """A sheet no longer kept: its template and what was worked out from it go with it."""
+    tmpl = value[2].template
+    forget_template(tmpl)
+    from . import read
+    kept = getattr(read, "_printed", None)
+    if isinstance(kept, Kept):
+        kept.drop_value(tmpl)
+    _greys.pop(id(tmpl), None)
+
+
+_sheets = Kept(budget=SHEETS_BUDGET, on_drop=_let_go)   # the sheet's identity -> (sheet, scanner, SheetPlan)
 _asked = Kept(1024)       # what a photo asked for (its QR code, --sheet, layout, options) -> the sheet's identity
 
 
@@ -108,7 +125,8 @@ def _rebuilt(identity, sheet_ref, layout, options):
         hit = _sheets.get(key)
         if hit is None:
             scanner = scanner_for(sheet)
-            hit = _sheets.put(key, (sheet, scanner, SheetPlan(scanner, sheet)))
+            plan = SheetPlan(scanner, sheet)
+            hit = _sheets.put(key, (sheet, scanner, plan), plan.weight())
         _asked.put(asked, key)
     return hit
 
@@ -118,12 +136,23 @@ class SheetPlan:
     and those read only where the scanner wants them for a photo (a small Plan each time)."""
 
     def __init__(self, scanner, sheet: ScannedSheet):
-        shape, page_mm = template(sheet).shape[:2], (sheet.page.width, sheet.page.height)
+        self.template = template(sheet)
+        shape, page_mm = self.template.shape[:2], (sheet.page.width, sheet.page.height)
         regions = scanner.regions(sheet)
         self.plan = Plan([r for r in regions if r.role not in scanner.deferred], shape, page_mm)
         self.deferred = {r.id: r for r in regions if r.role in scanner.deferred}
         self.shape, self.page_mm = shape, page_mm
         self.scanner, self.sheet = scanner, sheet
+
+    def weight(self) -> int:
+        """About the bytes the run keeps for the sheet: its template, twice (read.Printed works out
+        arrays as big from it), and its regions' sample points."""
+        total = 2 * self.template.nbytes
+        for value in vars(self.plan).values():
+            for part in (value, *(vars(value).values() if hasattr(value, "__dict__") else ())):
+                if isinstance(part, np.ndarray):
+                    total += part.nbytes
+        return total
 
     def read(self, page: Page) -> dict[str, RegionReading]:
         """Every region read on the page but the deferred ones the scanner does not want for it."""
