@@ -72,6 +72,7 @@ def test_photos_of_a_few_sheets_make_each_sheet_ready_once(flats, monkeypatch):
     assert all(r.identity_from == "QR code" for r in results)
     # the same photo with its QR code unreadable, named by --sheet: the sheet already made
     monkeypatch.setattr(pipeline.I, "read_qr", lambda *a, **k: None)
+    monkeypatch.setattr(pipeline, "identify", lambda *a, **k: (None, "no match"))
     by_name = scan_photo("a4", sheet_ref=pa.ref, options=pa.options, img=a)
     assert by_name.identity_from == "--sheet" and by_name.sheet is results[0].sheet and len(made) == 2
     assert {r: v.value for r, v in by_name.readings.items()} == {r: v.value for r, v in results[0].readings.items()}

@@ -14,6 +14,7 @@ from ..draw.scanmarks import SheetIdentity
 from ..errors import InputError, Problem
 from . import image as I
 from .contract import RegionReading, ScannedSheet
+from .identify import identify, remember
 from .read import Page, Plan, read_regions
 from .sheet import Kept, definition_key, forget_template, rebuild, template
 
@@ -22,7 +23,7 @@ from .sheet import Kept, definition_key, forget_template, rebuild, template
 class ScanResult:
     photo: str
     sheet: ScannedSheet
-    identity_from: str                          # 'QR code' or '--sheet'
+    identity_from: str                          # 'QR code', MATCHED or '--sheet'
     location: Any                               # image.Location
     quality: Any                                # image.Quality
     readings: dict[str, RegionReading]
@@ -74,6 +75,9 @@ class ScanResult:
         return [r for r in self.uncertain() if not r.unreadable]
 
 
+# the sheet known by its QR code's modules matched against the codes of the sheets it could be
+# (sheetgen.scan.identify), the code itself not decoding
+MATCHED = "QR code (matched)"
 UNCONFIRMED = "unconfirmed"     # the verdict: consistent as read, if the unsure regions read right
 # its exit code: 1, the check did not pass (nothing is confirmed), in sheetgen's one scheme of exit
 # codes (0 ok, 1 the rules or the record not shown to hold, 2 unusable input, 3 a bug); the verdict
@@ -246,16 +250,24 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
         I.check_quality(quality, photo)
         text = I.read_qr(gray, loc, quality.softness)
         identity = None
+        identity_from = "QR code"
         if text:
             try:
                 identity = SheetIdentity.decode(text)
             except ValueError as exc:
                 raise InputError(Problem(f"the QR code says {text!r}: {exc}", photo)) from None
-        if identity is None and sheet_ref is None:
-            raise InputError(Problem("the corner markers are there but the sheet's QR code cannot be read "
-                                     "(too small in the photo, blurred or covered?)", photo,
-                                     expected="--sheet NAME or --sheet FILE: the sheet the photo shows"))
-        identity_from = "QR code" if identity is not None else "--sheet"
+            remember(identity)
+        else:
+            # the code did not decode: its modules matched against the codes of the sheets it could be
+            identity, how = identify(gray, loc, quality.softness, sheet_ref, options)
+            identity_from = MATCHED
+            if identity is None and sheet_ref is None:
+                raise InputError(Problem("the corner markers are there but the sheet's QR code cannot be read "
+                                         f"(too small in the photo, blurred or covered?; matched against the "
+                                         f"sheets it could be: {how})", photo,
+                                         expected="--sheet NAME or --sheet FILE: the sheet the photo shows"))
+        if identity is None:
+            identity_from = "--sheet"
         finding -= time.perf_counter()
         sheet, scanner, plan = _rebuilt(identity, sheet_ref, loc.layout, options)
         finding += time.perf_counter()
