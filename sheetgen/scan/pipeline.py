@@ -94,8 +94,9 @@ def worse(a: int, b: int) -> int:
 
 # a sheet made ready weighs about 40 MB (its template, what read.Printed works out from it, its
 # regions' sample points): a run keeps the sheets of its last photos up to this much, so a folder of
-# photos of many sheets (the family corpus: nearly a sheet a photo) takes no more memory than a few
-SHEETS_BUDGET = 200 * 2 ** 20
+# photos of many sheets (the family corpus: nearly a sheet a photo) takes no more memory than about
+# ten (a folder of 8 sheets read in turn keeps them all: a run that let them go made them again)
+SHEETS_BUDGET = 384 * 2 ** 20
 
 
 def _let_go(key, value) -> None:
