@@ -103,10 +103,6 @@ def _let_go(key, value) -> None:
     """A sheet no longer kept: its template and what was worked out from it go with it."""
     tmpl = value[2].template
     forget_template(tmpl)
-    from . import read
-    kept = getattr(read, "_printed", None)
-    if isinstance(kept, Kept):
-        kept.drop_value(tmpl)
     _greys.pop(id(tmpl), None)
 
 

@@ -5,6 +5,7 @@ template image (what the paper looks like with no pencil on it).
 Templates are kept in memory for the run (many photos of one sheet cost one render)."""
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +30,7 @@ class Kept:
         self.budget, self.on_drop = budget, on_drop
         self.weights: dict = {}
         self.weight = 0
+        _every_kept.add(self)
 
     def get(self, key):
         hit = self.items.get(key)
@@ -66,6 +68,7 @@ class Kept:
         self.weight = 0
 
 
+_every_kept: weakref.WeakSet = weakref.WeakSet()     # every Kept: a template let go leaves them all
 _templates = Kept()
 
 
@@ -169,8 +172,10 @@ def template(sheet: ScannedSheet, px_per_mm: float = PX_PER_MM):
 
 
 def forget_template(tmpl) -> None:
-    """The run lets go of a template (its sheet is no longer kept)."""
-    _templates.drop_value(tmpl)
+    """The run lets go of a template (its sheet is no longer kept): every Kept entry holding it
+    goes (the templates here, what read.Printed worked out from it there)."""
+    for kept in list(_every_kept):
+        kept.drop_value(tmpl)
 
 
 def definition_key(sheet: ScannedSheet) -> str:
