@@ -289,7 +289,7 @@ def identity_rate(recipes, label: str) -> None:
                 right = False
             row["decoded" if right else "decoded wrong"] += 1
             continue
-        ID._seen.clear()                                        # cold: the photo as if alone
+        ID.forget_seen()                                        # cold: the photo as if alone
         ident, how = ID.identify(gray, loc, soft, ref)
         if ident is None:
             ident, how = ID.identify(gray, loc, soft, ref, played.options)

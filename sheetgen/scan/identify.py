@@ -50,6 +50,11 @@ def remember(identity: SheetIdentity) -> None:
         _seen.popitem(last=False)
 
 
+def forget_seen() -> None:
+    """Forget the identities this run has read (each photo then matched as if alone)."""
+    _seen.clear()
+
+
 def code_of(text: str) -> tuple[np.ndarray, np.ndarray]:
     """The modules of the QR code sheetgen prints for text (draw.scanmarks.qr_items), and where
     its error-correction codewords are (a bool mask)."""
