@@ -74,14 +74,9 @@ def _percentile_u8(channel: np.ndarray, q: float) -> float:
     return lo + (hi - lo) * (at - np.floor(at))
 
 
-# zlib's fastest level, rows unfiltered: a photo's noise leaves the filters little to find (the file is
-# about 15 % bigger than libpng's adaptive filters make it, and written in about a third of the time)
-PNG_PARAMS = [cv2.IMWRITE_PNG_COMPRESSION, 1, cv2.IMWRITE_PNG_FILTER, cv2.IMWRITE_PNG_FILTER_NONE]
-
-
 def overlay_png(result) -> bytes:
     """The overlay as a PNG file's bytes."""
-    ok, data = cv2.imencode(".png", overlay_image(result), PNG_PARAMS)
+    ok, data = cv2.imencode(".png", overlay_image(result))
     return data.tobytes()
 
 
