@@ -155,6 +155,23 @@ def test_the_json_of_many_photos_written_one_by_one_is_json_dumps_text(capsys):
     assert capsys.readouterr().out == json.dumps(items, indent=2) + "\n"
 
 
+def test_the_regions_formatted_directly_are_json_dumps_text():
+    """report.as_json writes the regions itself: the same text as json.dumps(indent=2), whatever
+    the values (floats, a non-ASCII or quoted id, true, null), and json.dumps itself for anything
+    it does not format (a nested value)."""
+    import json
+
+    from sheetgen.scan.report import as_json
+    regions = [{"id": "wall-B3-E", "role": "wall", "reading": "marked", "confidence": 0.1 + 0.2},
+               {"id": "caf\u00e9 \"q\"", "role": "box", "reading": "empty", "confidence": 1.0, "hidden": True},
+               {"id": "n", "role": "dot", "reading": "empty", "confidence": 0, "by": None}]
+    for data in ({"kind": "sheetscan", "regions": regions, "seconds": 0.25},
+                 {"kind": "sheetscan", "regions": [], "note": "\x00regions\x00"},
+                 {"kind": "sheetscan", "regions": [{"id": "x", "nested": [1, 2]}]},
+                 {"regions": regions, "also": "\x00regions\x00"}):
+        assert as_json(data) == json.dumps(data, indent=2)
+
+
 def test_the_docs_state_the_photo_limits_the_code_enforces():
     from pathlib import Path
     section = (Path(__file__).resolve().parent.parent / "docs" / "limits.md").read_text(encoding="utf-8")

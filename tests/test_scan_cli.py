@@ -57,6 +57,23 @@ def photos(tmp_path_factory) -> dict[str, Path]:
     save("dark", (img.astype(np.float32) * 0.08).astype(np.uint8))
     save("cut", img[: img.shape[0] // 2, :])
     save("blurred", cv2.GaussianBlur(photo_of(recipes["photo-0184"])[0], (0, 0), 4.0))
+    save("covered-qr", _qr_covered(photo_of(recipes["photo-0184"])[0]))
+    return out
+
+
+def _qr_covered(img):
+    """The photo with its QR code (and its quiet zone) painted over with paper, where the drawing
+    model puts it on the page the markers find."""
+    from sheetgen.draw import scanmarks as SM
+    from sheetgen.scan import image as I
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    loc = I.locate(img, gray, "covered", I.find_markers(gray))
+    x, y, s, _ = SM.qr_box(*loc.size)
+    pad = SM.QUIET + 0.5
+    quad = loc.to_photo(np.float32([[x - pad, y - pad], [x + s + pad, y - pad], [x + s + pad, y + s + pad],
+                                    [x - pad, y + s + pad]]))
+    out = img.copy()
+    cv2.fillConvexPoly(out, np.round(quad).astype(np.int32), (235, 235, 235))
     return out
 
 
@@ -214,13 +231,38 @@ def test_a_corner_cut_off_is_named(photos, tmp_path):
     assert any(corner in message for corner in ("top-left", "top-right", "bottom-left", "bottom-right"))
 
 
-def test_an_unreadable_qr_code_needs_sheet_and_then_reads(photos, tmp_path):
-    result = run(photos["no-qr"], "-o", tmp_path)
+def test_a_qr_code_too_soft_to_decode_is_matched_to_the_sheet_it_is(photos, tmp_path):
+    """photo-0185's code does not decode (2 MP, its modules under 2 pixels and blurred), but its
+    modules agree with the exploration sheet's code and with no other sheet's."""
+    result = run(photos["no-qr"], "-o", tmp_path, "--format", "json")
+    assert result.exit_code in (0, 1), result.output
+    data = json.loads(result.output)
+    assert data["sheet"]["known_by"] == "QR code (matched)"
+    assert data["sheet"]["code"] == "SG1/EXPLORATION-SHEET-20X28/A4/S1"
+
+
+def test_a_covered_qr_code_needs_sheet_and_then_reads(photos, tmp_path):
+    result = run(photos["covered-qr"], "-o", tmp_path)
     assert result.exit_code == 2
     assert "QR code cannot be read" in result.output and "--sheet NAME or --sheet FILE" in result.output
-    result = run(photos["no-qr"], "--sheet", "exploration-sheet-20x28", "-o", tmp_path)
+    result = run(photos["covered-qr"], "--sheet", "exploration-sheet-20x28", "-o", tmp_path)
     assert result.exit_code == 0, result.output
     assert "known by the --sheet" in result.output
+
+
+def test_an_unidentified_photo_in_a_batch_does_not_stop_the_others(photos, tmp_path):
+    """Three photos, the middle one's sheet unknown (its code covered): the others are read and
+    written, it gets its own error naming it, and the run's exit code says a photo was unusable."""
+    result = run(photos["exploration"], photos["covered-qr"], photos["no-qr"], "-o", tmp_path, "--format", "json")
+    assert result.exit_code == 2
+    items = json.loads(result.stdout)
+    read = [item for item in items if "error" not in item]
+    failed = [item for item in items if "error" in item]
+    assert sorted(Path(item["photo"]).name for item in read) == ["exploration.jpg", "no-qr.jpg"]
+    assert [Path(item["photo"]).name for item in failed] == ["covered-qr.jpg"]
+    assert "covered-qr.jpg" in failed[0]["error"][0] and "QR code cannot be read" in failed[0]["error"][0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "exploration.overlay.png", "exploration.sheetscan.yaml", "no-qr.overlay.png", "no-qr.sheetscan.yaml"]
 
 
 def test_the_wrong_sheet(photos, tmp_path):

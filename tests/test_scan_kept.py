@@ -35,6 +35,27 @@ def test_kept_lets_go_of_the_least_recently_used():
     assert kept.get("missing") is None and kept.get(None) is None
 
 
+def test_kept_keeps_no_more_bytes_than_its_budget_and_says_what_it_lets_go():
+    dropped = []
+    kept = Kept(16, budget=100, on_drop=lambda key, value: dropped.append(key))
+    for key, weight in (("a", 40), ("b", 40), ("c", 40)):       # c takes the total past 100: a goes
+        kept.put(key, key.upper(), weight)
+    assert dropped == ["a"] and kept.get("a") is None and kept.weight == 80
+    kept.put("big", "BIG", 500)                                 # the newest stays, however heavy
+    assert kept.get("big") == "BIG" and len(kept) == 1 and dropped == ["a", "b", "c"]
+
+
+def test_a_template_let_go_leaves_every_kept_entry_holding_it():
+    tmpl, other = np.zeros((2, 2)), np.ones((2, 2))
+    templates, worked_out = Kept(), Kept()                      # as sheet._templates and read._printed hold it
+    templates.put("t", tmpl)
+    worked_out.put(("id", 5.0), (tmpl, "printed"))
+    worked_out.put(("other", 5.0), (other, "printed"))
+    sheets.forget_template(tmpl)
+    assert templates.get("t") is None and worked_out.get(("id", 5.0)) is None
+    assert worked_out.get(("other", 5.0)) == (other, "printed")
+
+
 @pytest.fixture(scope="module")
 def flats():
     if not pdftoppm_available():
@@ -72,6 +93,7 @@ def test_photos_of_a_few_sheets_make_each_sheet_ready_once(flats, monkeypatch):
     assert all(r.identity_from == "QR code" for r in results)
     # the same photo with its QR code unreadable, named by --sheet: the sheet already made
     monkeypatch.setattr(pipeline.I, "read_qr", lambda *a, **k: None)
+    monkeypatch.setattr(pipeline, "identify", lambda *a, **k: (None, "no match"))
     by_name = scan_photo("a4", sheet_ref=pa.ref, options=pa.options, img=a)
     assert by_name.identity_from == "--sheet" and by_name.sheet is results[0].sheet and len(made) == 2
     assert {r: v.value for r, v in by_name.readings.items()} == {r: v.value for r, v in results[0].readings.items()}

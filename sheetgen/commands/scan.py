@@ -84,6 +84,27 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
     many = len(photos) > 1
     shown_json = 0
     worst, errors = 0, []
+
+    def said(result, written) -> None:
+        nonlocal shown_json
+        if fmt == "json":
+            _echo_json(_as_data(result), shown_json, many)
+            shown_json += 1
+        else:
+            from ..scan.report import text
+            click.echo(text(result))
+            click.echo(f"  wrote {written[0]} and {written[1]}")
+    # a photo's outputs are encoded and written on a thread while the next photo is read (OpenCV and
+    # zlib let go of the interpreter): one photo at most waits to be written, so memory stays flat
+    from concurrent.futures import ThreadPoolExecutor
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scan-writer")
+    pending = None
+
+    def finish_pending() -> None:
+        nonlocal pending
+        if pending is not None:
+            done, pending = pending, None
+            said(done[0], done[1].result())        # a failed write raises here, as it would have in line
     try:
         for photo, name in zip(photos, names):
             try:
@@ -102,18 +123,14 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
                 _review(result, written, log, record_label, host, port, fmt)
                 worst = result.exit_code
                 continue
-            written = _write_outputs(result, out, name)
-            # said at once and let go: nothing of a photo stays for the next (memory stays flat)
-            if fmt == "json":
-                _echo_json(_as_data(result), shown_json, many)
-                shown_json += 1
-            else:
-                from ..scan.report import text
-                click.echo(text(result))
-                click.echo(f"  wrote {written[0]} and {written[1]}")
+            finish_pending()
+            # said once written and let go: nothing of a photo stays for the next (memory stays flat)
+            pending = (result, writer.submit(_write_outputs, result, out, name))
             worst = worse(worst, result.exit_code)
             del result
+        finish_pending()
     finally:
+        writer.shutdown(wait=True)
         if tmp is not None:
             tmp.cleanup()
     if fmt == "json":
@@ -136,8 +153,8 @@ def _as_data(result):
 def _echo_json(data, shown: int, many: bool) -> None:
     """One photo's JSON, as an item of the list json.dumps(..., indent=2) writes for many photos
     (the same text, written one photo at a time), or the whole document for one."""
-    import json
-    text = json.dumps(data, indent=2)
+    from ..scan.report import as_json
+    text = as_json(data)
     if many:
         text = ("[\n" if shown == 0 else ",\n") + "\n".join("  " + line for line in text.split("\n"))
     click.echo(text, nl=False)

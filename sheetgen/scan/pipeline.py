@@ -14,15 +14,16 @@ from ..draw.scanmarks import SheetIdentity
 from ..errors import InputError, Problem
 from . import image as I
 from .contract import RegionReading, ScannedSheet
+from .identify import identify, remember
 from .read import Page, Plan, read_regions
-from .sheet import Kept, definition_key, rebuild, template
+from .sheet import Kept, definition_key, forget_template, rebuild, template
 
 
 @dataclass
 class ScanResult:
     photo: str
     sheet: ScannedSheet
-    identity_from: str                          # 'QR code' or '--sheet'
+    identity_from: str                          # 'QR code', MATCHED or '--sheet'
     location: Any                               # image.Location
     quality: Any                                # image.Quality
     readings: dict[str, RegionReading]
@@ -74,6 +75,9 @@ class ScanResult:
         return [r for r in self.uncertain() if not r.unreadable]
 
 
+# the sheet known by its QR code's modules matched against the codes of the sheets it could be
+# (sheetgen.scan.identify), the code itself not decoding
+MATCHED = "QR code (matched)"
 UNCONFIRMED = "unconfirmed"     # the verdict: consistent as read, if the unsure regions read right
 # its exit code: 1, the check did not pass (nothing is confirmed), in sheetgen's one scheme of exit
 # codes (0 ok, 1 the rules or the record not shown to hold, 2 unusable input, 3 a bug); the verdict
@@ -88,7 +92,21 @@ def worse(a: int, b: int) -> int:
     return max(a, b, key=lambda code: _SEVERITY.get(code, 5))
 
 
-_sheets = Kept()          # the sheet's identity -> (sheet, scanner, SheetPlan)
+# a sheet made ready weighs about 40 MB (its template, what read.Printed works out from it, its
+# regions' sample points): a run keeps the sheets of its last photos up to this much, so a folder of
+# photos of many sheets (the family corpus: nearly a sheet a photo) takes no more memory than about
+# ten (a folder of 8 sheets read in turn keeps them all: a run that let them go made them again)
+SHEETS_BUDGET = 384 * 2 ** 20
+
+
+def _let_go(key, value) -> None:
+    """A sheet no longer kept: its template and what was worked out from it go with it."""
+    tmpl = value[2].template
+    forget_template(tmpl)
+    _greys.pop(id(tmpl), None)
+
+
+_sheets = Kept(budget=SHEETS_BUDGET, on_drop=_let_go)   # the sheet's identity -> (sheet, scanner, SheetPlan)
 _asked = Kept(1024)       # what a photo asked for (its QR code, --sheet, layout, options) -> the sheet's identity
 
 
@@ -108,7 +126,8 @@ def _rebuilt(identity, sheet_ref, layout, options):
         hit = _sheets.get(key)
         if hit is None:
             scanner = scanner_for(sheet)
-            hit = _sheets.put(key, (sheet, scanner, SheetPlan(scanner, sheet)))
+            plan = SheetPlan(scanner, sheet)
+            hit = _sheets.put(key, (sheet, scanner, plan), plan.weight())
         _asked.put(asked, key)
     return hit
 
@@ -118,12 +137,23 @@ class SheetPlan:
     and those read only where the scanner wants them for a photo (a small Plan each time)."""
 
     def __init__(self, scanner, sheet: ScannedSheet):
-        shape, page_mm = template(sheet).shape[:2], (sheet.page.width, sheet.page.height)
+        self.template = template(sheet)
+        shape, page_mm = self.template.shape[:2], (sheet.page.width, sheet.page.height)
         regions = scanner.regions(sheet)
         self.plan = Plan([r for r in regions if r.role not in scanner.deferred], shape, page_mm)
         self.deferred = {r.id: r for r in regions if r.role in scanner.deferred}
         self.shape, self.page_mm = shape, page_mm
         self.scanner, self.sheet = scanner, sheet
+
+    def weight(self) -> int:
+        """About the bytes the run keeps for the sheet: its template, twice (read.Printed works out
+        arrays as big from it), and its regions' sample points."""
+        total = 2 * self.template.nbytes
+        for value in vars(self.plan).values():
+            for part in (value, *(vars(value).values() if hasattr(value, "__dict__") else ())):
+                if isinstance(part, np.ndarray):
+                    total += part.nbytes
+        return total
 
     def read(self, page: Page) -> dict[str, RegionReading]:
         """Every region read on the page but the deferred ones the scanner does not want for it."""
@@ -217,16 +247,24 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
         I.check_quality(quality, photo)
         text = I.read_qr(gray, loc, quality.softness)
         identity = None
+        identity_from = "QR code"
         if text:
             try:
                 identity = SheetIdentity.decode(text)
             except ValueError as exc:
                 raise InputError(Problem(f"the QR code says {text!r}: {exc}", photo)) from None
-        if identity is None and sheet_ref is None:
-            raise InputError(Problem("the corner markers are there but the sheet's QR code cannot be read "
-                                     "(too small in the photo, blurred or covered?)", photo,
-                                     expected="--sheet NAME or --sheet FILE: the sheet the photo shows"))
-        identity_from = "QR code" if identity is not None else "--sheet"
+            remember(identity)
+        else:
+            # the code did not decode: its modules matched against the codes of the sheets it could be
+            identity, how = identify(gray, loc, quality.softness, sheet_ref, options)
+            identity_from = MATCHED
+            if identity is None and sheet_ref is None:
+                raise InputError(Problem("the corner markers are there but the sheet's QR code cannot be read "
+                                         f"(too small in the photo, blurred or covered?; matched against the "
+                                         f"sheets it could be: {how})", photo,
+                                         expected="--sheet NAME or --sheet FILE: the sheet the photo shows"))
+        if identity is None:
+            identity_from = "--sheet"
         finding -= time.perf_counter()
         sheet, scanner, plan = _rebuilt(identity, sheet_ref, loc.layout, options)
         finding += time.perf_counter()

@@ -83,6 +83,40 @@ def sheetscan_yaml(result) -> str:
     return head + dump(before) + "regions:\n" + "".join(lines) + f"seconds: {seconds}\n"
 
 
+def as_json(data: dict) -> str:
+    """json.dumps(data, indent=2), the same text: the regions (thousands of small mappings, most of
+    the time json's indenting encoder, written in Python, takes) formatted directly."""
+    import json
+    regions = data.get("regions")
+    if not isinstance(regions, list) or not regions:
+        return json.dumps(data, indent=2)
+    marker = "\x00regions\x00"
+    text = json.dumps({**data, "regions": marker}, indent=2)
+    quoted = json.dumps(marker)
+    if text.count(quoted) != 1:
+        return json.dumps(data, indent=2)
+    from json.encoder import encode_basestring_ascii as quote
+    scalars: dict = {}
+
+    def scalar(value) -> str:
+        key = (type(value), value)
+        hit = scalars.get(key)
+        if hit is None:
+            hit = scalars[key] = json.dumps(value)
+        return hit
+    items = []
+    for region in regions:
+        if not isinstance(region, dict) or not region:
+            return json.dumps(data, indent=2)
+        parts = []
+        for k, v in region.items():
+            if not isinstance(k, str) or not (v is None or isinstance(v, (str, int, float))):
+                return json.dumps(data, indent=2)
+            parts.append(f"      {quote(k)}: {quote(v) if type(v) is str else scalar(v)}")
+        items.append("    {\n" + ",\n".join(parts) + "\n    }")
+    return text.replace(quoted, "[\n" + ",\n".join(items) + "\n  ]")
+
+
 _PLAIN = re.compile(r"[A-Za-z](?:[A-Za-z0-9_. -]*[A-Za-z0-9_.])?")
 
 

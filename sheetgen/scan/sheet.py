@@ -5,6 +5,7 @@ template image (what the paper looks like with no pencil on it).
 Templates are kept in memory for the run (many photos of one sheet cost one render)."""
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
@@ -20,10 +21,16 @@ SHEETS_KEPT = 16                # sheets a run keeps ready: about 50 MB each (te
 
 class Kept:
     """What a run keeps by key, size entries (its last SHEETS_KEPT sheets unless told); the least
-    recently used goes first (a folder of photos of a few sheets makes each sheet's template once)."""
+    recently used goes first (a folder of photos of a few sheets makes each sheet's template once).
+    budget: at most this many bytes as well (each entry weighed when put), so a folder of photos of
+    many sheets keeps no more memory than a few; on_drop(key, value): told of each entry let go."""
 
-    def __init__(self, size: int = SHEETS_KEPT):
+    def __init__(self, size: int = SHEETS_KEPT, budget: int | None = None, on_drop=None):
         self.size, self.items = size, OrderedDict()
+        self.budget, self.on_drop = budget, on_drop
+        self.weights: dict = {}
+        self.weight = 0
+        _every_kept.add(self)
 
     def get(self, key):
         hit = self.items.get(key)
@@ -31,20 +38,37 @@ class Kept:
             self.items.move_to_end(key)
         return hit
 
-    def put(self, key, value):
+    def put(self, key, value, weight: int = 0):
+        self.weight -= self.weights.pop(key, 0)
         self.items[key] = value
         self.items.move_to_end(key)
-        while len(self.items) > self.size:
-            self.items.popitem(last=False)
+        self.weights[key] = weight
+        self.weight += weight
+        # the newest always stays (a photo needs its sheet), however heavy
+        while len(self.items) > self.size or (self.budget is not None and self.weight > self.budget
+                                              and len(self.items) > 1):
+            old, gone = self.items.popitem(last=False)
+            self.weight -= self.weights.pop(old, 0)
+            if self.on_drop is not None:
+                self.on_drop(old, gone)
         return value
+
+    def drop_value(self, value) -> None:
+        """Let go of every entry holding VALUE (itself, or as the first of a tuple)."""
+        for key in [k for k, v in self.items.items() if v is value or (isinstance(v, tuple) and v and v[0] is value)]:
+            del self.items[key]
+            self.weight -= self.weights.pop(key, 0)
 
     def __len__(self) -> int:
         return len(self.items)
 
     def clear(self) -> None:
         self.items.clear()
+        self.weights.clear()
+        self.weight = 0
 
 
+_every_kept: weakref.WeakSet = weakref.WeakSet()     # every Kept: a template let go leaves them all
 _templates = Kept()
 
 
@@ -145,6 +169,13 @@ def template(sheet: ScannedSheet, px_per_mm: float = PX_PER_MM):
     dpi = px_per_mm * 25.4
     img = render_page_image(sheet.page, dpi=dpi, grayscale=False).convert("RGB")
     return _templates.put(key, np.asarray(img, dtype=np.float32) / 255.0)
+
+
+def forget_template(tmpl) -> None:
+    """The run lets go of a template (its sheet is no longer kept): every Kept entry holding it
+    goes (the templates here, what read.Printed worked out from it there)."""
+    for kept in list(_every_kept):
+        kept.drop_value(tmpl)
 
 
 def definition_key(sheet: ScannedSheet) -> str:

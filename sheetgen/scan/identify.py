@@ -1,0 +1,442 @@
+"""The sheet's identity when its QR code will not decode: the code's modules as the photo shows
+them, matched against the codes of the sheets the photo could be.
+
+In a 2 MP photo a module of the 11 mm code is 1.3 to 2 pixels and blurred over most of one:
+image.read_qr reads most such codes, but about a third of them keep too many modules wrong for
+the code's own error correction (level L: 7 %).  What is known besides the photo makes up for it:
+once the corner markers have put the page flat, the drawing model (draw.scanmarks.qr_box) says
+where the code is, and every sheetgen code is a SheetIdentity's text, drawn by segno as the
+printer drew it.  So the candidates (the sheets this run has identified, the sheet --sheet names,
+every built-in sheet a pencil plays, on the paper the markers say; and the text the modules spell
+read without error correction, each part put right to the nearest name it could be) are drawn as
+codes and each is scored by how well the photo's modules agree with it (_agreement: -1 .. 1,
+each module counted by how clearly it reads).  The best is the sheet when it agrees well
+(MIN_AGREEMENT), leads the next candidate (MIN_MARGIN), and its error-correction codewords agree
+nearly as well as the whole code (MIN_EC_AGREEMENT, EC_SHORT).  That last test is what keeps a
+wrong sheet out: a text a character away from the code's (seed 2 for seed 1) agrees on nearly
+every data module, but its error-correction codewords are wholly other, so they agree by chance
+only (at most 0.29 over the corpus's 2 MP photos with the true sheet left out of the candidates,
+where the true sheet's read 0.28 to 0.81 on the photos whose code did not decode).
+A sheet none of the candidates is (a seed past 3, a hero not given and not seen in the run, a
+custom sheet without --sheet FILE) stays unknown: the photo then asks for --sheet, as before.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import cv2
+import numpy as np
+
+from ..draw import scanmarks as SM
+from ..draw.scanmarks import SheetIdentity
+
+MIN_AGREEMENT = 0.35        # the photo's modules agree with the candidate's code (_agreement, -1 .. 1)
+MIN_MARGIN = 0.10           # the best candidate ahead of the next by this much
+MIN_EC_AGREEMENT = 0.25     # ... its error-correction codewords' modules alone this much ...
+EC_SHORT = 0.20             # ... and no more than this below the whole code's agreement
+SEEDS = (1, 2, 3)
+_ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
+
+_codes: OrderedDict = OrderedDict()        # text -> the module matrix segno draws (bool, n x n)
+_seen: OrderedDict = OrderedDict()         # identities this run has read, newest last
+
+
+def remember(identity: SheetIdentity) -> None:
+    """An identity this run has read (a folder of photos of a few sheets: the others match it)."""
+    text = identity.encode()
+    _seen[text] = identity
+    _seen.move_to_end(text)
+    while len(_seen) > 64:
+        _seen.popitem(last=False)
+
+
+def forget_seen() -> None:
+    """Forget the identities this run has read (each photo then matched as if alone)."""
+    _seen.clear()
+
+
+def code_of(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """The modules of the QR code sheetgen prints for text (draw.scanmarks.qr_items), and where
+    its error-correction codewords are (a bool mask)."""
+    hit = _codes.get(text)
+    if hit is None:
+        import segno
+        code = segno.make_qr(text, error="l")
+        matrix = np.array([list(row) for row in code.matrix], dtype=bool)
+        n = matrix.shape[0]
+        data = _DATA_CODEWORDS[(n, code.error.upper())]
+        ec = np.zeros_like(matrix)
+        for r, c in _placement(n)[data * 8:_TOTAL_CODEWORDS[n] * 8]:
+            ec[r, c] = True
+        hit = _codes[text] = (matrix, ec)
+        while len(_codes) > 512:
+            _codes.popitem(last=False)
+    return hit
+
+
+def soft_modules(gray: np.ndarray, loc, blur_mm: float) -> list[tuple[int, np.ndarray]]:
+    """(n, darkness of each module less the dark/light threshold: > 0 reads dark) for each code
+    size whose finder patterns are where the sheet put them, sampled as image.read_qr_grid does
+    (the finders' shifts put the grid right; the blur measured on the markers undone)."""
+    w, h = loc.size
+    qx, qy, qs, _ = SM.qr_box(w, h)
+    k = 10.0
+    reach = 1.5 if loc.markers is not None and not loc.markers.missing else 3.0
+    crop, origin = _qr_crop(gray, loc, k, reach + 1.0)
+    src = crop.astype(np.float32)
+    out = []
+    per_module, quiet = 4, 2
+    for n in (21, 25):
+        found = _finders_found(src, (qx, qy, qs), origin, k, n, blur_mm, reach)
+        if not found or min(f[2] for f in found) < 0.3:
+            continue
+        m = qs / n
+        d0 = np.array(found[0][:2])
+        di = (np.array(found[1][:2]) - d0) / (n - 7)
+        dj = (np.array(found[2][:2]) - d0) / (n - 7)
+        t = (np.arange((n + 2 * quiet) * per_module) + 0.5) / per_module - quiet
+        uu, vv = np.meshgrid(t, t)
+        xs = ((qx - origin[0] + d0[0]) + uu * (m + di[0]) + vv * dj[0]) * k - 0.5
+        ys = ((qy - origin[1] + d0[1]) + uu * di[1] + vv * (m + dj[1])) * k - 0.5
+        seen = cv2.remap(src, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+        ring = (uu < -0.3) | (uu > n + 0.3) | (vv < -0.3) | (vv > n + 0.3)
+        plane = np.stack([np.ones(int(ring.sum())), uu[ring], vv[ring]], axis=1)
+        coef = np.linalg.lstsq(plane, seen[ring], rcond=None)[0]
+        paper = coef[0] + coef[1] * uu + coef[2] * vv
+        darkness = 1.0 - seen / np.maximum(paper, 1.0)
+        known, dark = _function_modules(n)
+        for spread in (1.0, 1.3):
+            F = _footprints(t, n, spread * blur_mm / m)
+            P = np.linalg.solve(F.T @ F + 0.01 * np.eye(n), F.T)
+            modules = P @ darkness @ P.T
+            level = (np.median(modules[known & dark]) + np.median(modules[known & ~dark])) / 2
+            scale = max(float(np.median(modules[known & dark]) - level), 1e-6)
+            out.append((n, (modules - level) / scale))
+    return out
+
+
+# -- the code's grid in the photo: as image.read_qr_grid samples it (these are its helpers, the
+# same text: image.py keeps them private, and the sampling must match the reader's) ------------
+
+def _qr_crop(gray: np.ndarray, loc, k: float, pad: float) -> tuple[np.ndarray, tuple]:
+    """The QR code's square (and pad mm around it) warped from the photo at k px a mm."""
+    w, h = loc.size
+    qx, qy, qs, _ = SM.qr_box(w, h)
+    side = int(round((qs + 2 * pad) * k))
+    src = np.float32([[qx - pad, qy - pad], [qx + qs + pad, qy - pad], [qx + qs + pad, qy + qs + pad],
+                      [qx - pad, qy + qs + pad]])
+    M = cv2.getPerspectiveTransform(np.float32([[0, 0], [side, 0], [side, side], [0, side]]),
+                                    loc.to_photo(src).astype(np.float32))
+    crop = cv2.warpPerspective(gray, M, (side, side), flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return crop, (qx - pad, qy - pad)
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    """erf, vectorised (Abramowitz and Stegun 7.1.26: within 1.5e-7)."""
+    s, a = np.sign(x), np.abs(x)
+    t = 1.0 / (1.0 + 0.3275911 * a)
+    poly = ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t
+    return s * (1.0 - poly * np.exp(-a * a))
+
+
+def _footprints(t: np.ndarray, n: int, sigma: float) -> np.ndarray:
+    """(samples, modules): how much of module i (one unit wide, from i to i + 1) a sample at
+    t sees through a Gaussian blur of sigma modules."""
+    i = np.arange(n)[None, :]
+    sg = max(sigma, 0.05) * np.sqrt(2.0)
+    return 0.5 * (_erf((t[:, None] - i) / sg) - _erf((t[:, None] - i - 1) / sg))
+
+
+def _function_modules(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(known, dark): the modules every QR code of n modules has fixed (finders with their white
+    separators, timing rows, version 2+'s alignment pattern, the dark module)."""
+    known = np.zeros((n, n), bool)
+    dark = np.zeros((n, n), bool)
+    finder = np.ones((7, 7), bool)
+    finder[1:6, 1:6] = False
+    finder[2:5, 2:5] = True
+    for r, c in ((0, 0), (0, n - 7), (n - 7, 0)):
+        known[max(0, r - 1):r + 8, max(0, c - 1):c + 8] = True
+        dark[r:r + 7, c:c + 7] = finder
+    timing = np.arange(8, n - 8) % 2 == 0
+    known[6, 8:n - 8] = known[8:n - 8, 6] = True
+    dark[6, 8:n - 8] = dark[8:n - 8, 6] = timing
+    if n >= 25:
+        a = n - 7
+        align = np.ones((5, 5), bool)
+        align[1:4, 1:4] = False
+        align[2, 2] = True
+        known[a - 2:a + 3, a - 2:a + 3] = True
+        dark[a - 2:a + 3, a - 2:a + 3] = align
+    known[n - 8, 8] = dark[n - 8, 8] = True
+    return known, dark
+
+
+def _finder(m: float, k: float, blur_px: float = 0.0) -> np.ndarray:
+    """A QR finder pattern with its one-module white ring, m mm a module, at k px a mm, blurred
+    as the photo is."""
+    mod = np.ones((9, 9), np.float32)
+    mod[1:8, 1:8] = 0.0
+    mod[2:7, 2:7] = 1.0
+    mod[3:6, 3:6] = 0.0
+    size = int(round(9 * m * k))
+    out = cv2.resize(mod, (size, size), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(out, (0, 0), blur_px, borderType=cv2.BORDER_REPLICATE) if blur_px > 0.3 else out
+
+
+def _peak(score: np.ndarray, x: int, y: int) -> tuple[float, float]:
+    """A correlation peak to a fraction of a pixel (a parabola through it and its neighbours)."""
+    def offset(a, b, c):
+        d = a - 2 * b + c
+        return 0.0 if abs(d) < 1e-9 else float(np.clip(0.5 * (a - c) / d, -0.5, 0.5))
+    dx = offset(score[y, x - 1], score[y, x], score[y, x + 1]) if 0 < x < score.shape[1] - 1 else 0.0
+    dy = offset(score[y - 1, x], score[y, x], score[y + 1, x]) if 0 < y < score.shape[0] - 1 else 0.0
+    return x + dx, y + dy
+
+
+def _finders_found(src, box, origin, k, n, blur_mm, reach):
+    """Where a code of n modules has its three finder patterns in the crop: each one's shift
+    (mm) from where the homography puts it, and its match (0..1); None when the crop is short."""
+    qx, qy, qs = box
+    ox, oy = origin
+    m = qs / n
+    tmpl = _finder(m, k, blur_mm * k) * 255
+    found = []
+    for i, j in ((0, 0), (n - 7, 0), (0, n - 7)):
+        # the finder's ring's top-left corner, expected at module (i - 1, j - 1)
+        ex, ey = (qx + (i - 1) * m - ox) * k, (qy + (j - 1) * m - oy) * k
+        r = int(reach * k)
+        x0, y0 = int(max(0, ex - r)), int(max(0, ey - r))
+        window = src[y0:int(ey + r) + tmpl.shape[0], x0:int(ex + r) + tmpl.shape[1]]
+        if window.shape[0] < tmpl.shape[0] + 2 or window.shape[1] < tmpl.shape[1] + 2:
+            return None
+        score = cv2.matchTemplate(window, tmpl, cv2.TM_CCOEFF_NORMED)
+        _, best, _, (bx, by) = cv2.minMaxLoc(score)
+        sx, sy = _peak(score, bx, by)
+        found.append(((x0 + sx - ex) / k, (y0 + sy - ey) / k, best))
+    return found
+
+
+def _agreement(soft: np.ndarray, code: np.ndarray, known: np.ndarray) -> float:
+    """How well the photo's modules agree with a code, -1 .. 1: each module the codes do not all
+    have fixed counts by how clearly it reads (its darkness from the threshold, capped), for the code
+    where it reads the code's bit, against it where not."""
+    free = ~known
+    s = np.clip(soft[free], -1.5, 1.5)
+    return float((s * np.where(code[free], 1.0, -1.0)).sum() / max(float(np.abs(s).sum()), 1e-9))
+
+
+def candidates(layout, sheet_ref: str | None = None, options: tuple = ()) -> list[str]:
+    """The texts the code could hold: this run's sheets, --sheet's, every built-in pencil sheet on
+    the paper the markers say (seed 1, no options: how `sheetgen build NAME` prints it)."""
+    paper = layout[0] if layout else None
+    names = _pencil_sheets(sheet_ref)
+    if sheet_ref is not None:
+        names = names[:1]           # --sheet says which sheet: only its seed and options are asked
+    texts = [text for text, ident in reversed(_seen.items()) if (paper is None or ident.paper == paper)
+             and (sheet_ref is None or ident.definition in names)]
+    opts = tuple(sorted((k, str(v)) for k, v in options if v is not None))
+    for name in names:
+        for p in ([paper] if paper else ["a4", "letter"]):
+            # seeds 2 and 3 too: sheets printed so, and a check on the rest (a sheet whose seed is
+            # none of these matches seeds 1, 2 and 3 alike, and no one of them is clearly ahead)
+            for seed in SEEDS:
+                texts.append(SheetIdentity(name, paper=p, seed=seed, options=opts).encode())
+                if opts:
+                    texts.append(SheetIdentity(name, paper=p, seed=seed).encode())
+    return list(dict.fromkeys(texts))
+
+
+_pencil: list | None = None
+
+
+def _pencil_sheets(sheet_ref: str | None) -> list[str]:
+    """--sheet's definition first (its name, or its content hash), then the built-in sheets a
+    game's scanner reads."""
+    global _pencil
+    out = []
+    if sheet_ref is not None:
+        try:
+            from ..definitions.registry import load
+            from .sheet import definition_of
+            out.append(definition_of(load(sheet_ref)))
+        except Exception:  # noqa: BLE001 - a --sheet that does not load is said by rebuild, not here
+            return []
+    if _pencil is None:
+        from ..definitions.builtins import builtin_info
+        from ..definitions.registry import games
+        rulesets = {name for name, game in games().items() if game.scanner}
+        _pencil = [info.name for info in builtin_info() if getattr(info, "ruleset", None) in rulesets] or \
+            [info.name for info in builtin_info()]
+    return out + _pencil
+
+
+def spelled(soft: np.ndarray) -> str | None:
+    """The text the modules spell read without error correction (alphanumeric mode, versions 1
+    and 2), or None when no format information is near: a guess to put right, never the answer."""
+    n = soft.shape[0]
+    bits = soft > 0
+    fmt = _format_of(bits)
+    if fmt is None:
+        return None
+    level, mask = fmt
+    data_cw = _DATA_CODEWORDS.get((n, level))
+    if data_cw is None:
+        return None
+    stream = _codewords(bits, n, mask)[:data_cw * 8]
+    if len(stream) < 13 or stream[:4] != [0, 0, 1, 0]:
+        return None
+    count = int("".join(map(str, stream[4:13])), 2)
+    pos, out = 13, []
+    while len(out) < count and pos + 6 <= len(stream):
+        if count - len(out) >= 2 and pos + 11 <= len(stream):
+            v = int("".join(map(str, stream[pos:pos + 11])), 2)
+            pos += 11
+            out += [_ALNUM[min(v // 45, 44)], _ALNUM[v % 45]]
+        else:
+            v = int("".join(map(str, stream[pos:pos + 6])), 2)
+            pos += 6
+            out.append(_ALNUM[min(v, 44)])
+    return "".join(out[:count])
+
+
+_DATA_CODEWORDS = {(21, "L"): 19, (21, "M"): 16, (21, "Q"): 13, (21, "H"): 9,
+                   (25, "L"): 34, (25, "M"): 28, (25, "Q"): 22, (25, "H"): 16}
+_TOTAL_CODEWORDS = {21: 26, 25: 44}
+_FORMAT_MASK = 0b101010000010010
+
+
+def _format_words() -> dict:
+    out = {}
+    for li, level in enumerate(("M", "L", "H", "Q")):
+        for mask in range(8):
+            data = (li << 3) | mask
+            rem = data << 10
+            for i in range(14, 9, -1):
+                if rem & (1 << i):
+                    rem ^= 0b10100110111 << (i - 10)
+            out[((data << 10) | rem) ^ _FORMAT_MASK] = (level, mask)
+    return out
+
+
+_FORMATS = _format_words()
+
+
+def _format_of(bits: np.ndarray) -> tuple[str, int] | None:
+    """(error level, mask) from the format information by the top-left finder (the nearest valid
+    word; None beyond 3 bits off)."""
+    coords = [(8, c) for c in (0, 1, 2, 3, 4, 5, 7, 8)] + [(r, 8) for r in (7, 5, 4, 3, 2, 1, 0)]
+    word = 0
+    for r, c in coords:
+        word = (word << 1) | int(bits[r, c])
+    best = min(_FORMATS, key=lambda w: bin(w ^ word).count("1"))
+    return _FORMATS[best] if bin(best ^ word).count("1") <= 3 else None
+
+
+_MASKS = [lambda r, c: (r + c) % 2 == 0, lambda r, c: r % 2 == 0, lambda r, c: c % 3 == 0,
+          lambda r, c: (r + c) % 3 == 0, lambda r, c: (r // 2 + c // 3) % 2 == 0,
+          lambda r, c: (r * c) % 2 + (r * c) % 3 == 0, lambda r, c: ((r * c) % 2 + (r * c) % 3) % 2 == 0,
+          lambda r, c: ((r + c) % 2 + (r * c) % 3) % 2 == 0]
+
+
+_placements: dict = {}
+
+
+def _placement(n: int) -> list[tuple[int, int]]:
+    """The modules that carry codewords, in the code's placement order (two columns at a time,
+    upwards and downwards, from the bottom right)."""
+    if n not in _placements:
+        known, _ = _function_modules(n)
+        known = known.copy()
+        known[:9, :9] = known[:9, n - 8:] = known[n - 8:, :9] = True       # finders and format information
+        known[6, :] = known[:, 6] = True
+        out = []
+        col, upward = n - 1, True
+        while col > 0:
+            if col == 6:
+                col -= 1
+            for r in (range(n - 1, -1, -1) if upward else range(n)):
+                for c in (col, col - 1):
+                    if not known[r, c]:
+                        out.append((r, c))
+            upward = not upward
+            col -= 2
+        _placements[n] = out
+    return _placements[n]
+
+
+def _codewords(bits: np.ndarray, n: int, mask: int) -> list[int]:
+    """The data bits in the code's placement order, unmasked."""
+    return [int(bits[r, c]) ^ int(_MASKS[mask](r, c)) for r, c in _placement(n)]
+
+
+def _put_right(text: str, layout, names: list[str]) -> list[str]:
+    """Texts a misread spelling could be: each part put right to the nearest name it could be (the
+    definition to a built-in sheet's, the paper to the markers', the seed to digits)."""
+    import difflib
+    parts = text.split("/")
+    if len(parts) < 4:
+        return []
+    upper = {name.upper(): name for name in names}
+    defs = [parts[1]] + difflib.get_close_matches(parts[1], list(upper), n=2, cutoff=0.5)
+    paper = "A4" if not layout or layout[0] == "a4" else "LT"
+    seed = "S" + ("".join(ch for ch in parts[3][1:] if ch.isdigit()) or "1")
+    out = []
+    for d in dict.fromkeys(defs):
+        for s in dict.fromkeys([seed, "S1"]):
+            out.append("/".join(["SG1", d, paper, s, *parts[4:]]))
+    return out
+
+
+def identify(gray: np.ndarray, loc, blur_mm: float, sheet_ref: str | None = None,
+             options: tuple = ()) -> tuple[SheetIdentity | None, str]:
+    """(the identity, how sure: 'agreement 0.93, next 0.55') or (None, why not) when no candidate
+    is clearly the code in the photo."""
+    readings = soft_modules(gray, loc, blur_mm)
+    if not readings:
+        return None, "no QR code's finder patterns where the sheet prints them"
+    layout = loc.layout
+    texts = candidates(layout, sheet_ref, options)
+    if sheet_ref is None:
+        names = _pencil_sheets(None)
+        for _, soft in readings:
+            guess = spelled(soft)
+            if guess:
+                texts += _put_right(guess, layout, names)
+    best, how = choose(readings, texts)
+    if best is None:
+        return None, how
+    try:
+        return SheetIdentity.decode(best), how
+    except ValueError:
+        return None, how
+
+
+def choose(readings: list[tuple[int, np.ndarray]], texts: list[str]) -> tuple[str | None, str]:
+    """(the text among TEXTS whose code the modules read (soft_modules) are, or None; how sure)."""
+    texts = list(dict.fromkeys(texts))
+    scores: dict[str, tuple[float, float]] = {}
+    for n, soft in readings:
+        known, _ = _function_modules(n)
+        for text in texts:
+            try:
+                code, ec = code_of(text)
+            except Exception:  # noqa: BLE001 - a guess segno cannot draw is no candidate
+                continue
+            if code.shape[0] == n:
+                got = (_agreement(soft, code, known), _agreement(soft, code, ~ec))
+                if got > scores.get(text, (-2.0, -2.0)):
+                    scores[text] = got
+    if not scores:
+        return None, "no candidate sheet's code has the size of the one in the photo"
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1][0])
+    best, (agree, ec) = ranked[0]
+    runner = ranked[1][1][0] if len(ranked) > 1 else 0.0
+    how = f"agreement {agree:.2f} (error correction {ec:.2f}), next {runner:.2f}"
+    # a text one character from the code's (another seed) agrees on its data as well as the code's
+    # own, but its error-correction codewords are wholly other: they must agree too
+    if agree < MIN_AGREEMENT or ec < max(MIN_EC_AGREEMENT, agree - EC_SHORT) or agree - runner < MIN_MARGIN:
+        return None, how
+    return best, how

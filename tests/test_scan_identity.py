@@ -1,0 +1,106 @@
+"""The sheet known when its QR code will not decode (sheetgen.scan.identify): the code's modules,
+read where the drawing model puts them, matched against the codes of the sheets the photo could
+be; a sheet none of them is stays unknown (never a wrong sheet)."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[scan]'")
+np = pytest.importorskip("numpy")
+
+from sheetgen.draw.scanmarks import SheetIdentity                      # noqa: E402
+from sheetgen.errors import InputError                                 # noqa: E402
+from sheetgen.scan import identify as ID                               # noqa: E402
+from sheetgen.scan import pipeline                                     # noqa: E402
+from sheetgen.scan.corpus import flat_of, load_recipes, pdftoppm_available   # noqa: E402
+
+RECIPES = Path(__file__).parent / "data" / "scan" / "recipes.yaml"
+KRAKEN = "SG1/KRAKEN/A4/S1"
+
+
+def _soft(text: str, flip: float = 0.0, seed: int = 0) -> list[tuple[int, np.ndarray]]:
+    """What soft_modules would give for a clean print of text's code: +1 dark, -1 light, FLIP of
+    the modules read the wrong way (a blurred photo), each module read half as clearly."""
+    code, _ = ID.code_of(text)
+    rng = np.random.default_rng(seed)
+    soft = np.where(code, 1.0, -1.0) * rng.uniform(0.3, 1.5, code.shape)
+    wrong = rng.random(code.shape) < flip
+    soft[wrong] *= -1
+    return [(code.shape[0], soft)]
+
+
+def test_a_clean_code_spells_its_text_without_error_correction():
+    for text in (KRAKEN, "SG1/ANCIENT-STORY/A4/S1/HKAEL", "SG1/$981E4BBE9F/LT/S1"):
+        assert ID.spelled(_soft(text)[0][1]) == text
+
+
+def test_a_code_read_with_many_modules_wrong_is_matched_to_its_sheet():
+    texts = [KRAKEN, "SG1/KRAKEN/A4/S2", "SG1/KRAKEN/A4/S3", "SG1/SANTA/A4/S1", "SG1/SLAUGHTER/A4/S1"]
+    # 15 % of the modules wrong: twice what the code's own error correction (level L) mends
+    best, how = ID.choose(_soft(KRAKEN, flip=0.15), texts)
+    assert best == KRAKEN, how
+
+
+def test_a_sheet_no_candidate_is_stays_unknown():
+    """The code is seed 1's; the candidates are seeds 2 and 3, whose data modules are nearly all
+    seed 1's: their error-correction codewords are what tells them apart, and they disagree."""
+    for flip in (0.0, 0.1):
+        best, how = ID.choose(_soft(KRAKEN, flip=flip), ["SG1/KRAKEN/A4/S2", "SG1/KRAKEN/A4/S3",
+                                                         "SG1/SANTA/A4/S1"])
+        assert best is None, how
+
+
+def test_noise_is_no_sheet():
+    rng = np.random.default_rng(3)
+    noise = [(21, rng.normal(0, 1, (21, 21)))]
+    best, how = ID.choose(noise, ID.candidates(("a4", "portrait")))
+    assert best is None, how
+
+
+def test_a_sheet_read_in_the_run_is_a_candidate_for_the_next_photos():
+    hero = SheetIdentity("ancient-story", options=(("hero", "kael"),))
+    ID.forget_seen()                            # what earlier tests' scans remembered
+    assert hero.encode() not in ID.candidates(("a4", "portrait"))
+    ID.remember(hero)
+    try:
+        assert ID.candidates(("a4", "portrait"))[0] == hero.encode()
+        assert hero.encode() not in ID.candidates(("letter", "portrait"))      # the markers say the paper
+    finally:
+        ID.forget_seen()
+
+
+def test_the_game_options_given_make_candidates():
+    texts = ID.candidates(("a4", "portrait"), options=(("hero", "melyra"),))
+    assert "SG1/ANCIENT-STORY/A4/S1/HMELYRA" in texts and "SG1/ANCIENT-STORY/A4/S1" in texts
+
+
+@pytest.fixture(scope="module")
+def kraken_flat():
+    if not pdftoppm_available():
+        pytest.fail("pdftoppm (poppler-utils) is needed to rasterise the corpus: apt-get install poppler-utils")
+    recipes = [r for r in load_recipes(RECIPES) if "kraken" in r.log.lower()]
+    img, played = flat_of(replace(recipes[0], id="kraken-flat", dpi=150, camera=None))
+    assert played.sheet.identity.encode() == KRAKEN
+    return img
+
+
+def test_a_code_that_will_not_decode_is_matched_on_the_page(kraken_flat, monkeypatch):
+    """The decoder told to fail: the page's own code, read module by module, is the Kraken's."""
+    monkeypatch.setattr(pipeline.I, "read_qr", lambda *a, **k: None)
+    result = pipeline.scan_photo("kraken", img=kraken_flat)
+    assert result.identity_from == pipeline.MATCHED == "QR code (matched)"
+    assert result.sheet.identity.encode() == KRAKEN
+
+
+def test_without_the_sheet_among_the_candidates_the_photo_asks_for_sheet(kraken_flat, monkeypatch):
+    monkeypatch.setattr(pipeline.I, "read_qr", lambda *a, **k: None)
+    real = ID.candidates
+    monkeypatch.setattr(ID, "candidates", lambda *a, **k: [t for t in real(*a, **k) if "KRAKEN" not in t])
+    monkeypatch.setattr(ID, "_put_right", lambda *a, **k: [])
+    with pytest.raises(InputError) as err:
+        pipeline.scan_photo("kraken", img=kraken_flat)
+    message = err.value.problems[0].format()
+    assert "QR code cannot be read" in message and "--sheet" in message and "agreement" in message
