@@ -288,6 +288,7 @@ def run_families(recipes, flat: bool = False) -> dict:
     """Per family: the figures, and every region's (role, score, truth, read) for --hold-out."""
     from sheetgen.errors import SheetgenError
     from sheetgen.scan.corpus import photo_of
+    from sheetgen.scan import read
     from sheetgen.scan.pipeline import as_seen, scan_photo
     from sheetgen.scan.read import _threshold
     out: dict = {}
@@ -295,7 +296,8 @@ def run_families(recipes, flat: bool = False) -> dict:
         fam = out.setdefault(_family_of(recipe), {"right": 0, "counted": 0, "sheets": 0, "whole": 0, "refused": [],
                                                   "consistent": 0, "legal": 0, "over_misread": 0, "regions": [],
                                                   "unconfirmed": 0, "held": 0, "caught": 0, "photos": [],
-                                                  "misreads": collections.Counter(), "inexact": []})
+                                                  "misreads": collections.Counter(), "inexact": [],
+                                                  "features": []})
         try:
             img, played = photo_of(recipe)
         except SheetgenError as exc:
@@ -303,11 +305,14 @@ def run_families(recipes, flat: bool = False) -> dict:
             print(f"    not made: {recipe.id}: {exc.problems[0].message} ({recipe.log})", flush=True)
             continue
         fam["sheets"] += 1
+        read.recording = []
         try:
             result = scan_photo(recipe.id, sheet_ref=played.ref, options=played.options, img=img)
         except SheetgenError as exc:
             fam["refused"].append((recipe.id, exc.problems[0].message))
             continue
+        finally:
+            recorded, read.recording = read.recording, None
         right, counted, misreads, _ = score(result, played)
         fam["right"] += right
         fam["counted"] += counted
@@ -338,7 +343,32 @@ def run_families(recipes, flat: bool = False) -> dict:
         # for --hold-out: the confidences of the regions the photo could have shown
         fam["photos"].append((result.rules_hold, exact, legal,
                               sorted(r.confidence for r in result.readings.values() if not r.unreadable)))
+        fam["features"].append(photo_features(recorded, result, played, exact, legal))
     return out
+
+
+def photo_features(recorded: list, result, played, exact: bool, legal: bool) -> dict:
+    """A photo's readings as the calibrated confidence sees them (sheetgen.scan.read.recording: what each
+    region's raw reading was decided on), for the confidence's fit and its held-out verdict: per region
+    read (not unreadable) its group, what it read, its distance from the threshold, how much of it was
+    seen, whether it read wrong (-1: no truth), and whether the game's refine changed it (it stays
+    uncertain whatever the model says); and the photo's rules held, exact, legal."""
+    import numpy as np
+    ids = [i for rec in recorded for i in rec[0]]
+    cols = [np.concatenate([rec[k] for rec in recorded]) if recorded else np.zeros(0) for k in range(1, 6)]
+    group, marked, distance, seen, unread = cols
+    unread = unread.astype(bool)
+    truth = played.truth
+    wrong = np.array([-1 if i not in truth else int((truth[i] != "empty") != bool(m)) for i, m in zip(ids, marked)],
+                     dtype=np.int8)
+    refined = np.array([result.readings[i].marked != bool(m) if i in result.readings else False
+                        for i, m in zip(ids, marked)], dtype=bool)
+    keep = ~unread
+    role = np.array([result.readings[i].region.role if i in result.readings else "" for i in ids], dtype=object)
+    return {"role": role[keep], "group": group[keep].astype(np.int8), "marked": marked[keep].astype(bool),
+            "distance": distance[keep].astype(np.float32), "seen": seen[keep].astype(np.float32),
+            "wrong": wrong[keep], "refined": refined[keep], "holds": result.rules_hold, "exact": exact,
+            "legal": legal}
 
 
 def review_taps(recipes) -> None:
@@ -532,6 +562,85 @@ def verdict_hold_out(photos: dict, which: str = "all") -> None:
         print(f"    WORST held-out family for the verdict (shipped): {worst[1]}")
 
 
+def _told(photos_rows: list, unsure_of) -> tuple[int, int, int, int, int, int]:
+    """(photos, exact, legal, legal told "consistent", misread told "consistent", unconfirmed) of photos'
+    feature rows (photo_features) when unsure_of(row) gives each region's unsure flag (a region refine
+    changed is unsure whatever: it keeps its doubt)."""
+    n = exact = legal = told = over = unconfirmed = 0
+    for p in photos_rows:
+        unsure = bool((unsure_of(p) | p["refined"]).any())
+        consistent = p["holds"] and not unsure
+        n += 1
+        exact += p["exact"]
+        legal += p["legal"]
+        told += p["legal"] and consistent
+        over += consistent and not p["exact"]
+        unconfirmed += p["holds"] and unsure
+    return n, exact, legal, told, over, unconfirmed
+
+
+def confidence_hold_out(photos: dict, flats: dict | None = None, which: str = "all") -> list:
+    """The calibrated confidence, leave one family out: per family, sheetgen.scan.confidence fitted on
+    every other family's photos and flat renders, its verdict on the held-out family's photos (a region is
+    unsure when its probability of a misread is above confidence.BOUND), beside the margin rule it replaces
+    (unsure below half a margin from the threshold) and the shipped model (fitted on a draw of its own,
+    tests/tools/train_scan_confidence.py); and the misreads it expected there against those made."""
+    import numpy as np
+
+    from sheetgen.scan import confidence as C
+    features = {name: list(f["features"]) + list((flats or {}).get(name, {}).get("features", []))
+                for name, f in photos.items()}
+    shipped = C.shipped()
+    rows_out = []
+    print(f"the calibrated confidence, leave one family out (unsure: P(misread) > {C.BOUND:g}, "
+          f"{C.EXPECTED_MISREADS} expected misreads over {C.READ_REGIONS} regions):")
+    print(f"    {'held out':20s} {'photos':>6s} {'exact':>6s} {'regions right':>14s} | legal told consistent: "
+          f"{'margin':>7s} {'held-out':>9s} {'shipped':>8s} | misread told consistent: margin held-out shipped "
+          f"| misreads expected/made")
+    for name in features:
+        if which not in ("all", name) or not photos[name]["features"]:
+            continue
+        parts = [p for other, ps in features.items() if other != name for p in ps]
+        cat = {k: np.concatenate([p[k] for p in parts]) for k in ("group", "marked", "distance", "seen", "wrong")}
+        known = cat["wrong"] >= 0
+        model = C.Model(C.fit(*(cat[k][known] for k in ("group", "marked", "distance", "seen")),
+                              cat["wrong"][known].astype(float)))
+
+        def p_wrong(p, m=model):
+            return m.p_wrong(p["group"], p["marked"], p["distance"], p["seen"])
+        test = photos[name]["features"]
+        margin = _told(test, lambda p: p["distance"] < 0.5)
+        held = _told(test, lambda p: p_wrong(p) > C.BOUND)
+        ship = _told(test, lambda p: shipped.p_wrong(p["group"], p["marked"], p["distance"], p["seen"]) > C.BOUND) \
+            if shipped else None
+        truth = [p["wrong"] >= 0 for p in test]
+        made = sum(int(p["wrong"][t].sum()) for p, t in zip(test, truth))
+        counted = sum(int(t.sum()) for t in truth)
+        expected = sum(float(p_wrong(p)[t].sum()) for p, t in zip(test, truth))
+        n, exact, legal = margin[:3]
+        rows_out.append((name, n, exact, counted - made, counted, legal, margin[3], held[3], ship[3] if ship else 0,
+                         margin[4], held[4], ship[4] if ship else 0, expected, made))
+        print(f"    {name:20s} {n:6d} {exact:6d} {_pct(counted - made, counted):>14s} | {'':22s}"
+              f"{margin[3]:3d}/{legal:<3d} {held[3]:5d}/{legal:<3d} {(ship or held)[3] if ship else '-':>5}/{legal:<3d}"
+              f"| {'':25s}{margin[4]:3d} {held[4]:8d} {ship[4] if ship else '-':>7} | {expected:8.1f} / {made}",
+              flush=True)
+    if rows_out:
+        tot = [sum(r[i] for r in rows_out) for i in range(1, 14)]
+        print(f"    {'ALL':20s} {tot[0]:6d} {tot[1]:6d} {_pct(tot[2], tot[3]):>14s} | legal told consistent: margin "
+              f"{_pct(tot[5], tot[4]).strip()}, held-out {_pct(tot[6], tot[4]).strip()}, shipped "
+              f"{_pct(tot[7], tot[4]).strip()} | misread told consistent: margin {tot[8]}, held-out {tot[9]}, "
+              f"shipped {tot[10]} | misreads expected {tot[11]:.0f}, made {tot[12]}")
+        worst = min(rows_out, key=lambda r: (r[7] / max(1, r[5]), -r[10]))
+        print(f"    WORST held-out family (legal told consistent): {worst[0]}: {_pct(worst[7], worst[5]).strip()} "
+              f"({worst[7]}/{worst[5]}), {worst[10]} misread told consistent")
+        most = max(rows_out, key=lambda r: (r[10], -r[7] / max(1, r[5])))
+        if most[10]:
+            print(f"    most misread photos told consistent (held-out): {most[0]}: {most[10]}")
+        worst_exact = min(rows_out, key=lambda r: r[2] / max(1, r[1]))
+        print(f"    WORST family (whole sheets exact): {worst_exact[0]}: {_pct(worst_exact[2], worst_exact[1]).strip()}")
+    return rows_out
+
+
 def families_main(argv: list[str]) -> int:
     from sheetgen.scan.corpus import load_recipes
     from sheetgen.scan.families import kind_of
@@ -560,6 +669,7 @@ def families_main(argv: list[str]) -> int:
     if "--hold-out" in argv:
         hold_out(photos, argv[argv.index("--hold-out") + 1])
         verdict_hold_out(photos, argv[argv.index("--hold-out") + 1])
+        confidence_hold_out(photos, flats, argv[argv.index("--hold-out") + 1])
     print(f"(families bench {time.perf_counter() - start:.0f} s)")
     return 0
 
