@@ -42,6 +42,11 @@ other family, against the shipped reader on the held-out one (the shipped reader
 were set on none of these families: every family is held out from it); and the verdict's rule
 (a reading is "consistent" only when no region it could have seen is uncertain, else "unconfirmed",
 exit 1 with that word) against that rule tuned on the other families, family by family, with the worst.
+Then the calibrated confidence (sheetgen.scan.confidence: P(misread) per region by its group or role,
+what it read and its distance from the threshold, a logistic regression), fitted leaving each family
+out on the other families' photos and flat renders, its verdict on the held-out family (uncertain
+when P(misread) > confidence.BOUND) beside the margin rule the reader ships, the misreads it expected
+there against those made, the trade at other cuts and the worst held-out family.
 
 Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--match TEXT] [--ids A,B] [--sheets]
                                   [--families [--per N] [--family NAME] [--hold-out FAMILY|all] [--no-flats]]
@@ -581,63 +586,67 @@ def _told(photos_rows: list, unsure_of) -> tuple[int, int, int, int, int, int]:
 
 def confidence_hold_out(photos: dict, flats: dict | None = None, which: str = "all") -> list:
     """The calibrated confidence, leave one family out: per family, sheetgen.scan.confidence fitted on
-    every other family's photos and flat renders, its verdict on the held-out family's photos (a region is
-    unsure when its probability of a misread is above confidence.BOUND), beside the margin rule it replaces
-    (unsure below half a margin from the threshold) and the shipped model (fitted on a draw of its own,
-    tests/tools/train_scan_confidence.py); and the misreads it expected there against those made."""
+    every other family's photos and flat renders (their region readings, by group and role), its verdict on
+    the held-out family's photos (a region uncertain when its probability of a misread is above
+    confidence.BOUND; one refine changed stays uncertain) beside the reader's margin rule (uncertain within
+    half a margin of the threshold), and the misreads the model expected there against those made; then
+    both rules over the families together at other cuts."""
     import numpy as np
 
     from sheetgen.scan import confidence as C
+    keys = ("group", "marked", "distance", "seen", "wrong", "role")
     features = {name: list(f["features"]) + list((flats or {}).get(name, {}).get("features", []))
                 for name, f in photos.items()}
-    shipped = C.shipped()
+    cuts = (0.05, 0.1, 0.2, 0.3, 0.5)
+    trade = {c: [0, 0] for c in cuts}
     rows_out = []
-    print(f"the calibrated confidence, leave one family out (unsure: P(misread) > {C.BOUND:g}, "
-          f"{C.EXPECTED_MISREADS} expected misreads over {C.READ_REGIONS} regions):")
+    print(f"the calibrated confidence, leave one family out (calibrated: uncertain when P(misread) > {C.BOUND:g}; "
+          "margin: within half a margin of the threshold, the shipped rule):")
     print(f"    {'held out':20s} {'photos':>6s} {'exact':>6s} {'regions right':>14s} | legal told consistent: "
-          f"{'margin':>7s} {'held-out':>9s} {'shipped':>8s} | misread told consistent: margin held-out shipped "
-          f"| misreads expected/made")
+          "margin, calibrated | misread told consistent: margin, calibrated | misreads expected / made")
     for name in features:
         if which not in ("all", name) or not photos[name]["features"]:
             continue
         parts = [p for other, ps in features.items() if other != name for p in ps]
-        cat = {k: np.concatenate([p[k] for p in parts]) for k in ("group", "marked", "distance", "seen", "wrong")}
+        cat = {k: np.concatenate([p[k] for p in parts]) for k in keys}
         known = cat["wrong"] >= 0
-        model = C.Model(C.fit(*(cat[k][known] for k in ("group", "marked", "distance", "seen")),
-                              cat["wrong"][known].astype(float)))
+        model = C.Model(C.fit(*(cat[k][known] for k in keys[:4]), cat["wrong"][known].astype(float),
+                              cat["role"][known]))
 
         def p_wrong(p, m=model):
-            return m.p_wrong(p["group"], p["marked"], p["distance"], p["seen"])
+            return m.p_wrong(p["group"], p["marked"], p["distance"], p["seen"], list(p["role"]))
         test = photos[name]["features"]
         margin = _told(test, lambda p: p["distance"] < 0.5)
         held = _told(test, lambda p: p_wrong(p) > C.BOUND)
-        ship = _told(test, lambda p: shipped.p_wrong(p["group"], p["marked"], p["distance"], p["seen"]) > C.BOUND) \
-            if shipped else None
+        for c in cuts:
+            got = _told(test, lambda p, c=c: p_wrong(p) > c)
+            trade[c] = [trade[c][0] + got[3], trade[c][1] + got[4]]
         truth = [p["wrong"] >= 0 for p in test]
-        made = sum(int(p["wrong"][t].sum()) for p, t in zip(test, truth))
+        made = sum(int((p["wrong"][t] == 1).sum()) for p, t in zip(test, truth))
         counted = sum(int(t.sum()) for t in truth)
         expected = sum(float(p_wrong(p)[t].sum()) for p, t in zip(test, truth))
         n, exact, legal = margin[:3]
-        rows_out.append((name, n, exact, counted - made, counted, legal, margin[3], held[3], ship[3] if ship else 0,
-                         margin[4], held[4], ship[4] if ship else 0, expected, made))
-        print(f"    {name:20s} {n:6d} {exact:6d} {_pct(counted - made, counted):>14s} | {'':22s}"
-              f"{margin[3]:3d}/{legal:<3d} {held[3]:5d}/{legal:<3d} {(ship or held)[3] if ship else '-':>5}/{legal:<3d}"
-              f"| {'':25s}{margin[4]:3d} {held[4]:8d} {ship[4] if ship else '-':>7} | {expected:8.1f} / {made}",
+        rows_out.append((name, n, exact, counted - made, counted, legal, margin[3], held[3], margin[4], held[4],
+                         expected, made))
+        print(f"    {name:20s} {n:6d} {exact:6d} {_pct(counted - made, counted):>14s} | {'':23s}{margin[3]:2d} "
+              f"{held[3]:10d} of {legal:<2d} | {'':25s}{margin[4]:2d} {held[4]:10d} | {expected:8.1f} / {made}",
               flush=True)
     if rows_out:
-        tot = [sum(r[i] for r in rows_out) for i in range(1, 14)]
+        tot = [sum(r[i] for r in rows_out) for i in range(1, 12)]
         print(f"    {'ALL':20s} {tot[0]:6d} {tot[1]:6d} {_pct(tot[2], tot[3]):>14s} | legal told consistent: margin "
-              f"{_pct(tot[5], tot[4]).strip()}, held-out {_pct(tot[6], tot[4]).strip()}, shipped "
-              f"{_pct(tot[7], tot[4]).strip()} | misread told consistent: margin {tot[8]}, held-out {tot[9]}, "
-              f"shipped {tot[10]} | misreads expected {tot[11]:.0f}, made {tot[12]}")
-        worst = min(rows_out, key=lambda r: (r[7] / max(1, r[5]), -r[10]))
-        print(f"    WORST held-out family (legal told consistent): {worst[0]}: {_pct(worst[7], worst[5]).strip()} "
-              f"({worst[7]}/{worst[5]}), {worst[10]} misread told consistent")
-        most = max(rows_out, key=lambda r: (r[10], -r[7] / max(1, r[5])))
-        if most[10]:
-            print(f"    most misread photos told consistent (held-out): {most[0]}: {most[10]}")
-        worst_exact = min(rows_out, key=lambda r: r[2] / max(1, r[1]))
-        print(f"    WORST family (whole sheets exact): {worst_exact[0]}: {_pct(worst_exact[2], worst_exact[1]).strip()}")
+              f"{_pct(tot[5], tot[4]).strip()} ({tot[5]}/{tot[4]}), calibrated {_pct(tot[6], tot[4]).strip()} "
+              f"({tot[6]}/{tot[4]}) | misread told consistent: margin {tot[7]}, calibrated {tot[8]} | "
+              f"misreads expected {tot[9]:.0f}, made {tot[10]}")
+        print("    calibrated at other cuts (legal told consistent, misread told consistent): "
+              + "; ".join(f"{c:g}: {t[0]}/{tot[4]}, {t[1]}" for c, t in trade.items()))
+        for label, told_at, over_at in (("margin", 6, 8), ("calibrated", 7, 9)):
+            worst = min(rows_out, key=lambda r: (r[told_at] / max(1, r[5]), -r[over_at]))
+            most = max(rows_out, key=lambda r: r[over_at])
+            print(f"    WORST held-out family, {label}: {worst[0]} ({worst[told_at]}/{worst[5]} legal told "
+                  f"consistent); most misread told consistent: {most[0]} ({most[over_at]})")
+        worst_exact = min(rows_out, key=lambda r: (r[2] / max(1, r[1]), r[3] / max(1, r[4])))
+        print(f"    WORST family (whole sheets exact): {worst_exact[0]}: {_pct(worst_exact[2], worst_exact[1]).strip()}"
+              f", {_pct(worst_exact[3], worst_exact[4]).strip()} of its regions right")
     return rows_out
 
 

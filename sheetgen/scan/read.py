@@ -31,7 +31,7 @@ import numpy as np
 
 from .contract import (AREA, AREA_FEW_SEEN, BOX, CROSSED, EMPTY, FILL, FILLED, HIDDEN, LINE, MARKED, Region,
                        RegionReading)
-from .confidence import GROUP, confidence_of, shipped
+from .confidence import GROUP
 from .geometry import AreaShape, BoxShape, FillShape, LineShape, shape_of
 from .sheet import Kept
 
@@ -744,16 +744,17 @@ def read_regions(page: Page, plan: Plan) -> dict[str, RegionReading]:
     return _decided(plan.regions, score, seen, plan, page)
 
 
-# readings' features as they are decided, for tests/tools/train_scan_confidence.py (None: not kept)
+# readings' features as they are decided (ids, group, marked, distance, seen, unread), for the calibrated
+# confidence's fit (tests/tools/train_scan_confidence.py, bench/bench_scan.py --hold-out); None: not kept
 recording: list | None = None
 
 
 def _decided(regions: list[Region], score: np.ndarray, seen: np.ndarray, plan: Plan | None,
              page: Page | None = None) -> dict[str, RegionReading]:
     """The readings of measures: each region marked from its threshold (a box crossed, filled from
-    BOX_FILLED; a box read by strokes by them), its distance from the threshold in margins, and from it
-    the calibrated confidence (sheetgen.scan.confidence: without a shipped model, the distance itself,
-    capped at 1).  A region mostly under dark print reads empty with confidence 0 (nothing could be seen)."""
+    BOX_FILLED; a box read by strokes by them), and its confidence: its distance from the threshold in
+    margins, capped at 1.  A region mostly under dark print reads empty with confidence 0 (nothing could
+    be seen).  `recording` (a list) keeps what each reading was decided on."""
     score, seen = np.round(score, 4), np.round(seen, 3)
     if plan is None:            # one region (classify): what a plan would work out for it
         threshold = np.array([_threshold(r) for r in regions], dtype=np.float64)
@@ -786,12 +787,10 @@ def _decided(regions: list[Region], score: np.ndarray, seen: np.ndarray, plan: P
         distance[i] = np.where(filled, np.abs(mean - BOX_FILLED) / (0.3 * BOX_FILLED),
                                np.where(crossed & (relative < 1.0), np.abs(mean - BOX_HEAVY) / (0.5 * BOX_HEAVY),
                                         np.abs(relative - 1.0) / 0.5))
-    model = shipped()
-    if model is None:
-        conf = np.minimum(1.0, distance)
-    else:
-        conf = confidence_of(model.p_wrong(group, code != 0, distance, seen))
-    conf = np.round(conf, 3)
+    # the confidence: the distance, capped at a margin (a calibrated probability, sheetgen.scan.confidence,
+    # was measured against it leaving each family out and told no more legal sheets "consistent" without
+    # telling more misread ones so: docs/scanning.md)
+    conf = np.round(np.minimum(1.0, distance), 3)
     conf[unread] = 0.0
     if recording is not None:
         recording.append(([r.id for r in regions], group, code != 0, distance, seen, unread))

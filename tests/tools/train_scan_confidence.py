@@ -1,22 +1,24 @@
-"""Fit the scanner's calibrated confidence (sheetgen.scan.confidence) and write its weights into
-sheetgen/scan/confidence_weights.py.
+"""Fit the scanner's calibrated confidence (sheetgen.scan.confidence) and write its weights (JSON).
 
-    python tests/tools/train_scan_confidence.py [--per N] [--seed S] [--cache FILE] [--refit]
-    python tests/tools/train_scan_confidence.py --recipes FILE --cache OUT
+    python tests/tools/train_scan_confidence.py [--per N] [--seed S] [--cache FILE] [--refit] [--out FILE]
+    python tests/tools/train_scan_confidence.py --recipes FILE --cache OUT [--no-flats | --flats-only]
 
 The training corpus is a draw of the family corpus of its own (sheetgen.scan.families: every pencil
 and camera family, PER photos each, seed SEED: not the recipes of tests/data/scan/families.yaml, on
 which bench/bench_scan.py --families --hold-out all measures it), photographed and, for the pencil
 families, rendered flat at 300 dpi.  Every region whose truth the log gives is a row: how it was
-measured (its group), what it read, its distance from its threshold in margins, how much of it was
-seen, and whether the reading was wrong.  Per cell (group, what it read) a logistic regression of
-"wrong" on those features (numpy, Newton's method, a small ridge) is the model.
+measured (its group) and its role, what it read, its distance from its threshold in margins, how much
+of it was seen, and whether the reading was wrong.  Per cell (group or role, what it read) a logistic
+regression of "wrong" on those features (numpy, Newton's method, a small ridge) is the model.
 
+--out FILE: the weights (default /tmp/sheetgen-scan-confidence.json).  The reader does not use them
+(docs/scanning.md: leaving each family out, they tell no more legal sheets "consistent" than its margin
+rule without telling more misread ones so); they are the yardstick a better feature has to move.
 --recipes FILE --cache OUT: only collect the rows of another corpus (e.g. tests/data/scan/families.yaml)
-into OUT, fitting nothing.
+into OUT, fitting nothing (--no-flats: its photos only; --flats-only: its pencil families' flat renders).
 --cache FILE keeps the rows (a pickle; default /tmp/sheetgen-scan-confidence-SEED-PER.pickle) and
 --refit fits again from it without photographing anything.  Needs the scan extra and pdftoppm; takes
-some ten minutes on one core for the default 6 photos a family.
+some ten minutes on one quiet core for the default 6 photos a family.
 """
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "tools"))
 sys.path.insert(0, str(ROOT / "bench"))
-OUT = ROOT / "sheetgen" / "scan" / "confidence_weights.py"
+OUT = Path("/tmp/sheetgen-scan-confidence.json")
 SEED = 2727                 # not make_scan_families.py's 27: the measured corpus stays unseen
 
 
@@ -59,26 +61,28 @@ def collect(recipes: list) -> dict:
     return out
 
 
+KEYS = ("group", "marked", "distance", "seen", "wrong", "role")
+
+
 def rows(features: dict, leave_out: str | None = None):
-    """The region rows of every family but leave_out, with a truth: (group, marked, distance, seen, wrong)."""
+    """The region rows of every family but leave_out, with a truth: (group, marked, distance, seen, wrong,
+    role)."""
     import numpy as np
     parts = [p for name, photos in features.items() if name != leave_out for p in photos]
-    cat = {k: np.concatenate([p[k] for p in parts]) for k in ("group", "marked", "distance", "seen", "wrong")}
+    cat = {k: np.concatenate([p[k] for p in parts]) for k in KEYS}
     known = cat["wrong"] >= 0
-    return tuple(cat[k][known] for k in ("group", "marked", "distance", "seen", "wrong"))
+    return tuple(cat[k][known] for k in KEYS)
 
 
 def fitted(features: dict, leave_out: str | None = None) -> dict:
     from sheetgen.scan.confidence import fit
-    group, marked, distance, seen, wrong = rows(features, leave_out)
-    return fit(group, marked, distance, seen, wrong.astype(float))
+    group, marked, distance, seen, wrong, role = rows(features, leave_out)
+    return fit(group, marked, distance, seen, wrong.astype(float), role)
 
 
-def write(model: dict, note: str) -> None:
-    import pprint
-    OUT.write_text('"""The calibrated confidence\'s weights (sheetgen.scan.confidence), written by\n'
-                   f'tests/tools/train_scan_confidence.py: {note}."""\n\n'
-                   f"MODEL = {pprint.pformat(model, width=110, sort_dicts=True)}\n", encoding="utf-8")
+def write(model: dict, note: str, out: Path) -> None:
+    import json
+    out.write_text(json.dumps({"note": note, **model}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:
@@ -102,12 +106,13 @@ def main(argv: list[str]) -> int:
               f"-> {cache}")
         if "--recipes" in argv:
             return 0
-    group, marked, distance, seen, wrong = rows(features)
+    wrong = rows(features)[4]
     model = fitted(features)
     images = sum(len(p) for p in features.values())
+    out = Path(argv[argv.index("--out") + 1]) if "--out" in argv else OUT
     write(model, f"{len(wrong)} regions ({int(wrong.sum())} read wrong) of {images} photos and flat renders, "
-          f"{per} a family, seed {seed}")
-    print(f"wrote {OUT.relative_to(ROOT)}: {len(model['cells'])} cells from {len(wrong)} regions, "
+          f"{per} a family, seed {seed}", out)
+    print(f"wrote {out}: {len(model['cells'])} cells and {len(model['roles'])} roles from {len(wrong)} regions, "
           f"{int(wrong.sum())} misread")
     return 0
 
