@@ -191,10 +191,9 @@ def shape_of(kind: str, geometry: tuple) -> Shape:
     cls = _SHAPES.get(kind)
     if cls is None:
         raise ValueError(f"unknown region kind {kind}")
-    values = [v for v in geometry]
-    shape = cls(*values)
-    if isinstance(shape, LineShape) and not isinstance(shape.as_printed, bool):
-        shape = replace(shape, as_printed=bool(shape.as_printed))
-    if isinstance(shape, FillShape) and (shape.dx is None or shape.dy is None):
-        shape = replace(shape, dx=shape.dx or 0.0, dy=shape.dy or 0.0)
+    shape = cls(*geometry)
+    if isinstance(shape, LineShape):            # as_printed: 1, True, None in the tuple
+        return replace(shape, as_printed=bool(shape.as_printed))
+    if isinstance(shape, FillShape):            # a twin's offset given as None: none
+        return replace(shape, dx=shape.dx or 0.0, dy=shape.dy or 0.0)
     return shape
