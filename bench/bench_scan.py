@@ -48,6 +48,11 @@ other family, against the shipped reader on the held-out one (the shipped reader
 were set on none of these families: every family is held out from it); and the verdict's rule
 (a reading is "consistent" only when no region it could have seen is uncertain, else "unconfirmed",
 exit 1 with that word) against that rule tuned on the other families, family by family, with the worst.
+Then the calibrated confidence (sheetgen.scan.confidence: P(misread) per region by its group or role,
+what it read and its distance from the threshold, a logistic regression), fitted leaving each family
+out on the other families' photos and flat renders, its verdict on the held-out family (uncertain
+when P(misread) > confidence.BOUND) beside the margin rule the reader ships, the misreads it expected
+there against those made, the trade at other cuts and the worst held-out family.
 
 Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--match TEXT] [--ids A,B] [--sheets]
                                   [--families [--per N] [--family NAME] [--hold-out FAMILY|all] [--no-flats]]
@@ -450,6 +455,7 @@ def run_families(recipes, flat: bool = False) -> dict:
     """Per family: the figures, and every region's (role, score, truth, read) for --hold-out."""
     from sheetgen.errors import SheetgenError
     from sheetgen.scan.corpus import photo_of
+    from sheetgen.scan import read
     from sheetgen.scan.pipeline import as_seen, scan_photo
     from sheetgen.scan.read import _threshold
     out: dict = {}
@@ -457,7 +463,8 @@ def run_families(recipes, flat: bool = False) -> dict:
         fam = out.setdefault(_family_of(recipe), {"right": 0, "counted": 0, "sheets": 0, "whole": 0, "refused": [],
                                                   "consistent": 0, "legal": 0, "over_misread": 0, "regions": [],
                                                   "unconfirmed": 0, "held": 0, "caught": 0, "photos": [],
-                                                  "misreads": collections.Counter(), "inexact": []})
+                                                  "misreads": collections.Counter(), "inexact": [],
+                                                  "features": []})
         try:
             img, played = photo_of(recipe)
         except SheetgenError as exc:
@@ -465,11 +472,14 @@ def run_families(recipes, flat: bool = False) -> dict:
             print(f"    not made: {recipe.id}: {exc.problems[0].message} ({recipe.log})", flush=True)
             continue
         fam["sheets"] += 1
+        read.recording = []
         try:
             result = scan_photo(recipe.id, sheet_ref=played.ref, options=played.options, img=img)
         except SheetgenError as exc:
             fam["refused"].append((recipe.id, exc.problems[0].message))
             continue
+        finally:
+            recorded, read.recording = read.recording, None
         right, counted, misreads, _ = score(result, played)
         fam["right"] += right
         fam["counted"] += counted
@@ -500,7 +510,32 @@ def run_families(recipes, flat: bool = False) -> dict:
         # for --hold-out: the confidences of the regions the photo could have shown
         fam["photos"].append((result.rules_hold, exact, legal,
                               sorted(r.confidence for r in result.readings.values() if not r.unreadable)))
+        fam["features"].append(photo_features(recorded, result, played, exact, legal))
     return out
+
+
+def photo_features(recorded: list, result, played, exact: bool, legal: bool) -> dict:
+    """A photo's readings as the calibrated confidence sees them (sheetgen.scan.read.recording: what each
+    region's raw reading was decided on), for the confidence's fit and its held-out verdict: per region
+    read (not unreadable) its group, what it read, its distance from the threshold, how much of it was
+    seen, whether it read wrong (-1: no truth), and whether the game's refine changed it (it stays
+    uncertain whatever the model says); and the photo's rules held, exact, legal."""
+    import numpy as np
+    ids = [i for rec in recorded for i in rec[0]]
+    cols = [np.concatenate([rec[k] for rec in recorded]) if recorded else np.zeros(0) for k in range(1, 6)]
+    group, marked, distance, seen, unread = cols
+    unread = unread.astype(bool)
+    truth = played.truth
+    wrong = np.array([-1 if i not in truth else int((truth[i] != "empty") != bool(m)) for i, m in zip(ids, marked)],
+                     dtype=np.int8)
+    refined = np.array([result.readings[i].marked != bool(m) if i in result.readings else False
+                        for i, m in zip(ids, marked)], dtype=bool)
+    keep = ~unread
+    role = np.array([result.readings[i].region.role if i in result.readings else "" for i in ids], dtype=object)
+    return {"role": role[keep], "group": group[keep].astype(np.int8), "marked": marked[keep].astype(bool),
+            "distance": distance[keep].astype(np.float32), "seen": seen[keep].astype(np.float32),
+            "wrong": wrong[keep], "refined": refined[keep], "holds": result.rules_hold, "exact": exact,
+            "legal": legal}
 
 
 def review_taps(recipes) -> None:
@@ -694,6 +729,89 @@ def verdict_hold_out(photos: dict, which: str = "all") -> None:
         print(f"    WORST held-out family for the verdict (shipped): {worst[1]}")
 
 
+def _told(photos_rows: list, unsure_of) -> tuple[int, int, int, int, int, int]:
+    """(photos, exact, legal, legal told "consistent", misread told "consistent", unconfirmed) of photos'
+    feature rows (photo_features) when unsure_of(row) gives each region's unsure flag (a region refine
+    changed is unsure whatever: it keeps its doubt)."""
+    n = exact = legal = told = over = unconfirmed = 0
+    for p in photos_rows:
+        unsure = bool((unsure_of(p) | p["refined"]).any())
+        consistent = p["holds"] and not unsure
+        n += 1
+        exact += p["exact"]
+        legal += p["legal"]
+        told += p["legal"] and consistent
+        over += consistent and not p["exact"]
+        unconfirmed += p["holds"] and unsure
+    return n, exact, legal, told, over, unconfirmed
+
+
+def confidence_hold_out(photos: dict, flats: dict | None = None, which: str = "all") -> list:
+    """The calibrated confidence, leave one family out: per family, sheetgen.scan.confidence fitted on
+    every other family's photos and flat renders (their region readings, by group and role), its verdict on
+    the held-out family's photos (a region uncertain when its probability of a misread is above
+    confidence.BOUND; one refine changed stays uncertain) beside the reader's margin rule (uncertain within
+    half a margin of the threshold), and the misreads the model expected there against those made; then
+    both rules over the families together at other cuts."""
+    import numpy as np
+
+    from sheetgen.scan import confidence as C
+    keys = ("group", "marked", "distance", "seen", "wrong", "role")
+    features = {name: list(f["features"]) + list((flats or {}).get(name, {}).get("features", []))
+                for name, f in photos.items()}
+    cuts = (0.05, 0.1, 0.2, 0.3, 0.5)
+    trade = {c: [0, 0] for c in cuts}
+    rows_out = []
+    print(f"the calibrated confidence, leave one family out (calibrated: uncertain when P(misread) > {C.BOUND:g}; "
+          "margin: within half a margin of the threshold, the shipped rule):")
+    print(f"    {'held out':20s} {'photos':>6s} {'exact':>6s} {'regions right':>14s} | legal told consistent: "
+          "margin, calibrated | misread told consistent: margin, calibrated | misreads expected / made")
+    for name in features:
+        if which not in ("all", name) or not photos[name]["features"]:
+            continue
+        parts = [p for other, ps in features.items() if other != name for p in ps]
+        cat = {k: np.concatenate([p[k] for p in parts]) for k in keys}
+        known = cat["wrong"] >= 0
+        model = C.Model(C.fit(*(cat[k][known] for k in keys[:4]), cat["wrong"][known].astype(float),
+                              cat["role"][known]))
+
+        def p_wrong(p, m=model):
+            return m.p_wrong(p["group"], p["marked"], p["distance"], p["seen"], list(p["role"]))
+        test = photos[name]["features"]
+        margin = _told(test, lambda p: p["distance"] < 0.5)
+        held = _told(test, lambda p: p_wrong(p) > C.BOUND)
+        for c in cuts:
+            got = _told(test, lambda p, c=c: p_wrong(p) > c)
+            trade[c] = [trade[c][0] + got[3], trade[c][1] + got[4]]
+        truth = [p["wrong"] >= 0 for p in test]
+        made = sum(int((p["wrong"][t] == 1).sum()) for p, t in zip(test, truth))
+        counted = sum(int(t.sum()) for t in truth)
+        expected = sum(float(p_wrong(p)[t].sum()) for p, t in zip(test, truth))
+        n, exact, legal = margin[:3]
+        rows_out.append((name, n, exact, counted - made, counted, legal, margin[3], held[3], margin[4], held[4],
+                         expected, made))
+        print(f"    {name:20s} {n:6d} {exact:6d} {_pct(counted - made, counted):>14s} | {'':23s}{margin[3]:2d} "
+              f"{held[3]:10d} of {legal:<2d} | {'':25s}{margin[4]:2d} {held[4]:10d} | {expected:8.1f} / {made}",
+              flush=True)
+    if rows_out:
+        tot = [sum(r[i] for r in rows_out) for i in range(1, 12)]
+        print(f"    {'ALL':20s} {tot[0]:6d} {tot[1]:6d} {_pct(tot[2], tot[3]):>14s} | legal told consistent: margin "
+              f"{_pct(tot[5], tot[4]).strip()} ({tot[5]}/{tot[4]}), calibrated {_pct(tot[6], tot[4]).strip()} "
+              f"({tot[6]}/{tot[4]}) | misread told consistent: margin {tot[7]}, calibrated {tot[8]} | "
+              f"misreads expected {tot[9]:.0f}, made {tot[10]}")
+        print("    calibrated at other cuts (legal told consistent, misread told consistent): "
+              + "; ".join(f"{c:g}: {t[0]}/{tot[4]}, {t[1]}" for c, t in trade.items()))
+        for label, told_at, over_at in (("margin", 6, 8), ("calibrated", 7, 9)):
+            worst = min(rows_out, key=lambda r: (r[told_at] / max(1, r[5]), -r[over_at]))
+            most = max(rows_out, key=lambda r: r[over_at])
+            print(f"    WORST held-out family, {label}: {worst[0]} ({worst[told_at]}/{worst[5]} legal told "
+                  f"consistent); most misread told consistent: {most[0]} ({most[over_at]})")
+        worst_exact = min(rows_out, key=lambda r: (r[2] / max(1, r[1]), r[3] / max(1, r[4])))
+        print(f"    WORST family (whole sheets exact): {worst_exact[0]}: {_pct(worst_exact[2], worst_exact[1]).strip()}"
+              f", {_pct(worst_exact[3], worst_exact[4]).strip()} of its regions right")
+    return rows_out
+
+
 def families_main(argv: list[str]) -> int:
     from sheetgen.scan.corpus import load_recipes
     from sheetgen.scan.families import kind_of
@@ -722,6 +840,7 @@ def families_main(argv: list[str]) -> int:
     if "--hold-out" in argv:
         hold_out(photos, argv[argv.index("--hold-out") + 1])
         verdict_hold_out(photos, argv[argv.index("--hold-out") + 1])
+        confidence_hold_out(photos, flats, argv[argv.index("--hold-out") + 1])
     print(f"(families bench {time.perf_counter() - start:.0f} s)")
     return 0
 

@@ -29,8 +29,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .contract import (AREA, AREA_FEW_SEEN, BOX, CROSSED, DOT, EMPTY, FILL, FILLED, HIDDEN, LINE, MARKED, Region,
+from .contract import (AREA, AREA_FEW_SEEN, BOX, CROSSED, EMPTY, FILL, FILLED, HIDDEN, LINE, MARKED, Region,
                        RegionReading)
+from .confidence import GROUP
+from .geometry import AreaShape, BoxShape, FillShape, LineShape, shape_of
 from .sheet import Kept
 
 TOLERANCE = 0.4             # mm: how far a printed edge may be from where the template has it
@@ -511,17 +513,17 @@ class Plan:
         centre_xs, centre_ys, centre_spans, centre_thrs, centre_index = [], [], [], [], []
         reach = CENTRE_REACH + CENTRE_SIDES[1]
         centre_across = (np.arange(-round(reach / CENTRE_STEP), round(reach / CENTRE_STEP) + 1) * CENTRE_STEP)[:, None]
-        for i, r in enumerate(regions):
-            g = r.geometry
-            if r.kind in (BOX, AREA, FILL):
-                x, y, w, h = g[:4]
-                if r.kind == BOX and len(g) > 4 and g[4] is not None:
+        shapes = [shape_of(r.kind, r.geometry) for r in regions]
+        for i, g in enumerate(shapes):
+            if isinstance(g, (BoxShape, AreaShape, FillShape)):
+                x, y, w, h = g.x, g.y, g.w, g.h
+                if isinstance(g, BoxShape) and g.strokes is not None:
                     band, off, window = _stroke_pixels(g, kx, ky, rows, cols)
                     stroke_index.append(i)
                     band_pix.append(band)
                     off_pix.append(off)
                     window_pix.append(window)
-                if r.kind == BOX:
+                if isinstance(g, BoxShape):
                     inset = max(0.55, 0.13 * min(w, h))
                     x, y, w, h = x + inset, y + inset, w - 2 * inset, h - 2 * inset
                 r0, r1, c0, c1 = px_rect(x, y, x + w, y + h)
@@ -529,9 +531,9 @@ class Plan:
                 rect_pix.append(pix)
                 rect_sizes.append(len(pix))
                 rect_index.append(i)
-                if r.kind == AREA and len(g) > 5 and g[5]:
+                if isinstance(g, AreaShape) and g.around:
                     # the area itself, then the strips of paper beside it (above, below, left, right)
-                    width, gap = g[5], g[6] if len(g) > 6 and g[6] is not None else 0.2
+                    width, gap = g.around, g.gap if g.gap is not None else 0.2
                     for sx0, sy0, sx1, sy1 in ((x, y, x + w, y + h),
                                                (x, y - gap - width, x + w, y - gap),
                                                (x, y + h + gap, x + w, y + h + gap + width),
@@ -540,43 +542,43 @@ class Plan:
                         q0, q1, p0, p1 = px_rect(sx0, sy0, sx1, sy1)
                         local_pix.append((np.arange(q0, q1)[:, None] * cols + np.arange(p0, p1)[None, :]).ravel())
                     local_index.append(i)
-                if r.kind == FILL and len(g) > 6 and (g[5] or g[6]):
-                    q0, q1, p0, p1 = px_rect(x + g[5], y + g[6], x + w + g[5], y + h + g[6])
+                if isinstance(g, FillShape) and (g.dx or g.dy):
+                    q0, q1, p0, p1 = px_rect(x + g.dx, y + g.dy, x + w + g.dx, y + h + g.dy)
                     twin_pix.append((np.arange(q0, q1)[:, None] * cols + np.arange(p0, p1)[None, :]).ravel())
                     twin_index.append(i)
-            elif r.kind == LINE:
-                x1, y1, x2, y2, band = g[:5]
+            elif isinstance(g, LineShape):
+                x1, y1, x2, y2, band = g.x1, g.y1, g.x2, g.y2, g.band
                 length = float(np.hypot(x2 - x1, y2 - y1))
                 n = max(4, int(length * k / 1.5))
                 ux, uy = ((x2 - x1) / length, (y2 - y1) / length) if length > 0 else (1.0, 0.0)
                 t = np.linspace(0.0, length, n)
-                gap = g[6] if len(g) > 6 and g[6] is not None else 0.0
+                gap = g.gap if g.gap is not None else 0.0
                 if gap > 0:                 # the middle left out: what crosses there is another mark's
                     t = t * (1 - gap)
                     t[t > length * (1 - gap) / 2] += length * gap
                 t = t[None, :]
-                if len(g) > 10 and g[10]:       # read by its centre band against its sides
+                if g.centre:                # read by its centre band against its sides
                     centre_xs.append(x1 + ux * t - uy * centre_across)
                     centre_ys.append(y1 + uy * t + ux * centre_across)
                     centre_spans.append(n)
-                    centre_thrs.append(np.full(n, g[10], np.float32))
+                    centre_thrs.append(np.full(n, g.centre, np.float32))
                     centre_index.append(i)
                     continue
                 xs.append(x1 + ux * t - uy * across * band)
                 ys.append(y1 + uy * t + ux * across * band)
-                if len(g) > 8 and g[8]:         # its twin: the same line moved g[8] mm across
-                    twin_xs.append(xs[-1] - uy * g[8])
-                    twin_ys.append(ys[-1] + ux * g[8])
+                if g.twin:                  # its twin: the same line moved g.twin mm across
+                    twin_xs.append(xs[-1] - uy * g.twin)
+                    twin_ys.append(ys[-1] + ux * g.twin)
                     twin_of.append(np.arange(n_points, n_points + n))
-                if len(g) > 9 and g[9]:
+                if g.as_printed:
                     as_printed_of.append(np.arange(n_points, n_points + n))
                 n_points += n
                 spans.append(n)
                 bands.append(np.full(n, band, np.float32))
-                thrs.append(np.full(n, g[5] if len(g) > 5 and g[5] is not None else LINE_PER_MM, np.float32))
+                thrs.append(np.full(n, g.black if g.black is not None else LINE_PER_MM, np.float32))
                 line_index.append(i)
-            elif r.kind == DOT:
-                cx, cy, rad = g
+            else:
+                cx, cy, rad = g.cx, g.cy, g.r
                 size = max(3, int(round(1.2 * rad * k)) | 1)
                 r0, r1, c0, c1 = px_rect(cx - rad, cy - rad, cx + rad, cy + rad)
                 yy, xx = np.mgrid[r0:r1, c0:c1]
@@ -584,8 +586,6 @@ class Plan:
                 if not near.any():
                     continue                # off the page: reads 0, nothing seen
                 dots.setdefault(size, []).append((i, (yy[near] * cols + xx[near]).ravel()))
-            else:
-                raise ValueError(f"unknown region kind {r.kind}")
         self.rect_index = np.array(rect_index, dtype=np.int64)
         self.rect_sizes = np.array(rect_sizes, dtype=np.int64)
         self.rect_pixels = np.concatenate(rect_pix) if rect_pix else np.zeros(0, np.int64)
@@ -642,6 +642,8 @@ class Plan:
         self.marked_code = np.where(kinds == FILL, 3, 1)          # what a marked one reads: FILLED or MARKED
         self.threshold = np.array([_threshold(r) for r in regions], dtype=np.float64)
         self.margin = np.array([_margin(r) for r in regions], dtype=np.float64)
+        # how each is measured (sheetgen.scan.confidence.GROUPS): what its calibrated confidence is fitted per
+        self.group = np.array([GROUP[_group(r)] for r in regions], dtype=np.int64)
 
     def shown_as_printed(self, seen: np.ndarray) -> np.ndarray:
         """Which points of the lines seen as printed a pencil shows on in the print itself (seen: the
@@ -670,11 +672,10 @@ class Plan:
         return printed
 
 
-def _stroke_pixels(g, kx: float, ky: float, rows: int, cols: int) -> tuple:
-    """A box's pixels read by a cross's strokes (geometry (x, y, w, h, inset)): within the window
-    `inset` mm inside its outline, those within STROKE_BAND of its diagonals, those well off them (its
+def _stroke_pixels(g: BoxShape, kx: float, ky: float, rows: int, cols: int) -> tuple:
+    """A box's pixels read by a cross's strokes: within the window `g.strokes` mm inside its outline, those within STROKE_BAND of its diagonals, those well off them (its
     own paper), and the whole window.  Never empty: an off-page box gets a pixel of the edge."""
-    x, y, w, h, inset = g[:5]
+    x, y, w, h, inset = g.x, g.y, g.w, g.h, g.strokes
     c0, c1 = int(round((x + inset) * kx)), int(round((x + w - inset) * kx))
     r0, r1 = int(round((y + inset) * ky)), int(round((y + h - inset) * ky))
     c0, c1 = max(0, min(cols - 1, c0)), max(0, min(cols, c1))
@@ -699,16 +700,28 @@ def _gathered(groups: list) -> tuple:
     return pixels, starts, sizes == 0, sizes
 
 
+def _group(region: Region) -> str:
+    """How a region is measured: its kind, and the variant its geometry asks for."""
+    g = shape_of(region.kind, region.geometry)
+    if isinstance(g, BoxShape):
+        return "box-strokes" if g.strokes is not None else "box"
+    if isinstance(g, LineShape):
+        return "line-centre" if g.centre else "line"
+    if isinstance(g, AreaShape):
+        return "area-local" if g.around else "area"
+    return region.kind
+
+
 def _threshold(region: Region) -> float:
     """The measure from which a region reads marked (a BOX: crossed), its own where its geometry says."""
-    g = region.geometry
-    if region.kind == LINE:
-        return g[7] if len(g) > 7 and g[7] is not None else LINE_MARKED
-    if region.kind in (AREA, FILL) and len(g) > 4 and g[4] is not None:
-        return g[4]
-    if region.kind == AREA:
-        return AREA_MARKED
-    return {BOX: BOX_CROSSED, DOT: DOT_MARKED, FILL: FILL_MARKED}[region.kind]
+    g = shape_of(region.kind, region.geometry)
+    if isinstance(g, LineShape):
+        return g.share if g.share is not None else LINE_MARKED
+    if isinstance(g, AreaShape):
+        return g.mean if g.mean is not None else AREA_MARKED
+    if isinstance(g, FillShape):
+        return g.mean if g.mean is not None else FILL_MARKED
+    return BOX_CROSSED if isinstance(g, BoxShape) else DOT_MARKED
 
 
 def _margin(region: Region) -> float:
@@ -719,49 +732,51 @@ def _margin(region: Region) -> float:
 
 
 def classify(region: Region, score: float, visible: float = 1.0) -> RegionReading:
-    """The reading of a measure, with its confidence (the distance from the nearest threshold,
-    relative to half that threshold); a region mostly under dark print reads empty with
-    confidence 0 (nothing could be seen there)."""
-    visible = round(visible, 3)             # as kept: the reading's `hidden` decides on this very value
-    score = round(score, 4)
-    if visible < HIDDEN:
-        return RegionReading(region, EMPTY, 0.0, score, visible)
-    if region.kind == BOX:
-        if score >= BOX_FILLED:
-            value, t = FILLED, BOX_FILLED
-        elif score >= BOX_CROSSED:
-            value, t = CROSSED, BOX_CROSSED if score - BOX_CROSSED < BOX_FILLED - score else BOX_FILLED
-        else:
-            value, t = EMPTY, BOX_CROSSED
-        conf = abs(score - t) / (0.5 * BOX_CROSSED if t == BOX_CROSSED else 0.3 * BOX_FILLED)
-    else:
-        if region.kind == AREA and visible < AREA_FEW_SEEN:
-            # a little paper seen between print: its edges (and a stroke passing) are no writing to tell
-            return RegionReading(region, EMPTY, 0.0, score, visible)
-        t = _threshold(region)
-        value = (FILLED if region.kind == FILL else MARKED) if score >= t else EMPTY
-        conf = abs(score - t) / _margin(region)
-    return RegionReading(region, value, round(min(1.0, conf), 3), score, visible)
+    """The reading of one measure (a region measured again on a part of it): read_regions' decision and
+    confidence for a plan of that one region (its measure given)."""
+    return _decided([region], np.array([score], dtype=np.float64), np.array([visible], dtype=np.float64),
+                    plan=None)[region.id]
 
 
 def read_regions(page: Page, plan: Plan) -> dict[str, RegionReading]:
-    """Every region of the plan read on the page: classify's readings, decided all at once."""
+    """Every region of the plan read on the page, decided all at once."""
     score, seen = page.measure(plan)
+    return _decided(plan.regions, score, seen, plan, page)
+
+
+# readings' features as they are decided (ids, group, marked, distance, seen, unread), for the calibrated
+# confidence's fit (tests/tools/train_scan_confidence.py, bench/bench_scan.py --hold-out); None: not kept
+recording: list | None = None
+
+
+def _decided(regions: list[Region], score: np.ndarray, seen: np.ndarray, plan: Plan | None,
+             page: Page | None = None) -> dict[str, RegionReading]:
+    """The readings of measures: each region marked from its threshold (a box crossed, filled from
+    BOX_FILLED; a box read by strokes by them), and its confidence: its distance from the threshold in
+    margins, capped at 1.  A region mostly under dark print reads empty with confidence 0 (nothing could
+    be seen).  `recording` (a list) keeps what each reading was decided on."""
     score, seen = np.round(score, 4), np.round(seen, 3)
-    t, margin = plan.threshold, plan.margin
-    box = plan.is_box
-    # boxes: crossed from BOX_CROSSED, filled from BOX_FILLED, confident away from the nearer one
+    if plan is None:            # one region (classify): what a plan would work out for it
+        threshold = np.array([_threshold(r) for r in regions], dtype=np.float64)
+        margin = np.array([_margin(r) for r in regions], dtype=np.float64)
+        kinds = np.array([r.kind for r in regions])
+        box, is_area = kinds == BOX, kinds == AREA
+        marked_code = np.where(kinds == FILL, 3, 1)
+        group = np.array([GROUP[_group(r)] for r in regions], dtype=np.int64)
+    else:
+        threshold, margin, box, is_area = plan.threshold, plan.margin, plan.is_box, plan.is_area
+        marked_code, group = plan.marked_code, plan.group
+    # boxes: crossed from BOX_CROSSED, filled from BOX_FILLED, measured from the nearer one
     nearer_filled = box & ((score >= BOX_FILLED) | ((score >= BOX_CROSSED) & (score - BOX_CROSSED >= BOX_FILLED - score)))
-    t = np.where(nearer_filled, BOX_FILLED, t)
+    t = np.where(nearer_filled, BOX_FILLED, threshold)
     margin = np.where(nearer_filled, 0.3 * BOX_FILLED, margin)
-    marked = score >= plan.threshold
-    conf = np.round(np.minimum(1.0, np.abs(score - t) / margin), 3)
-    unread = (seen < HIDDEN) | (plan.is_area & (seen < AREA_FEW_SEEN))
-    conf[unread] = 0.0
-    code = np.where(unread | ~marked, 0, np.where(box, np.where(score >= BOX_FILLED, 3, 2), plan.marked_code))
-    if len(plan.stroke_index):
+    marked = score >= threshold
+    distance = np.abs(score - t) / margin
+    unread = (seen < HIDDEN) | (is_area & (seen < AREA_FEW_SEEN))
+    code = np.where(unread | ~marked, 0, np.where(box, np.where(score >= BOX_FILLED, 3, 2), marked_code))
+    if plan is not None and page is not None and len(plan.stroke_index):
         # boxes read by a cross's strokes: filled by their mean darkness, else crossed by the strokes (or
-        # by a heavy mark of any shape), the strokes' measure reported and its confidence
+        # by a heavy mark of any shape), the strokes' measure reported and its distance
         i = plan.stroke_index
         mean = score[i]
         measure, relative = page.strokes(plan)
@@ -769,10 +784,16 @@ def read_regions(page: Page, plan: Plan) -> dict[str, RegionReading]:
         crossed = ~filled & ((relative >= 1.0) | (mean >= BOX_HEAVY))
         code[i] = np.where(unread[i], 0, np.where(filled, 3, np.where(crossed, 2, 0)))
         score[i] = np.where(filled, mean, np.round(measure, 4))
-        sure = np.where(filled, np.abs(mean - BOX_FILLED) / (0.3 * BOX_FILLED),
-                        np.where(crossed & (relative < 1.0), np.abs(mean - BOX_HEAVY) / (0.5 * BOX_HEAVY),
-                                 np.abs(relative - 1.0) / 0.5))
-        conf[i] = np.where(unread[i], 0.0, np.round(np.minimum(1.0, sure), 3))
+        distance[i] = np.where(filled, np.abs(mean - BOX_FILLED) / (0.3 * BOX_FILLED),
+                               np.where(crossed & (relative < 1.0), np.abs(mean - BOX_HEAVY) / (0.5 * BOX_HEAVY),
+                                        np.abs(relative - 1.0) / 0.5))
+    # the confidence: the distance, capped at a margin (a calibrated probability, sheetgen.scan.confidence,
+    # was measured against it leaving each family out and told no more legal sheets "consistent" without
+    # telling more misread ones so: docs/scanning.md)
+    conf = np.round(np.minimum(1.0, distance), 3)
+    conf[unread] = 0.0
+    if recording is not None:
+        recording.append(([r.id for r in regions], group, code != 0, distance, seen, unread))
     values = (EMPTY, MARKED, CROSSED, FILLED)
     return {r.id: RegionReading(r, values[c], f, a, b)
-            for r, c, f, a, b in zip(plan.regions, code.tolist(), conf.tolist(), score.tolist(), seen.tolist())}
+            for r, c, f, a, b in zip(regions, code.tolist(), conf.tolist(), score.tolist(), seen.tolist())}
