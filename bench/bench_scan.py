@@ -1,8 +1,8 @@
 """Scan-back benchmark: `sheetgen scan` on the synthetic photo corpus.
 
 The corpus is tests/data/scan/recipes.yaml (320 recipes over the scan corpus's play logs):
-each log is penciled on its sheet by a seeded hand (sheetgen.scan.graphite), rasterised by
-pdftoppm and photographed by the seeded camera (sheetgen.scan.photo: tilt up to 30 degrees,
+each log is penciled on its sheet by a seeded hand (sheetgen.testing.graphite), rasterised by
+pdftoppm and photographed by the seeded camera (sheetgen.testing.photo: tilt up to 30 degrees,
 any rotation, 60-95 % of the frame, lens, light, shadow, blur up to 1.5 px, noise, JPEG
 50-90, 2 and 12 MP).  Figures:
 
@@ -34,7 +34,7 @@ any rotation, 60-95 % of the frame, lens, light, shadow, blur up to 1.5 px, nois
 OMRChecker, the anchor (its README): about 100 % on good scans, about 90 % on phone
 photos, about 200 sheets a minute.
 
-Families (`--families`): the family corpus, tests/data/scan/families.yaml (sheetgen.scan.families:
+Families (`--families`): the family corpus, tests/data/scan/families.yaml (sheetgen.testing.families:
 pencil families, each one way of marking: light or heavy graphite, blue and black ballpoint,
 felt tip, crayon floods, visited rooms as circles, ticks, slashes, crosses or scribbles, boxes
 ticked or slashed, walls past their ends, short of them, a millimetre off the edge or stroked
@@ -111,7 +111,7 @@ def score(result, played) -> tuple[int, int, list, collections.Counter]:
 
 def run(recipes, label: str, flat: bool = False) -> dict:
     from sheetgen.errors import SheetgenError
-    from sheetgen.scan.corpus import photo_of
+    from sheetgen.testing.corpus import photo_of
     from sheetgen.scan.pipeline import as_seen, scan_photo
     totals = {"right": 0, "counted": 0, "sheets": 0, "whole": 0, "failed": [], "qr": 0, "misreads": [],
               "hidden": collections.Counter(), "times": collections.defaultdict(list), "making": 0.0,
@@ -181,8 +181,8 @@ def plain_baseline(recipes, n: int = 12) -> float:
     import cv2
     import numpy as np
 
-    from sheetgen.scan.corpus import photo_of
-    from sheetgen.scan.photo import page_quad_in_photo
+    from sheetgen.testing.corpus import photo_of
+    from sheetgen.testing.photo import page_quad_in_photo
     times = []
     for recipe in [r for r in recipes if r.camera is not None and r.camera.megapixels == 2][:n]:
         img, played = photo_of(recipe)
@@ -204,7 +204,7 @@ def ours_from_jpeg(recipes, n: int = 12) -> float:
     import cv2
 
     from sheetgen.errors import SheetgenError
-    from sheetgen.scan.corpus import photo_of
+    from sheetgen.testing.corpus import photo_of
     from sheetgen.scan.pipeline import scan_photo
     times = []
     for recipe in [r for r in recipes if r.camera is not None and r.camera.megapixels == 2][:n]:
@@ -229,7 +229,7 @@ def whole_process(recipes, n: int) -> tuple[float, int]:
 
     import cv2
 
-    from sheetgen.scan.corpus import photo_of
+    from sheetgen.testing.corpus import photo_of
     chosen = [r for r in recipes if r.camera is not None and r.camera.megapixels == 2
               and "exploration/" in r.log][:n]
     with tempfile.TemporaryDirectory() as tmp:
@@ -260,7 +260,7 @@ def identity_rate(recipes, label: str) -> None:
     from sheetgen.errors import SheetgenError
     from sheetgen.scan import identify as ID
     from sheetgen.scan import image as I
-    from sheetgen.scan.corpus import photo_of
+    from sheetgen.testing.corpus import photo_of
     rows: dict = collections.defaultdict(collections.Counter)
     unknown = []
     for recipe in recipes:
@@ -320,7 +320,7 @@ def identity_rate(recipes, label: str) -> None:
 def folder_of_sheets(recipes, n: int = 20, sheets: int = 8) -> list:
     """N 2 MP recipes of SHEETS different built-in sheets (the first that have two photos or more,
     in the corpus's order), taken in turn: a folder of photos of several sheets."""
-    from sheetgen.scan.corpus import played_cached
+    from sheetgen.testing.corpus import played_cached
     by_sheet: dict = {}
     for r in recipes:
         if r.camera is None or r.camera.megapixels != 2:
@@ -349,7 +349,7 @@ def whole_process_sheets(recipes, n: int = 20, sheets: int = 8) -> None:
 
     import cv2
 
-    from sheetgen.scan.corpus import photo_of
+    from sheetgen.testing.corpus import photo_of
     chosen = folder_of_sheets(recipes, n, sheets)
     with tempfile.TemporaryDirectory() as tmp:
         paths = []
@@ -409,7 +409,7 @@ def peak_memory(recipes, counts: list[int], distinct: int = 16) -> list[tuple[in
 
     import cv2
 
-    from sheetgen.scan.corpus import photo_of
+    from sheetgen.testing.corpus import photo_of
     chosen = folder_of_sheets(recipes, distinct, 8)
     out = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -454,7 +454,7 @@ def _family_of(recipe) -> str:
 def run_families(recipes, flat: bool = False) -> dict:
     """Per family: the figures, and every region's (role, score, truth, read) for --hold-out."""
     from sheetgen.errors import SheetgenError
-    from sheetgen.scan.corpus import photo_of
+    from sheetgen.testing.corpus import photo_of
     from sheetgen.scan import read
     from sheetgen.scan.pipeline import as_seen, scan_photo
     from sheetgen.scan.read import _threshold
@@ -545,7 +545,7 @@ def review_taps(recipes) -> None:
     exact once they are made (the readings corrected, the comparison made again)."""
     from sheetgen.errors import SheetgenError
     from sheetgen.scan.contract import RegionReading
-    from sheetgen.scan.corpus import photo_of
+    from sheetgen.testing.corpus import photo_of
     from sheetgen.scan.pipeline import as_seen, scan_photo
     from sheetgen.scan.review import taps_needed
     rows, refused, exact_first = [], 0, 0
@@ -813,8 +813,8 @@ def confidence_hold_out(photos: dict, flats: dict | None = None, which: str = "a
 
 
 def families_main(argv: list[str]) -> int:
-    from sheetgen.scan.corpus import load_recipes
-    from sheetgen.scan.families import kind_of
+    from sheetgen.testing.corpus import load_recipes
+    from sheetgen.testing.families import kind_of
     recipes = load_recipes(FAMILY_RECIPES)
     if "--family" in argv:
         wanted = set(argv[argv.index("--family") + 1].split(","))
@@ -872,7 +872,7 @@ def main(argv: list[str]) -> int:
         return 2
     import cv2
 
-    from sheetgen.scan.corpus import Recipe, load_recipes, pdftoppm_available
+    from sheetgen.testing.corpus import Recipe, load_recipes, pdftoppm_available
     if not pdftoppm_available():
         print("bench_scan: pdftoppm (poppler-utils) is needed to rasterise the corpus", file=sys.stderr)
         return 1

@@ -15,7 +15,7 @@ def tampered_photo(folder: Path) -> Path:
     import cv2
     import pytest
 
-    from sheetgen.scan.corpus import load_recipes, pdftoppm_available, photo_of
+    from sheetgen.testing.corpus import load_recipes, pdftoppm_available, photo_of
     if not pdftoppm_available():
         pytest.fail("pdftoppm (poppler-utils) is needed to rasterise the corpus: apt-get install poppler-utils")
     recipes = {r.id: r for r in load_recipes(DATA / "scan" / "recipes.yaml")}

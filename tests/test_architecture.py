@@ -31,6 +31,7 @@ PART_OF = {
     "calibration": "calibration", "build": "build", "usercache": "usercache", "limits": "limits",
     "definitions": "definitions", "draw": "draw", "render": "render", "tracker": "tracker",
     "commands": "commands", "scan": "scan", "web": "web",
+    "testing": "testing",           # the photo simulator of the scan tests and bench: no command imports it
     "games": "games.shared", "games.__init__": "games.shared", "games.base": "games.shared", "games.dice": "games.shared",
     "games.grid": "games.shared", "games.workers": "games.shared",
     "games.cluster": "games.shared",        # the Dask client of --cluster (dask imported only when asked)
@@ -90,6 +91,7 @@ ALLOWED = {
     "build": {"errors", "limits", "paths", "definitions", "draw", "render"},
     "tracker": {"errors", "limits", "paths", "atomic", "games.shared"},
     "scan": {"errors", "limits", "paths", "atomic", "definitions", "draw", "render", "build", "games.shared"},
+    "testing": {"errors", "limits", "paths", "definitions", "draw", "render", "scan", "games.shared"},
     "commands": {"meta", "errors", "limits", "paths", "atomic", "stats", "fonts", "calibration", "build", "definitions",
                  "draw", "render", "tracker", "scan", "web", "games.shared"},
     "web": {"errors", "limits", "paths", "atomic", "definitions", "draw", "render", "build", "tracker", "games.shared"},
@@ -124,7 +126,8 @@ THIRD_PARTY = {
     "cli": {"click"}, "commands": {"click", "yaml"}, "calibration": set(), "build": set(),
     "definitions": {"yaml", "pydantic", "pydantic_core", "PIL", "ruamel"},
     "fonts": {"PIL", "reportlab"}, "draw": {"PIL", "segno"}, "render": {"reportlab", "svgwrite", "PIL"},
-    "tracker": set(), "scan": {"numpy", "cv2", "PIL", "segno", "yaml"},      # yaml: the sheetscan file, corpus recipes
+    "tracker": set(), "scan": {"numpy", "cv2", "PIL", "segno", "yaml"},      # yaml: the sheetscan file
+    "testing": {"numpy", "cv2", "PIL", "yaml"},                               # yaml: the corpus recipes
     "web": {"starlette", "uvicorn", "jinja2", "ruamel", "segno", "click", "anyio"},   # anyio: starlette's own thread layer (a limiter)
     "game:formats": {"pydantic", "pydantic_core", "yaml", "ruamel"}, "game:sheets": {"segno"},
     "game:tracker": {"yaml"}, "game:sim": {"yaml"}, "game:cli": {"click", "yaml"},
@@ -254,7 +257,8 @@ def test_the_table_forbids_what_the_design_forbids():
     forbidden = [("draw", "definitions"), ("definitions", "foury:formats"), ("commands", "exploration:cli"),
                  ("render", "games.shared"), ("foury:pure", "foury:formats"), ("foury:pure", "draw"),
                  ("foury:sheets", "foury:formats"), ("foury:sheets", "exploration:sheets"),
-                 ("navigation:pure", "shuffle:pure"), ("games.shared", "definitions"), ("tracker", "foury:tracker")]
+                 ("navigation:pure", "shuffle:pure"), ("games.shared", "definitions"), ("tracker", "foury:tracker"),
+                 ("scan", "testing"), ("commands", "testing"), ("foury:scan", "testing")]
     assert [edge for edge in forbidden if allowed(*edge)] == []
     assert allowed("foury:formats", "foury:sheets") and allowed("foury:tracker", "tracker")
     assert part_of("sheetgen.games.foury.sheets.map") == "foury:sheets"

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[scan]'")
 
 from sheetgen.cli import main                                        # noqa: E402
-from sheetgen.scan.corpus import load_recipes, pdftoppm_available, photo_of   # noqa: E402
+from sheetgen.testing.corpus import load_recipes, pdftoppm_available, photo_of   # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 

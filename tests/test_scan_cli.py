@@ -18,7 +18,7 @@ cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[s
 np = pytest.importorskip("numpy")
 
 from sheetgen.cli import main                                        # noqa: E402
-from sheetgen.scan.corpus import load_recipes, pdftoppm_available, photo_of   # noqa: E402
+from sheetgen.testing.corpus import load_recipes, pdftoppm_available, photo_of   # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 HALL = str(DATA / "foury_logs" / "test-hall.yaml")

@@ -13,7 +13,7 @@ cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[s
 
 from sheetgen.games.foury import scan as foury                      # noqa: E402
 from sheetgen.scan.contract import LINE                             # noqa: E402
-from sheetgen.scan.corpus import photo_of                           # noqa: E402
+from sheetgen.testing.corpus import photo_of                           # noqa: E402
 from sheetgen.scan.pipeline import SheetPlan, scan_photo, scanner_for   # noqa: E402
 from sheetgen.scan.read import Plan, read_regions                   # noqa: E402
 from sheetgen.scan.sheet import rebuild, template                   # noqa: E402

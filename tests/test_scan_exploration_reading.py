@@ -27,8 +27,8 @@ import pytest
 cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[scan]'")
 
 from sheetgen.scan.contract import AREA, EMPTY, Region               # noqa: E402
-from sheetgen.scan.corpus import Recipe, load_recipes, pdftoppm_available, photo_of   # noqa: E402
-from sheetgen.scan.photo import Camera                              # noqa: E402
+from sheetgen.testing.corpus import Recipe, load_recipes, pdftoppm_available, photo_of   # noqa: E402
+from sheetgen.testing.photo import Camera                              # noqa: E402
 from sheetgen.scan.pipeline import as_seen, compare_with_record, scan_photo   # noqa: E402
 from sheetgen.scan.read import Page, Plan, read_regions             # noqa: E402
 

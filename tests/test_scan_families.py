@@ -1,4 +1,4 @@
-"""The family corpus (sheetgen.scan.families, tests/data/scan/families.yaml) and the blur that a
+"""The family corpus (sheetgen.testing.families, tests/data/scan/families.yaml) and the blur that a
 shaken phone leaves: measured on the whole print, so a blurred photo is refused with the figure
 and what is needed, and a sharp one is read (issue 27: the reported blur was 0.0 on every
 motion-blurred photo and none was refused)."""
@@ -13,9 +13,9 @@ import pytest
 cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[scan]'")
 
 from sheetgen.errors import InputError                              # noqa: E402
-from sheetgen.scan.corpus import Recipe, drawn_page, load_recipes, pdftoppm_available, photo_of, played_cached  # noqa: E402
-from sheetgen.scan.families import FAMILIES, PENCIL                 # noqa: E402
-from sheetgen.scan.graphite import PLAIN, Hand                      # noqa: E402
+from sheetgen.testing.corpus import Recipe, drawn_page, load_recipes, pdftoppm_available, photo_of, played_cached  # noqa: E402
+from sheetgen.testing.families import FAMILIES, PENCIL                 # noqa: E402
+from sheetgen.testing.graphite import PLAIN, Hand                      # noqa: E402
 from sheetgen.scan.pipeline import scan_photo                       # noqa: E402
 
 FAMILY_RECIPES = Path(__file__).parent / "data" / "scan" / "families.yaml"

@@ -14,8 +14,8 @@ np = pytest.importorskip("numpy")
 
 from sheetgen.draw import scanmarks as SM                          # noqa: E402
 from sheetgen.scan import image as I                               # noqa: E402
-from sheetgen.scan.corpus import flat_of, load_recipes, pdftoppm_available, photo_of   # noqa: E402
-from sheetgen.scan.photo import FRAMES, page_quad_in_photo        # noqa: E402
+from sheetgen.testing.corpus import flat_of, load_recipes, pdftoppm_available, photo_of   # noqa: E402
+from sheetgen.testing.photo import FRAMES, page_quad_in_photo        # noqa: E402
 
 RECIPES = Path(__file__).parent / "data" / "scan" / "recipes.yaml"
 

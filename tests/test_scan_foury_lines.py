@@ -16,7 +16,7 @@ cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[s
 
 from sheetgen.games.foury.scan import SCANNER, UPPER, FouryView   # noqa: E402
 from sheetgen.scan.contract import EMPTY                          # noqa: E402
-from sheetgen.scan.corpus import photo_of, played_cached           # noqa: E402
+from sheetgen.testing.corpus import photo_of, played_cached           # noqa: E402
 from sheetgen.scan.pipeline import compare_with_record, scan_photo   # noqa: E402
 
 # the corpus fixture and the images of the other reading tests

@@ -66,9 +66,9 @@ def test_a_path_across_a_small_room_is_no_flood(recipes, image):
 
 def _without_waves_in(played, cell: str, image: str, seed: int = 4):
     """A photo of the log's sheet with every mark penciled but the flood's waves in `cell`."""
-    from sheetgen.scan.corpus import rasterise
-    from sheetgen.scan.graphite import pencil_by_hand
-    from sheetgen.scan.photo import Camera, photograph
+    from sheetgen.testing.corpus import rasterise
+    from sheetgen.testing.graphite import pencil_by_hand
+    from sheetgen.testing.photo import Camera, photograph
     rng = random.Random(seed)
     page, residue = played.scanner.penciled(played.sheet, played.record, rng)
     _, layout = played.scanner._layout(played.sheet)
@@ -123,7 +123,7 @@ def test_no_foe_read_on_a_bare_zone_letter(recipes, rid, image):
 
 def test_the_part_beside_the_zone_letter_is_clear_of_its_print():
     from sheetgen.games.foury.scan import FOE_BESIDE, LABEL_CLEAR
-    from sheetgen.scan.corpus import load_recipes, played
+    from sheetgen.testing.corpus import load_recipes, played
     from tests.test_scan_foury_reading import RECIPES
     recipe = {r.id: r for r in load_recipes(RECIPES)}["photo-0019"]
     p = played(recipe.log, recipe.paper)

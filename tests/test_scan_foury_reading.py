@@ -13,7 +13,7 @@ import pytest
 cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[scan]'")
 
 from sheetgen.scan.contract import EMPTY                                   # noqa: E402
-from sheetgen.scan.corpus import load_recipes, pdftoppm_available, photo_of   # noqa: E402
+from sheetgen.testing.corpus import load_recipes, pdftoppm_available, photo_of   # noqa: E402
 from sheetgen.scan.pipeline import scan_photo                              # noqa: E402
 
 RECIPES = Path(__file__).parent / "data" / "scan" / "recipes.yaml"

@@ -15,7 +15,7 @@ from sheetgen.draw.scanmarks import SheetIdentity                      # noqa: E
 from sheetgen.errors import InputError                                 # noqa: E402
 from sheetgen.scan import identify as ID                               # noqa: E402
 from sheetgen.scan import pipeline                                     # noqa: E402
-from sheetgen.scan.corpus import flat_of, load_recipes, pdftoppm_available   # noqa: E402
+from sheetgen.testing.corpus import flat_of, load_recipes, pdftoppm_available   # noqa: E402
 
 RECIPES = Path(__file__).parent / "data" / "scan" / "recipes.yaml"
 KRAKEN = "SG1/KRAKEN/A4/S1"

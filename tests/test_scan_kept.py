@@ -14,7 +14,7 @@ cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[s
 
 from sheetgen.scan import image as I                                     # noqa: E402
 from sheetgen.scan import pipeline, sheet as sheets                      # noqa: E402
-from sheetgen.scan.corpus import flat_of, load_recipes, pdftoppm_available   # noqa: E402
+from sheetgen.testing.corpus import flat_of, load_recipes, pdftoppm_available   # noqa: E402
 from sheetgen.scan.contract import LINE                                     # noqa: E402
 from sheetgen.scan.overlay import EMPTY, MARKED, _percentile_u8, overlay_image   # noqa: E402
 from sheetgen.scan.pipeline import scan_photo                            # noqa: E402

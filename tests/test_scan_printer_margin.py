@@ -14,7 +14,7 @@ cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[s
 
 from sheetgen.build import compose_loaded                                    # noqa: E402
 from sheetgen.draw.model import Group, Page                                  # noqa: E402
-from sheetgen.scan.corpus import drawn_page, pdftoppm_available, played, rasterise   # noqa: E402
+from sheetgen.testing.corpus import drawn_page, pdftoppm_available, played, rasterise   # noqa: E402
 from sheetgen.scan.pipeline import as_seen, scan_photo                       # noqa: E402
 
 LOGS = Path(__file__).parent / "data" / "scan" / "logs"

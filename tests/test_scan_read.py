@@ -19,7 +19,7 @@ cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[s
 
 from sheetgen.definitions.registry import load                      # noqa: E402
 from sheetgen.scan.contract import EMPTY                            # noqa: E402
-from sheetgen.scan.corpus import (Recipe, load_recipes, pdftoppm_available, photo_of,   # noqa: E402
+from sheetgen.testing.corpus import (Recipe, load_recipes, pdftoppm_available, photo_of,   # noqa: E402
                                   played_cached)
 from sheetgen.scan.pipeline import as_seen, compare_with_record, scan_photo   # noqa: E402
 
@@ -84,7 +84,7 @@ def test_the_corpus_is_a_few_hundred_seeded_photos_over_both_games(recipes):
 
 
 def test_a_recipe_makes_the_same_image_every_time(recipes):
-    from sheetgen.scan import corpus
+    from sheetgen.testing import corpus
     recipe = recipes["photo-0041"]
     first, _ = photo_of(recipe)
     corpus._flats.clear()

@@ -77,14 +77,14 @@ def test_a_run_ends_with_its_most_serious_outcome():
 
 @pytest.fixture(scope="module")
 def recipes():
-    from sheetgen.scan.corpus import load_recipes, pdftoppm_available
+    from sheetgen.testing.corpus import load_recipes, pdftoppm_available
     if not pdftoppm_available():
         pytest.fail("pdftoppm (poppler-utils) is needed to rasterise the corpus: apt-get install poppler-utils")
     return {r.id: r for r in load_recipes(FAMILY_RECIPES)}
 
 
 def _scan(recipe):
-    from sheetgen.scan.corpus import photo_of
+    from sheetgen.testing.corpus import photo_of
     from sheetgen.scan.pipeline import as_seen, scan_photo
     img, played = photo_of(recipe)
     result = scan_photo(recipe.id, sheet_ref=played.ref, options=played.options, img=img)

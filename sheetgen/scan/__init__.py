@@ -7,8 +7,9 @@ penciled on, read back region by region and checked.
     read.py       every region measured and classified (empty / marked / crossed / filled)
     pipeline.py   one photo from file to a ScanResult; report.py the sheetscan YAML and text;
                   overlay.py the overlay PNG
-    graphite.py, photo.py, corpus.py   the photo simulator (pencil look, synthetic camera,
-                  the corpus of recipes the tests and the bench photograph)
+
+The photo simulator the tests and the bench photograph with (a hand's pencil, the camera, the
+recipes of the corpora) is not part of the scanner: it lives in sheetgen.testing.
 
 The image work needs numpy and OpenCV (`pip install 'sheetgen[scan]'`): `sheetgen scan` says so
 (commands._common.require_extra).

@@ -4,8 +4,8 @@
 
 Each recipe names a play log (the scan corpus's own logs: simulate and tracker exports, and
 the legal logs of tests/data), the paper, the seed of the hand that pencils it and a camera
-(sheetgen.scan.photo.Camera).  The images are made from the recipes when the tests and the
-bench run (sheetgen.scan.corpus); only the recipes are kept.  Seeded: the same COUNT gives
+(sheetgen.testing.photo.Camera).  The images are made from the recipes when the tests and the
+bench run (sheetgen.testing.corpus); only the recipes are kept.  Seeded: the same COUNT gives
 the same file.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ HANDS = 2                   # pencil seeds per log (flat rasters are shared by t
 
 
 def logs() -> list[Path]:
-    from sheetgen.scan.corpus import played
+    from sheetgen.testing.corpus import played
     found = sorted((DATA / "scan" / "logs").glob("*.yaml"))
     found += sorted(DATA.glob("foury_logs/legal-*.yaml")) + sorted(DATA.glob("foury_logs/audit*/legal-*.yaml"))
     found += sorted(DATA.glob("exploration/legal-*.yaml")) + sorted(DATA.glob("exploration/audit/legal-*.yaml"))
@@ -40,8 +40,8 @@ def logs() -> list[Path]:
 
 
 def main(argv: list[str]) -> int:
-    from sheetgen.scan.corpus import Recipe, dump_recipes
-    from sheetgen.scan.photo import Camera
+    from sheetgen.testing.corpus import Recipe, dump_recipes
+    from sheetgen.testing.photo import Camera
     count = int(argv[0]) if argv else 320
     rng = random.Random(SEED)
     paths = logs()

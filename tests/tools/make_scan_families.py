@@ -1,4 +1,4 @@
-"""Write tests/data/scan/families.yaml: the family corpus of `sheetgen scan` (sheetgen.scan.families).
+"""Write tests/data/scan/families.yaml: the family corpus of `sheetgen scan` (sheetgen.testing.families).
 
     python tests/tools/make_scan_families.py [PER_FAMILY]
 
@@ -22,15 +22,15 @@ SEED = 27
 def main(argv: list[str]) -> int:
     from make_scan_corpus import logs
 
-    from sheetgen.scan.corpus import dump_recipes
-    from sheetgen.scan.families import FAMILIES, family_recipes
+    from sheetgen.testing.corpus import dump_recipes
+    from sheetgen.testing.families import FAMILIES, family_recipes
     per = int(argv[0]) if argv else 6
     paths = [os.path.relpath(p, OUT.parent) for p in logs()]
     floods = [p for p in paths if "kraken" in p]
     recipes = family_recipes(paths, per, SEED, floods)
     header = ("# The family corpus of `sheetgen scan` (bench/bench_scan.py --families): "
               f"{per} recipes in each of {len(FAMILIES)} families\n"
-              "# (sheetgen.scan.families); written by tests/tools/make_scan_families.py.\n")
+              "# (sheetgen.testing.families); written by tests/tools/make_scan_families.py.\n")
     OUT.write_text(dump_recipes(recipes, header), encoding="utf-8")
     print(f"wrote {OUT.relative_to(ROOT)}: {len(recipes)} recipes in {len(FAMILIES)} families")
     return 0

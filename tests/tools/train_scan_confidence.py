@@ -3,7 +3,7 @@
     python tests/tools/train_scan_confidence.py [--per N] [--seed S] [--cache FILE] [--refit] [--out FILE]
     python tests/tools/train_scan_confidence.py --recipes FILE --cache OUT [--no-flats | --flats-only]
 
-The training corpus is a draw of the family corpus of its own (sheetgen.scan.families: every pencil
+The training corpus is a draw of the family corpus of its own (sheetgen.testing.families: every pencil
 and camera family, PER photos each, seed SEED: not the recipes of tests/data/scan/families.yaml, on
 which bench/bench_scan.py --families --hold-out all measures it), photographed and, for the pencil
 families, rendered flat at 300 dpi.  Every region whose truth the log gives is a row: how it was
@@ -39,7 +39,7 @@ SEED = 2727                 # not make_scan_families.py's 27: the measured corpu
 def training_recipes(per: int, seed: int) -> list:
     from make_scan_corpus import logs
 
-    from sheetgen.scan.families import family_recipes
+    from sheetgen.testing.families import family_recipes
     paths = [str(p.resolve()) for p in logs()]
     floods = [p for p in paths if "kraken" in p]
     return family_recipes(paths, per, seed, floods)
@@ -49,7 +49,7 @@ def collect(recipes: list) -> dict:
     """family -> the photos' and flats' feature rows (bench_scan.photo_features)."""
     import bench_scan
 
-    from sheetgen.scan.families import kind_of
+    from sheetgen.testing.families import kind_of
     photos = {} if "--flats-only" in sys.argv else bench_scan.run_families(recipes)
     flat_recipes = [replace(r, id=r.id + "-flat", dpi=300, camera=None) for r in recipes
                     if kind_of(bench_scan._family_of(r)) == "pencil"]
@@ -97,7 +97,7 @@ def main(argv: list[str]) -> int:
         cv2.setNumThreads(1)
         start = time.perf_counter()
         if "--recipes" in argv:         # another corpus's rows, kept for a look (nothing fitted)
-            from sheetgen.scan.corpus import load_recipes
+            from sheetgen.testing.corpus import load_recipes
             features = collect(load_recipes(argv[argv.index("--recipes") + 1]))
         else:
             features = collect(training_recipes(per, seed))

@@ -1,16 +1,16 @@
 """The photo corpus: play logs drawn in pencil on their sheets, rasterised, photographed.
 
 A recipe (`Recipe`) is one photo: the play log, the paper, the seed of the hand that
-draws the pencil and the camera (sheetgen.scan.photo.Camera).  Recipes are small data
+draws the pencil and the camera (sheetgen.testing.photo.Camera).  Recipes are small data
 (tests/data/scan/recipes.yaml keeps a few hundred); `photo_of(recipe)` makes the image:
 
 1. the log's sheet is composed as it was printed (with its scan marks), and the game's
    scanner draws the log's pencil over it (its pencil sheet, what
    `sheetgen track render` draws), with the marks erased during play as residue;
-2. sheetgen.scan.graphite turns the clean marks into a hand's graphite;
+2. sheetgen.testing.graphite turns the clean marks into a hand's graphite;
 3. the page goes to PDF and pdftoppm (poppler: a renderer sheetgen did not write)
    rasterises it at the recipe's dpi;
-4. sheetgen.scan.photo photographs the raster.
+4. sheetgen.testing.photo photographs the raster.
 
 Flat rasters are cached per (log, paper, pencil seed, dpi) for the run.
 """
@@ -29,7 +29,7 @@ from ..draw.scanmarks import SheetIdentity, content_hash
 from ..errors import InputError, Problem
 from .graphite import PLAIN, Hand
 from .photo import Camera, photograph
-from .sheet import rebuild
+from ..scan.sheet import rebuild
 
 _flats: dict = {}
 
@@ -43,8 +43,8 @@ class Recipe:
     dpi: int = 150                      # the flat raster's resolution
     camera: Camera | None = None        # None: the flat raster itself (a flatbed scan)
     tamper: tuple = ()                  # extra marks the log does not explain: ('wall', 'D4:N') ...
-    hand: Hand = PLAIN                  # how the player marks (sheetgen.scan.graphite.Hand)
-    family: str = ""                    # the corpus family the recipe belongs to (sheetgen.scan.families)
+    hand: Hand = PLAIN                  # how the player marks (sheetgen.testing.graphite.Hand)
+    family: str = ""                    # the corpus family the recipe belongs to (sheetgen.testing.families)
 
     def as_dict(self) -> dict:
         out: dict = {"id": self.id, "log": self.log, "paper": self.paper, "pencil": self.pencil, "dpi": self.dpi}
