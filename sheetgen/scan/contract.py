@@ -163,6 +163,12 @@ class GameScanner(ABC):
     def regions(self, sheet: ScannedSheet) -> list[Region]:
         """Every region a player may mark on the page, from the drawing model."""
 
+    def printed_options(self) -> Mapping[str, tuple[str, ...]]:
+        """The game options a printed sheet of this game may carry in its QR code, with every value
+        each takes (`build --hero kael`): an unreadable code is matched against them too
+        (sheetgen.scan.identify).  Only options with a few values belong here.  By default none."""
+        return {}
+
     def wanted(self, sheet: ScannedSheet, readings: Mapping[str, RegionReading]) -> set[str]:
         """The ids of the deferred regions refine will consult, given the readings of all the
         others: at least every one it would (a superset reads the same: each region is measured on

@@ -23,6 +23,7 @@ custom sheet without --sheet FILE) stays unknown: the photo then asks for --shee
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 
 import cv2
 import numpy as np
@@ -230,46 +231,61 @@ def _agreement(soft: np.ndarray, code: np.ndarray, known: np.ndarray) -> float:
 
 def candidates(layout, sheet_ref: str | None = None, options: tuple = ()) -> list[str]:
     """The texts the code could hold: this run's sheets, --sheet's, every built-in pencil sheet on
-    the paper the markers say (seed 1, no options: how `sheetgen build NAME` prints it)."""
+    the paper the markers say (seeds 1 to 3, with the options given, and with none: how `sheetgen
+    build NAME` prints it), then with each value of the options its game's scanner lists
+    (GameScanner.printed_options: the hero a sheet was printed for)."""
     paper = layout[0] if layout else None
-    names = _pencil_sheets(sheet_ref)
+    sheets = _pencil_sheets(sheet_ref)
     if sheet_ref is not None:
-        names = names[:1]           # --sheet says which sheet: only its seed and options are asked
+        sheets = sheets[:1]         # --sheet says which sheet: only its seed and options are asked
+    names = [name for name, _ in sheets]
     texts = [text for text, ident in reversed(_seen.items()) if (paper is None or ident.paper == paper)
              and (sheet_ref is None or ident.definition in names)]
     opts = tuple(sorted((k, str(v)) for k, v in options if v is not None))
-    for name in names:
-        for p in ([paper] if paper else ["a4", "letter"]):
-            # seeds 2 and 3 too: sheets printed so, and a check on the rest (a sheet whose seed is
-            # none of these matches seeds 1, 2 and 3 alike, and no one of them is clearly ahead)
+    papers = [paper] if paper else ["a4", "letter"]
+    # seeds 2 and 3 too: sheets printed so, and a check on the rest (a sheet whose seed is none of
+    # these matches seeds 1, 2 and 3 alike, and no one of them is clearly ahead)
+    for name, _ in sheets:
+        for p in papers:
             for seed in SEEDS:
                 texts.append(SheetIdentity(name, paper=p, seed=seed, options=opts).encode())
                 if opts:
                     texts.append(SheetIdentity(name, paper=p, seed=seed).encode())
+    given = {k for k, _ in opts}
+    for name, listed in sheets:
+        for key, values in listed.items():
+            if key in given:
+                continue            # the value given is the one asked for above
+            for value in values:
+                for p in papers:
+                    for seed in SEEDS:
+                        more = tuple(sorted(opts + ((key, value.lower()),)))
+                        texts.append(SheetIdentity(name, paper=p, seed=seed, options=more).encode())
     return list(dict.fromkeys(texts))
 
 
 _pencil: list | None = None
 
 
-def _pencil_sheets(sheet_ref: str | None) -> list[str]:
-    """--sheet's definition first (its name, or its content hash), then the built-in sheets a
-    game's scanner reads."""
+def _pencil_sheets(sheet_ref: str | None) -> list[tuple[str, Mapping[str, tuple[str, ...]]]]:
+    """(definition, the options its game's scanner lists) for --sheet's definition first (its
+    name, or its content hash), then the built-in sheets a game's scanner reads."""
     global _pencil
-    out = []
+    out: list[tuple[str, Mapping[str, tuple[str, ...]]]] = []
     if sheet_ref is not None:
         try:
             from ..definitions.registry import load
             from .sheet import definition_of
-            out.append(definition_of(load(sheet_ref)))
+            out.append((definition_of(load(sheet_ref)), {}))
         except Exception:  # noqa: BLE001 - a --sheet that does not load is said by rebuild, not here
             return []
     if _pencil is None:
         from ..definitions.builtins import builtin_info
         from ..definitions.registry import games
-        rulesets = {name for name, game in games().items() if game.scanner}
-        _pencil = [info.name for info in builtin_info() if getattr(info, "ruleset", None) in rulesets] or \
-            [info.name for info in builtin_info()]
+        listed = {name: game.module("scanner").SCANNER.printed_options()
+                  for name, game in games().items() if game.scanner}
+        _pencil = [(info.name, listed[info.ruleset]) for info in builtin_info()
+                   if getattr(info, "ruleset", None) in listed] or [(info.name, {}) for info in builtin_info()]
     return out + _pencil
 
 
@@ -400,7 +416,7 @@ def identify(gray: np.ndarray, loc, blur_mm: float, sheet_ref: str | None = None
     layout = loc.layout
     texts = candidates(layout, sheet_ref, options)
     if sheet_ref is None:
-        names = _pencil_sheets(None)
+        names = [name for name, _ in _pencil_sheets(None)]
         for _, soft in readings:
             guess = spelled(soft)
             if guess:

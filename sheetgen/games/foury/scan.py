@@ -521,6 +521,10 @@ def _role_of(rid: str) -> str:
 class FouryScanner(GameScanner):
     game = "foury"
 
+    def printed_options(self):
+        from .heroes import HEROES
+        return {"hero": tuple(HEROES)}      # build --hero: a map's character sheet filled for a hero
+
     def playable(self, loaded) -> bool:
         if loaded.kind == "map":
             return True
