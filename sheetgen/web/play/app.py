@@ -185,6 +185,25 @@ def game_page(ruleset: str):
         raise InputError(f"the {game.title} game has no companion page yet (`sheetgen track` records it)") from None
 
 
+GAP_MM = 8.0                    # between the sheets of a side-by-side image
+
+
+def side_by_side(doc):
+    """DOC's pages side by side on one page (a one-page document as it is): the one-image download
+    of a game of several sheets, left to right in the order of the PDF's pages."""
+    from ...draw.model import Document, Group, Page, Rect, Style, translate
+    if len(doc.pages) < 2:
+        return doc
+    width = sum(p.width for p in doc.pages) + GAP_MM * (len(doc.pages) - 1)
+    height = max(p.height for p in doc.pages)
+    items: list = [Rect(0, 0, width, height, Style(stroke=None, fill="#ffffff"))]
+    x = 0.0
+    for p in doc.pages:
+        items.append(Group(tuple(p.items), transform=translate(x, 0.0), id=f"sheet-{p.name}"))
+        x += p.width + GAP_MM
+    return Document([Page(width, height, items, name="sheets")], title=doc.title, name=doc.name)
+
+
 def _templates():
     import jinja2
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")),
@@ -788,7 +807,9 @@ class PlayApp:
 
             def work():
                 from ...definitions.registry import tracker_for
+                from ...draw.model import Document
                 from ...render import render_pdf_bytes, render_png_pages
+                from ...render.common import safe_name
                 journal, game, texts, steps = pages.load(gid)
                 name = f"game-{gid}"
                 if what == "log.yaml":
@@ -808,7 +829,16 @@ class PlayApp:
                     return Response(render_pdf_bytes(doc), media_type="application/pdf",
                                     headers={"content-disposition": f'attachment; filename="{name}-pencil.pdf"'})
                 if what == "pencil.png":
-                    return Response(render_png_pages(doc)[0], media_type="image/png",
+                    # one image: a game of several sheets (the 2 Players Mode: the PDF's page per player)
+                    # has them side by side in the PDF's order; ?page=N is page N's sheet alone
+                    pick = request.query_params.get("page")
+                    if pick is not None:
+                        if not pick.isdigit() or not 1 <= int(pick) <= len(doc.pages):
+                            return PlainTextResponse(f"no page {pick[:20]} (1 to {len(doc.pages)})",
+                                                     status_code=404)
+                        one = doc.pages[int(pick) - 1]
+                        doc, name = Document([one], title=doc.title, name=doc.name), f"{name}-{safe_name(one.name)}"
+                    return Response(render_png_pages(side_by_side(doc))[0], media_type="image/png",
                                     headers={"content-disposition": f'attachment; filename="{name}-pencil.png"'})
                 if what == "state.json":
                     from ...definitions.registry import tracker_for as t
