@@ -72,6 +72,8 @@ def simulate(map_ref, games, policy, hero, seed, jobs, cluster, coin, compare_re
     the Oracle's room, the win rate when each event face comes up often or
     rarely, and what stands out (findings); `--hero all` sets the heroes side by
     side (an EASY hero that wins less than free traits is a finding).
+    `--players 2` plays Foury's 2 Players Mode instead: who wins how often
+    and by which objective.
 
     \b
     Examples:
@@ -79,6 +81,7 @@ def simulate(map_ref, games, policy, hero, seed, jobs, cluster, coin, compare_re
       sheetgen simulate my-map.yaml --compare ancient-story --format json
       sheetgen simulate slaughter --games 1000 -o slaughter.pdf
       sheetgen simulate my-map.yaml --hero all --jobs 2
+      sheetgen simulate ancient-story --players 2 --opponent greedy:kael
     """
     import json
     import sys
