@@ -59,6 +59,7 @@ class NavigationPage(GamePage):
     # the server passes view() the state before the last step (it keeps it): the "last step" box
     # then replays nothing
     takes_before = True
+    told_apart = True               # its view does not hang on the step told (cards_news.html)
 
     def seats(self, header: dict) -> list[str]:
         """The players, each joining from their own phone."""

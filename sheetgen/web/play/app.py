@@ -185,6 +185,7 @@ def game_page(ruleset: str):
         raise InputError(f"the {game.title} game has no companion page yet (`sheetgen track` records it)") from None
 
 
+NEWS = ("<!--news-->", "<!--/news-->")     # the part of a card game's page that says what the last step did
 GAP_MM = 8.0                    # between the sheets of a side-by-side image
 
 
@@ -227,6 +228,20 @@ class Pages:
         """The HTML of game GID's page (its adapter's own template where it names one)."""
         values = self.values(gid, query, refused, pending)
         return self.html(values["view"].get("template", "game.html"), **values)
+
+    def told_news(self, gid: int, seq: int, steps_shown: int) -> str | None:
+        """The news part (cards_news.html) of the page that tells step SEQ to the player who posted
+        it, for a table's page drawn after STEPS_SHOWN steps; None when that page is not the one to
+        tell it on (another step came since: the table's page says it as the last step)."""
+        from ...definitions.registry import tracker_for
+        journal, game, texts, steps = self.load(gid)
+        if seq != len(steps) or steps_shown != len(steps) or not steps:
+            return None
+        ad = tracker_for(game.ruleset)
+        after = self.store.state(ad, gid, game.header, steps, texts)
+        before = self.store.state(ad, gid, game.header, steps[:-1])
+        lines = ad.tell(before, after, steps[-1]).lines
+        return self.html("cards_news.html", told=lines, refused=None, undid=None, view={}) if lines else None
 
     def load(self, gid: int):
         from ...tracker.journal import JournalError
@@ -659,6 +674,25 @@ class PlayApp:
                 drawing[(gid, seat, version)] = task
             return await asyncio.shield(task)   # one phone leaving does not stop the others' page
 
+        def told_apart(gid: int) -> bool:
+            try:
+                return game_page(store.journal().game(gid).ruleset).told_apart
+            except (JournalError, SheetgenError):
+                return False
+
+        async def told_page(gid: int, seat: str | None, seq: int) -> str:
+            """The page after step SEQ for the phone that posted it: the table's page of this version
+            (drawn once for every phone) with its news part telling the step (Pages.told_news)."""
+            html = await plain_page(gid, seat)
+            shown = re.search(r'data-steps="(\d+)"', html)
+            start, end = html.find(NEWS[0]), html.find(NEWS[1])
+            if shown is None or start < 0 or end < start:
+                return await page_html(gid, {"told": str(seq), **({"as": seat} if seat else {})})
+            news = await run_in_threadpool(pages.told_news, gid, seq, int(shown.group(1)))
+            if news is None:
+                return html             # no step to tell here: the page says the last one as every phone's
+            return html[:start + len(NEWS[0])] + "\n" + news + html[end:]
+
         async def show(request):
             gid = request.path_params["gid"]
             query = dict(request.query_params)
@@ -677,6 +711,10 @@ class PlayApp:
             try:
                 if refused is None and pending is None and set(query) <= {"as"}:
                     html = await plain_page(gid, seat)      # the page the table's phones share
+                elif refused is None and pending is None and set(query) <= {"as", "told"} \
+                        and _int(query.get("told")) is not None and told_apart(gid):
+                    # after a step: the table's page of this version, its news part telling the step
+                    html = await told_page(gid, seat, _int(query["told"]) or 0)
                 else:
                     html = await page_html(gid, query, refused, pending)
                 response = HTMLResponse(html)
