@@ -72,8 +72,6 @@ def simulate(map_ref, games, policy, hero, seed, jobs, cluster, coin, compare_re
     the Oracle's room, the win rate when each event face comes up often or
     rarely, and what stands out (findings); `--hero all` sets the heroes side by
     side (an EASY hero that wins less than free traits is a finding).
-    `--players 2` plays Foury's 2 Players Mode instead: who wins how often
-    and by which objective.
 
     \b
     Examples:
