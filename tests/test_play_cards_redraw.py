@@ -94,3 +94,56 @@ def test_a_page_told_a_step_that_is_no_longer_the_last_says_the_last_one(tmp_pat
     late = client.get(f"/g/{gid}?told=1").text          # step 1 told after step 2 came
     assert 'id="told"' not in late and 'id="last"' in late
     assert late == play_app.Pages(play_app.Store(path), KEY).page(gid, {"told": "1"})
+
+
+def test_shuffle_tiles_drawn_before_are_the_same_objects_and_draw_the_same(tmp_path):
+    """An unchanged tile is the object drawn before (its SVG text is given back, not drawn again);
+    the table drawn so is the table drawn afresh, step after step."""
+    import random
+
+    from sheetgen.games.base import Illegal
+    from sheetgen.games.shuffle import web as shuffle_web
+    from sheetgen.render import render_svg_pages
+    from sheetgen.web.play.app import game_page
+    setup = tmp_path / "setup.yaml"
+    setup.write_text(SHUFFLE_SETUP)
+    ad, page = tracker_for("shuffle"), game_page("shuffle")
+    header = ad.start({"map": str(setup)})
+    sheet = page.sheet(header)
+    rng = random.Random(3)
+    steps: list = []
+    ts = ad.replay(header, [])
+    kept = changed = 0
+    last: dict = {}
+    for _ in range(60):
+        view = page.view(header, steps, sheet, state=ts)
+        shuffle_web.TILES.clear()
+        fresh = page.view(header, steps, sheet, state=ts)
+        assert render_svg_pages(view["overlay"])[0] == render_svg_pages(fresh["overlay"])[0]
+        tiles, again = (
+            {g.id: g for g in v["overlay"].pages[0].items[0].items if (getattr(g, "id", None) or "").startswith("tile-")}
+            for v in (fresh, page.view(header, steps, sheet, state=ts)))
+        assert tiles and all(again[k] is g for k, g in tiles.items())        # drawn once, given again
+        kept += sum(1 for k, g in tiles.items() if k in last and last[k] == g)
+        changed += sum(1 for k, g in tiles.items() if k in last and last[k] != g)
+        last = tiles
+        offered = [a["step"] for a in view["actions"] if a.get("step") is not None] + \
+            [c["step"] for a in view["actions"] for c in a.get("choices", ())] + [t["step"] for t in view["targets"]]
+        forms = view.get("forms") or {}
+        offered += [{"fight": {"at": list(f["at"])}} for f in forms.get("fights") or ()]
+        offered += [{"trap": {}}] if forms.get("trap") else []
+        rng.shuffle(offered)
+        for step in offered:
+            try:
+                step = ad.prepare(ts, step, rng)
+                if ad.dice_due(ts, step) or ad.choices_due(ts, step):
+                    continue
+                after = ad.apply(ts, step)
+            except Illegal:
+                continue
+            break
+        else:
+            break
+        steps.append(step)
+        ts = after
+    assert len(steps) >= 15 and kept > 0 and changed > 0, (len(steps), kept, changed)
