@@ -300,12 +300,12 @@ def test_track_render_draws_one_sheet_per_player(tmp_path):
         return re.findall(r'id="pencil-player-name"[^>]*>([^<]*)<', svg)
     assert penciled_name(ada) == ["Player: Ada"] and "Kael" in ada      # Kael's sheet has no name line
     assert penciled_name(ben) == ["Ben"] and "Kael" not in ben          # after the "Name:" of a sheet of traits
-    from sheetgen.games.foury.web import PAGE
+    from sheetgen.games.foury.tracker_two import pencil_document
     header = {"ruleset": "foury", "map": str(LOGS.parent / "test-hall.yaml"),
               "players": [{"name": "Ada", "hero": {"name": "kael"}}, {"name": "Ben", "hero": {"traits": dict(TRAITS)}}]}
     steps = [{"player": "Ada", "entry": "C1:N"}, {"player": "Ben", "entry": "E3:E"},
              {"player": "Ada", "move": "C1", "roll": 6}, {"player": "Ada", "move": "D1"}]
-    doc = PAGE.two.pencil_document(header, steps)
+    doc = pencil_document(header, steps)
     ids = [{item.id for item in page.items[-1].items} for page in doc.pages]
     # each sheet has its own player's path: Ada went C1 -> D1, Ben has not moved
     assert {"pencil-dot-C1", "pencil-dot-D1"} <= ids[0] and not {"pencil-dot-C1", "pencil-dot-D1"} & ids[1], ids

@@ -718,8 +718,8 @@ class FouryTracker(TrackerAdapter):
         from sheetgen.draw.options import BuildOptions, game_options
         from sheetgen.render import render_document
         if header.get("players"):
-            from .web import PAGE       # the page's drawing of both sheets (no web extra needed)
-            doc = PAGE.two.pencil_document(header, steps, BuildOptions(paper=paper, grayscale=grayscale))
+            from .tracker_two import pencil_document
+            doc = pencil_document(header, steps, BuildOptions(paper=paper, grayscale=grayscale))
             return render_document(doc, outdir, formats=formats)
         from .formats.sheet import hero_object
         from .sheets.map import compose_map

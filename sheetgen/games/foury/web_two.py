@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from sheetgen.draw.model import Circle, Document, Group, Line, Page, Rect, Style, Text
 from sheetgen.games.base import Illegal, PageView, Told
 from . import tracker_two as TT
-from .actions import Enter, Exit, Fight, Flee, Move
+from .actions import Exit, Fight, Flee, Move
 from .board import cell_name
 from .rules import state as E
 from .rules import two_players as T
@@ -117,32 +117,7 @@ def turn_of(g: T.TwoPlayerGame, offers: list[list]) -> int | None:
     return may[0] if may else None
 
 
-class Trails:
-    """Both players' pencil paths, gathered while replaying the steps (as sheets.pencil does for one)."""
-
-    def __init__(self) -> None:
-        from .sheets.pencil import Trail
-        self.of = (Trail(), Trail())
-
-    def copy(self) -> Trails:
-        new = Trails()
-        for mine, theirs in zip(new.of, self.of):
-            mine.segments, mine.dots = list(theirs.segments), list(theirs.dots)
-        return new
-
-    def add(self, i: int, before: Any, after: Any, action: Any) -> None:
-        from .actions import Circle as CircleStep, Shovel
-        trail = self.of[i]
-        if after is before:
-            return
-        if isinstance(action, (Move, Shovel, CircleStep)) and after.pos is not None:
-            if before.pos is None and before.entry is not None:
-                trail.segments.append((("arrow",) + tuple(before.entry), after.pos))
-            elif before.pos is not None and before.pos != after.pos:
-                trail.segments.append((before.pos, after.pos))
-            trail.dots.append(after.pos)
-        elif isinstance(action, Enter) and after.pos is not None:
-            trail.dots.append(after.pos)
+Trails = TT.Trails          # both players' pencil paths (tracker_two.py)
 
 
 class TwoPage:
@@ -401,59 +376,8 @@ class TwoPage:
 
     # -- the download ------------------------------------------------------------------------------
     def pencil_document(self, header: dict, steps: list, options: Any = None) -> Document:
-        """The sheets as the pencil has them, one page per player in the order of `players:` (the
-        shared map with that player's own path, walls and marks, their hero's sheet, their name
-        penciled on it); each page is named after its player, so per-page files (`track render`)
-        say whose sheet they are.  options: the BuildOptions (paper, grayscale) of both pages."""
-        from sheetgen.draw.options import BuildOptions, game_options
-        from .formats.sheet import hero_object
-        from sheetgen.draw.icons import slug
-        from .sheets.map import compose_map
-        from .sheets.pencil import element_rects, overlay
-        from .tracker import cached_map, track_hero
-        g, trails = self.replayed(header, steps)
-        fmap = cached_map(header["map"])
-        base = options or BuildOptions()
-        pages = []
-        for i, name in enumerate(names_of(header)):
-            hero, _ = track_hero({"hero": header["players"][i]["hero"]}, fmap.board)
-            mine = dataclasses.replace(base, game=game_options(hero=hero.name or None))
-            doc = compose_map(fmap, mine, hero_object(hero.name) if hero.name else None)
-            page = doc.pages[0]
-            marks = overlay(page, g.states[i], trails.of[i], base.grayscale, rects=element_rects(page))
-            marks += player_name_marks(page, name)
-            pages.append(Page(page.width, page.height, list(page.items) + [Group(tuple(marks), id="pencil",
-                                                                                 cls="pencil")],
-                              name=name, trim=page.trim, bleed=page.bleed,
-                              content_scale=page.content_scale))
-        title = slug(fmap.model.title) or "map"
-        return Document(pages, title=f"{fmap.model.title}, 2 players: {' and '.join(names_of(header))} (as played)",
-                        name=f"{title}-2-players-played")
-
-
-def player_name_marks(page: Page, name: str) -> list:
-    """The player's name penciled on their sheet: after the "Name:" label of a sheet of traits, above
-    the sheet's title on a hero's pre-filled sheet (it has no name line)."""
-    from sheetgen.draw.model import walk
-    from sheetgen.fonts import text_width
-    label = title = None
-    for item, t in walk(page.items):
-        if isinstance(item, Text) and item.text == "Name: ":
-            label = item, t
-        elif isinstance(item, Text) and (item.id or "").endswith("sheet-title"):
-            title = item, t
-    found = label or title
-    if found is None:
-        return []
-    item, t = found
-    x, y = item.x, item.y
-    if t is not None:
-        x, y = t[0] * item.x + t[2] * item.y + t[4], t[1] * item.x + t[3] * item.y + t[5]
-    if label is not None:
-        x, text = x + text_width(item.text, item.font, item.size) + 1.5, name
-    else:
-        y, text = y - item.size * 0.3528 - 1.2, f"Player: {name}"
-    return [Text(x, y - 0.2, text, 9.0, "serif-italic", fill="#2a2a2a", id="pencil-player-name", cls="pencil name")]
+        """The sheets as the pencil has them, one page per player (tracker_two.pencil_document)."""
+        return TT.pencil_document(header, steps, options)
 
 
 def _centre(rects: dict, where: Any) -> tuple[float, float] | None:
