@@ -504,6 +504,9 @@ class PlayApp:
         self.key = form_key or secrets.token_urlsafe(18)
         self.pages = Pages(self.store, self.key)
         self.pool = PagePool(self.store.path, self.key, workers) if workers else None
+        # (game, version) -> what the step that made that version did, for the page of the phone that
+        # posted it (a game whose page tells it apart, GamePage.told_apart): said as it is recorded
+        self.told: dict = {}
 
     def record(self, gid: int, step, dice_values: dict, seat: str | None = None) -> tuple[str, Any]:
         """Record STEP in game GID (the dice of the form, DICE_VALUES, filled in): checked by the rules
@@ -555,8 +558,15 @@ class PlayApp:
         except Illegal as exc:
             return "refused", str(exc)
         done = checked["texts"] + [journal.last_text] if checked["texts"] is not None else None
-        self.store.keep(gid, game.header, done, checked["steps"] + [json.loads(journal.last_text)],
-                        checked["after"], before=checked["before"])
+        recorded = json.loads(journal.last_text)
+        self.store.keep(gid, game.header, done, checked["steps"] + [recorded], checked["after"],
+                        before=checked["before"])
+        if done is not None and game_page(game.ruleset).told_apart:
+            from .join import version_of
+            if len(self.told) > 512:
+                self.told.clear()
+            self.told[(gid, version_of(game.header, done))] = ad.tell(checked["before"], checked["after"],
+                                                                     recorded).lines
         return "recorded", seq
 
     def warm(self, gid: int) -> None:
@@ -574,7 +584,7 @@ class PlayApp:
 
     def asgi(self, *, host: str = DEFAULT_HOST, token: str | None = None):
         """The Starlette app of the routes (the module's docstring lists them)."""
-        store, key, pages, pool, record = self.store, self.key, self.pages, self.pool, self.record
+        store, key, pages, pool, record, told = self.store, self.key, self.pages, self.pool, self.record, self.told
         refusals: dict = {}         # (game, token) -> the words of a refused step, shown after the redirect
         from . import follow
         waits = follow.Waits()
@@ -685,10 +695,15 @@ class PlayApp:
             (drawn once for every phone) with its news part telling the step (Pages.told_news)."""
             html = await plain_page(gid, seat)
             shown = re.search(r'data-steps="(\d+)"', html)
+            version = re.search(r'data-version="([^"]*)"', html)
             start, end = html.find(NEWS[0]), html.find(NEWS[1])
-            if shown is None or start < 0 or end < start:
+            if shown is None or version is None or start < 0 or end < start:
                 return await page_html(gid, {"told": str(seq), **({"as": seat} if seat else {})})
-            news = await run_in_threadpool(pages.told_news, gid, seq, int(shown.group(1)))
+            lines = told.get((gid, version.group(1))) if int(shown.group(1)) == seq else None
+            if lines is not None:       # said as it was recorded here: nothing read again
+                news = pages.html("cards_news.html", told=lines, refused=None, undid=None, view={}) if lines else None
+            else:                       # recorded by another program, or by this server before a restart
+                news = await run_in_threadpool(pages.told_news, gid, seq, int(shown.group(1)))
             if news is None:
                 return html             # no step to tell here: the page says the last one as every phone's
             return html[:start + len(NEWS[0])] + "\n" + news + html[end:]
