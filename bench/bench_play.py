@@ -31,8 +31,11 @@ Not a timed test: the figures depend on the machine (target: p99 under 50 ms her
 games' other pages within 200 ms p99).
 
 Usage: python bench/bench_play.py [--game all|foury|navigation|shuffle] [--quick] [--games 50]
-       [--actions 200] [--kills 20] [--think 0.5] [--workers 1]
+       [--actions 200] [--kills 20] [--think 0.5] [--workers 1] [--before DIR]
   --workers N: `sheetgen play --workers N` (processes that draw the pages)
+  --before DIR: the card games' tables also served by the sheetgen of DIR (an earlier version
+    unpacked: git archive REV | tar -x -C DIR), in the same run: before and after beside the
+    plain baseline
   --quick: 5 games (tables) of 20 actions, 3 kills
 """
 from __future__ import annotations
@@ -539,8 +542,44 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return own(pid), sum(own(c) for c in children)
 
 
+def serve(ruleset: str, who: str, env: dict, journal: Path, gids: list[int], games: list[list], think: float,
+          workers: int, plain: dict, plain_told: dict, plain_seen: dict, plain_cpu: float) -> tuple[dict, list]:
+    """The tables of GAMES played against `sheetgen play` (the one ENV imports) on JOURNAL: the POST,
+    the other pages told and redrawn, each beside the plain baseline's; its CPU per action."""
+    proc, base = start([sys.executable, "-m", "sheetgen", "play", "--journal", str(journal), "--port", "0",
+                        "--workers", str(workers)], env)
+    try:
+        key = form_key(base, gids[0])
+        cpu = cpu_seconds(proc.pid)
+        posts, told, seen, errors, wall = tables(base, key, gids, games, think)
+        now = cpu_seconds(proc.pid)
+        server_cpu, drawers_cpu = now[0] - cpu[0], now[1] - cpu[1]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    ours = figures(f"{ruleset}, {who} --workers {workers}: the POST", posts, wall)
+    ours_told = figures(f"{ruleset}, {who}: the other players' pages told (POST sent -> wait answered)",
+                        told, wall)
+    ours_seen = figures(f"{ruleset}, {who}: the other players' pages redrawn (-> their page fetched)",
+                        seen, wall)
+    print(f"{ruleset} at the table pace, {who}: POST p99 {ours['p99']:.1f} ms ({ours['p99'] / plain['p99']:.2f}x the "
+          f"plain baseline's), target {TARGET_P99_MS:.0f} ms: {'met' if ours['p99'] < TARGET_P99_MS else 'NOT met'}; "
+          f"the other pages told p99 {ours_told['p99']:.1f} ms ({ours_told['p99'] / plain_told['p99']:.2f}x), "
+          f"redrawn p99 {ours_seen['p99']:.1f} ms ({ours_seen['p99'] / plain_seen['p99']:.2f}x), target "
+          f"{TARGET_SEEN_MS:.0f} ms: told {'met' if ours_told['p99'] < TARGET_SEEN_MS else 'NOT met'}, redrawn "
+          f"{'met' if ours_seen['p99'] < TARGET_SEEN_MS else 'NOT met'}; load average {os.getloadavg()[0]:.1f}")
+    print(f"{ruleset}, {who}: CPU per action: the plain baseline {plain_cpu / max(1, len(posts)) * 1000:.1f} ms; "
+          f"sheetgen play's server process {server_cpu / max(1, len(posts)) * 1000:.1f} ms, its page-drawing "
+          f"processes {drawers_cpu / max(1, len(posts)) * 1000:.1f} ms (4 phones: 1 POST, 3 waits answered, "
+          f"4 pages served)")
+    return ours_seen, errors
+
+
 def cards_bench(ruleset: str, count: int, actions: int, kills: int, think: float, workers: int,
-                env: dict, folder: Path) -> list[str]:
+                env: dict, folder: Path, before: Path | None = None) -> list[str]:
     """COUNT tables of 4 players of RULESET at the table pace, against the plain baseline (which
     has a long poll of its own: an asyncio.Event per game, set after the insert) and then
     `sheetgen play`; the journals checked; the server SIGKILLed mid-game KILLS times."""
@@ -570,35 +609,14 @@ def cards_bench(ruleset: str, count: int, actions: int, kills: int, think: float
     plain_told = figures(f"{ruleset}, plain baseline: the other pages told (POST sent -> wait answered)", told, wall)
     plain_seen = figures(f"{ruleset}, plain baseline: the other pages redrawn (-> their page fetched)", seen, wall)
     problems = [f"plain baseline: {e}" for e in errors]
-    proc, base = start([sys.executable, "-m", "sheetgen", "play", "--journal", str(journal), "--port", "0",
-                        "--workers", str(workers)], env)
-    try:
-        key = form_key(base, gids[0])
-        cpu = cpu_seconds(proc.pid)
-        posts, told, seen, errors, wall = tables(base, key, gids, games, think)
-        now = cpu_seconds(proc.pid)
-        server_cpu, drawers_cpu = now[0] - cpu[0], now[1] - cpu[1]
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    ours = figures(f"{ruleset}, sheetgen play --workers {workers}: the POST", posts, wall)
-    ours_told = figures(f"{ruleset}, sheetgen play: the other players' pages told (POST sent -> wait answered)",
-                        told, wall)
-    ours_seen = figures(f"{ruleset}, sheetgen play: the other players' pages redrawn (-> their page fetched)",
-                        seen, wall)
-    print(f"{ruleset} at the table pace: POST p99 {ours['p99']:.1f} ms ({ours['p99'] / plain['p99']:.2f}x the "
-          f"plain baseline's), target {TARGET_P99_MS:.0f} ms: {'met' if ours['p99'] < TARGET_P99_MS else 'NOT met'}; "
-          f"the other pages told p99 {ours_told['p99']:.1f} ms ({ours_told['p99'] / plain_told['p99']:.2f}x), "
-          f"redrawn p99 {ours_seen['p99']:.1f} ms ({ours_seen['p99'] / plain_seen['p99']:.2f}x), target "
-          f"{TARGET_SEEN_MS:.0f} ms: told {'met' if ours_told['p99'] < TARGET_SEEN_MS else 'NOT met'}, redrawn "
-          f"{'met' if ours_seen['p99'] < TARGET_SEEN_MS else 'NOT met'}; load average {os.getloadavg()[0]:.1f}")
-    print(f"{ruleset}: CPU per action: the plain baseline {plain_cpu / max(1, len(posts)) * 1000:.1f} ms; "
-          f"sheetgen play's server process {server_cpu / max(1, len(posts)) * 1000:.1f} ms, its page-drawing "
-          f"processes {drawers_cpu / max(1, len(posts)) * 1000:.1f} ms (4 phones: 1 POST, 2 pages drawn, "
-          f"3 waits answered, 3 pages served)")
+    if before:
+        # the same tables served by an earlier sheetgen (an unpacked tree), in this run: before and after
+        early = folder / f"{ruleset}-before.sqlite"
+        early_gids = new_journal(early, count, ruleset, params)
+        serve(ruleset, f"the sheetgen in {before}", dict(env, PYTHONPATH=str(before)), early, early_gids, games,
+              think, workers, plain, plain_told, plain_seen, plain_cpu)
+    _, errors = serve(ruleset, "sheetgen play", env, journal, gids, games, think, workers, plain, plain_told,
+                      plain_seen, plain_cpu)
     problems += errors
     problems += verify(journal, gids, games, folder, ruleset)
     print(f"{ruleset} journals: {count} games, "
@@ -620,6 +638,11 @@ def main(argv: list[str]) -> int:
         opt("--kills", 3 if quick else 20)
     think = opt("--think", THINK_S, float)
     workers = opt("--workers", 1)
+    before = Path(opt("--before", "", str)).resolve() if "--before" in argv else None
+    if before is not None and not (before / "sheetgen" / "__init__.py").is_file():
+        print(f"--before: {before} holds no sheetgen package (an unpacked tree: git archive REV | tar -x -C DIR)",
+              file=sys.stderr)
+        return 2
     problems: list = []
     with tempfile.TemporaryDirectory() as data:
         os.environ.setdefault("SHEETGEN_DATA_DIR", data)      # no user's remembered journal touched
@@ -629,7 +652,7 @@ def main(argv: list[str]) -> int:
             with tempfile.TemporaryDirectory() as tmp:
                 problems += cards_bench(ruleset, count, opt("--actions", 20 if quick else 120),
                                         opt("--kills", 3 if quick else 10), think, workers,
-                                        dict(os.environ, PYTHONPATH=str(ROOT)), Path(tmp))
+                                        dict(os.environ, PYTHONPATH=str(ROOT)), Path(tmp), before)
     for p in problems[:20]:
         print("problem:", p)
     return 1 if problems else 0

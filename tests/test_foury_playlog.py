@@ -170,6 +170,31 @@ def test_full_four_round_game_is_legal():
     assert check(LOGS / "legal-full-game.yaml") == []
 
 
+@pytest.mark.parametrize("path", sorted(LOGS.glob("legal-*.yaml")), ids=lambda p: p.stem)
+def test_every_legal_log_checks_clean(path):
+    loaded = load_file(path)
+    judged = loaded.handler.check(loaded.definition)
+    assert judged.legal and judged.violations == [], [v.message for v in judged.violations]
+
+
+def test_the_kraken_full_game_is_won_and_its_event_monsters_are_plain(tmp_path):
+    from sheetgen.games.foury.formats.playlog import replay
+    path = LOGS / "legal-kraken-full-game.yaml"
+    loaded = load_file(path)
+    state, violations = replay(loaded.definition)
+    assert violations == [] and loaded.definition.board.campaign == "kraken"
+    assert sorted(state.rules.requirements_done(state)) == ["cornucopias", "kills", "levers", "statues"]
+    assert state.floods_done == 5 and state.res["hearts"] > 0
+    assert str(loaded.definition.entries[-1].action).startswith("Exit(")
+    # C2's roll of 5 put a monster there: typed as a goblin, the fight breaks the rule the old log broke
+    text = path.read_text(encoding="utf-8")
+    first = "  - fight: {hero: 3, enemy: 3, weapon: true}\n"
+    assert first in text
+    typed = tmp_path / "typed.yaml"
+    typed.write_text(text.replace(first, "  - {fight: {hero: 3, enemy: 3, weapon: true}, enemy: goblin}\n", 1))
+    assert [(v.rule, v.step) for v in check(typed)] == [("fight.enemy_type", 4)]
+
+
 @pytest.mark.parametrize("name, step, rule", [
     ("illegal-full-market-price.yaml", 27, "market.price"),
     ("illegal-full-exit-before-oracle.yaml", 26, "exit.oracle"),

@@ -270,3 +270,42 @@ def test_track_new_bad_players(tmp_path, players, words):
     out = CliRunner().invoke(main, ["track", "--journal", str(tmp_path / "j.db"), "new", "--ruleset", "foury", "--map",
                                     str(LOGS.parent / "test-hall.yaml"), "--players", players, "--hero", "kael"])
     assert out.exit_code in (1, 2) and words in out.output, out.output
+
+
+def test_track_render_draws_one_sheet_per_player(tmp_path):
+    """`track render` of a two-player game: the PDF has a page per player, each PNG and SVG is one
+    player's sheet named after them, with their name, their hero and their own path in pencil."""
+    from click.testing import CliRunner
+    from pypdf import PdfReader
+    from sheetgen.cli import main
+    run = CliRunner()
+    j = ["track", "--journal", str(tmp_path / "j.db")]
+    out = run.invoke(main, j + ["new", "--ruleset", "foury", "--map", str(LOGS.parent / "test-hall.yaml"),
+                                "--players", "Ada=kael,Ben", "--traits",
+                                "hearts=4,shields=2,weapon=2,clovers=2,shovels=2"])
+    assert out.exit_code == 0, out.output
+    for step in ("{player: Ada, entry: C1:N}", "{player: Ben, entry: E3:E}", "{player: Ada, move: C1, roll: 6}",
+                 "{player: Ada, move: D1}", "{player: Ben, move: E3, roll: 6}"):
+        assert run.invoke(main, j + ["step", step]).exit_code == 0
+    res = run.invoke(main, j + ["render", "-o", str(tmp_path / "out"), "--format", "pdf,svg,png"])
+    assert res.exit_code == 0, res.output
+    names = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert names == ["test-hall-2-players-played-01-Ada.png", "test-hall-2-players-played-01-Ada.svg",
+                     "test-hall-2-players-played-02-Ben.png", "test-hall-2-players-played-02-Ben.svg",
+                     "test-hall-2-players-played.pdf"], names
+    assert len(PdfReader(tmp_path / "out" / "test-hall-2-players-played.pdf").pages) == 2
+    ada, ben = ((tmp_path / "out" / f"test-hall-2-players-played-0{i}-{n}.svg").read_text(encoding="utf-8")
+                for i, n in ((1, "Ada"), (2, "Ben")))
+    def penciled_name(svg):
+        return re.findall(r'id="pencil-player-name"[^>]*>([^<]*)<', svg)
+    assert penciled_name(ada) == ["Player: Ada"] and "Kael" in ada      # Kael's sheet has no name line
+    assert penciled_name(ben) == ["Ben"] and "Kael" not in ben          # after the "Name:" of a sheet of traits
+    from sheetgen.games.foury.tracker_two import pencil_document
+    header = {"ruleset": "foury", "map": str(LOGS.parent / "test-hall.yaml"),
+              "players": [{"name": "Ada", "hero": {"name": "kael"}}, {"name": "Ben", "hero": {"traits": dict(TRAITS)}}]}
+    steps = [{"player": "Ada", "entry": "C1:N"}, {"player": "Ben", "entry": "E3:E"},
+             {"player": "Ada", "move": "C1", "roll": 6}, {"player": "Ada", "move": "D1"}]
+    doc = pencil_document(header, steps)
+    ids = [{item.id for item in page.items[-1].items} for page in doc.pages]
+    # each sheet has its own player's path: Ada went C1 -> D1, Ben has not moved
+    assert {"pencil-dot-C1", "pencil-dot-D1"} <= ids[0] and not {"pencil-dot-C1", "pencil-dot-D1"} & ids[1], ids

@@ -124,6 +124,39 @@ def test_two_phones_play_to_the_duel_and_the_export_passes_check(tmp_path):
     assert clients["Ada"].get(f"/g/{gid}/pencil.pdf").status_code == 200
 
 
+def test_the_pencil_png_shows_both_sheets_as_the_pdf_has_them(tmp_path):
+    """The PNG download is one image: both players' sheets side by side, in the PDF's page order;
+    ?page=N is page N's sheet alone, its file named after its player."""
+    import io
+
+    from PIL import Image, ImageChops, ImageStat
+    from pypdf import PdfReader
+    path, gid = start(tmp_path)
+    clients = phones(path, gid)
+    play_script(path, gid, clients)
+    pdf = PdfReader(io.BytesIO(clients["Ben"].get(f"/g/{gid}/pencil.pdf").content))
+    assert len(pdf.pages) == 2
+    both = clients["Ben"].get(f"/g/{gid}/pencil.png")
+    assert both.status_code == 200 and f"game-{gid}-pencil.png" in both.headers["content-disposition"]
+    sheets = []
+    for n, who in ((1, "Ada"), (2, "Ben")):
+        one = clients["Ben"].get(f"/g/{gid}/pencil.png?page={n}")
+        assert one.status_code == 200 and f"game-{gid}-{who}-pencil.png" in one.headers["content-disposition"]
+        sheets.append(Image.open(io.BytesIO(one.content)).convert("RGB"))
+    image = Image.open(io.BytesIO(both.content)).convert("RGB")
+    w, h = sheets[0].size
+    assert sheets[0].size == sheets[1].size and h == image.height and 2 * w < image.width < 2.2 * w
+    assert ImageChops.difference(sheets[0], sheets[1]).getbbox() is not None     # two sheets, not one twice
+    # the image's left part is the first page's sheet (Ada's), its right part the second (Ben's):
+    # each closer to its own than to the other (on a wider page, edges round a little apart: not equal)
+    def far(a, b):
+        return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean)
+    left, right = image.crop((0, 0, w, h)), image.crop((image.width - w, 0, image.width, h))
+    assert far(left, sheets[0]) < far(left, sheets[1]) and far(right, sheets[1]) < far(right, sheets[0])
+    for bad in ("3", "0", "x"):
+        assert clients["Ben"].get(f"/g/{gid}/pencil.png?page={bad}").status_code == 404
+
+
 def test_each_phone_shows_its_own_sheet_and_both_positions(tmp_path):
     path, gid = start(tmp_path)
     clients = phones(path, gid)

@@ -79,6 +79,7 @@ def simulate(map_ref, games, policy, hero, seed, jobs, cluster, coin, compare_re
       sheetgen simulate my-map.yaml --compare ancient-story --format json
       sheetgen simulate slaughter --games 1000 -o slaughter.pdf
       sheetgen simulate my-map.yaml --hero all --jobs 2
+      sheetgen simulate ancient-story --players 2 --opponent greedy:kael
     """
     import json
     import sys

@@ -561,6 +561,10 @@ class GamePage(ABC):
     # a phone's page depends on the player it joined as (each player sees their own sheet): the
     # server draws the page once per seat, else once for every phone of a table
     pages_by_seat: bool = False
+    # the page after a step differs from the table's page of that version only by what it tells the
+    # player who posted it (its template's news part, cards_news.html): the server draws the table's
+    # page once per version and puts the told lines in, instead of drawing the page again
+    told_apart: bool = False
 
     @abstractmethod
     def sheet_key(self, header: dict) -> Hashable:

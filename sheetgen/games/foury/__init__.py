@@ -78,6 +78,12 @@ GAME = Game(
     vocabularies={word: f"sheetgen.games.foury.vocabulary:{attr}" for word, attr in (
         ("items", "items"), ("events", "events"), ("enemies", "enemies"), ("campaigns", "campaigns"),
         ("requirements", "requirements"), ("die-effects", "die_effects"), ("sides", "sides"))},
+    simulate_options=(
+        BuildOption("players", "int", "Foury: 2 plays the 2 Players Mode (two policies on one map of The Ancient "
+                    "Story; who wins how often, by which objective).", 1, 2),
+        BuildOption("opponent", "str", "With --players 2: the second player's policy, and hero after a colon "
+                    "(greedy, random:kael, cautious:hearts=5,...); default: the first player's."),
+    ),
     build_options=(
         BuildOption("columns", "int", "Blank maps: number of columns.", 3, 26),
         BuildOption("rows", "int", "Blank maps: number of rows.", 3, 26),

@@ -713,11 +713,14 @@ class FouryTracker(TrackerAdapter):
 
     def render(self, header: dict, steps: list, outdir, formats=("pdf", "svg", "png"), paper=None,
                grayscale=False) -> list:
-        """The map as the player's pencil would have it (sheets/pencil.py over sheets/map.py)."""
-        if header.get("players"):
-            raise InputError("render draws one player's sheet: not available for a two-player game yet")
+        """The map as the player's pencil would have it (sheets/pencil.py over sheets/map.py); a
+        two-player game: one page per player (the PDF), one SVG/PNG file per player named after them."""
         from sheetgen.draw.options import BuildOptions, game_options
         from sheetgen.render import render_document
+        if header.get("players"):
+            from .tracker_two import pencil_document
+            doc = pencil_document(header, steps, BuildOptions(paper=paper, grayscale=grayscale))
+            return render_document(doc, outdir, formats=formats)
         from .formats.sheet import hero_object
         from .sheets.map import compose_map
         from .sheets.pencil import pencil_over

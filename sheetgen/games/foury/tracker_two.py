@@ -9,6 +9,7 @@ two-player play log (formats/playlog_two.py) that `sheetgen check` accepts.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from sheetgen.errors import InputError
 from sheetgen.games.base import Illegal, Told
@@ -235,6 +236,86 @@ class TwoTracker:
         out.append("steps:" + ("" if body else " []"))
         out += ["  - " + flow(s) for s in body]
         return "\n".join(out) + "\n"
+
+
+class Trails:
+    """Both players' pencil paths, gathered while replaying the steps (as sheets.pencil does for one)."""
+
+    def __init__(self) -> None:
+        from .sheets.pencil import Trail
+        self.of = (Trail(), Trail())
+
+    def copy(self) -> Trails:
+        new = Trails()
+        for mine, theirs in zip(new.of, self.of):
+            mine.segments, mine.dots = list(theirs.segments), list(theirs.dots)
+        return new
+
+    def add(self, i: int, before: Any, after: Any, action: Any) -> None:
+        from .actions import Circle as CircleStep, Enter, Move, Shovel
+        trail = self.of[i]
+        if after is before:
+            return
+        if isinstance(action, (Move, Shovel, CircleStep)) and after.pos is not None:
+            if before.pos is None and before.entry is not None:
+                trail.segments.append((("arrow",) + tuple(before.entry), after.pos))
+            elif before.pos is not None and before.pos != after.pos:
+                trail.segments.append((before.pos, after.pos))
+            trail.dots.append(after.pos)
+        elif isinstance(action, Enter) and after.pos is not None:
+            trail.dots.append(after.pos)
+
+
+def replay_trails(header: dict, steps: list) -> tuple[T.TwoPlayerGame, Trails]:
+    """(the game, both players' pencil paths) after STEPS (a step the rules refuse now is left out)."""
+    from .tracker import board_of, map_key_of, track_hero
+    board = board_of(header["map"], map_key_of(header["map"]))
+    heroes = tuple(track_hero({"hero": p["hero"]}, board)[0] for p in header["players"])
+    g, trails = T.new_game(board, heroes, tuple(p["name"] for p in header["players"])), Trails()
+    for step in steps:
+        try:
+            i, rest = _index(header, step)
+            action = _action(rest)
+        except Illegal:
+            continue
+        out = T.step(g, i, action)
+        if out.violations:          # recorded when it was legal (a map changed since): left out
+            continue
+        trails.add(i, g.states[i], out.state.states[i], action)
+        g = out.state
+    return g, trails
+
+
+def pencil_document(header: dict, steps: list, options=None, replayed=None):
+    """The sheets as the pencil has them, one page per player in the order of `players:` (the
+    shared map with that player's own path, walls and marks, their hero's sheet, their name
+    penciled on it); each page is named after its player, so per-page files (`track render`)
+    say whose sheet they are.  options: the BuildOptions (paper, grayscale) of both pages;
+    replayed: (game, trails) when the caller has them."""
+    import dataclasses
+
+    from sheetgen.draw.icons import slug
+    from sheetgen.draw.model import Document, Group, Page
+    from sheetgen.draw.options import BuildOptions, game_options
+    from .formats.sheet import hero_object
+    from .sheets.map import compose_map
+    from .sheets.pencil import element_rects, overlay, player_name_marks
+    from .tracker import cached_map, track_hero
+    g, trails = replayed or replay_trails(header, steps)
+    fmap = cached_map(header["map"])
+    base = options or BuildOptions()
+    names = [p["name"] for p in header["players"]]
+    pages = []
+    for i, name in enumerate(names):
+        hero, _ = track_hero({"hero": header["players"][i]["hero"]}, fmap.board)
+        mine = dataclasses.replace(base, game=game_options(hero=hero.name or None))
+        page = compose_map(fmap, mine, hero_object(hero.name) if hero.name else None).pages[0]
+        marks = overlay(page, g.states[i], trails.of[i], base.grayscale, rects=element_rects(page))
+        marks += player_name_marks(page, name)
+        pages.append(Page(page.width, page.height, list(page.items) + [Group(tuple(marks), id="pencil", cls="pencil")],
+                          name=name, trim=page.trim, bleed=page.bleed, content_scale=page.content_scale))
+    return Document(pages, title=f"{fmap.model.title}, 2 players: {' and '.join(names)} (as played)",
+                    name=f"{slug(fmap.model.title) or 'map'}-2-players-played")
 
 
 def _next(g: T.TwoPlayerGame, names: list[str]) -> str:

@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from sheetgen.draw.model import Circle, Document, Group, Line, Page, Rect, Style, Text
 from sheetgen.games.base import Illegal, PageView, Told
 from . import tracker_two as TT
-from .actions import Enter, Exit, Fight, Flee, Move
+from .actions import Exit, Fight, Flee, Move
 from .board import cell_name
 from .rules import state as E
 from .rules import two_players as T
@@ -117,32 +117,7 @@ def turn_of(g: T.TwoPlayerGame, offers: list[list]) -> int | None:
     return may[0] if may else None
 
 
-class Trails:
-    """Both players' pencil paths, gathered while replaying the steps (as sheets.pencil does for one)."""
-
-    def __init__(self) -> None:
-        from .sheets.pencil import Trail
-        self.of = (Trail(), Trail())
-
-    def copy(self) -> Trails:
-        new = Trails()
-        for mine, theirs in zip(new.of, self.of):
-            mine.segments, mine.dots = list(theirs.segments), list(theirs.dots)
-        return new
-
-    def add(self, i: int, before: Any, after: Any, action: Any) -> None:
-        from .actions import Circle as CircleStep, Shovel
-        trail = self.of[i]
-        if after is before:
-            return
-        if isinstance(action, (Move, Shovel, CircleStep)) and after.pos is not None:
-            if before.pos is None and before.entry is not None:
-                trail.segments.append((("arrow",) + tuple(before.entry), after.pos))
-            elif before.pos is not None and before.pos != after.pos:
-                trail.segments.append((before.pos, after.pos))
-            trail.dots.append(after.pos)
-        elif isinstance(action, Enter) and after.pos is not None:
-            trail.dots.append(after.pos)
+Trails = TT.Trails          # both players' pencil paths (tracker_two.py)
 
 
 class TwoPage:
@@ -400,20 +375,9 @@ class TwoPage:
         return out
 
     # -- the download ------------------------------------------------------------------------------
-    def pencil_document(self, header: dict, steps: list) -> Document:
-        """The map as the pencil has it, one page per player (their own sheet, the shared map)."""
-        from sheetgen.draw.options import BuildOptions
-        from .sheets.map import compose_map
-        from .sheets.pencil import element_rects, overlay
-        from .tracker import cached_map
-        g, trails = self.replayed(header, steps)
-        pages = []
-        for i in (0, 1):
-            doc = compose_map(cached_map(header["map"]), BuildOptions(), None)
-            page = doc.pages[0]
-            marks = overlay(page, g.states[i], trails.of[i], rects=element_rects(page))
-            pages.append(Page(page.width, page.height, list(page.items) + marks))
-        return Document(pages, title="2 players (as played)")
+    def pencil_document(self, header: dict, steps: list, options: Any = None) -> Document:
+        """The sheets as the pencil has them, one page per player (tracker_two.pencil_document)."""
+        return TT.pencil_document(header, steps, options)
 
 
 def _centre(rects: dict, where: Any) -> tuple[float, float] | None:

@@ -103,10 +103,11 @@ class NavigationAdapter(TrackerAdapter):
             return TrackState(ts.header, ts.dungeon, state, action.player, ts.steps + [step])
         return TrackState(ts.header, ts.dungeon, RULES.apply(ts.state, action), ts.player, ts.steps + [step])
 
-    def legal_moves(self, ts: TrackState) -> list[str]:
-        """Every move, wrap and warp the current player could make now, with its price."""
+    def legal_moves(self, ts: TrackState, legal: list | None = None) -> list[str]:
+        """Every move, wrap and warp the current player could make now, with its price (LEGAL: the
+        rules' legal actions in TS when the caller has them already: the page's view)."""
         out = []
-        for action in RULES.legal_actions(ts.state):
+        for action in RULES.legal_actions(ts.state) if legal is None else legal:
             if not isinstance(action, (Move, Wrap, Warp)):
                 continue
             after = RULES.step(ts.state, action).state
@@ -149,8 +150,9 @@ class NavigationAdapter(TrackerAdapter):
                 lines.append(f"{_room_name(a, room)} unresolved: its tokens come off (doors and walls lock again)")
         return lines
 
-    def status(self, ts: TrackState) -> str:
-        """Header, shared dungeon state, the players (whose turn it is last), legal moves."""
+    def status(self, ts: TrackState, legal: list | None = None) -> str:
+        """Header, shared dungeon state, the players (whose turn it is last), legal moves (LEGAL: as
+        for legal_moves)."""
         st = ts.state
         lines = [f"dungeon {ts.header['dungeon']} ({ts.dungeon.defn.title}); turn of {ts.player}"]
         resolved = ", ".join(f"{r} ({'+'.join(sorted(f))})" for r, f in sorted(st.tokens.items()) if f) or "none"
@@ -164,7 +166,7 @@ class NavigationAdapter(TrackerAdapter):
         if st.players[ts.player].hazard:            # nothing else until the hazard is resolved
             lines.append("legal now: resolve")
             return "\n".join(lines)
-        moves = self.legal_moves(ts)
+        moves = self.legal_moves(ts, legal)
         lines.append("legal now: " + (", ".join(moves) if moves else "no move") + ", resolve, end turn")
         return "\n".join(lines)
 

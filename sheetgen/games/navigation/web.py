@@ -59,6 +59,7 @@ class NavigationPage(GamePage):
     # the server passes view() the state before the last step (it keeps it): the "last step" box
     # then replays nothing
     takes_before = True
+    told_apart = True               # its view does not hang on the step told (cards_news.html)
 
     def seats(self, header: dict) -> list[str]:
         """The players, each joining from their own phone."""
@@ -242,7 +243,7 @@ class NavigationPage(GamePage):
             "template": "cards.html", "game": "navigation", "sheet_image": True,
             "overlay": overlay, "crop": sheet.crop, "focus": None, "page": (page.width, page.height),
             "targets": targets, "actions": actions,
-            "fight": None, "status": ADAPTER.status(ts).splitlines()[1:],
+            "fight": None, "status": ADAPTER.status(ts, None if over else legal).splitlines()[1:],
             "resources": [("HP", p.hp, None), ("keys", p.keys, None), ("bombs", p.bombs, None), ("XP", p.xp, None),
                           ("moves", p.moves, p.move_limit)],
             "phase": "over" if over else ("hazard" if p.hazard else "turn"), "over": over,

@@ -35,6 +35,11 @@ EMPTY = Style(stroke="#c9c2b0", stroke_width=0.25, fill=None, dash=(1.0, 1.0))
 ORDER = ("N", "E", "S", "W")
 
 
+# the tiles drawn lately, by all they show (ShufflePage._table): each kept as the same object
+TILES: dict = {}
+TILES_KEPT = 2048
+
+
 class Sheet:
     """No printed sheet: the table is drawn whole on every page (it moves)."""
     __slots__ = ("doc", "rects", "crop")
@@ -71,6 +76,7 @@ class ShufflePage(GamePage):
     # the server passes view() the state before the last step (it keeps it): the "last step" box
     # then replays nothing
     takes_before = True
+    told_apart = True               # its view does not hang on the step told (cards_news.html)
 
     def seats(self, header: dict) -> list[str]:
         """The players, each joining from their own phone."""
@@ -105,8 +111,7 @@ class ShufflePage(GamePage):
         return x0, y0, (max(xs) - min(xs) + 1 + 2 * m) * CELL, (max(ys) - min(ys) + 1 + 2 * m) * CELL
 
     def _table(self, header: dict, ts: Any) -> tuple[list, tuple[float, float, float, float]]:
-        from sheetgen.draw.icons import icon
-        from .sheets import room_art, card_icon
+        from .sheets import card_icon
         st = ts.state
         deck = ts.deck
         items: list = []
@@ -120,42 +125,27 @@ class ShufflePage(GamePage):
                         items.append(Rect(ax * CELL + 1, ay * CELL + 1, CELL - 2, CELL - 2, AREA, radius=2,
                                           cls="monster-area"))
         for (cx, cy), t in sorted(st.tiles.items()):
-            x, y = cx * CELL, cy * CELL
             card = deck.card(t.card)
             name = getattr(card, "title", None) or t.card
-            cid = f"{cx}_{cy}".replace("-", "m")
-            parts: list
+            # a tile drawn before just so is that same object again: the SVG writer gives its text
+            # back without drawing or hashing it (most tiles do not change from one step to the next)
             if t.kind == "monster":
                 spec = st.catalog.monsters[t.card]
-                parts = [Rect(x + 0.8, y + 0.8, CELL - 1.6, CELL - 1.6, MONSTER, radius=2),
-                         icon(card_icon(card, "monster") if card is not None else "monster", x + CELL / 2 - 6,
-                              y + 3.5, 12.0, colour=True),
-                         Text(x + CELL / 2, y + 20.5, name[:18], size=6.5, font="condensed-bold", anchor="middle",
-                              fill="#5a1010"),
-                         Text(x + CELL / 2, y + 26.5, f"atk {spec.attack} · {spec.dice}d6 · HP {spec.hp - t.damage}/"
-                              f"{spec.hp}", size=6.0, font="condensed", anchor="middle", fill="#5a1010")]
+                looks: tuple = (spec.attack, spec.dice, spec.hp, card_icon(card, "monster") if card is not None else None)
             elif t.kind == "boss" and not t.face_up:
-                parts = [Rect(x + 0.8, y + 0.8, CELL - 1.6, CELL - 1.6, BOSS_DOWN, radius=2),
-                         Text(x + CELL / 2, y + CELL / 2 - 1, "BOSS", size=9, font="serif-bold", anchor="middle",
-                              fill="#e0c98f"),
-                         Text(x + CELL / 2, y + CELL / 2 + 5, "face down", size=6, font="sans", anchor="middle",
-                              fill="#e0c98f")]
+                looks = ()
             else:
-                paths = sorted(p.lower() for p in st.paths((cx, cy)))
-                art = room_art(paths, x + 1, y + 1, CELL - 2, False, f"{t.card}-{cid}")
-                label = name[:18] + (" (slain)" if t.kind == "slain" else "")
-                parts = [art, Rect(x + 2, y + CELL - 8.5, CELL - 4, 6, Style(stroke=None, fill="#ffffff"), radius=1),
-                         Text(x + CELL / 2, y + CELL - 4.2, label, size=6.0, font="condensed-bold", anchor="middle",
-                              fill="#222222")]
                 spec = st.room_spec((cx, cy))
-                if t.kind == "boss":
-                    parts.append(Text(x + CELL / 2, y + 6, "BOSS", size=7, font="serif-bold", anchor="middle",
-                                      fill="#5b2a6b"))
-                elif spec is not None and spec.type != "room":
-                    extra = f" {spec.challenge}+" if spec.type == "trap" else ""
-                    parts.append(Text(x + CELL / 2, y + 6, spec.type.upper() + extra, size=6.5,
-                                      font="condensed-bold", anchor="middle", fill="#5a4a20"))
-            items.append(Group(tuple(parts), id=f"tile-{cid}", cls=f"tile tile-{t.kind}"))
+                looks = (tuple(sorted(p.lower() for p in st.paths((cx, cy)))),
+                         None if spec is None else (spec.type, spec.challenge))
+            key = (cx, cy, t.card, t.kind, t.face_up, t.damage, name, looks)
+            group = TILES.get(key)
+            if group is None:
+                group = self._tile(st, t, cx, cy, card, name)
+                if len(TILES) > TILES_KEPT:
+                    TILES.clear()
+                TILES[key] = group
+            items.append(group)
         here = st.heroes[st.active].at if st.active in st.heroes else None
         by_cell: dict = {}
         for name in heroes_of(header):
@@ -175,6 +165,45 @@ class ShufflePage(GamePage):
             items.append(Rect(here[0] * CELL + 0.4, here[1] * CELL + 0.4, CELL - 0.8, CELL - 0.8, HERE, radius=2,
                               id="here", cls="hl here"))
         return items, box
+
+    def _tile(self, st: Any, t: Any, cx: int, cy: int, card: Any, name: str) -> Group:
+        """One tile on the table: a monster, the face-down Boss, a room (its paths, its label)."""
+        from sheetgen.draw.icons import icon
+        from .sheets import room_art, card_icon
+        x, y = cx * CELL, cy * CELL
+        cid = f"{cx}_{cy}".replace("-", "m")
+        parts: list
+        if t.kind == "monster":
+            spec = st.catalog.monsters[t.card]
+            parts = [Rect(x + 0.8, y + 0.8, CELL - 1.6, CELL - 1.6, MONSTER, radius=2),
+                     icon(card_icon(card, "monster") if card is not None else "monster", x + CELL / 2 - 6,
+                          y + 3.5, 12.0, colour=True),
+                     Text(x + CELL / 2, y + 20.5, name[:18], size=6.5, font="condensed-bold", anchor="middle",
+                          fill="#5a1010"),
+                     Text(x + CELL / 2, y + 26.5, f"atk {spec.attack} · {spec.dice}d6 · HP {spec.hp - t.damage}/"
+                          f"{spec.hp}", size=6.0, font="condensed", anchor="middle", fill="#5a1010")]
+        elif t.kind == "boss" and not t.face_up:
+            parts = [Rect(x + 0.8, y + 0.8, CELL - 1.6, CELL - 1.6, BOSS_DOWN, radius=2),
+                     Text(x + CELL / 2, y + CELL / 2 - 1, "BOSS", size=9, font="serif-bold", anchor="middle",
+                          fill="#e0c98f"),
+                     Text(x + CELL / 2, y + CELL / 2 + 5, "face down", size=6, font="sans", anchor="middle",
+                          fill="#e0c98f")]
+        else:
+            paths = sorted(p.lower() for p in st.paths((cx, cy)))
+            art = room_art(paths, x + 1, y + 1, CELL - 2, False, f"{t.card}-{cid}")
+            label = name[:18] + (" (slain)" if t.kind == "slain" else "")
+            parts = [art, Rect(x + 2, y + CELL - 8.5, CELL - 4, 6, Style(stroke=None, fill="#ffffff"), radius=1),
+                     Text(x + CELL / 2, y + CELL - 4.2, label, size=6.0, font="condensed-bold", anchor="middle",
+                          fill="#222222")]
+            spec = st.room_spec((cx, cy))
+            if t.kind == "boss":
+                parts.append(Text(x + CELL / 2, y + 6, "BOSS", size=7, font="serif-bold", anchor="middle",
+                                  fill="#5b2a6b"))
+            elif spec is not None and spec.type != "room":
+                extra = f" {spec.challenge}+" if spec.type == "trap" else ""
+                parts.append(Text(x + CELL / 2, y + 6, spec.type.upper() + extra, size=6.5,
+                                  font="condensed-bold", anchor="middle", fill="#5a4a20"))
+        return Group(tuple(parts), id=f"tile-{cid}", cls=f"tile tile-{t.kind}")
 
     # -- the game now -----------------------------------------------------------------------
     def view(self, header: dict, steps: list, sheet: Sheet, told: Told | None = None, pending: Any = None,

@@ -185,6 +185,26 @@ def game_page(ruleset: str):
         raise InputError(f"the {game.title} game has no companion page yet (`sheetgen track` records it)") from None
 
 
+NEWS = ("<!--news-->", "<!--/news-->")     # the part of a card game's page that says what the last step did
+GAP_MM = 8.0                    # between the sheets of a side-by-side image
+
+
+def side_by_side(doc):
+    """DOC's pages side by side on one page (a one-page document as it is): the one-image download
+    of a game of several sheets, left to right in the order of the PDF's pages."""
+    from ...draw.model import Document, Group, Page, Rect, Style, translate
+    if len(doc.pages) < 2:
+        return doc
+    width = sum(p.width for p in doc.pages) + GAP_MM * (len(doc.pages) - 1)
+    height = max(p.height for p in doc.pages)
+    items: list = [Rect(0, 0, width, height, Style(stroke=None, fill="#ffffff"))]
+    x = 0.0
+    for p in doc.pages:
+        items.append(Group(tuple(p.items), transform=translate(x, 0.0), id=f"sheet-{p.name}"))
+        x += p.width + GAP_MM
+    return Document([Page(width, height, items, name="sheets")], title=doc.title, name=doc.name)
+
+
 def _templates():
     import jinja2
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")),
@@ -208,6 +228,20 @@ class Pages:
         """The HTML of game GID's page (its adapter's own template where it names one)."""
         values = self.values(gid, query, refused, pending)
         return self.html(values["view"].get("template", "game.html"), **values)
+
+    def told_news(self, gid: int, seq: int, steps_shown: int) -> str | None:
+        """The news part (cards_news.html) of the page that tells step SEQ to the player who posted
+        it, for a table's page drawn after STEPS_SHOWN steps; None when that page is not the one to
+        tell it on (another step came since: the table's page says it as the last step)."""
+        from ...definitions.registry import tracker_for
+        journal, game, texts, steps = self.load(gid)
+        if seq != len(steps) or steps_shown != len(steps) or not steps:
+            return None
+        ad = tracker_for(game.ruleset)
+        after = self.store.state(ad, gid, game.header, steps, texts)
+        before = self.store.state(ad, gid, game.header, steps[:-1])
+        lines = ad.tell(before, after, steps[-1]).lines
+        return self.html("cards_news.html", told=lines, refused=None, undid=None, view={}) if lines else None
 
     def load(self, gid: int):
         from ...tracker.journal import JournalError
@@ -470,6 +504,9 @@ class PlayApp:
         self.key = form_key or secrets.token_urlsafe(18)
         self.pages = Pages(self.store, self.key)
         self.pool = PagePool(self.store.path, self.key, workers) if workers else None
+        # (game, version) -> what the step that made that version did, for the page of the phone that
+        # posted it (a game whose page tells it apart, GamePage.told_apart): said as it is recorded
+        self.told: dict = {}
 
     def record(self, gid: int, step, dice_values: dict, seat: str | None = None) -> tuple[str, Any]:
         """Record STEP in game GID (the dice of the form, DICE_VALUES, filled in): checked by the rules
@@ -521,8 +558,15 @@ class PlayApp:
         except Illegal as exc:
             return "refused", str(exc)
         done = checked["texts"] + [journal.last_text] if checked["texts"] is not None else None
-        self.store.keep(gid, game.header, done, checked["steps"] + [json.loads(journal.last_text)],
-                        checked["after"], before=checked["before"])
+        recorded = json.loads(journal.last_text)
+        self.store.keep(gid, game.header, done, checked["steps"] + [recorded], checked["after"],
+                        before=checked["before"])
+        if done is not None and game_page(game.ruleset).told_apart:
+            from .join import version_of
+            if len(self.told) > 512:
+                self.told.clear()
+            self.told[(gid, version_of(game.header, done))] = ad.tell(checked["before"], checked["after"],
+                                                                     recorded).lines
         return "recorded", seq
 
     def warm(self, gid: int) -> None:
@@ -540,7 +584,7 @@ class PlayApp:
 
     def asgi(self, *, host: str = DEFAULT_HOST, token: str | None = None):
         """The Starlette app of the routes (the module's docstring lists them)."""
-        store, key, pages, pool, record = self.store, self.key, self.pages, self.pool, self.record
+        store, key, pages, pool, record, told = self.store, self.key, self.pages, self.pool, self.record, self.told
         refusals: dict = {}         # (game, token) -> the words of a refused step, shown after the redirect
         from . import follow
         waits = follow.Waits()
@@ -640,6 +684,30 @@ class PlayApp:
                 drawing[(gid, seat, version)] = task
             return await asyncio.shield(task)   # one phone leaving does not stop the others' page
 
+        def told_apart(gid: int) -> bool:
+            try:
+                return game_page(store.journal().game(gid).ruleset).told_apart
+            except (JournalError, SheetgenError):
+                return False
+
+        async def told_page(gid: int, seat: str | None, seq: int) -> str:
+            """The page after step SEQ for the phone that posted it: the table's page of this version
+            (drawn once for every phone) with its news part telling the step (Pages.told_news)."""
+            html = await plain_page(gid, seat)
+            shown = re.search(r'data-steps="(\d+)"', html)
+            version = re.search(r'data-version="([^"]*)"', html)
+            start, end = html.find(NEWS[0]), html.find(NEWS[1])
+            if shown is None or version is None or start < 0 or end < start:
+                return await page_html(gid, {"told": str(seq), **({"as": seat} if seat else {})})
+            lines = told.get((gid, version.group(1))) if int(shown.group(1)) == seq else None
+            if lines is not None:       # said as it was recorded here: nothing read again
+                news = pages.html("cards_news.html", told=lines, refused=None, undid=None, view={}) if lines else None
+            else:                       # recorded by another program, or by this server before a restart
+                news = await run_in_threadpool(pages.told_news, gid, seq, int(shown.group(1)))
+            if news is None:
+                return html             # no step to tell here: the page says the last one as every phone's
+            return html[:start + len(NEWS[0])] + "\n" + news + html[end:]
+
         async def show(request):
             gid = request.path_params["gid"]
             query = dict(request.query_params)
@@ -658,6 +726,10 @@ class PlayApp:
             try:
                 if refused is None and pending is None and set(query) <= {"as"}:
                     html = await plain_page(gid, seat)      # the page the table's phones share
+                elif refused is None and pending is None and set(query) <= {"as", "told"} \
+                        and _int(query.get("told")) is not None and told_apart(gid):
+                    # after a step: the table's page of this version, its news part telling the step
+                    html = await told_page(gid, seat, _int(query["told"]) or 0)
                 else:
                     html = await page_html(gid, query, refused, pending)
                 response = HTMLResponse(html)
@@ -788,7 +860,9 @@ class PlayApp:
 
             def work():
                 from ...definitions.registry import tracker_for
+                from ...draw.model import Document
                 from ...render import render_pdf_bytes, render_png_pages
+                from ...render.common import safe_name
                 journal, game, texts, steps = pages.load(gid)
                 name = f"game-{gid}"
                 if what == "log.yaml":
@@ -808,7 +882,16 @@ class PlayApp:
                     return Response(render_pdf_bytes(doc), media_type="application/pdf",
                                     headers={"content-disposition": f'attachment; filename="{name}-pencil.pdf"'})
                 if what == "pencil.png":
-                    return Response(render_png_pages(doc)[0], media_type="image/png",
+                    # one image: a game of several sheets (the 2 Players Mode: the PDF's page per player)
+                    # has them side by side in the PDF's order; ?page=N is page N's sheet alone
+                    pick = request.query_params.get("page")
+                    if pick is not None:
+                        if not pick.isdigit() or not 1 <= int(pick) <= len(doc.pages):
+                            return PlainTextResponse(f"no page {pick[:20]} (1 to {len(doc.pages)})",
+                                                     status_code=404)
+                        one = doc.pages[int(pick) - 1]
+                        doc, name = Document([one], title=doc.title, name=doc.name), f"{name}-{safe_name(one.name)}"
+                    return Response(render_png_pages(side_by_side(doc))[0], media_type="image/png",
                                     headers={"content-disposition": f'attachment; filename="{name}-pencil.png"'})
                 if what == "state.json":
                     from ...definitions.registry import tracker_for as t

@@ -367,3 +367,27 @@ def pencil_over(doc, board, hero, actions, options, question: str | None = None)
     doc.name = f"{doc.name}-played"
     doc.title = f"{doc.title} (as played)"
     return doc
+
+
+def player_name_marks(page, name: str) -> list:
+    """The player's name penciled on their sheet: after the "Name:" label of a sheet of traits, above
+    the sheet's title on a hero's pre-filled sheet (it has no name line)."""
+    from sheetgen.fonts import text_width
+    label = title = None
+    for item, t in walk(page.items):
+        if isinstance(item, Text) and item.text == "Name: ":
+            label = item, t
+        elif isinstance(item, Text) and (item.id or "").endswith("sheet-title"):
+            title = item, t
+    found = label or title
+    if found is None:
+        return []
+    item, t = found
+    x, y = item.x, item.y
+    if t is not None:
+        x, y = t[0] * item.x + t[2] * item.y + t[4], t[1] * item.x + t[3] * item.y + t[5]
+    if label is not None:
+        x, text = x + text_width(item.text, item.font, item.size) + 1.5, name
+    else:
+        y, text = y - item.size * 0.3528 - 1.2, f"Player: {name}"
+    return [Text(x, y - 0.2, text, 9.0, "serif-italic", fill="#2a2a2a", id="pencil-player-name", cls="pencil name")]

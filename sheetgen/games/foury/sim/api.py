@@ -115,22 +115,67 @@ class FourySimulation(Simulation):
             raise InputError(Problem("give the map to simulate (a file or a built-in name like ancient-story)",
                                      path="MAP"))
         self.request = request
+        self.two = _two_spec(request)
+        if self.two is not None:
+            from .two import report, run as run_two
+            self.result = {"two": report(self.two, run_two(self.two, request.games, request.jobs))}
+            return
         self.result = run(request.ref, games=request.games, policy=request.policy, hero=request.hero,
                           seed=request.seed, jobs=request.jobs, coin=request.coin, compare_ref=request.compare_ref,
                           cluster=request.cluster, progress=request.progress)
 
     def text(self) -> str:
+        if self.two is not None:
+            from .two import text
+            return text(self.result["two"])
         return as_text(self.result)
 
     def public(self) -> dict:
-        return public(self.result)
+        return self.result["two"] if self.two is not None else public(self.result)
 
     def write_report(self, output, paper: str = "a4", grayscale: bool = False) -> list:
+        if self.two is not None:
+            from sheetgen.errors import InputError, Problem
+            raise InputError(Problem("the 2 Players Mode's report is text or JSON (--format): no PDF report yet",
+                                     path="-o"))
         return write_report(self.result, output, paper=paper, grayscale=grayscale, seed=self.request.seed)
 
     def write_logs(self, folder, count: int) -> list:
         r = self.request
+        if self.two is not None:
+            from .two import write_logs as write_two
+            return write_two(self.two, folder, min(r.games, count))
         return write_logs(r.ref, folder, min(r.games, count), policy=r.policy, hero=r.hero, seed=r.seed, coin=r.coin)
+
+
+def _two_spec(request: SimulationRequest):
+    """The 2 Players Mode's run (--players 2), or None; what it does not do is refused before any game."""
+    from sheetgen.errors import InputError, Problem
+    players = request.options.get("players")
+    opponent = request.options.get("opponent")
+    if players not in (None, 1, 2):
+        raise InputError(Problem(f"--players {players}: Dungeon Foury is played by 1 or 2 players", path="--players",
+                                 expected="1 or 2"))
+    if players in (None, 1):
+        if opponent is not None:
+            raise InputError(Problem("--opponent is the second player of --players 2", path="--opponent"))
+        return None
+    from .policies import POLICIES
+    from .two import TwoSpec
+    for what, given in (("--compare", request.compare_ref), ("--coin", request.coin or None),
+                        ("--cluster", request.cluster), ("--hero all", (request.hero or "").strip().lower() == ALL_HEROES
+                                                         or None)):
+        if given:
+            raise InputError(Problem(f"{what} is not available with --players 2 (a death ends that player's game; "
+                                     "one map, one pair of players)", path="--players"))
+    policy2, _, hero2 = (opponent or request.policy).partition(":")
+    policy2 = policy2.strip().lower()
+    if policy2 not in POLICIES:
+        raise InputError(Problem(f"--opponent: unknown policy '{policy2}'", path="--opponent",
+                                 expected=", ".join(POLICIES)))
+    return TwoSpec(str(request.ref), (request.policy, policy2),
+                   (request.hero, hero2.strip() or request.hero),
+                   request.seed)
 
 
 def simulate(request: SimulationRequest) -> FourySimulation:
