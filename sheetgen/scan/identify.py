@@ -30,6 +30,7 @@ import numpy as np
 
 from ..draw import scanmarks as SM
 from ..draw.scanmarks import SheetIdentity
+from .image import finders_found, function_modules, module_footprints, qr_crop
 
 MIN_AGREEMENT = 0.35        # the photo's modules agree with the candidate's code (_agreement, -1 .. 1)
 MIN_MARGIN = 0.10           # the best candidate ahead of the next by this much
@@ -83,12 +84,12 @@ def soft_modules(gray: np.ndarray, loc, blur_mm: float) -> list[tuple[int, np.nd
     qx, qy, qs, _ = SM.qr_box(w, h)
     k = 10.0
     reach = 1.5 if loc.markers is not None and not loc.markers.missing else 3.0
-    crop, origin = _qr_crop(gray, loc, k, reach + 1.0)
+    crop, origin = qr_crop(gray, loc, k, reach + 1.0)
     src = crop.astype(np.float32)
     out = []
     per_module, quiet = 4, 2
     for n in (21, 25):
-        found = _finders_found(src, (qx, qy, qs), origin, k, n, blur_mm, reach)
+        found = finders_found(src, (qx, qy, qs), origin, k, n, blur_mm, reach)
         if not found or min(f[2] for f in found) < 0.3:
             continue
         m = qs / n
@@ -106,9 +107,9 @@ def soft_modules(gray: np.ndarray, loc, blur_mm: float) -> list[tuple[int, np.nd
         coef = np.linalg.lstsq(plane, seen[ring], rcond=None)[0]
         paper = coef[0] + coef[1] * uu + coef[2] * vv
         darkness = 1.0 - seen / np.maximum(paper, 1.0)
-        known, dark = _function_modules(n)
+        known, dark = function_modules(n)
         for spread in (1.0, 1.3):
-            F = _footprints(t, n, spread * blur_mm / m)
+            F = module_footprints(t, n, spread * blur_mm / m)
             P = np.linalg.solve(F.T @ F + 0.01 * np.eye(n), F.T)
             modules = P @ darkness @ P.T
             level = (np.median(modules[known & dark]) + np.median(modules[known & ~dark])) / 2
@@ -119,106 +120,6 @@ def soft_modules(gray: np.ndarray, loc, blur_mm: float) -> list[tuple[int, np.nd
 
 # -- the code's grid in the photo: as image.read_qr_grid samples it (these are its helpers, the
 # same text: image.py keeps them private, and the sampling must match the reader's) ------------
-
-def _qr_crop(gray: np.ndarray, loc, k: float, pad: float) -> tuple[np.ndarray, tuple]:
-    """The QR code's square (and pad mm around it) warped from the photo at k px a mm."""
-    w, h = loc.size
-    qx, qy, qs, _ = SM.qr_box(w, h)
-    side = int(round((qs + 2 * pad) * k))
-    src = np.float32([[qx - pad, qy - pad], [qx + qs + pad, qy - pad], [qx + qs + pad, qy + qs + pad],
-                      [qx - pad, qy + qs + pad]])
-    M = cv2.getPerspectiveTransform(np.float32([[0, 0], [side, 0], [side, side], [0, side]]),
-                                    loc.to_photo(src).astype(np.float32))
-    crop = cv2.warpPerspective(gray, M, (side, side), flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_REPLICATE)
-    return crop, (qx - pad, qy - pad)
-
-
-def _erf(x: np.ndarray) -> np.ndarray:
-    """erf, vectorised (Abramowitz and Stegun 7.1.26: within 1.5e-7)."""
-    s, a = np.sign(x), np.abs(x)
-    t = 1.0 / (1.0 + 0.3275911 * a)
-    poly = ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t
-    return s * (1.0 - poly * np.exp(-a * a))
-
-
-def _footprints(t: np.ndarray, n: int, sigma: float) -> np.ndarray:
-    """(samples, modules): how much of module i (one unit wide, from i to i + 1) a sample at
-    t sees through a Gaussian blur of sigma modules."""
-    i = np.arange(n)[None, :]
-    sg = max(sigma, 0.05) * np.sqrt(2.0)
-    return 0.5 * (_erf((t[:, None] - i) / sg) - _erf((t[:, None] - i - 1) / sg))
-
-
-def _function_modules(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """(known, dark): the modules every QR code of n modules has fixed (finders with their white
-    separators, timing rows, version 2+'s alignment pattern, the dark module)."""
-    known = np.zeros((n, n), bool)
-    dark = np.zeros((n, n), bool)
-    finder = np.ones((7, 7), bool)
-    finder[1:6, 1:6] = False
-    finder[2:5, 2:5] = True
-    for r, c in ((0, 0), (0, n - 7), (n - 7, 0)):
-        known[max(0, r - 1):r + 8, max(0, c - 1):c + 8] = True
-        dark[r:r + 7, c:c + 7] = finder
-    timing = np.arange(8, n - 8) % 2 == 0
-    known[6, 8:n - 8] = known[8:n - 8, 6] = True
-    dark[6, 8:n - 8] = dark[8:n - 8, 6] = timing
-    if n >= 25:
-        a = n - 7
-        align = np.ones((5, 5), bool)
-        align[1:4, 1:4] = False
-        align[2, 2] = True
-        known[a - 2:a + 3, a - 2:a + 3] = True
-        dark[a - 2:a + 3, a - 2:a + 3] = align
-    known[n - 8, 8] = dark[n - 8, 8] = True
-    return known, dark
-
-
-def _finder(m: float, k: float, blur_px: float = 0.0) -> np.ndarray:
-    """A QR finder pattern with its one-module white ring, m mm a module, at k px a mm, blurred
-    as the photo is."""
-    mod = np.ones((9, 9), np.float32)
-    mod[1:8, 1:8] = 0.0
-    mod[2:7, 2:7] = 1.0
-    mod[3:6, 3:6] = 0.0
-    size = int(round(9 * m * k))
-    out = cv2.resize(mod, (size, size), interpolation=cv2.INTER_AREA)
-    return cv2.GaussianBlur(out, (0, 0), blur_px, borderType=cv2.BORDER_REPLICATE) if blur_px > 0.3 else out
-
-
-def _peak(score: np.ndarray, x: int, y: int) -> tuple[float, float]:
-    """A correlation peak to a fraction of a pixel (a parabola through it and its neighbours)."""
-    def offset(a, b, c):
-        d = a - 2 * b + c
-        return 0.0 if abs(d) < 1e-9 else float(np.clip(0.5 * (a - c) / d, -0.5, 0.5))
-    dx = offset(score[y, x - 1], score[y, x], score[y, x + 1]) if 0 < x < score.shape[1] - 1 else 0.0
-    dy = offset(score[y - 1, x], score[y, x], score[y + 1, x]) if 0 < y < score.shape[0] - 1 else 0.0
-    return x + dx, y + dy
-
-
-def _finders_found(src, box, origin, k, n, blur_mm, reach):
-    """Where a code of n modules has its three finder patterns in the crop: each one's shift
-    (mm) from where the homography puts it, and its match (0..1); None when the crop is short."""
-    qx, qy, qs = box
-    ox, oy = origin
-    m = qs / n
-    tmpl = _finder(m, k, blur_mm * k) * 255
-    found = []
-    for i, j in ((0, 0), (n - 7, 0), (0, n - 7)):
-        # the finder's ring's top-left corner, expected at module (i - 1, j - 1)
-        ex, ey = (qx + (i - 1) * m - ox) * k, (qy + (j - 1) * m - oy) * k
-        r = int(reach * k)
-        x0, y0 = int(max(0, ex - r)), int(max(0, ey - r))
-        window = src[y0:int(ey + r) + tmpl.shape[0], x0:int(ex + r) + tmpl.shape[1]]
-        if window.shape[0] < tmpl.shape[0] + 2 or window.shape[1] < tmpl.shape[1] + 2:
-            return None
-        score = cv2.matchTemplate(window, tmpl, cv2.TM_CCOEFF_NORMED)
-        _, best, _, (bx, by) = cv2.minMaxLoc(score)
-        sx, sy = _peak(score, bx, by)
-        found.append(((x0 + sx - ex) / k, (y0 + sy - ey) / k, best))
-    return found
-
 
 def _agreement(soft: np.ndarray, code: np.ndarray, known: np.ndarray) -> float:
     """How well the photo's modules agree with a code, -1 .. 1: each module the codes do not all
@@ -364,7 +265,7 @@ def _placement(n: int) -> list[tuple[int, int]]:
     """The modules that carry codewords, in the code's placement order (two columns at a time,
     upwards and downwards, from the bottom right)."""
     if n not in _placements:
-        known, _ = _function_modules(n)
+        known, _ = function_modules(n)
         known = known.copy()
         known[:9, :9] = known[:9, n - 8:] = known[n - 8:, :9] = True       # finders and format information
         known[6, :] = known[:, 6] = True
@@ -435,7 +336,7 @@ def choose(readings: list[tuple[int, np.ndarray]], texts: list[str]) -> tuple[st
     texts = list(dict.fromkeys(texts))
     scores: dict[str, tuple[float, float]] = {}
     for n, soft in readings:
-        known, _ = _function_modules(n)
+        known, _ = function_modules(n)
         for text in texts:
             try:
                 code, ec = code_of(text)

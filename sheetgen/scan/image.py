@@ -633,7 +633,7 @@ def whole_photo_quality(gray: np.ndarray) -> tuple[float, float, float]:
     return float(hi), float(hi - lo), float(spread)
 
 
-def _qr_crop(gray: np.ndarray, loc: Location, k: float, pad: float) -> tuple[np.ndarray, tuple]:
+def qr_crop(gray: np.ndarray, loc: Location, k: float, pad: float) -> tuple[np.ndarray, tuple]:
     """The QR code's square (and pad mm around it) warped from the photo at k px a mm."""
     w, h = loc.size
     qx, qy, qs, _ = SM.qr_box(w, h)
@@ -679,7 +679,7 @@ def _erf(x: np.ndarray) -> np.ndarray:
     return s * (1.0 - poly * np.exp(-a * a))
 
 
-def _footprints(t: np.ndarray, n: int, sigma: float) -> np.ndarray:
+def module_footprints(t: np.ndarray, n: int, sigma: float) -> np.ndarray:
     """(samples, modules): how much of module i (one unit wide, from i to i + 1) a sample at
     t sees through a Gaussian blur of sigma modules."""
     i = np.arange(n)[None, :]
@@ -687,7 +687,7 @@ def _footprints(t: np.ndarray, n: int, sigma: float) -> np.ndarray:
     return 0.5 * (_erf((t[:, None] - i) / sg) - _erf((t[:, None] - i - 1) / sg))
 
 
-def _function_modules(n: int) -> tuple[np.ndarray, np.ndarray]:
+def function_modules(n: int) -> tuple[np.ndarray, np.ndarray]:
     """(known, dark): the modules every QR code of n modules has fixed (finders with their white
     separators, timing rows, version 2+'s alignment pattern, the dark module)."""
     known = np.zeros((n, n), bool)
@@ -734,7 +734,7 @@ def _peak(score: np.ndarray, x: int, y: int) -> tuple[float, float]:
     return x + dx, y + dy
 
 
-def _finders_found(src, box, origin, k, n, blur_mm, reach):
+def finders_found(src, box, origin, k, n, blur_mm, reach):
     """Where a code of n modules has its three finder patterns in the crop: each one's shift
     (mm) from where the homography puts it, and its match (0..1); None when the crop is short."""
     qx, qy, qs = box
@@ -775,11 +775,11 @@ def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1) -> str |
     k = 10.0
     # three markers only: the homography is less sure far from them
     reach = 1.5 if loc.markers is not None and not loc.markers.missing else 3.0
-    crop, origin = _qr_crop(gray, loc, k, reach + 1.0)
+    crop, origin = qr_crop(gray, loc, k, reach + 1.0)
     src = crop.astype(np.float32)
     candidates = []
     for n in (21, 25, 29):
-        found = _finders_found(src, (qx, qy, qs), origin, k, n, blur_mm, reach)
+        found = finders_found(src, (qx, qy, qs), origin, k, n, blur_mm, reach)
         if found and min(f[2] for f in found) >= 0.4:
             candidates.append((min(f[2] for f in found), n, found))
     per_module, quiet = 4, 2
@@ -801,9 +801,9 @@ def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1) -> str |
         coef = np.linalg.lstsq(plane, seen[ring], rcond=None)[0]
         paper = coef[0] + coef[1] * uu + coef[2] * vv
         darkness = 1.0 - seen / np.maximum(paper, 1.0)
-        known, dark = _function_modules(n)
+        known, dark = function_modules(n)
         for spread in (1.0, 1.3, 1.6, 0.75):
-            F = _footprints(t, n, spread * blur_mm / m)
+            F = module_footprints(t, n, spread * blur_mm / m)
             for ridge in (0.01, 0.003):
                 P = np.linalg.solve(F.T @ F + ridge * np.eye(n), F.T)
                 modules = P @ darkness @ P.T
@@ -822,7 +822,7 @@ def read_qr(gray: np.ndarray, loc: Location, blur_mm: float = 0.1) -> str | None
     text = read_qr_grid(gray, loc, blur_mm)
     if text or text == "":
         return text or None
-    crop, _ = _qr_crop(gray, loc, 16.0, SM.QUIET + 1.5)
+    crop, _ = qr_crop(gray, loc, 16.0, SM.QUIET + 1.5)
     side = crop.shape[0]
     canvas = np.full((side + 40, side + 40), 255, np.uint8)
     canvas[20:20 + side, 20:20 + side] = crop
