@@ -122,7 +122,7 @@ def summary(results: list[dict], maps: int, head: str) -> None:
                   + ("; " + "; ".join(r["failed"]) if r["failed"] else ""))
 
 
-def cluster_figures(games: int = 2000) -> None:
+def cluster_figures(games: int = 3000) -> None:
     """generate's batches (wins_chunk, 100 games each) on two local Dask workers against one process."""
     import distributed
 
@@ -130,11 +130,16 @@ def cluster_figures(games: int = 2000) -> None:
     from sheetgen.games.foury.sim import generate as G
     text = G.render("Bench Map", G.start_values(9, 9, "ancient"))
     tasks = [(text, None, "cautious", 1, a, a + 100) for a in range(0, games, 100)]
+    tiny = [(text, None, "cautious", 2, i, i + 1) for i in range(200)]     # one game a batch: mostly overhead
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     G.wins_chunk(*tasks[0])                             # warm: the map loaded once
     t = time.perf_counter()
     local = sum(G.wins_chunk(*task) for task in tasks)
     one = games / (time.perf_counter() - t)
+    t = time.perf_counter()
+    for task in tiny:
+        G.wins_chunk(*task)
+    local_tiny = (time.perf_counter() - t) / len(tiny)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=None) as lc:
         address = lc.scheduler_address
@@ -142,24 +147,28 @@ def cluster_figures(games: int = 2000) -> None:
         t = time.perf_counter()
         remote = sum(map_batches(address, G.wins_chunk, tasks))
         two = games / (time.perf_counter() - t)
-        tiny = 60                                        # batches of one game: nearly all overhead
         t = time.perf_counter()
-        map_batches(address, G.wins_chunk, [(text, None, "cautious", 2, i, i + 1) for i in range(tiny)])
-        per_batch = (time.perf_counter() - t) / tiny - 1 / one
+        map_batches(address, G.wins_chunk, tiny)
+        cluster_tiny = (time.perf_counter() - t) / len(tiny)
         close_all()
     assert local == remote, (local, remote)             # the same wins, byte for byte the same figures
-    # a worker of its own core plays a batch of b games in b/one + per_batch seconds: it keeps
-    # half its speed at b = per_batch * one, and loses under 10% from b = 10 * per_batch * one
-    half = per_batch * one
+    # two workers play the tiny batches side by side: a worker spends 2 x cluster_tiny on each, of which
+    # local_tiny is the game itself
+    per_batch = max(0.0, 2 * cluster_tiny - local_tiny)
+    in_games = per_batch * one
     print(f"cluster figures: {os.cpu_count()} cores, load average {load:.2f} before the run")
     print(f"  one local process: {one:.0f} games/s; two local Dask workers (batches of 100): {two:.0f} games/s "
-          f"= {two / one:.2f}x")
-    print(f"  overhead per batch {per_batch * 1000:.1f} ms (as long as {half:.1f} games take to play); a worker on "
-          f"its own core keeps half its speed at batches of {max(1, half):.0f} games, 90% at {max(1, 10 * half):.0f}")
+          f"= {two / one:.2f}x one process")
+    print(f"  overhead per batch and worker {per_batch * 1000:.1f} ms (one-game batches: {cluster_tiny * 1000:.1f} ms "
+          f"each on the cluster, {local_tiny * 1000:.1f} ms here), as long as {in_games:.1f} games take to play")
+    print(f"  break-even against one local process, every worker on a core of its own: W workers beat it from "
+          f"batches of {in_games:.1f} / (W - 1) games ({in_games:.1f} for two); a worker keeps 90% of its speed from "
+          f"batches of {9 * in_games:.0f} games")
     total = 100 * 10 ** 6
-    for n in (1, 8, 32, 128):
-        hours = total / (n * one * 100 / (100 + half)) / 3600
-        print(f"  100-map catalogue at 10^6 games a map on {n} worker(s) of this speed, batches of 100: {hours:,.1f} h")
+    for batch in (100, 10_000):
+        hours = [total / (n * one * batch / (batch + in_games)) / 3600 for n in (1, 8, 32, 128)]
+        print(f"  100-map catalogue at 10^6 games a map, batches of {batch:,}, workers of this speed: "
+              + ", ".join(f"{n} worker(s) {h:,.1f} h" for n, h in zip((1, 8, 32, 128), hours)))
 
 
 def main(argv: list[str]) -> int:

@@ -112,8 +112,9 @@ class Outcome:
     verified: bool = False              # best_text (budget ran out) was verified: win_rate/interval are its
 
 
-def check_target(win_rate: float, tolerance: float, budget: int, heroes: int) -> None:
-    """Exit 2 for a target no search can meet: outside (0, 1), or an interval the budget cannot narrow."""
+def check_target(win_rate: float, tolerance: float, budget: int, heroes: int, budget_check: bool = True) -> None:
+    """Exit 2 for a target no search can meet: outside (0, 1), or an interval the budget cannot narrow
+    (budget_check=False: the workbench's Suggest, which offers the closest map of a short search)."""
     problems = []
     if not 0.0 < win_rate < 1.0:
         problems.append(Problem(f"--win-rate {win_rate:g} cannot be met: a 95% interval of a finite run never "
@@ -123,6 +124,8 @@ def check_target(win_rate: float, tolerance: float, budget: int, heroes: int) ->
                                 expected="between 0 and 0.5, like 0.05"))
     if problems:
         raise InputError(problems)
+    if not budget_check:
+        return
     # the most games a verification plays (Target.fresh_games), and the search about as many again
     need = Target(win_rate, tolerance).fresh_games()
     if need * 2 > budget * heroes:
