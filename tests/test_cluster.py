@@ -31,7 +31,7 @@ def test_simulate_on_the_cluster_is_the_local_run(cluster, tmp_path):
 def test_generate_on_the_cluster_is_the_local_map(cluster, tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    args = ["generate", "map", "--size", "7x7", "--win-rate", "0.15", "--tolerance", "0.1", "--budget", "6000",
+    args = ["generate", "map", "--size", "7x7", "--win-rate", "0.15", "--tolerance", "0.1", "--budget", "20000",
             "--seed", "3"]
     local = CliRunner().invoke(main, [*args, "-o", str(tmp_path / "a" / "m.yaml")])
     remote = CliRunner().invoke(main, [*args, "--cluster", cluster, "-o", str(tmp_path / "b" / "m.yaml")])

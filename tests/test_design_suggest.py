@@ -53,10 +53,11 @@ def test_the_page_offers_suggest_with_the_games_locks(story):
 def test_a_suggestion_is_offered_then_applied_as_one_undoable_unsaved_change(story):
     client, draft = client_for(story)
     before = client.get("/api/yaml").text
-    started = client.post("/api/suggest", json={"keep": ["zones", "walls"], "win_rate": 0.3, "budget": 1000})
+    # (2,000 games: a search that never overruns its budget has made a few changes by then)
+    started = client.post("/api/suggest", json={"keep": ["zones", "walls"], "win_rate": 0.3, "budget": 2000})
     assert started.status_code == 200 and started.json()["running"]
     s = finished(client)
-    assert s["error"] is None and s["total"] == 1000 and 0 < s["done"] <= 1000
+    assert s["error"] is None and s["total"] == 2000 and 0 < s["done"] <= 2000
     result = s["result"]
     assert result["keep"] == ["walls", "zones"] and result["text"].startswith("# ")
     assert result["changes"] and all(re.match(r"[A-Z][0-9]+: ", c) for c in result["changes"])   # items only

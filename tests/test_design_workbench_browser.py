@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def story(tmp_path, monkeypatch):
-    monkeypatch.setattr(D, "SUGGEST_BUDGETS", (1000, 2000))      # a short search (the page's choices)
+    monkeypatch.setattr(D, "SUGGEST_BUDGETS", (2000, 3000))      # a short search (the page's choices)
     path = tmp_path / "story.yaml"
     shutil.copy(STORY, path)
     return path

@@ -1,6 +1,7 @@
 """`sheetgen generate map`: lint-clean maps within the target, the same map for the same seed,
 clean errors for targets and options that cannot work, exit 1 when the budget runs out."""
 import json
+import math
 import re
 
 import pytest
@@ -11,7 +12,7 @@ from sheetgen.games.foury.sim import generate as G
 from sheetgen.stats import wilson
 
 # small grids and wide tolerances: every test here plays a few thousand games at most
-FAST = ["--size", "7x7", "--tolerance", "0.1", "--budget", "8000"]
+FAST = ["--size", "7x7", "--tolerance", "0.1", "--budget", "20000"]
 
 
 def _generate(tmp_path, name, *args):
@@ -81,13 +82,17 @@ def test_impossible_targets_and_bad_options_exit_2(tmp_path, args, words):
     assert not (tmp_path / "x.yaml").exists()
 
 
-def test_a_budget_too_small_exits_1_and_writes_nothing(tmp_path):
-    # the starting 9x9 map plays far from 90% for the cautious player: 600 games cannot get there
+def test_a_budget_too_small_exits_1_and_writes_the_closest_map_saying_so(tmp_path):
+    # the starting 9x9 map plays far from 90% for the cautious player: 1,100 games cannot get there
+    out = tmp_path / "x.yaml"
     result = CliRunner().invoke(main, ["generate", "map", "--win-rate", "0.9", "--tolerance", "0.2",
-                                       "--budget", "600", "-o", str(tmp_path / "x.yaml")])
+                                       "--budget", "1100", "-o", str(out)])
     assert result.exit_code == 1, result.output
     assert "ran out" in result.output and "closest played" in result.output
-    assert not (tmp_path / "x.yaml").exists()
+    text = out.read_text()
+    assert "# NOT within the target (90% ± 20%)" in text and "--budget 1100" in text.splitlines()[0]
+    check = CliRunner().invoke(main, ["validate", str(out)])
+    assert check.exit_code == 0 and "warning" not in check.output, check.output
 
 
 def test_every_candidate_the_search_keeps_is_lint_clean():
@@ -119,3 +124,31 @@ def test_a_campaign_map_is_generated_for_that_campaign(tmp_path):
 def test_a_campaign_with_its_own_end_is_refused(tmp_path):
     result = CliRunner().invoke(main, ["generate", "map", "--campaign", "slaughter"])
     assert result.exit_code == 2 and "strength" in result.output
+
+
+def _binomial_mass(n, r, ks):
+    return sum(math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                        + k * math.log(r) + (n - k) * math.log(1 - r)) for k in ks)
+
+
+@pytest.mark.parametrize("win_rate", [0.2, 0.45])
+def test_a_map_accepted_in_the_band_misses_a_fresh_check_only_by_a_negligible_chance(win_rate):
+    # exact binomial numbers, not the normal approximation the band is built with: for any true win
+    # rate r, P(a verification of V games lands in the band) x P(a fresh check's 95% interval reaches
+    # outside the tolerance) stays under the promised chance per look
+    target = G.Target(win_rate, 0.05)
+    fresh = target.fresh_games()
+    assert 7000 < fresh < 10000                        # the fifth of the tolerance: 7,203 at 20%, 9,604 at 45%
+    inside = [k for k in range(int(fresh * (win_rate - 0.06)), int(fresh * (win_rate + 0.06)))
+              if target.within(*wilson(k, fresh))]
+    chunk = math.ceil(fresh / G.LOOKS)
+    assert target.band(10) < 0 < target.band(chunk) < target.band(2 * chunk) < target.band(fresh) < 0.02
+    worst = 0.0
+    for looks in range(1, G.LOOKS + 1):
+        games, band = chunk * looks, target.band(chunk * looks)
+        accept = [k for k in range(int(games * (win_rate - band)) - 1, int(games * (win_rate + band)) + 2)
+                  if abs(k / games - win_rate) <= band]
+        for i in range(-60, 61):
+            r = win_rate + i * 0.001
+            worst = max(worst, _binomial_mass(games, r, accept) * (1 - _binomial_mass(fresh, r, inside)))
+    assert 0 < worst <= G.SAFETY_TAIL

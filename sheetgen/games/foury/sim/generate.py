@@ -6,12 +6,16 @@
 2. Improve by simulation: hill climbing with racing.  A step changes one thing the designer did
    not keep (an event face, an item, a requirement count, a wall), pointed the way the target
    lies (harder when the map plays too easy) and is refused at once unless the lint accepts the
-   changed map with no finding.  Every candidate plays the same games (common random numbers:
-   the same seeds, so a difference is the map's, not the dice's); it first plays a short heat
-   and is dropped there when it is clearly further from the target than the map it would
-   replace (racing), else it plays the full evaluation and replaces the map when it is closer.
-3. Verify: a map whose estimate lies within the tolerance plays a fresh simulation on seeds the
-   search never used; it is the answer when that 95% interval lies within the tolerance.
+   changed map with no finding.  Every candidate plays the same games as the current map (common
+   random numbers: the same seeds, so a difference is the map's, not the dice's); its estimate is
+   the current map's plus that difference.  It first plays a short heat and is dropped there when
+   it is clearly further from the target than the map it would replace (racing), else it plays
+   the full evaluation and replaces the map when it is closer.
+3. Verify, aiming inside the tolerance: a map whose estimate lies within the band plays fresh
+   games on seeds the search never used, a chunk at a time; it is the answer when the
+   verification's estimate lies within the band of its size (Target.band): the band that keeps
+   the 95% interval of a later fresh check of Target.fresh_games() games within the tolerance
+   but for a chance of at most SAFETY_TAIL per look (the binomial numbers: docs/designing.md).
 
 Everything is seeded from --seed (the search's choices and the games), and the games' wins
 are sums, so the same seed gives the same map with any --cluster or none.
@@ -44,6 +48,14 @@ FOES = ("goblin", "orc", "troll")
 VERIFY_OFFSET = 1_000_003           # the verification's seed: seed + this (the search never plays it)
 HEAT = 120                          # the racing heat: games before a hopeless candidate is dropped
 FULL = 400                          # the least games of a candidate's full evaluation
+Z95 = 1.959963984540054
+FRESH_SHARE = 5                     # a fresh check's 95% half-width is a fifth of the tolerance
+SAFETY_Z = 3.3                      # standard errors kept between the verified estimate and a fresh miss
+# ... so that the chance, per look, that a map is accepted and a fresh check still misses is at most
+# this, for any true win rate: the exact binomial sums say so (tests/test_foury_generate.py computes
+# them; 6e-5 to 1e-4 at 20%-45% +- 5%, where the normal tail of SAFETY_Z, 5e-4, would be looser)
+SAFETY_TAIL = 1e-4
+LOOKS = 4                           # a verification plays fresh_games() in this many chunks at most
 
 
 @dataclass
@@ -54,10 +66,35 @@ class Target:
     def within(self, lo: float, hi: float) -> bool:
         return self.win_rate - self.tolerance <= lo and hi <= self.win_rate + self.tolerance
 
+    def variance(self) -> float:
+        """The most p(1-p) of a win rate within the tolerance (a binomial game's variance, at worst)."""
+        lo, hi = max(0.0, self.win_rate - self.tolerance), min(1.0, self.win_rate + self.tolerance)
+        x = 0.5 if lo <= 0.5 <= hi else (hi if hi < 0.5 else lo)
+        return x * (1 - x)
+
+    def fresh_games(self) -> int:
+        """The fresh check the promise is sized for: the games whose 95% half-width is tolerance/5
+        (9,604 at 45% +- 5%), also the most games one verification plays."""
+        return math.ceil((FRESH_SHARE * Z95) ** 2 * self.variance() / self.tolerance ** 2)
+
+    def band(self, games: int) -> float:
+        """How far from the target a verification's estimate over `games` games may lie for the map to
+        be the answer: a fresh check of fresh_games() games then misses the tolerance (its 95% interval
+        reaching outside) only when the two estimates differ by SAFETY_Z standard errors of their
+        difference: at most SAFETY_TAIL.  Negative: too few games to promise anything."""
+        if games <= 0:
+            return -1.0
+        q, f = self.variance(), self.fresh_games()
+        s_fresh, s_verify = math.sqrt(q / f), math.sqrt(q / games)
+        # room for the fresh estimate: the tolerance less its own 95% half-width (and 1/f for Wilson's
+        # small shift of the centre)
+        room = self.tolerance - Z95 * s_fresh - 1 / f
+        return room - SAFETY_Z * math.sqrt(s_fresh ** 2 + s_verify ** 2)
+
 
 @dataclass
 class Outcome:
-    text: str | None            # the map file (None: the budget ran out first, and nothing asked for it)
+    text: str | None            # the map file (the budget ran out first: None, see best_text)
     met: bool
     win_rate: float
     interval: tuple[float, float]
@@ -70,10 +107,14 @@ class Outcome:
     board: object = None                # the answer's board (for the checks' lines)
     reported: list = field(default_factory=list)    # checks failed that the search cannot change
     rejected: int = 0                   # maps within the target that failed a check the search can change
+    band: float = 0.0                   # the band the verified estimate lay within (Target.band)
+    looks: int = 0                      # verification looks in the search (each may accept: SAFETY_TAIL)
+    verified: bool = False              # best_text (budget ran out) was verified: win_rate/interval are its
 
 
-def check_target(win_rate: float, tolerance: float, budget: int, heroes: int) -> None:
-    """Exit 2 for a target no search can meet: outside (0, 1), or an interval the budget cannot narrow."""
+def check_target(win_rate: float, tolerance: float, budget: int, heroes: int, budget_check: bool = True) -> None:
+    """Exit 2 for a target no search can meet: outside (0, 1), or an interval the budget cannot narrow
+    (budget_check=False: the workbench's Suggest, which offers the closest map of a short search)."""
     problems = []
     if not 0.0 < win_rate < 1.0:
         problems.append(Problem(f"--win-rate {win_rate:g} cannot be met: a 95% interval of a finite run never "
@@ -83,12 +124,13 @@ def check_target(win_rate: float, tolerance: float, budget: int, heroes: int) ->
                                 expected="between 0 and 0.5, like 0.05"))
     if problems:
         raise InputError(problems)
-    p = win_rate
-    # games for a 95% half-width of the tolerance at the target itself (the least any verification needs)
-    need = math.ceil(1.96 ** 2 * p * (1 - p) / tolerance ** 2)
+    if not budget_check:
+        return
+    # the most games a verification plays (Target.fresh_games), and the search about as many again
+    need = Target(win_rate, tolerance).fresh_games()
     if need * 2 > budget * heroes:
-        raise InputError(Problem(f"--budget {budget} games cannot narrow a 95% interval to ±{tolerance:g} around "
-                                 f"{p:g}: the verification alone needs about {need} games, the search as many again",
+        raise InputError(Problem(f"--budget {budget} games cannot verify {win_rate:g} ± {tolerance:g}: the "
+                                 f"verification alone may play {need} games, the search as many again",
                                  path="--budget", expected=f"at least {need * 2 // heroes + 1} games, or a wider "
                                  f"--tolerance"))
 
@@ -299,51 +341,107 @@ def generate(values: dict, title: str, target: Target, player: Player, seed: int
              keep: set[str], from_file: bool = False, keep_best: bool = False, log=None) -> Outcome:
     rng = random.Random(f"sheetgen-generate/{seed}")
     heroes = len(player.heroes)
-    # the search's evaluation: a 95% half-width of the tolerance (the candidates share their seeds, so
-    # their differences are measured far closer than that); the verification: 0.6 of it, which
-    # leaves room for the estimate to sit off the target
     p = target.win_rate
-    # (never under FULL: on fewer shared seeds the search fits the map to those dice, not to the game)
-    full = max(FULL, min(2000, math.ceil(1.96 ** 2 * p * (1 - p) / target.tolerance ** 2)))
-    verify = max(full, math.ceil(1.96 ** 2 * p * (1 - p) / (target.tolerance * 0.6) ** 2))
+    # the search's evaluation: a 95% half-width of the tolerance (the candidates share their seeds, so
+    # their differences are measured far closer than that; never under FULL: on fewer shared seeds the
+    # search fits the map to those dice, not to the game)
+    full = max(FULL, min(2000, math.ceil(Z95 ** 2 * p * (1 - p) / target.tolerance ** 2)))
+    fresh = target.fresh_games()
+    chunk = math.ceil(fresh / LOOKS / heroes)   # per hero: the heroes' games pool
+    widest = target.band(chunk * LOOKS * heroes)    # the band of a whole verification
     text = render(title, values)
     fmap, findings = load_text(text)
     if fmap is None or findings:
         what = "; ".join(getattr(f, "message", None) or f.problem.message for f in findings)
         raise InputError(Problem(f"the map to start from is not clean ({what}): `sheetgen validate` it first",
                                  path="--from" if from_file else "--campaign"))
-    won, n = player.wins(text, seed, 0, full)
-    rate = won / n
+    # the candidates' common seeds come in three stretches: the heat, the full evaluation, and the fine
+    # one a candidate near the target plays before it may replace the current map (at 400 shared games
+    # the search's pick is often 2 or 3 points luckier than the map; the verification would pay for it)
+    # the fine evaluation: a standard error of two thirds of the widest band (none at a wide tolerance)
+    fine = max(full, 100 * math.ceil(1.5 ** 2 * target.variance() / widest ** 2 / 100))
+    stretches = ((0, HEAT), (HEAT, full), (full, fine))
+    played: dict = {}
+
+    def wins_to(map_text: str, stop: int) -> int:
+        """Wins over the common seeds 0..stop (stop: the end of a stretch), each stretch played once."""
+        total = 0
+        for a, b in stretches:
+            if a >= stop:
+                break
+            if (map_text, a) not in played:
+                played[(map_text, a)] = player.wins(map_text, seed, a, b)[0]
+            total += played[(map_text, a)]
+        return total
+
+    rate = wins_to(text, full) / (full * heroes)    # the current map's estimate (search and fresh games pooled)
+    weight = full * heroes                          # ... and the games behind it
     changes: list[str] = []
     candidates = 1
-    best = (abs(rate - p), text, values, rate)
+    # the closest map: (distance, verified?, text, rate, interval, games); a verified one beats any other
+    best = (abs(rate - p), False, text, rate, (float("nan"), float("nan")), 0)
+    verifications = 0
+    looks = 0
     tried_verify: set[str] = set()
     repairs: list[Finding] = []                 # checks the current map failed, to mend one at a time
     rejected = 0
+
+    def room(games: int) -> bool:
+        return player.played + games <= budget * heroes
+
     while player.played < budget * heroes:
-        if abs(rate - p) <= target.tolerance / 2 and text not in tried_verify:
+        if abs(rate - p) <= widest and text not in tried_verify and room(chunk * heroes):
             tried_verify.add(text)
-            chk = player.checks(text, seed + VERIFY_OFFSET, 0, verify)
+            # fresh games, a chunk at a time, on the verification's own seed; each verification its own
+            # block of games, so no two candidates are judged on the same dice
+            first = verifications * chunk * LOOKS
+            verifications += 1
+            chk = Checks()
+            accepted = False
+            while room(chunk * heroes) and chk.games < chunk * LOOKS * heroes:
+                start = first + chk.games // heroes
+                chk = chk + player.checks(text, seed + VERIFY_OFFSET, start, start + chunk)
+                v = chk.wins / chk.games
+                band = target.band(chk.games)
+                if band > 0:
+                    looks += 1
+                if band > 0 and abs(v - p) <= band:
+                    accepted = True
+                    break
+                # futility: were the map's rate what it played so far, the whole verification would end
+                # within the widest band in under 2.5% of runs: stop (a map really inside the band is
+                # stopped so about 5% of the time; the search goes on, nothing worse)
+                rest = chunk * LOOKS * heroes - chk.games
+                if abs(v - p) - widest > Z95 * math.sqrt(target.variance() * rest) / (chk.games + rest):
+                    break
             vw, vn = chk.wins, chk.games
+            if vn == 0:
+                continue
             lo, hi = wilson(vw, vn)
             if log:
-                log(f"verify: {vw / vn:.1%} (95% {lo:.1%}-{hi:.1%}) over {vn} fresh games")
-            if target.within(lo, hi):
+                log(f"verify: {vw / vn:.1%} (95% {lo:.1%}-{hi:.1%}) over {vn} fresh games"
+                    + (f", within {p:.0%} ± {target.band(vn) * 100:.1f} points" if accepted else ""))
+            if (False, abs(vw / vn - p)) < (not best[1], best[0]):        # verified beats unverified
+                best = (abs(vw / vn - p), True, text, vw / vn, (lo, hi), vn)
+            if accepted:
                 board = load_text(text)[0].board
                 failed = check_findings(chk, board, "zones" not in keep, "zones" not in keep)
                 fixable = [f for f in failed if f.fixable]
                 if not fixable:
                     return Outcome(text, True, vw / vn, (lo, hi), vn, player.played, candidates, changes,
-                                   checks=chk, board=board, reported=failed, rejected=rejected)
+                                   checks=chk, board=board, reported=failed, rejected=rejected,
+                                   band=target.band(vn), looks=looks)
                 # within the target but a check fails that a change can mend: not the answer
                 rejected += 1
                 repairs = fixable
                 if log:
                     log("rejected: " + "; ".join(f.text for f in fixable))
-            else:
-                # not there after all: the fresh games join the estimate, so the search's own seeds do
-                # not keep it on a map that only those dice favour
-                rate = (rate * full + vw) / (full + vn)
+            # the fresh games join the estimate, so the search's own seeds do not keep it on a map that
+            # only those dice favour
+            rate = (rate * weight + vw) / (weight + vn)
+            weight += vn
+        if not room(HEAT * heroes):
+            break
         if repairs:
             step = repair(values, repairs.pop(0), rate > p)
             mending = True
@@ -358,28 +456,39 @@ def generate(values: dict, title: str, target: Target, player: Player, seed: int
         if cmap is None or cfind:
             continue                                   # only maps the lint accepts with no finding
         candidates += 1
-        hw, hn = player.wins(cand_text, seed, 0, HEAT)
-        heat_rate = hw / hn
-        # racing: the incumbent's own rate over the heat would be within about this much of its full rate
-        margin = 1.96 * math.sqrt(max(heat_rate * (1 - heat_rate), 0.05) / hn)
-        # (a repair only has to stay near the target: it is dropped when clearly outside half the tolerance)
-        bar = max(abs(rate - p), target.tolerance / 2) if mending else abs(rate - p)
+        hn = HEAT * heroes
+        # the candidate's estimate: the current map's, moved by their difference on the same games
+        heat_rate = rate + (wins_to(cand_text, HEAT) - wins_to(text, HEAT)) / hn
+        # racing: the candidate's rate over the full evaluation would be within about this much of the heat's
+        margin = Z95 * math.sqrt(max(heat_rate * (1 - heat_rate), 0.05) / hn)
+        # (a repair only has to stay near the target: it is dropped when clearly outside the band)
+        bar = max(abs(rate - p), widest) if mending else abs(rate - p)
         if abs(heat_rate - p) - margin > bar:
             continue
-        rw, rn = hw, hn
-        if full > HEAT:
-            w2, n2 = player.wins(cand_text, seed, HEAT, full)
-            rw, rn = rw + w2, rn + n2
-        cand_rate = rw / rn
-        if abs(cand_rate - p) < abs(rate - p) or (mending and abs(cand_rate - p) <= target.tolerance / 2):
+        if not room((full - HEAT) * heroes):
+            break
+        n = full
+        cand_rate = rate + (wins_to(cand_text, n) - wins_to(text, n)) / (n * heroes)
+        if fine > full and room(2 * (fine - full) * heroes) \
+                and abs(cand_rate - p) <= widest + Z95 * math.sqrt(target.variance() / (full * heroes)) \
+                and (abs(cand_rate - p) < abs(rate - p) or mending):
+            # near the target: the fine evaluation decides (the current map plays those seeds too, once)
+            n = fine
+            cand_rate = rate + (wins_to(cand_text, n) - wins_to(text, n)) / (n * heroes)
+        if abs(cand_rate - p) < abs(rate - p) or (mending and abs(cand_rate - p) <= widest):
             values, text, rate = cand_values, cand_text, cand_rate
+            weight = n * heroes
             changes.append(f"{what} (win rate {cand_rate:.1%})")
             if log:
                 log(f"{what}: win rate {cand_rate:.1%}")
-            if abs(rate - p) < best[0]:
-                best = (abs(rate - p), text, values, rate)
-    return Outcome(best[1] if keep_best else None, False, best[3], (float("nan"), float("nan")), 0,
-                   player.played, candidates, changes, best_text=best[1])
+            if not best[1] and abs(rate - p) < best[0]:
+                best = (abs(rate - p), False, text, rate, (float("nan"), float("nan")), 0)
+        else:
+            for a, _ in stretches:                  # a refused candidate's games are not needed again
+                played.pop((cand_text, a), None)
+    _, verified, best_text, best_rate, best_interval, best_games = best
+    return Outcome(best_text if keep_best else None, False, best_rate, best_interval, best_games,
+                   player.played, candidates, changes, best_text=best_text, looks=looks, verified=verified)
 
 
 def heroes_for(hero: str | None) -> list:
@@ -395,6 +504,10 @@ def header_lines(outcome: Outcome, target: Target, policy: str, hero: str | None
              f"{' (every hero, free traits and the four, pooled)' if hero == 'all' else ''}.",
              f"Result: wins {outcome.win_rate:.1%} (95% interval {lo:.1%} to {hi:.1%}) over {outcome.verify_games} "
              f"fresh games on seeds the search never played (seed {seed} + {VERIFY_OFFSET}).",
+             f"Aimed inside the tolerance: the estimate lies within {target.win_rate:.0%} ± "
+             f"{outcome.band * 100:.1f} points, so a fresh check of {target.fresh_games():,} more games puts its 95% "
+             f"interval within ± {target.tolerance:.0%} but for a chance under 1 in {round(1 / SAFETY_TAIL):,} "
+             f"(per look; {outcome.looks} look(s) in this search).",
              f"Search: {outcome.candidates} candidate maps, {outcome.games} games in all (hill climbing, each step "
              f"raced over {HEAT} games first)."]
     if outcome.changes:
