@@ -11,7 +11,8 @@ check generate's promise is sized for; checked: sim/checks.py) and counted:
 - time per map (the search and its verification, one process each).
 
     python bench/bench_generate.py [--maps N] [--quick] [--jobs J] [--size 9x9] [--campaign ancient]
-                                   [--results FILE.jsonl]
+                                   [--results FILE.jsonl] [--from K]
+  --from K: only maps K to N-1, their rows added to the results file (a run cut short, resumed)
 
 `--cluster-figures` instead measures what the search's game batches cost on a two-worker local
 Dask cluster (the extra sheetgen[cluster]) against one local process: games/s, the overhead per
@@ -192,11 +193,12 @@ def main(argv: list[str]) -> int:
     out_path = argv[argv.index("--results") + 1] if "--results" in argv else "bench-generate-results.jsonl"
     columns, rows = (int(n) for n in size.lower().split("x"))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    tasks = [(i, columns, rows, campaign) for i in range(maps)]
+    start = int(argv[argv.index("--from") + 1]) if "--from" in argv else 0
+    tasks = [(i, columns, rows, campaign) for i in range(start, maps)]
     import sheetgen.games.foury.sim.generate  # noqa: F401  (loaded before the workers fork: one code for all)
     t = time.perf_counter()
     results = []
-    sink = open(out_path, "w", encoding="utf-8")        # one JSON line a map, as each ends
+    sink = open(out_path, "a" if start else "w", encoding="utf-8")      # one JSON line a map, as each ends
 
     def done(row: dict) -> None:        # a line as each map ends (stderr), so a long run shows its way
         results.append(row)
