@@ -25,12 +25,11 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Mapping
 
-import cv2
 import numpy as np
 
 from ..draw import scanmarks as SM
 from ..draw.scanmarks import SheetIdentity
-from .image import finders_found, function_modules, module_footprints, qr_crop
+from .image import finders_found, function_modules, grid_darkness, module_footprints, qr_crop
 
 MIN_AGREEMENT = 0.35        # the photo's modules agree with the candidate's code (_agreement, -1 .. 1)
 MIN_MARGIN = 0.10           # the best candidate ahead of the next by this much
@@ -87,26 +86,12 @@ def soft_modules(gray: np.ndarray, loc, blur_mm: float) -> list[tuple[int, np.nd
     crop, origin = qr_crop(gray, loc, k, reach + 1.0)
     src = crop.astype(np.float32)
     out = []
-    per_module, quiet = 4, 2
     for n in (21, 25):
         found = finders_found(src, (qx, qy, qs), origin, k, n, blur_mm, reach)
         if not found or min(f[2] for f in found) < 0.3:
             continue
         m = qs / n
-        d0 = np.array(found[0][:2])
-        di = (np.array(found[1][:2]) - d0) / (n - 7)
-        dj = (np.array(found[2][:2]) - d0) / (n - 7)
-        t = (np.arange((n + 2 * quiet) * per_module) + 0.5) / per_module - quiet
-        uu, vv = np.meshgrid(t, t)
-        xs = ((qx - origin[0] + d0[0]) + uu * (m + di[0]) + vv * dj[0]) * k - 0.5
-        ys = ((qy - origin[1] + d0[1]) + uu * di[1] + vv * (m + dj[1])) * k - 0.5
-        seen = cv2.remap(src, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
-        ring = (uu < -0.3) | (uu > n + 0.3) | (vv < -0.3) | (vv > n + 0.3)
-        plane = np.stack([np.ones(int(ring.sum())), uu[ring], vv[ring]], axis=1)
-        coef = np.linalg.lstsq(plane, seen[ring], rcond=None)[0]
-        paper = coef[0] + coef[1] * uu + coef[2] * vv
-        darkness = 1.0 - seen / np.maximum(paper, 1.0)
+        t, darkness = grid_darkness(src, found, (qx, qy, qs), origin, k, n)
         known, dark = function_modules(n)
         for spread in (1.0, 1.3):
             F = module_footprints(t, n, spread * blur_mm / m)
@@ -117,9 +102,6 @@ def soft_modules(gray: np.ndarray, loc, blur_mm: float) -> list[tuple[int, np.nd
             out.append((n, (modules - level) / scale))
     return out
 
-
-# -- the code's grid in the photo: as image.read_qr_grid samples it (these are its helpers, the
-# same text: image.py keeps them private, and the sampling must match the reader's) ------------
 
 def _agreement(soft: np.ndarray, code: np.ndarray, known: np.ndarray) -> float:
     """How well the photo's modules agree with a code, -1 .. 1: each module the codes do not all

@@ -757,6 +757,31 @@ def finders_found(src, box, origin, k, n, blur_mm, reach):
     return found
 
 
+def grid_darkness(src: np.ndarray, found, box: tuple, origin: tuple, k: float, n: int,
+                  per_module: int = 4, quiet: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """(t, darkness): the code's n x n grid and its quiet zone sampled per_module times a module
+    (t: the module coordinate of each sample, one axis), each sample's darkness against the paper
+    fitted as a plane on the quiet ring.  Module coordinates (u, v) -> crop pixels: the
+    homography's grid, moved and sheared by the finders' shifts (d0 at the first, growing
+    linearly to the other two)."""
+    qx, qy, qs = box
+    m = qs / n
+    d0 = np.array(found[0][:2])
+    di = (np.array(found[1][:2]) - d0) / (n - 7)
+    dj = (np.array(found[2][:2]) - d0) / (n - 7)
+    t = (np.arange((n + 2 * quiet) * per_module) + 0.5) / per_module - quiet
+    uu, vv = np.meshgrid(t, t)
+    xs = ((qx - origin[0] + d0[0]) + uu * (m + di[0]) + vv * dj[0]) * k - 0.5
+    ys = ((qy - origin[1] + d0[1]) + uu * di[1] + vv * (m + dj[1])) * k - 0.5
+    seen = cv2.remap(src, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+    ring = (uu < -0.3) | (uu > n + 0.3) | (vv < -0.3) | (vv > n + 0.3)
+    plane = np.stack([np.ones(int(ring.sum())), uu[ring], vv[ring]], axis=1)
+    coef = np.linalg.lstsq(plane, seen[ring], rcond=None)[0]
+    paper = coef[0] + coef[1] * uu + coef[2] * vv
+    return t, 1.0 - seen / np.maximum(paper, 1.0)
+
+
 def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1) -> str | None:
     """The QR code read module by module where the sheet drew it, for codes too small or soft
     for a detector to find (a module is 1.3 to 2 pixels in a 2 MP photo).
@@ -782,25 +807,9 @@ def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1) -> str |
         found = finders_found(src, (qx, qy, qs), origin, k, n, blur_mm, reach)
         if found and min(f[2] for f in found) >= 0.4:
             candidates.append((min(f[2] for f in found), n, found))
-    per_module, quiet = 4, 2
     for _, n, found in sorted(candidates, reverse=True):
         m = qs / n
-        # module coordinates (u, v) -> crop pixels: the homography's grid, moved and sheared
-        # by the finders' shifts (d0 at the first, growing linearly to the other two)
-        d0 = np.array(found[0][:2])
-        di = (np.array(found[1][:2]) - d0) / (n - 7)
-        dj = (np.array(found[2][:2]) - d0) / (n - 7)
-        t = (np.arange((n + 2 * quiet) * per_module) + 0.5) / per_module - quiet
-        uu, vv = np.meshgrid(t, t)
-        xs = ((qx - origin[0] + d0[0]) + uu * (m + di[0]) + vv * dj[0]) * k - 0.5
-        ys = ((qy - origin[1] + d0[1]) + uu * di[1] + vv * (m + dj[1])) * k - 0.5
-        seen = cv2.remap(src, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
-        ring = (uu < -0.3) | (uu > n + 0.3) | (vv < -0.3) | (vv > n + 0.3)
-        plane = np.stack([np.ones(int(ring.sum())), uu[ring], vv[ring]], axis=1)
-        coef = np.linalg.lstsq(plane, seen[ring], rcond=None)[0]
-        paper = coef[0] + coef[1] * uu + coef[2] * vv
-        darkness = 1.0 - seen / np.maximum(paper, 1.0)
+        t, darkness = grid_darkness(src, found, (qx, qy, qs), origin, k, n)
         known, dark = function_modules(n)
         for spread in (1.0, 1.3, 1.6, 0.75):
             F = module_footprints(t, n, spread * blur_mm / m)
