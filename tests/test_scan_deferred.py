@@ -25,10 +25,10 @@ def _reference_crossing(region, line):
     """A line region's part clear of a stairs line, sampled point by point in plain Python (what
     _clear_parts does for all regions at once): False where the line does not reach it or only at a
     tip, None where it runs along all of it, else (start, end) as shares of the region's length."""
-    x1, y1, x2, y2, band = region.geometry[:5]
-    g = region.geometry
-    gap = g[6] if len(g) > 6 and g[6] is not None else 0.0
-    whole = foury._between_centres(line.geometry)
+    x1, y1, x2, y2 = region.shape.ends
+    band = region.shape.band
+    gap = region.shape.gap or 0.0
+    whole = foury._between_centres(line.shape)
     reach = band / 2 + foury.CLEAR_REACH
     n = foury.CLEAR_SAMPLES
     clear = []
@@ -81,8 +81,8 @@ def test_the_stairs_lines_cross_what_sampling_every_point_says(name):
             if want is None:
                 assert part is None, (region.id, line.id)
             else:
-                x1, y1, x2, y2 = region.geometry[:4]
-                got = by_id[part].geometry[:4]
+                x1, y1, x2, y2 = region.shape.ends
+                got = by_id[part].shape.ends
                 assert got == pytest.approx(foury._trim(x1, y1, x2, y2, *want)), (region.id, line.id)
     assert checked > 500 and crossed_somewhere > 20
 

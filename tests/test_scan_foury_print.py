@@ -132,7 +132,7 @@ def test_the_part_beside_the_zone_letter_is_clear_of_its_print():
     assert len(besides) > 20
     for r in besides:
         cell = r.id[len("beside-"):]
-        assert r.geometry[0] >= layout.labels[cell][2] + LABEL_CLEAR - 1e-9
+        assert r.shape.x >= layout.labels[cell][2] + LABEL_CLEAR - 1e-9
         assert not layout.items.get(cell)                 # an icon beside the zone letter: not read there
 
 

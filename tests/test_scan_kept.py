@@ -135,12 +135,11 @@ def test_the_overlay_outlines_every_region_in_the_colour_of_its_reading(flats):
     assert marked and empty
 
     def outline_colours(reading):
-        g = reading.region.geometry
-        if len(g) >= 5 and reading.region.kind == LINE:
-            x1, y1, x2, y2 = g[:4]
-            x, y = (x1 + x2) / 2, (y1 + y2) / 2
+        g = reading.region.shape
+        if reading.region.kind == LINE:
+            x, y = (g.x1 + g.x2) / 2, (g.y1 + g.y2) / 2
         else:
-            x, y = g[0], g[1] + g[3] / 2             # a box's left edge, half way down
+            x, y = g.x, g.y + g.h / 2               # a box's left edge, half way down
         c, r = int(round(x * kx)), int(round(y * ky))
         return {tuple(int(v) for v in overlay[rr, cc]) for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)}
     hits = sum(tuple(MARKED) in outline_colours(r) for r in marked)

@@ -7,7 +7,8 @@ which regions its pages have (taken from the drawing model by their stable ids),
 the readings mean (a `SheetView`) and how they square with the rules and with a play
 record.
 
-Region kinds, each a way a pencil marks paper:
+Region kinds, each a way a pencil marks paper, with the fields of its shape (a Region's `shape`: BoxShape,
+LineShape, DotShape, AreaShape, FillShape below; a game makes them by name, the optional ones in brackets):
     BOX   (x, y, w, h[, strokes]): a box crossed, filled (blacked out) or left empty; strokes: mm inside its
           outline, the window a cross's two strokes are read in (along its diagonals, against the box's
           own paper and print), None: its mean darkness decides
@@ -35,8 +36,8 @@ Region kinds, each a way a pencil marks paper:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Mapping, cast
 
 if TYPE_CHECKING:               # for annotations only (this module stays the standard library's)
     import random
@@ -47,27 +48,150 @@ BOX, LINE, DOT, AREA, FILL = "box", "line", "dot", "area", "fill"
 EMPTY, MARKED, CROSSED, FILLED = "empty", "marked", "crossed", "filled"
 
 
+# -- a region's shape: its kind's geometry by name (the fields the docstring above lists) -------------
+
+@dataclass(frozen=True, slots=True)
+class BoxShape:
+    """A BOX: its outline; strokes: mm inside it, the window a cross's strokes are read in (None: its
+    mean darkness decides)."""
+    x: float
+    y: float
+    w: float
+    h: float
+    strokes: float | None = None
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        return (self.x, self.y, self.x + self.w, self.y + self.h)
+
+
+@dataclass(frozen=True, slots=True)
+class LineShape:
+    """A LINE: from (x1, y1) to (x2, y2), read across `band` mm (the rest: this module's docstring)."""
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    band: float
+    black: float | None = None          # mm of black across the band that make a point penciled
+    gap: float | None = None            # the share of its middle not read
+    share: float | None = None          # the share of its length penciled from which it reads marked
+    twin: float | None = None           # mm across: the parallel line read with it
+    as_printed: bool = False            # seen where the print itself leaves paper
+    centre: float | None = None         # read by its centre band against its sides, from this contrast
+
+    @property
+    def ends(self) -> tuple[float, float, float, float]:
+        """(x1, y1, x2, y2): the segment."""
+        return (self.x1, self.y1, self.x2, self.y2)
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        half = self.band / 2
+        return (min(self.x1, self.x2) - half, min(self.y1, self.y2) - half,
+                max(self.x1, self.x2) + half, max(self.y1, self.y2) + half)
+
+
+@dataclass(frozen=True, slots=True)
+class DotShape:
+    """A DOT: its centre and radius."""
+    cx: float
+    cy: float
+    r: float
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        return (self.cx - self.r, self.cy - self.r, self.cx + self.r, self.cy + self.r)
+
+
+@dataclass(frozen=True, slots=True)
+class AreaShape:
+    """An AREA: its rectangle; mean: its threshold (None: the default); around, gap: the strips of paper
+    beside it it is measured against (around None or 0: none; gap None: 0.2 mm)."""
+    x: float
+    y: float
+    w: float
+    h: float
+    mean: float | None = None
+    around: float | None = None
+    gap: float | None = None
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        return (self.x, self.y, self.x + self.w, self.y + self.h)
+
+
+@dataclass(frozen=True, slots=True)
+class FillShape:
+    """A FILL: its rectangle; mean: its threshold (None: the default); dx, dy: its twin's offset (0, 0: none)."""
+    x: float
+    y: float
+    w: float
+    h: float
+    mean: float | None = None
+    dx: float = 0.0
+    dy: float = 0.0
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        return (self.x, self.y, self.x + self.w, self.y + self.h)
+
+
+Shape = BoxShape | LineShape | DotShape | AreaShape | FillShape
+SHAPES: dict[str, type] = {BOX: BoxShape, LINE: LineShape, DOT: DotShape, AREA: AreaShape, FILL: FillShape}
+
+
+def shape_of(kind: str, geometry: Shape | tuple[Any, ...]) -> Shape:
+    """A region's shape: GEOMETRY itself where it is already its kind's Shape, else a tuple in the
+    kind's field order made one (a None where a default is meant takes it)."""
+    cls = SHAPES.get(kind)
+    if cls is None:
+        raise ValueError(f"unknown region kind {kind}")
+    if isinstance(geometry, Shape):
+        if not isinstance(geometry, cls):
+            raise ValueError(f"a {kind} region with the shape of another kind: {geometry}")
+        return geometry
+    shape = cast(Shape, cls(*geometry))
+    if isinstance(shape, LineShape):            # as_printed: 1, True, None in the tuple
+        return replace(shape, as_printed=bool(shape.as_printed))
+    if isinstance(shape, FillShape):            # a twin's offset given as None: none
+        return replace(shape, dx=shape.dx or 0.0, dy=shape.dy or 0.0)
+    return shape
+
+
+# -- a region's id parsed: what it is of, by its game's grammar ---------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class RegionKey:
+    """A region's id parsed once, by its game's grammar (the game's scan module makes it; a malformed
+    id is a ValueError there): what every part of the game reads instead of splitting the id again.
+    prefix: what the region is ('path', 'wall', 'track-hearts' ...); cells: the cells or squares it
+    is of or between, in the id's order, as the game names them; side: the side of its first cell
+    it lies on ('N', 'E', 'S', 'W', '' none); number: a box's number in its row; page: the sheet's
+    prefix on a page of several sheets ('p2-', '' none); clear_of: for a part of a region clear of
+    another region's mark, that region's key."""
+    prefix: str
+    cells: tuple[Any, ...] = ()
+    side: str = ""
+    number: int | None = None
+    page: str = ""
+    clear_of: RegionKey | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Region:
     """One place a player may mark: id (the drawing model's id where it has one), kind (BOX,
-    LINE, DOT, AREA), geometry in page mm, and role (what it is for the game: 'wall', 'track
-    box', ...: misreads are counted by role)."""
+    LINE, DOT, AREA, FILL), shape (its kind's Shape, in page mm: a tuple in the kind's field order is
+    taken too), role (what it is for the game: 'wall', 'track box', ...: misreads are counted by
+    role) and key (its id parsed by the game that made it; None where no game did)."""
     id: str
     kind: str
-    geometry: tuple[float, ...]
+    shape: Shape
     role: str
+    key: RegionKey | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.shape, SHAPES.get(self.kind, ())):
+            object.__setattr__(self, "shape", shape_of(self.kind, self.shape))
 
     def bounds(self) -> tuple[float, float, float, float]:
         """(x0, y0, x1, y1) in mm."""
-        g = self.geometry
-        if self.kind == LINE:
-            x1, y1, x2, y2, band = g[:5]
-            return (min(x1, x2) - band / 2, min(y1, y2) - band / 2, max(x1, x2) + band / 2, max(y1, y2) + band / 2)
-        if self.kind == DOT:
-            cx, cy, r = g
-            return (cx - r, cy - r, cx + r, cy + r)
-        x, y, w, h = g[:4]
-        return (x, y, x + w, y + h)
+        return self.shape.bounds()
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,8 +2,10 @@
 (transforms applied), so a game can take its regions by the ids its sheets carry."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+# a Region's shape by name lives in the contract (the standard library's): here for the readers of old
+from .contract import AreaShape, BoxShape, DotShape, FillShape, LineShape, Shape, shape_of  # noqa: F401
 from ..draw.model import Circle, Group, Image, Line, Path, Polygon, Rect, Text, compose
 
 
@@ -119,81 +121,3 @@ def bounds(item, transform=None) -> tuple[float, float, float, float] | None:
 def transformed_points(item, transform=None) -> list[tuple[float, float]]:
     return [_apply(transform, x, y) for x, y in _points(item)]
 
-
-# -- a Region's geometry by name (sheetgen.scan.contract: the tuple each kind's region carries) -----------
-
-@dataclass(frozen=True, slots=True)
-class BoxShape:
-    """A BOX: its outline; strokes: mm inside it, the window a cross's strokes are read in (None: its
-    mean darkness decides)."""
-    x: float
-    y: float
-    w: float
-    h: float
-    strokes: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class LineShape:
-    """A LINE: from (x1, y1) to (x2, y2), read across `band` mm (the rest: sheetgen.scan.contract)."""
-    x1: float
-    y1: float
-    x2: float
-    y2: float
-    band: float
-    black: float | None = None          # mm of black across the band that make a point penciled
-    gap: float | None = None            # the share of its middle not read
-    share: float | None = None          # the share of its length penciled from which it reads marked
-    twin: float | None = None           # mm across: the parallel line read with it
-    as_printed: bool = False            # seen where the print itself leaves paper
-    centre: float | None = None         # read by its centre band against its sides, from this contrast
-
-
-@dataclass(frozen=True, slots=True)
-class DotShape:
-    """A DOT: its centre and radius."""
-    cx: float
-    cy: float
-    r: float
-
-
-@dataclass(frozen=True, slots=True)
-class AreaShape:
-    """An AREA: its rectangle; mean: its threshold (None: the default); around, gap: the strips of paper
-    beside it it is measured against (around None or 0: none; gap None: 0.2 mm)."""
-    x: float
-    y: float
-    w: float
-    h: float
-    mean: float | None = None
-    around: float | None = None
-    gap: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class FillShape:
-    """A FILL: its rectangle; mean: its threshold (None: the default); dx, dy: its twin's offset (0, 0: none)."""
-    x: float
-    y: float
-    w: float
-    h: float
-    mean: float | None = None
-    dx: float = 0.0
-    dy: float = 0.0
-
-
-Shape = BoxShape | LineShape | DotShape | AreaShape | FillShape
-_SHAPES: dict[str, type] = {"box": BoxShape, "line": LineShape, "dot": DotShape, "area": AreaShape, "fill": FillShape}
-
-
-def shape_of(kind: str, geometry: tuple) -> Shape:
-    """A region's geometry tuple by name (its kind's Shape); a None where a default is meant takes it."""
-    cls = _SHAPES.get(kind)
-    if cls is None:
-        raise ValueError(f"unknown region kind {kind}")
-    shape = cls(*geometry)
-    if isinstance(shape, LineShape):            # as_printed: 1, True, None in the tuple
-        return replace(shape, as_printed=bool(shape.as_printed))
-    if isinstance(shape, FillShape):            # a twin's offset given as None: none
-        return replace(shape, dx=shape.dx or 0.0, dy=shape.dy or 0.0)
-    return shape

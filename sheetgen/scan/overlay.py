@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .contract import BOX, DOT, FILL, LINE, AREA
+from .contract import AreaShape, BoxShape, DotShape, FillShape, LineShape
 
 MARKED = (40, 160, 40)          # BGR
 EMPTY = (220, 200, 150)
@@ -43,20 +43,17 @@ def overlay_image(result) -> np.ndarray:
     shapes: dict = {}
     circles = []
     for r in result.readings.values():
-        g = r.region.geometry
+        g = r.region.shape
         colour = HIDDEN if r.hidden else UNCERTAIN if r.uncertain else MARKED if r.marked else EMPTY
         thick = 2 if (r.marked or r.uncertain) and not r.hidden else 1
-        if r.region.kind in (BOX, AREA, FILL):
-            x, y, w, h = g[:4]
-            (x0, y0), (x1, y1) = pt(x, y), pt(x + w, y + h)
+        if isinstance(g, (BoxShape, AreaShape, FillShape)):
+            (x0, y0), (x1, y1) = pt(g.x, g.y), pt(g.x + g.w, g.y + g.h)
             shapes.setdefault((colour, thick, True), []).append([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
-        elif r.region.kind == LINE:
-            x1, y1, x2, y2, band = g[:5]
-            width = max(1, int(band * kx * 0.35)) if r.marked or r.uncertain else 1
-            shapes.setdefault((colour, width, False), []).append([pt(x1, y1), pt(x2, y2)])
-        elif r.region.kind == DOT:
-            cx, cy, rad = g
-            circles.append((colour, pt(cx, cy), max(2, int(round(rad * 1.6 * kx))), thick))
+        elif isinstance(g, LineShape):
+            width = max(1, int(g.band * kx * 0.35)) if r.marked or r.uncertain else 1
+            shapes.setdefault((colour, width, False), []).append([pt(g.x1, g.y1), pt(g.x2, g.y2)])
+        elif isinstance(g, DotShape):
+            circles.append((colour, pt(g.cx, g.cy), max(2, int(round(g.r * 1.6 * kx))), thick))
     order = {EMPTY: 0, HIDDEN: 1, MARKED: 2, UNCERTAIN: 3}
     for (colour, width, closed), polys in sorted(shapes.items(), key=lambda kv: (order[kv[0][0]], kv[0][1:])):
         cv2.polylines(img, [np.array(p, np.int32) for p in polys], closed, colour, width)

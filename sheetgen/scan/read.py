@@ -32,7 +32,7 @@ import numpy as np
 from .contract import (AREA, AREA_FEW_SEEN, BOX, CROSSED, EMPTY, FILL, FILLED, HIDDEN, LINE, MARKED, Region,
                        RegionReading)
 from .confidence import GROUP
-from .geometry import AreaShape, BoxShape, FillShape, LineShape, shape_of
+from .geometry import AreaShape, BoxShape, FillShape, LineShape
 from .sheet import Kept
 
 TOLERANCE = 0.4             # mm: how far a printed edge may be from where the template has it
@@ -513,7 +513,7 @@ class Plan:
         centre_xs, centre_ys, centre_spans, centre_thrs, centre_index = [], [], [], [], []
         reach = CENTRE_REACH + CENTRE_SIDES[1]
         centre_across = (np.arange(-round(reach / CENTRE_STEP), round(reach / CENTRE_STEP) + 1) * CENTRE_STEP)[:, None]
-        shapes = [shape_of(r.kind, r.geometry) for r in regions]
+        shapes = [r.shape for r in regions]
         for i, g in enumerate(shapes):
             if isinstance(g, (BoxShape, AreaShape, FillShape)):
                 x, y, w, h = g.x, g.y, g.w, g.h
@@ -702,7 +702,7 @@ def _gathered(groups: list) -> tuple:
 
 def _group(region: Region) -> str:
     """How a region is measured: its kind, and the variant its geometry asks for."""
-    g = shape_of(region.kind, region.geometry)
+    g = region.shape
     if isinstance(g, BoxShape):
         return "box-strokes" if g.strokes is not None else "box"
     if isinstance(g, LineShape):
@@ -714,7 +714,7 @@ def _group(region: Region) -> str:
 
 def _threshold(region: Region) -> float:
     """The measure from which a region reads marked (a BOX: crossed), its own where its geometry says."""
-    g = shape_of(region.kind, region.geometry)
+    g = region.shape
     if isinstance(g, LineShape):
         return g.share if g.share is not None else LINE_MARKED
     if isinstance(g, AreaShape):

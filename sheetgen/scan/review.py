@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .contract import BOX, CROSSED, DOT, EMPTY, FILL, FILLED, LINE, MARKED, RegionReading
+from .contract import BOX, CROSSED, EMPTY, FILL, FILLED, MARKED, DotShape, LineShape, RegionReading
 
 PERSON = "person"               # who made a correction (the only kind today: extendable)
 CROP_MM = 9.0                   # the paper shown around a region in its close-up
@@ -198,15 +198,12 @@ class ReviewSession:
 
 def shape_of(region) -> dict:
     """A region's outline in page mm, for the page's SVG: a rect, a line or a circle."""
-    g = region.geometry
-    if region.kind == LINE:
-        x1, y1, x2, y2, band = g[:5]
-        return {"line": [round(v, 2) for v in (x1, y1, x2, y2)], "band": round(band, 2)}
-    if region.kind == DOT:
-        cx, cy, r = g[:3]
-        return {"circle": [round(cx, 2), round(cy, 2), round(r, 2)]}
-    x, y, w, h = g[:4]
-    return {"rect": [round(v, 2) for v in (x, y, w, h)]}
+    g = region.shape
+    if isinstance(g, LineShape):
+        return {"line": [round(v, 2) for v in g.ends], "band": round(g.band, 2)}
+    if isinstance(g, DotShape):
+        return {"circle": [round(g.cx, 2), round(g.cy, 2), round(g.r, 2)]}
+    return {"rect": [round(v, 2) for v in (g.x, g.y, g.w, g.h)]}
 
 
 def taps_needed(result, truth: dict[str, str]) -> tuple[int, int, int]:

@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from sheetgen.scan.contract import AREA, BOX, CROSSED, EMPTY, FILL, FILLED, LINE, MARKED, Difference, GameScanner, \
-    Region, SheetView
+from sheetgen.scan.contract import (AREA, BOX, CROSSED, EMPTY, FILL, FILLED, LINE, MARKED, AreaShape, BoxShape, Difference,
+                                    FillShape, GameScanner, LineShape, Region, SheetView)
 
 EDGE_BAND = 1.4              # mm across an edge's wall region
 EDGE_BLACK = 0.08            # mm of black across it for a pencil wall (a grid line is printed, not counted)
@@ -169,29 +169,32 @@ class ExplorationScanner(GameScanner):
             x1, y1, x2, y2 = g.edge(x, y, side)
             t = 0.15
             a = (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t, x1 + (x2 - x1) * (1 - t), y1 + (y2 - y1) * (1 - t))
-            out.append(Region(f"edge-{x}-{y}-{side}", LINE, (*a, EDGE_BAND, EDGE_BLACK), "wall"))
+            out.append(Region(f"edge-{x}-{y}-{side}", LINE, LineShape(*a, band=EDGE_BAND, black=EDGE_BLACK), "wall"))
             mx, my = (x1 + x2) / 2, (y1 + y2) / 2
             # the box's side beyond the edge (below it, right of it), read with its twin inside square x,y
             o = DOOR_OUT * off
             if side == "S":
-                out.append(Region(f"door-{x}-{y}-{side}", LINE, (mx - half, my + o, mx + half, my + o, 0.9, None, None,
-                                                                 DOOR_SHARE, -2 * o), "door"))
-                out.append(Region(f"fill-{x}-{y}-{side}", FILL, (mx - half, my + 0.56 * off, 2 * half, 0.26 * off,
-                                                                 FILLED_DOOR, 0.0, -1.38 * off), "explored door"))
+                out.append(Region(f"door-{x}-{y}-{side}", LINE, LineShape(mx - half, my + o, mx + half, my + o, band=0.9,
+                                                                          share=DOOR_SHARE, twin=-2 * o), "door"))
+                out.append(Region(f"fill-{x}-{y}-{side}", FILL,
+                                  FillShape(x=mx - half, y=my + 0.56 * off, w=2 * half, h=0.26 * off, mean=FILLED_DOOR,
+                                            dx=0.0, dy=-1.38 * off), "explored door"))
             else:
-                out.append(Region(f"door-{x}-{y}-{side}", LINE, (mx + o, my - half, mx + o, my + half, 0.9, None, None,
-                                                                 DOOR_SHARE, 2 * o), "door"))
-                out.append(Region(f"fill-{x}-{y}-{side}", FILL, (mx + 0.56 * off, my - half, 0.26 * off, 2 * half,
-                                                                 FILLED_DOOR, -1.38 * off, 0.0), "explored door"))
+                out.append(Region(f"door-{x}-{y}-{side}", LINE, LineShape(mx + o, my - half, mx + o, my + half, band=0.9,
+                                                                          share=DOOR_SHARE, twin=2 * o), "door"))
+                out.append(Region(f"fill-{x}-{y}-{side}", FILL,
+                                  FillShape(x=mx + 0.56 * off, y=my - half, w=0.26 * off, h=2 * half, mean=FILLED_DOOR,
+                                            dx=-1.38 * off, dy=0.0), "explored door"))
         for y in range(1, g.rows + 1):
             for x in range(1, g.cols + 1):
                 left, top = g.corner(x, y)
-                out.append(Region(f"note-{x}-{y}", AREA, (left + 0.3 * sq, top + 0.38 * sq, 0.4 * sq, 0.34 * sq,
-                                                          NOTE_MARKED, NOTE_AROUND * sq, NOTE_GAP * sq),
-                                  "room number"))
+                out.append(Region(f"note-{x}-{y}", AREA,
+                                  AreaShape(x=left + 0.3 * sq, y=top + 0.38 * sq, w=0.4 * sq, h=0.34 * sq, mean=NOTE_MARKED,
+                                            around=NOTE_AROUND * sq, gap=NOTE_GAP * sq), "room number"))
         for pid, p in sheet._where.items():
             if re.match(r"^time-\d+$", pid):
-                out.append(Region(pid, BOX, p.rect, "time box"))
+                x, y, w, h = p.rect
+                out.append(Region(pid, BOX, BoxShape(x=x, y=y, w=w, h=h), "time box"))
         return out
 
     def interpret(self, sheet, readings) -> ExplorationView:

@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from sheetgen.errors import InputError
-from sheetgen.scan.contract import (BOX, CROSSED, DOT, EMPTY, FILL, FILLED, LINE, MARKED, AREA, Difference,
-                                    GameScanner, Region, SheetView)
+from sheetgen.scan.contract import (BOX, CROSSED, DOT, EMPTY, FILL, FILLED, LINE, MARKED, AREA, AreaShape, BoxShape,
+                                    Difference, DotShape, FillShape, GameScanner, LineShape, Region, SheetView)
 
 if TYPE_CHECKING:                   # numpy is the scan extra's: building a sheet (playable()) needs none of it
     import numpy as np
@@ -244,24 +244,23 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         if cell in layout.rock:
             continue
         cx, cy = x + s / 2, y + s / 2
-        out.append(Region(f"cell-{cell}", DOT, (cx, cy, max(0.5, s * 0.07)), "visited"))
+        out.append(Region(f"cell-{cell}", DOT, DotShape(cx=cx, cy=cy, r=max(0.5, s * 0.07)), "visited"))
         # the cross's lower right arm, clear of the walls on the east and south edges (their pencil
         # reaches into the cell) and of the paths and the dot at the centre
-        out.append(Region(f"room-{cell}", LINE, (x + 0.63 * s, y + 0.63 * s, x + 0.82 * s, y + 0.82 * s, 1.4,
-                                                             None, None, CROSS_SHARE),
-                          "crossed room"))
+        lower_right = (x + 0.63 * s, y + 0.63 * s, x + 0.82 * s, y + 0.82 * s)
+        out.append(Region(f"room-{cell}", LINE, LineShape(*lower_right, band=1.4, share=CROSS_SHARE), "crossed room"))
         # the same arm seen as printed: where an icon's small dark parts along it (a die's pips on its
         # diagonal) leave the print itself no paper, however soft the photo makes them, refine reads
         # the cross by its other strokes
-        out.append(Region(f"printed-{cell}", LINE, (x + 0.63 * s, y + 0.63 * s, x + 0.82 * s, y + 0.82 * s, 1.4,
-                                                    None, None, CROSS_SHARE, None, AS_PRINTED), ARM_PRINTED))
+        out.append(Region(f"printed-{cell}", LINE, LineShape(*lower_right, band=1.4, share=CROSS_SHARE,
+                                                             as_printed=AS_PRINTED), ARM_PRINTED))
         # its mirror, the upper left arm, where an icon hides the lower right one: it runs through the
         # foe's place and the zone's tab, so it never reads the room, only tells refine that a cross may
         # be what the foe's place shows
-        out.append(Region(f"arm-{cell}", LINE, (x + 0.18 * s, y + 0.18 * s, x + 0.37 * s, y + 0.37 * s, 1.4,
-                                                None, None, CROSS_SHARE), ARM))
+        out.append(Region(f"arm-{cell}", LINE, LineShape(x + 0.18 * s, y + 0.18 * s, x + 0.37 * s, y + 0.37 * s,
+                                                         band=1.4, share=CROSS_SHARE), ARM))
         fs = max(6.5, s * 0.9) * 0.3528
-        foe = (x + 0.08 * s, y + 0.32 * s - fs * 0.72, fs * 0.62, fs * 0.72)
+        foe = AreaShape(x=x + 0.08 * s, y=y + 0.32 * s - fs * 0.72, w=fs * 0.62, h=fs * 0.72)
         out.append(Region(f"monster-{cell}", AREA, foe, "foe written in"))
         beside = _beside_label(layout, cell, foe, fs, floods)
         if beside is not None:
@@ -274,43 +273,46 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
                   and not (cell in layout.centre and n in layout.centre)}
         for sides in ("N", "W", "NW"):
             if all(side in walled for side in sides):
-                fx, fy, fw, fh = foe
-                x0 = max(fx, x + WALL_REACH) if "W" in sides else fx
-                y0 = max(fy, y + WALL_REACH) if "N" in sides else fy
-                out.append(Region(f"letter-{cell}-{sides}", AREA, (x0, y0, fx + fw - x0, fy + fh - y0), FOE_CLEAR))
+                x0 = max(foe.x, x + WALL_REACH) if "W" in sides else foe.x
+                y0 = max(foe.y, y + WALL_REACH) if "N" in sides else foe.y
+                out.append(Region(f"letter-{cell}-{sides}", AREA,
+                                  AreaShape(x=x0, y=y0, w=foe.x + foe.w - x0, h=foe.y + foe.h - y0), FOE_CLEAR))
         if layout.items.get(cell):
-            out.append(Region(f"struck-{cell}", LINE, (x + 0.15 * s, y + 0.85 * s, x + 0.85 * s, y + 0.15 * s, 1.6),
-                              "struck item"))
+            out.append(Region(f"struck-{cell}", LINE, LineShape(x + 0.15 * s, y + 0.85 * s, x + 0.85 * s, y + 0.15 * s,
+                                                                band=1.6), "struck item"))
             # the cross's upper left arm between the foe's place and the dot, clear of the paths to the
             # centre, read by its centre band: refine reads it where an icon hides the lower right arm
-            out.append(Region(f"inner-{cell}", LINE, (x + 0.27 * s, y + 0.27 * s, x + 0.41 * s, y + 0.41 * s, 1.4,
-                                                      None, None, INNER_SHARE, None, None, PATH_CENTRE_DARKER), INNER_ARM))
+            out.append(Region(f"inner-{cell}", LINE, LineShape(x + 0.27 * s, y + 0.27 * s, x + 0.41 * s, y + 0.41 * s,
+                                                               band=1.4, share=INNER_SHARE, centre=PATH_CENTRE_DARKER),
+                              INNER_ARM))
         if floods:
             # seen as printed: waves over an icon's detail show no pencil however soft the photo makes it
-            out.append(Region(f"flood-{cell}", LINE, (x + 0.17 * s, y + 0.35 * s, x + 0.83 * s, y + 0.35 * s, 2.0,
-                                                      None, None, None, None, AS_PRINTED), "flooded room"))
+            out.append(Region(f"flood-{cell}", LINE, LineShape(x + 0.17 * s, y + 0.35 * s, x + 0.83 * s, y + 0.35 * s,
+                                                               band=2.0, as_printed=AS_PRINTED), "flooded room"))
         for side in ("E", "S"):
             other = _neighbour_name(cell, side)
             if other not in layout.cells or other in layout.rock:
                 continue
             key = f"{cell}:{side}"
             if not (cell in layout.centre and other in layout.centre) and key not in layout.printed:
-                out.append(Region(f"wall-{cell}-{side}", LINE, (*_trim(*_edge_line(layout, cell, side), TRIM, 1 - TRIM),
-                                                                 WALL_BAND, WALL_BLACK), "wall"))
+                out.append(Region(f"wall-{cell}-{side}", LINE,
+                                  LineShape(*_trim(*_edge_line(layout, cell, side), TRIM, 1 - TRIM), band=WALL_BAND,
+                                            black=WALL_BLACK), "wall"))
             a, b = _centre(layout, cell), _centre(layout, other)
             # the middle, where a wall penciled on the edge crosses the path, is not read
-            out.append(Region(f"path-{cell}-{other}", LINE, (*_trim(*a, *b, 0.22, 0.78), WALL_BAND, None, PATH_GAP),
-                              "path"))
+            between = _trim(*a, *b, 0.22, 0.78)
+            out.append(Region(f"path-{cell}-{other}", LINE, LineShape(*between, band=WALL_BAND, gap=PATH_GAP), "path"))
             # the same place read by its centre band against its sides: a faint thin stroke there
-            out.append(Region(f"centre-{cell}-{other}", LINE, (*_trim(*a, *b, 0.22, 0.78), WALL_BAND, None, PATH_GAP,
-                                                               PATH_CENTRE_SHARE, None, None, PATH_CENTRE_DARKER), CENTRE))
+            out.append(Region(f"centre-{cell}-{other}", LINE, LineShape(*between, band=WALL_BAND, gap=PATH_GAP,
+                                                                        share=PATH_CENTRE_SHARE,
+                                                                        centre=PATH_CENTRE_DARKER), CENTRE))
     circles = layout.circles
     for i, a in enumerate(circles):
         for b in circles[i + 1:]:
-            out.append(Region(f"jump-{a}-{b}", LINE, (*_trim(*_centre(layout, a), *_centre(layout, b), 0.2, 0.8),
-                                                     WALL_BAND), "jump"))
+            out.append(Region(f"jump-{a}-{b}", LINE, LineShape(*_trim(*_centre(layout, a), *_centre(layout, b), 0.2, 0.8),
+                                                              band=WALL_BAND), "jump"))
     uppers = [Region(f"stairs-{stairs}-{room}", LINE,
-                     (*_trim(*_centre(layout, stairs), *_centre(layout, room), 0.2, 0.8), WALL_BAND), UPPER)
+                     LineShape(*_trim(*_centre(layout, stairs), *_centre(layout, room), 0.2, 0.8), band=WALL_BAND), UPPER)
               for stairs, room in layout.upper_lines]
     layout.crossings = {}
     for line in uppers:
@@ -332,18 +334,18 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         # of it (its blur, the print's tolerance) a pencil line reads faint; up to clear of the dot
         a = (mx - dx * ENTRY_CLEAR * s, my - dy * ENTRY_CLEAR * s)
         b = (mx - dx * 0.34 * s, my - dy * 0.34 * s)
-        out.append(Region(f"path-{cell}-{side}", LINE, (*a, *b, WALL_BAND), "path"))
+        out.append(Region(f"path-{cell}-{side}", LINE, LineShape(*a, *b, band=WALL_BAND), "path"))
         # the blacked-out arrow: a box across the triangle, outside the edge
         near, far = 0.23 * s, 0.33 * s
         half = 0.09 * s
         xs = [mx + dx * near + px * half, mx + dx * far - px * half]
         ys = [my + dy * near + py * half, my + dy * far - py * half]
-        out.append(Region(f"entry-{cell}-{side}", FILL, (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)),
-                          "used arrow"))
+        out.append(Region(f"entry-{cell}-{side}", FILL,
+                          FillShape(x=min(xs), y=min(ys), w=max(xs) - min(xs), h=max(ys) - min(ys)), "used arrow"))
     return out
 
 
-def _beside_label(layout: MapLayout, cell: str, foe: tuple, fs: float, floods: bool) -> Region | None:
+def _beside_label(layout: MapLayout, cell: str, foe: AreaShape, fs: float, floods: bool) -> Region | None:
     """The part of a foe's letter clear of the room's printed zone letter (the foe's place is written
     over it: most of the place is under its print, a wide letter's right part is not), clear of the
     walls penciled on the north edge and of a flood's waves' crests; None where an icon is beside the
@@ -352,14 +354,13 @@ def _beside_label(layout: MapLayout, cell: str, foe: tuple, fs: float, floods: b
     if label is None or layout.items.get(cell):
         return None
     x, y, s = layout.cells[cell]
-    fx, fy, fw, fh = foe
-    x0, x1 = label[2] + LABEL_CLEAR, fx + FOE_WIDE * fs
-    y0, y1 = max(fy, y + WALL_REACH), fy + fh
+    x0, x1 = label[2] + LABEL_CLEAR, foe.x + FOE_WIDE * fs
+    y0, y1 = max(foe.y, y + WALL_REACH), foe.y + foe.h
     if floods:
         y1 = min(y1, y + 0.35 * s - WAVE_CLEAR)
     if x1 - x0 < BESIDE_LEAST or y1 - y0 < BESIDE_LEAST:
         return None
-    return Region(f"beside-{cell}", AREA, (x0, y0, x1 - x0, y1 - y0, BESIDE_MARKED), FOE_BESIDE)
+    return Region(f"beside-{cell}", AREA, AreaShape(x=x0, y=y0, w=x1 - x0, h=y1 - y0, mean=BESIDE_MARKED), FOE_BESIDE)
 
 
 CLEAR_REACH = 0.7           # mm beyond a region's half band a stairs line's stroke may reach (its width, the hand)
@@ -377,8 +378,8 @@ def _clear_parts(regions: list[Region], line: Region) -> list[tuple[Region, Regi
     if not regions:
         return []
     import numpy as np
-    whole = _between_centres(line.geometry)
-    geo = np.array([r.geometry[:5] for r in regions], dtype=float)
+    whole = _between_centres(line.shape)
+    geo = np.array([(*r.shape.ends, r.shape.band) for r in regions], dtype=float)
     x1, y1, x2, y2, band = geo.T
     reach = band / 2 + CLEAR_REACH
     # apart by more than the reach along x or y: no point of the region is within reach of the line
@@ -389,7 +390,7 @@ def _clear_parts(regions: list[Region], line: Region) -> list[tuple[Region, Regi
     idx = np.flatnonzero(near)
     if not len(idx):
         return []
-    gaps = np.array([(regions[i].geometry[6] or 0.0) if len(regions[i].geometry) > 6 else 0.0 for i in idx])
+    gaps = np.array([regions[i].shape.gap or 0.0 for i in idx])
     t = np.linspace(0.0, 1.0, CLEAR_SAMPLES + 1)
     far = _distances(x1[idx, None] + (x2 - x1)[idx, None] * t, y1[idx, None] + (y2 - y1)[idx, None] * t,
                      whole) > reach[idx, None]
@@ -406,8 +407,8 @@ def _clear_parts(regions: list[Region], line: Region) -> list[tuple[Region, Regi
 def _longest_clear(region: Region, line: Region, clear: list) -> Region | None:
     """The longest run of samples clear of the line (True; None: left out, False: under it) as a
     region, or None if it is shorter than CLEAR_LEAST."""
-    x1, y1, x2, y2, band = region.geometry[:5]
-    g = region.geometry
+    g = region.shape
+    x1, y1, x2, y2 = g.ends
     best, run = (0, -1), None
     for i, c in enumerate(clear + [None]):
         if c:
@@ -419,9 +420,9 @@ def _longest_clear(region: Region, line: Region, clear: list) -> Region | None:
     a, b = best[0] / CLEAR_SAMPLES, best[1] / CLEAR_SAMPLES
     if b <= a or (b - a) * math.hypot(x2 - x1, y2 - y1) < CLEAR_LEAST:
         return None
-    share = g[7] if len(g) > 7 else None
-    return Region(f"{region.id}@{line.id}", LINE, (*_trim(x1, y1, x2, y2, a, b), band, g[5] if len(g) > 5 else None,
-                                                   None, share) + ((None, g[9]) if len(g) > 9 else ()), STAIRS_CLEAR)
+    # the part is read as the region is, but whole (a path's middle left out is where the part is not)
+    px1, py1, px2, py2 = _trim(x1, y1, x2, y2, a, b)
+    return Region(f"{region.id}@{line.id}", LINE, replace(g, x1=px1, y1=py1, x2=px2, y2=py2, gap=None), STAIRS_CLEAR)
 
 
 def box_regions(placed: dict) -> list[Region]:
@@ -434,7 +435,7 @@ def box_regions(placed: dict) -> list[Region]:
         role = _role(pid)
         kind = FILL if role == "fury box" else BOX
         x, y, w, h = p.rect
-        inset = STROKES_INSET
+        inset: float = STROKES_INSET
         if pid.endswith("-oracle") or pid.endswith("-exit"):
             # a circle: read the square inside it (its corners touch the ring: the strokes well inside)
             k = 0.15 * w
@@ -442,7 +443,8 @@ def box_regions(placed: dict) -> list[Region]:
             inset = STROKES_INSET_CIRCLE
         # every box is penciled with a cross (sheets/pencil.py): read by its strokes, not its mean
         # darkness (a rubber's residue, paper a shade dark, a printed grey cross mislead the mean)
-        out.append(Region(pid, kind, (x, y, w, h, inset) if kind == BOX else (x, y, w, h), role))
+        shape = BoxShape(x=x, y=y, w=w, h=h, strokes=inset) if kind == BOX else FillShape(x=x, y=y, w=w, h=h)
+        out.append(Region(pid, kind, shape, role))
     return sorted(out, key=lambda r: r.id)
 
 
@@ -632,7 +634,7 @@ class FouryScanner(GameScanner):
             # leaves has one: every room entered does), or cannot be seen
             strokes = _diagonal_strokes(layout, readings) if strokes is None else strokes
             ends = [readings.get(f"cell-{c}") for c in rid.split("-")[1:3]]
-            if strokes and _share_near(r.region.geometry, strokes, r.region.geometry[4] / 2) >= JUMP_EXPLAINED \
+            if strokes and _share_near(r.region.shape, strokes, r.region.shape.band / 2) >= JUMP_EXPLAINED \
                     and not all(e is None or e.marked or e.hidden for e in ends):
                 out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
                 continue
@@ -725,12 +727,12 @@ class FouryScanner(GameScanner):
         for rid, r in list(out.items()):
             if r.region.role == "foe written in" and r.marked:
                 room = out.get(f"room-{rid[len('monster-'):]}")
-                x, y, w, h = r.region.geometry[:4]
+                x, y, w, h = r.region.shape.x, r.region.shape.y, r.region.shape.w, r.region.shape.h
                 cell = rid[len('monster-'):]
                 if _walls_ink(readings, cell) or (room is not None and room.marked) or (    # the cross's arm runs through the letter's place
                         r.score < FOE_UNDER_LINE and _crossed_unseen(readings, cell)) or (
                         r.score < FOE_UNDER_LINE and any(
-                            _near_segment(x + w / 2, y + h / 2, j.geometry, math.hypot(w, h) / 2)
+                            _near_segment(x + w / 2, y + h / 2, j.shape, math.hypot(w, h) / 2)
                             for j in lines)):                 # so does a jump's line: its ink, unless darker
                     out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
                 continue
@@ -749,8 +751,8 @@ class FouryScanner(GameScanner):
                 continue
             crossed = any(out.get(f"{what}-{cell}") is not None and out[f"{what}-{cell}"].marked
                           for what in ("struck", "room"))
-            cx, cy = r.region.geometry[:2]
-            through = any(_near_segment(cx, cy, j.geometry, j.geometry[4] / 2) for j in lines)
+            dot = r.region.shape
+            through = any(_near_segment(dot.cx, dot.cy, j.shape, j.shape.band / 2) for j in lines)
             if crossed and not through and cell in unseen_path:
                 # a path that may reach the room cannot be told from a jump's line along it: the dot read
                 # where the item's strike (or the room's cross) runs is not taken for the stroke's ink
@@ -774,8 +776,8 @@ class FouryScanner(GameScanner):
             foe, room = out.get(f"monster-{cell}"), out.get(f"room-{cell}")
             if foe is None or foe.marked or (room is not None and room.marked):
                 continue
-            x, y, w, h = beside.region.geometry[:4]
-            if any(_near_segment(x + w / 2, y + h / 2, j.geometry, math.hypot(w, h) / 2 + j.geometry[4] / 2)
+            g = beside.region.shape
+            if any(_near_segment(g.x + g.w / 2, g.y + g.h / 2, j.shape, math.hypot(g.w, g.h) / 2 + j.shape.band / 2)
                    for j in lines):
                 continue
             out[f"monster-{cell}"] = replace(foe, value=MARKED, confidence=min(beside.confidence, UNCERTAIN_REFINED))
@@ -814,7 +816,7 @@ class FouryScanner(GameScanner):
         for line in list(marked):
             ends = [readings.get(f"cell-{c}") for c in line.region.id.split("-")[1:3]]
             if not all(e is None or e.marked or e.hidden for e in ends) and _share_near(
-                    line.region.geometry, strokes, line.region.geometry[4] / 2 + CLEAR_REACH) >= JUMP_EXPLAINED:
+                    line.region.shape, strokes, line.region.shape.band / 2 + CLEAR_REACH) >= JUMP_EXPLAINED:
                 out[line.region.id] = replace(line, value=EMPTY, confidence=min(line.confidence, UNCERTAIN_REFINED))
                 marked.remove(line)
         # two lines from one stairs nearly along each other both read the one stroke: the better read is it
@@ -850,8 +852,9 @@ class FouryScanner(GameScanner):
             dot = readings.get(f"cell-{cell}") if cell else None
             if cell is None or dot is None or dot.hidden:
                 continue
-            if not dot.marked or (cell not in ends and _near_segment(*dot.region.geometry[:2], line.region.geometry,
-                                                                     line.region.geometry[4] / 2 + CLEAR_REACH)):
+            if not dot.marked or (cell not in ends and _near_segment(dot.region.shape.cx, dot.region.shape.cy,
+                                                                     line.region.shape,
+                                                                     line.region.shape.band / 2 + CLEAR_REACH)):
                 return False
         return True
 
@@ -1148,9 +1151,9 @@ class FouryScanner(GameScanner):
         upper = set(layout.upper_lines)
 
         def box_at(x, y):
-            hits = [r for r in boxes if r.geometry[0] <= x <= r.geometry[0] + r.geometry[2]
-                    and r.geometry[1] <= y <= r.geometry[1] + r.geometry[3]]
-            return min(hits, key=lambda r: r.geometry[2] * r.geometry[3]) if hits else None
+            hits = [r for r in boxes if r.shape.x <= x <= r.shape.x + r.shape.w
+                    and r.shape.y <= y <= r.shape.y + r.shape.h]
+            return min(hits, key=lambda r: r.shape.w * r.shape.h) if hits else None
 
         def cell_at(x, y):
             for name, (cx, cy, s) in layout.cells.items():
@@ -1395,11 +1398,12 @@ def _marked_strokes(layout: MapLayout, readings) -> list[tuple]:
             continue
         _, a, b = rid.split("-", 2) if rid.count("-") >= 2 else (None, rid.split("-")[1], None)
         if role == "visited":
-            out.append((*r.region.geometry[:2], *r.region.geometry[:2]))
+            dot = r.region.shape
+            out.append((dot.cx, dot.cy, dot.cx, dot.cy))
         elif role == "wall":
             out.append(_edge_line(layout, a, b))
         elif role == "jump":
-            out.append(_between_centres(r.region.geometry))
+            out.append(_between_centres(r.region.shape))
         elif b not in ("N", "E", "S", "W"):
             out.append((*_centre(layout, a), *_centre(layout, b)))
     return out
@@ -1422,9 +1426,9 @@ def _distances(px: np.ndarray, py: np.ndarray, seg) -> np.ndarray:
     return np.hypot(px - (a1 + t * dx), py - (b1 + t * dy))
 
 
-def _share_near(geometry, segments, reach: float, n: int = 12) -> float:
+def _share_near(line: LineShape, segments, reach: float, n: int = 12) -> float:
     """The share of a LINE region's length within reach of any of the segments."""
-    x1, y1, x2, y2 = geometry[:4]
+    x1, y1, x2, y2 = line.ends
     hits = 0
     for i in range(n):
         px, py = x1 + (x2 - x1) * (i + 0.5) / n, y1 + (y2 - y1) * (i + 0.5) / n
@@ -1435,25 +1439,25 @@ def _share_near(geometry, segments, reach: float, n: int = 12) -> float:
 UNDER = 0.4                 # a region this much under a jump's line is the jump's
 
 
-def _between_centres(geometry) -> tuple:
+def _between_centres(line: LineShape) -> tuple:
     """The whole line between the rooms' centres a jump region is trimmed from."""
-    a1, b1, a2, b2 = geometry[:4]
+    a1, b1, a2, b2 = line.ends
     dx, dy = a2 - a1, b2 - b1
     return (a1 - dx * 0.34, b1 - dy * 0.34, a2 + dx * 0.34, b2 + dy * 0.34)
 
 
 def under(region: Region, line: Region) -> float:
     """The share of a LINE region's length within its band of another LINE region's segment."""
-    a1, b1, a2, b2 = line.geometry[:4]
+    a1, b1, a2, b2 = line.shape.ends
     if a1 == a2 and b1 == b2:
         return 0.0
     # the jump region is trimmed: measure against the whole line between the centres
-    return _share_near(region.geometry, [_between_centres(line.geometry)], region.geometry[4] / 2 + 0.3)
+    return _share_near(region.shape, [_between_centres(line.shape)], region.shape.band / 2 + 0.3)
 
 
-def _near_segment(x: float, y: float, geometry, reach: float) -> bool:
+def _near_segment(x: float, y: float, line: LineShape, reach: float) -> bool:
     """Is (x, y) within reach of the whole line between the centres a jump region is trimmed from?"""
-    return _distance(x, y, _between_centres(geometry)) <= reach
+    return _distance(x, y, _between_centres(line)) <= reach
 
 
 def _in_line(a: str, b: str) -> bool:
