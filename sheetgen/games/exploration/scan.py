@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from sheetgen.scan.contract import (AREA, BOX, CROSSED, EMPTY, FILL, FILLED, LINE, MARKED, AreaShape, BoxShape, Difference,
-                                    FillShape, GameScanner, LineShape, Region, SheetView)
+                                    FillShape, GameScanner, LineShape, Region, RegionKey, SheetView)
 
 EDGE_BAND = 1.4              # mm across an edge's wall region
 EDGE_BLACK = 0.08            # mm of black across it for a pencil wall (a grid line is printed, not counted)
@@ -141,6 +141,37 @@ def _cell(text) -> tuple[int, int]:
     return int(x), int(y)
 
 
+_KEY_FORMS = (
+    re.compile(r"^(edge|door|fill)-(\d+)-(\d+)-([ES])$"),     # on square x,y's east or south edge
+    re.compile(r"^(note)-(\d+)-(\d+)()$"),                    # square x,y's room number
+    re.compile(r"^(time)-(\d+)$"),                             # the time track's box n
+)
+
+
+def region_key(rid: str) -> RegionKey:
+    """An Exploration region id parsed (ValueError: not one of its forms): 'edge-3-4-S' -> ('edge',
+    ((3, 4),), 'S'), 'note-3-4' -> ('note', ((3, 4),)), 'time-7' -> ('time', number 7)."""
+    for form in _KEY_FORMS:
+        m = form.match(rid)
+        if m:
+            if m.group(1) == "time":
+                return RegionKey("time", number=int(m.group(2)))
+            prefix, x, y, side = m.groups()
+            return RegionKey(prefix, ((int(x), int(y)),), side)
+    raise ValueError(f"{rid!r} is not an Exploration region id (like edge-3-4-S, door-3-4-E, fill-3-4-E, note-3-4, "
+                     "time-7)")
+
+
+def _region(rid: str, kind: str, shape, role: str) -> Region:
+    """A region with its id parsed once (region.key)."""
+    return Region(rid, kind, shape, role, key=region_key(rid))
+
+
+def key_of(region: Region) -> RegionKey:
+    """The region's key (parsed where the region was made; a region made elsewhere, by a test: now)."""
+    return region.key if region.key is not None else region_key(region.id)
+
+
 class ExplorationScanner(GameScanner):
     game = "exploration"
     light_closing = True        # a soft shadow's edge across the page: no band of darker paper beside it
@@ -169,32 +200,32 @@ class ExplorationScanner(GameScanner):
             x1, y1, x2, y2 = g.edge(x, y, side)
             t = 0.15
             a = (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t, x1 + (x2 - x1) * (1 - t), y1 + (y2 - y1) * (1 - t))
-            out.append(Region(f"edge-{x}-{y}-{side}", LINE, LineShape(*a, band=EDGE_BAND, black=EDGE_BLACK), "wall"))
+            out.append(_region(f"edge-{x}-{y}-{side}", LINE, LineShape(*a, band=EDGE_BAND, black=EDGE_BLACK), "wall"))
             mx, my = (x1 + x2) / 2, (y1 + y2) / 2
             # the box's side beyond the edge (below it, right of it), read with its twin inside square x,y
             o = DOOR_OUT * off
             if side == "S":
-                out.append(Region(f"door-{x}-{y}-{side}", LINE, LineShape(mx - half, my + o, mx + half, my + o, band=0.9,
+                out.append(_region(f"door-{x}-{y}-{side}", LINE, LineShape(mx - half, my + o, mx + half, my + o, band=0.9,
                                                                           share=DOOR_SHARE, twin=-2 * o), "door"))
-                out.append(Region(f"fill-{x}-{y}-{side}", FILL,
+                out.append(_region(f"fill-{x}-{y}-{side}", FILL,
                                   FillShape(x=mx - half, y=my + 0.56 * off, w=2 * half, h=0.26 * off, mean=FILLED_DOOR,
                                             dx=0.0, dy=-1.38 * off), "explored door"))
             else:
-                out.append(Region(f"door-{x}-{y}-{side}", LINE, LineShape(mx + o, my - half, mx + o, my + half, band=0.9,
+                out.append(_region(f"door-{x}-{y}-{side}", LINE, LineShape(mx + o, my - half, mx + o, my + half, band=0.9,
                                                                           share=DOOR_SHARE, twin=2 * o), "door"))
-                out.append(Region(f"fill-{x}-{y}-{side}", FILL,
+                out.append(_region(f"fill-{x}-{y}-{side}", FILL,
                                   FillShape(x=mx + 0.56 * off, y=my - half, w=0.26 * off, h=2 * half, mean=FILLED_DOOR,
                                             dx=-1.38 * off, dy=0.0), "explored door"))
         for y in range(1, g.rows + 1):
             for x in range(1, g.cols + 1):
                 left, top = g.corner(x, y)
-                out.append(Region(f"note-{x}-{y}", AREA,
+                out.append(_region(f"note-{x}-{y}", AREA,
                                   AreaShape(x=left + 0.3 * sq, y=top + 0.38 * sq, w=0.4 * sq, h=0.34 * sq, mean=NOTE_MARKED,
                                             around=NOTE_AROUND * sq, gap=NOTE_GAP * sq), "room number"))
         for pid, p in sheet._where.items():
             if re.match(r"^time-\d+$", pid):
                 x, y, w, h = p.rect
-                out.append(Region(pid, BOX, BoxShape(x=x, y=y, w=w, h=h), "time box"))
+                out.append(_region(pid, BOX, BoxShape(x=x, y=y, w=w, h=h), "time box"))
         return out
 
     def interpret(self, sheet, readings) -> ExplorationView:
@@ -203,14 +234,15 @@ class ExplorationScanner(GameScanner):
         marked = [rid for rid, r in readings.items() if r.value != EMPTY]     # a few hundred of thousands
         fills = []
         for rid in marked:
-            kind, *rest = rid.split("-")
+            key = key_of(readings[rid].region)
+            kind = key.prefix
             if kind == "time":
                 view.time += 1
                 continue
             if kind == "note":
-                view.numbered.add((int(rest[0]), int(rest[1])))
+                view.numbered.add(key.cells[0])
                 continue
-            e = (int(rest[0]), int(rest[1]), rest[2])
+            e = (*key.cells[0], key.side)
             if kind == "edge":
                 view.walls.add(e)
             elif kind == "door":
@@ -228,14 +260,15 @@ class ExplorationScanner(GameScanner):
     def expected_values(self, sheet, expected: ExplorationView) -> dict[str, str]:
         out = {}
         for region in self.regions(sheet):
-            kind, *rest = region.id.split("-")
+            key = key_of(region)
+            kind = key.prefix
             if kind == "time":
-                out[region.id] = CROSSED if int(rest[0]) <= expected.time else EMPTY
+                out[region.id] = CROSSED if key.number <= expected.time else EMPTY
                 continue
             if kind == "note":
-                out[region.id] = MARKED if (int(rest[0]), int(rest[1])) in expected.numbered else EMPTY
+                out[region.id] = MARKED if key.cells[0] in expected.numbered else EMPTY
                 continue
-            e = (int(rest[0]), int(rest[1]), rest[2])
+            e = (*key.cells[0], key.side)
             if kind == "edge":
                 if e in expected.doors:
                     continue                    # under a door box: the door's, not a wall's reading

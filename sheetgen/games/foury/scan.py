@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING
 
 from sheetgen.errors import InputError
 from sheetgen.scan.contract import (BOX, CROSSED, DOT, EMPTY, FILL, FILLED, LINE, MARKED, AREA, AreaShape, BoxShape,
-                                    Difference, DotShape, FillShape, GameScanner, LineShape, Region, SheetView)
+                                    Difference, DotShape, FillShape, GameScanner, LineShape, Region, RegionKey,
+                                    SheetView)
 
 if TYPE_CHECKING:                   # numpy is the scan extra's: building a sheet (playable()) needs none of it
     import numpy as np
@@ -45,6 +46,60 @@ BOX_RE = re.compile(r"^(p\d+-)?(track-[a-z-]+-\d+|req-[A-Z]-(?:\d+|oracle|exit)|
 CELL_RE = re.compile(r"^cell-([A-Z]\d+)$")
 ENTRY_RE = re.compile(r"^entry-([A-Z]\d+)-([NESW])$")
 LABEL_RE = re.compile(r"^letter-([A-Z]\d+)$")        # a room's printed zone letter (sheets/map.py)
+# a region id's grammar (region_key): what each kind of id names, after the boxes' BOX_RE
+_KEY_FORMS = (
+    re.compile(r"^(cell|room|printed|arm|monster|struck|inner|flood|beside)-([A-Z]\d+)()$"),    # of one room
+    re.compile(r"^(letter)-([A-Z]\d+)-(N|W|NW)$"),          # a foe's place clear of the walls on these sides
+    re.compile(r"^(wall|entry|path)-([A-Z]\d+)-([NESW])$"),  # on a room's side (a path from an entry arrow)
+    re.compile(r"^(path|centre|jump|stairs)-([A-Z]\d+)-([A-Z]\d+)$"),    # between two rooms
+)
+
+
+def region_key(rid: str) -> RegionKey:
+    """A Dungeon Foury region id parsed (ValueError: not one of its forms): 'cell-C4' -> ('cell', ('C4',)),
+    'wall-C4-E' -> ('wall', ('C4',), 'E'), 'path-C4-D4' -> ('path', ('C4', 'D4')), 'path-C1-N' -> ('path',
+    ('C1',), 'N'), 'letter-C4-NW' -> ('letter', ('C4',), 'NW'), 'p2-track-hearts-3' -> ('track-hearts',
+    number 3, page 'p2-'), 'req-A-oracle' -> ('req-A-oracle'), 'path-F4-G4@stairs-I3-D5' -> the path's
+    key, clear_of the stairs line's."""
+    whole, at, line = rid.partition("@")
+    if at:
+        return replace(region_key(whole), clear_of=region_key(line))
+    m = BOX_RE.match(rid)
+    if m:
+        page = m.group(1) or ""
+        head, _, tail = rid[len(page):].rpartition("-")
+        return RegionKey(head, number=int(tail), page=page) if tail.isdigit() else RegionKey(rid[len(page):], page=page)
+    for form in _KEY_FORMS:
+        m = form.match(rid)
+        if m:
+            prefix, a, b = m.groups()
+            if len(b) > 1 and b[1:].isdigit():          # a second room, not a side
+                return RegionKey(prefix, (a, b))
+            return RegionKey(prefix, (a,), b)
+    raise ValueError(f"{rid!r} is not a Dungeon Foury region id (like cell-C4, wall-C4-E, path-C4-D4, path-C1-N, "
+                     "p2-track-hearts-3)")
+
+
+def key_of(region: Region) -> RegionKey:
+    """The region's key (parsed where the region was made; a region made elsewhere, by a test: now)."""
+    return region.key if region.key is not None else region_key(region.id)
+
+
+def _link(key: RegionKey) -> str:
+    """A path region's link as a view names it: 'C4-D4' between two rooms, 'C1:N' from an entry arrow."""
+    return f"{key.cells[0]}:{key.side}" if key.side else "-".join(key.cells)
+
+
+# the view's set of rooms each role of a region of one room adds to
+_ROOM_SETS = {"visited": "visited", "crossed room": "rooms", "foe written in": "foes", "struck item": "struck",
+              "flooded room": "floods"}
+
+
+def _region(rid: str, kind: str, shape, role: str) -> Region:
+    """A region with its id parsed once (region.key)."""
+    return Region(rid, kind, shape, role, key=region_key(rid))
+
+
 WALL_BAND = 1.8             # mm across a wall or path line region
 TRIM = 0.16                 # of an edge, left out at each end (corners: the next edge's wall)
 CROSS_SHARE = 0.7           # of a crossed room's arm penciled (a short arm: a few points, one stray stroke is many)
@@ -244,24 +299,24 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         if cell in layout.rock:
             continue
         cx, cy = x + s / 2, y + s / 2
-        out.append(Region(f"cell-{cell}", DOT, DotShape(cx=cx, cy=cy, r=max(0.5, s * 0.07)), "visited"))
+        out.append(_region(f"cell-{cell}", DOT, DotShape(cx=cx, cy=cy, r=max(0.5, s * 0.07)), "visited"))
         # the cross's lower right arm, clear of the walls on the east and south edges (their pencil
         # reaches into the cell) and of the paths and the dot at the centre
         lower_right = (x + 0.63 * s, y + 0.63 * s, x + 0.82 * s, y + 0.82 * s)
-        out.append(Region(f"room-{cell}", LINE, LineShape(*lower_right, band=1.4, share=CROSS_SHARE), "crossed room"))
+        out.append(_region(f"room-{cell}", LINE, LineShape(*lower_right, band=1.4, share=CROSS_SHARE), "crossed room"))
         # the same arm seen as printed: where an icon's small dark parts along it (a die's pips on its
         # diagonal) leave the print itself no paper, however soft the photo makes them, refine reads
         # the cross by its other strokes
-        out.append(Region(f"printed-{cell}", LINE, LineShape(*lower_right, band=1.4, share=CROSS_SHARE,
+        out.append(_region(f"printed-{cell}", LINE, LineShape(*lower_right, band=1.4, share=CROSS_SHARE,
                                                              as_printed=AS_PRINTED), ARM_PRINTED))
         # its mirror, the upper left arm, where an icon hides the lower right one: it runs through the
         # foe's place and the zone's tab, so it never reads the room, only tells refine that a cross may
         # be what the foe's place shows
-        out.append(Region(f"arm-{cell}", LINE, LineShape(x + 0.18 * s, y + 0.18 * s, x + 0.37 * s, y + 0.37 * s,
+        out.append(_region(f"arm-{cell}", LINE, LineShape(x + 0.18 * s, y + 0.18 * s, x + 0.37 * s, y + 0.37 * s,
                                                          band=1.4, share=CROSS_SHARE), ARM))
         fs = max(6.5, s * 0.9) * 0.3528
         foe = AreaShape(x=x + 0.08 * s, y=y + 0.32 * s - fs * 0.72, w=fs * 0.62, h=fs * 0.72)
-        out.append(Region(f"monster-{cell}", AREA, foe, "foe written in"))
+        out.append(_region(f"monster-{cell}", AREA, foe, "foe written in"))
         beside = _beside_label(layout, cell, foe, fs, floods)
         if beside is not None:
             out.append(beside)
@@ -275,19 +330,19 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
             if all(side in walled for side in sides):
                 x0 = max(foe.x, x + WALL_REACH) if "W" in sides else foe.x
                 y0 = max(foe.y, y + WALL_REACH) if "N" in sides else foe.y
-                out.append(Region(f"letter-{cell}-{sides}", AREA,
+                out.append(_region(f"letter-{cell}-{sides}", AREA,
                                   AreaShape(x=x0, y=y0, w=foe.x + foe.w - x0, h=foe.y + foe.h - y0), FOE_CLEAR))
         if layout.items.get(cell):
-            out.append(Region(f"struck-{cell}", LINE, LineShape(x + 0.15 * s, y + 0.85 * s, x + 0.85 * s, y + 0.15 * s,
+            out.append(_region(f"struck-{cell}", LINE, LineShape(x + 0.15 * s, y + 0.85 * s, x + 0.85 * s, y + 0.15 * s,
                                                                 band=1.6), "struck item"))
             # the cross's upper left arm between the foe's place and the dot, clear of the paths to the
             # centre, read by its centre band: refine reads it where an icon hides the lower right arm
-            out.append(Region(f"inner-{cell}", LINE, LineShape(x + 0.27 * s, y + 0.27 * s, x + 0.41 * s, y + 0.41 * s,
+            out.append(_region(f"inner-{cell}", LINE, LineShape(x + 0.27 * s, y + 0.27 * s, x + 0.41 * s, y + 0.41 * s,
                                                                band=1.4, share=INNER_SHARE, centre=PATH_CENTRE_DARKER),
                               INNER_ARM))
         if floods:
             # seen as printed: waves over an icon's detail show no pencil however soft the photo makes it
-            out.append(Region(f"flood-{cell}", LINE, LineShape(x + 0.17 * s, y + 0.35 * s, x + 0.83 * s, y + 0.35 * s,
+            out.append(_region(f"flood-{cell}", LINE, LineShape(x + 0.17 * s, y + 0.35 * s, x + 0.83 * s, y + 0.35 * s,
                                                                band=2.0, as_printed=AS_PRINTED), "flooded room"))
         for side in ("E", "S"):
             other = _neighbour_name(cell, side)
@@ -295,23 +350,23 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
                 continue
             key = f"{cell}:{side}"
             if not (cell in layout.centre and other in layout.centre) and key not in layout.printed:
-                out.append(Region(f"wall-{cell}-{side}", LINE,
+                out.append(_region(f"wall-{cell}-{side}", LINE,
                                   LineShape(*_trim(*_edge_line(layout, cell, side), TRIM, 1 - TRIM), band=WALL_BAND,
                                             black=WALL_BLACK), "wall"))
             a, b = _centre(layout, cell), _centre(layout, other)
             # the middle, where a wall penciled on the edge crosses the path, is not read
             between = _trim(*a, *b, 0.22, 0.78)
-            out.append(Region(f"path-{cell}-{other}", LINE, LineShape(*between, band=WALL_BAND, gap=PATH_GAP), "path"))
+            out.append(_region(f"path-{cell}-{other}", LINE, LineShape(*between, band=WALL_BAND, gap=PATH_GAP), "path"))
             # the same place read by its centre band against its sides: a faint thin stroke there
-            out.append(Region(f"centre-{cell}-{other}", LINE, LineShape(*between, band=WALL_BAND, gap=PATH_GAP,
+            out.append(_region(f"centre-{cell}-{other}", LINE, LineShape(*between, band=WALL_BAND, gap=PATH_GAP,
                                                                         share=PATH_CENTRE_SHARE,
                                                                         centre=PATH_CENTRE_DARKER), CENTRE))
     circles = layout.circles
     for i, a in enumerate(circles):
         for b in circles[i + 1:]:
-            out.append(Region(f"jump-{a}-{b}", LINE, LineShape(*_trim(*_centre(layout, a), *_centre(layout, b), 0.2, 0.8),
+            out.append(_region(f"jump-{a}-{b}", LINE, LineShape(*_trim(*_centre(layout, a), *_centre(layout, b), 0.2, 0.8),
                                                               band=WALL_BAND), "jump"))
-    uppers = [Region(f"stairs-{stairs}-{room}", LINE,
+    uppers = [_region(f"stairs-{stairs}-{room}", LINE,
                      LineShape(*_trim(*_centre(layout, stairs), *_centre(layout, room), 0.2, 0.8), band=WALL_BAND), UPPER)
               for stairs, room in layout.upper_lines]
     layout.crossings = {}
@@ -334,13 +389,13 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         # of it (its blur, the print's tolerance) a pencil line reads faint; up to clear of the dot
         a = (mx - dx * ENTRY_CLEAR * s, my - dy * ENTRY_CLEAR * s)
         b = (mx - dx * 0.34 * s, my - dy * 0.34 * s)
-        out.append(Region(f"path-{cell}-{side}", LINE, LineShape(*a, *b, band=WALL_BAND), "path"))
+        out.append(_region(f"path-{cell}-{side}", LINE, LineShape(*a, *b, band=WALL_BAND), "path"))
         # the blacked-out arrow: a box across the triangle, outside the edge
         near, far = 0.23 * s, 0.33 * s
         half = 0.09 * s
         xs = [mx + dx * near + px * half, mx + dx * far - px * half]
         ys = [my + dy * near + py * half, my + dy * far - py * half]
-        out.append(Region(f"entry-{cell}-{side}", FILL,
+        out.append(_region(f"entry-{cell}-{side}", FILL,
                           FillShape(x=min(xs), y=min(ys), w=max(xs) - min(xs), h=max(ys) - min(ys)), "used arrow"))
     return out
 
@@ -360,7 +415,7 @@ def _beside_label(layout: MapLayout, cell: str, foe: AreaShape, fs: float, flood
         y1 = min(y1, y + 0.35 * s - WAVE_CLEAR)
     if x1 - x0 < BESIDE_LEAST or y1 - y0 < BESIDE_LEAST:
         return None
-    return Region(f"beside-{cell}", AREA, AreaShape(x=x0, y=y0, w=x1 - x0, h=y1 - y0, mean=BESIDE_MARKED), FOE_BESIDE)
+    return _region(f"beside-{cell}", AREA, AreaShape(x=x0, y=y0, w=x1 - x0, h=y1 - y0, mean=BESIDE_MARKED), FOE_BESIDE)
 
 
 CLEAR_REACH = 0.7           # mm beyond a region's half band a stairs line's stroke may reach (its width, the hand)
@@ -422,7 +477,7 @@ def _longest_clear(region: Region, line: Region, clear: list) -> Region | None:
         return None
     # the part is read as the region is, but whole (a path's middle left out is where the part is not)
     px1, py1, px2, py2 = _trim(x1, y1, x2, y2, a, b)
-    return Region(f"{region.id}@{line.id}", LINE, replace(g, x1=px1, y1=py1, x2=px2, y2=py2, gap=None), STAIRS_CLEAR)
+    return _region(f"{region.id}@{line.id}", LINE, replace(g, x1=px1, y1=py1, x2=px2, y2=py2, gap=None), STAIRS_CLEAR)
 
 
 def box_regions(placed: dict) -> list[Region]:
@@ -444,7 +499,7 @@ def box_regions(placed: dict) -> list[Region]:
         # every box is penciled with a cross (sheets/pencil.py): read by its strokes, not its mean
         # darkness (a rubber's residue, paper a shade dark, a printed grey cross mislead the mean)
         shape = BoxShape(x=x, y=y, w=w, h=h, strokes=inset) if kind == BOX else FillShape(x=x, y=y, w=w, h=h)
-        out.append(Region(pid, kind, shape, role))
+        out.append(_region(pid, kind, shape, role))
     return sorted(out, key=lambda r: r.id)
 
 
@@ -516,10 +571,6 @@ def _side_between(a: str, b: str) -> str:
     return {(1, 0): "E", (-1, 0): "W", (0, 1): "S", (0, -1): "N"}[(bx - ax, by - ay)]
 
 
-def _role_of(rid: str) -> str:
-    return rid.split("-")[0]
-
-
 class FouryScanner(GameScanner):
     game = "foury"
 
@@ -570,7 +621,7 @@ class FouryScanner(GameScanner):
                if (line := readings.get(line_id)) is not None and line.marked for _, part in crossed if part}
         for rid, r in readings.items():
             if r.region.role == "foe written in" and r.marked:
-                out |= {f"letter-{rid[len('monster-'):]}-{sides}" for sides in ("N", "W", "NW")}
+                out |= {f"letter-{key_of(r.region).cells[0]}-{sides}" for sides in ("N", "W", "NW")}
         return out
 
     def refine(self, sheet, readings):
@@ -633,7 +684,7 @@ class FouryScanner(GameScanner):
             # only if both its rooms read visited (the room a jump enters gets its dot, the room it
             # leaves has one: every room entered does), or cannot be seen
             strokes = _diagonal_strokes(layout, readings) if strokes is None else strokes
-            ends = [readings.get(f"cell-{c}") for c in rid.split("-")[1:3]]
+            ends = [readings.get(f"cell-{c}") for c in key_of(r.region).cells]
             if strokes and _share_near(r.region.shape, strokes, r.region.shape.band / 2) >= JUMP_EXPLAINED \
                     and not all(e is None or e.marked or e.hidden for e in ends):
                 out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
@@ -646,16 +697,16 @@ class FouryScanner(GameScanner):
         for rid, r in readings.items():
             if r.region.role == "path" and not r.hidden and r.score >= PATH_ALONE and \
                     not any(under(r.region, j) >= UNDER for j in jumps):
-                a, _, b = rid[len("path-"):].partition("-")
-                entered |= {a} if b in ("N", "E", "S", "W") else {a, b}
+                entered |= set(key_of(r.region).cells)
         crossed = {rid for line, regions in (layout.crossings or {}).items()
                    if line in readings and readings[line].marked for rid, _ in regions}
         for rid, r in readings.items():
             if r.region.role != "path" or r.hidden:
                 continue
-            a, _, b = rid[len("path-"):].partition("-")
-            if b in ("N", "E", "S", "W") or r.score >= PATH_WEAK[1]:
+            key = key_of(r.region)
+            if key.side or r.score >= PATH_WEAK[1]:      # from an entry arrow, or read well enough
                 continue
+            a, b = key.cells
             centre = readings.get(f"centre-{a}-{b}")
             if not PATH_WEAK[0] <= r.score and not (centre is not None and centre.marked and rid not in crossed):
                 continue
@@ -683,7 +734,7 @@ class FouryScanner(GameScanner):
         for rid, r in readings.items():
             if r.region.role != "struck item" or not r.marked:
                 continue
-            flood = out.get(f"flood-{rid[len('struck-'):]}")
+            flood = out.get(f"flood-{key_of(r.region).cells[0]}")
             if flood is None or not flood.marked:
                 continue
             weaker = min((r, flood), key=lambda x: x.score)
@@ -691,12 +742,11 @@ class FouryScanner(GameScanner):
                 out[weaker.region.id] = replace(weaker, value=EMPTY, confidence=min(weaker.confidence, UNCERTAIN_REFINED))
         self._waves_beside_paths(readings, out)
         # a path reaches a room where it is penciled, however faintly (not a jump's line along it)
-        reached = {c for j in lines for c in j.id.split("-")[1:3]}
+        reached = {c for j in lines for c in key_of(j).cells}
         unseen_path = set()         # ... and may where a jump's line runs all along its path (its ink the jump's)
         for rid, r in out.items():
             if r.region.role == "path" and not r.hidden and r.score >= PATH_WEAK[0]:
-                a, _, b = rid[len("path-"):].partition("-")
-                ends = {a} if b in ("N", "E", "S", "W") else {a, b}
+                ends = set(key_of(r.region).cells)
                 if any(under(r.region, j) >= UNDER for j in jumps):
                     unseen_path |= ends
                 else:
@@ -704,7 +754,7 @@ class FouryScanner(GameScanner):
         for rid, r in list(out.items()):
             # a cross whose lower right arm an icon hides, read by its two other strokes (unless the
             # upper left one is a letter's: darker in the foe's place than an arm makes it)
-            cell = rid[len("room-"):]
+            cell = key_of(r.region).cells[0]
             foe = out.get(f"monster-{cell}")
             if r.region.role == "crossed room" and not r.marked and ((
                     _crossed_unseen(readings, cell) or _crossed_faint(readings, cell)) and
@@ -720,15 +770,15 @@ class FouryScanner(GameScanner):
                 out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
         for rid, r in list(out.items()):
             if r.region.role == "crossed room" and r.marked:
-                strike = out.get(f"struck-{rid[len('room-'):]}")     # along the cross's other arm
+                strike = out.get(f"struck-{key_of(r.region).cells[0]}")     # along the cross's other arm
                 if strike is not None and not strike.marked and not strike.hidden:
                     out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
         walked = None
         for rid, r in list(out.items()):
             if r.region.role == "foe written in" and r.marked:
-                room = out.get(f"room-{rid[len('monster-'):]}")
+                room = out.get(f"room-{key_of(r.region).cells[0]}")
                 x, y, w, h = r.region.shape.x, r.region.shape.y, r.region.shape.w, r.region.shape.h
-                cell = rid[len('monster-'):]
+                cell = key_of(r.region).cells[0]
                 if _walls_ink(readings, cell) or (room is not None and room.marked) or (    # the cross's arm runs through the letter's place
                         r.score < FOE_UNDER_LINE and _crossed_unseen(readings, cell)) or (
                         r.score < FOE_UNDER_LINE and any(
@@ -738,7 +788,7 @@ class FouryScanner(GameScanner):
                 continue
             if r.region.role != "visited" or not r.marked:
                 continue
-            cell = rid[len("cell-"):]
+            cell = key_of(r.region).cells[0]
             flood = out.get(f"flood-{cell}")
             if flood is not None and flood.marked and r.score < DOT_OVER_WAVES:
                 # the waves' crests run by the room's centre: a faint dot there is theirs unless a path
@@ -772,7 +822,7 @@ class FouryScanner(GameScanner):
         for rid, beside in readings.items():
             if beside.region.role != FOE_BESIDE or not beside.marked or beside.visible < CLEAR_SEEN:
                 continue
-            cell = rid[len("beside-"):]
+            cell = key_of(beside.region).cells[0]
             foe, room = out.get(f"monster-{cell}"), out.get(f"room-{cell}")
             if foe is None or foe.marked or (room is not None and room.marked):
                 continue
@@ -792,7 +842,7 @@ class FouryScanner(GameScanner):
         for rid, r in list(out.items()):
             if r.region.role != "flooded room" or not r.marked or r.score >= CROSSING_SHARE:
                 continue
-            cell = rid[len("flood-"):]
+            cell = key_of(r.region).cells[0]
             across = (readings.get(f"path-{a}-{b}") for a, b in ((_neighbour_name(cell, "W"), cell),
                                                                    (cell, _neighbour_name(cell, "E"))) if a and b)
             if any(p is not None and not p.hidden and p.score >= PATH_ALONE for p in across):
@@ -814,7 +864,7 @@ class FouryScanner(GameScanner):
         # both its rooms read visited (the stairs' room has its dot, the room entered gets one)
         strokes = _diagonal_strokes(layout, readings) + _marked_strokes(layout, readings)
         for line in list(marked):
-            ends = [readings.get(f"cell-{c}") for c in line.region.id.split("-")[1:3]]
+            ends = [readings.get(f"cell-{c}") for c in key_of(line.region).cells]
             if not all(e is None or e.marked or e.hidden for e in ends) and _share_near(
                     line.region.shape, strokes, line.region.shape.band / 2 + CLEAR_REACH) >= JUMP_EXPLAINED:
                 out[line.region.id] = replace(line, value=EMPTY, confidence=min(line.confidence, UNCERTAIN_REFINED))
@@ -833,24 +883,21 @@ class FouryScanner(GameScanner):
                 if r is None or r.hidden:
                     continue
                 if part is None or part.hidden:
-                    walked = r.region.role == "path" and self._ends_dotted(rid, line, readings)
+                    walked = r.region.role == "path" and self._ends_dotted(key_of(r.region), line, readings)
                     out[rid] = replace(r, value=MARKED if walked else EMPTY, confidence=UNCERTAIN_REFINED)
                     continue
                 out[rid] = classify(r.region, part.score, r.visible)
         return out
 
     @staticmethod
-    def _ends_dotted(path_id: str, line, readings) -> bool:
+    def _ends_dotted(path: RegionKey, line, readings) -> bool:
         """A path a stairs line runs all along (or whose part clear of it is under print): walked if
         both its rooms read dotted, each an end of the line or clear of its stroke (else the dot's
         place shows the line's ink)."""
-        a, _, b = path_id[len("path-"):].partition("-")
-        if b in ("N", "E", "S", "W"):
-            b = None
-        ends = line.region.id.split("-")[1:3]
-        for cell in (a, b):
-            dot = readings.get(f"cell-{cell}") if cell else None
-            if cell is None or dot is None or dot.hidden:
+        ends = key_of(line.region).cells
+        for cell in path.cells:
+            dot = readings.get(f"cell-{cell}")
+            if dot is None or dot.hidden:
                 continue
             if not dot.marked or (cell not in ends and _near_segment(dot.region.shape.cx, dot.region.shape.cy,
                                                                      line.region.shape,
@@ -862,48 +909,32 @@ class FouryScanner(GameScanner):
         view = FouryView()
         jumps = [r.region for r in readings.values() if r.region.role == "jump" and r.marked]
         for rid, r in readings.items():
+            key = key_of(r.region)
             if r.hidden and r.region.role == "path":
-                a, b = rid.partition("-")[2].split("-")
-                view.unread.add(f"{a}:{b}" if b in "NESW" else f"{a}-{b}")
+                view.unread.add(_link(key))
             if r.hidden and r.region.role == "visited":
-                view.unseen.add(rid.partition("-")[2])
+                view.unseen.add(key.cells[0])
             if not r.marked:
                 continue
             if jumps and r.region.kind == LINE and r.region.role not in LINES_OVER and \
                     any(under(r.region, j) >= UNDER for j in jumps):
                 if r.region.role == "path":     # penciled or not, the jump's line is all one sees there
-                    a, b = rid.partition("-")[2].split("-")
-                    view.unread.add(f"{a}:{b}" if b in "NESW" else f"{a}-{b}")
+                    view.unread.add(_link(key))
                 continue                    # the jump's line, not a mark of this region
             role = r.region.role
             if r.region.kind in (BOX, FILL) and role not in ("used arrow",):
                 view.boxes[rid] = r.value
                 continue
-            _, _, rest = rid.partition("-")
-            if role == "visited":
-                view.visited.add(rest)
-            elif role == "crossed room":
-                view.rooms.add(rest)
-            elif role == "foe written in":
-                view.foes.add(rest)
-            elif role == "struck item":
-                view.struck.add(rest)
-            elif role == "flooded room":
-                view.floods.add(rest)
-            elif role == "wall":
-                cell, side = rest.split("-")
-                view.walls.add(f"{cell}:{side}")
+            if role in ("visited", "crossed room", "foe written in", "struck item", "flooded room"):
+                getattr(view, _ROOM_SETS[role]).add(key.cells[0])
+            elif role in ("wall", "used arrow"):
+                (view.walls if role == "wall" else view.arrows).add(f"{key.cells[0]}:{key.side}")
             elif role == "path":
-                a, b = rest.split("-")
-                view.path.add(f"{a}:{b}" if b in "NESW" else f"{a}-{b}")
+                view.path.add(_link(key))
             elif role == "jump":
-                a, b = rest.split("-")
-                view.path.add(f"{a}~{b}")
+                view.path.add("~".join(key.cells))
             elif role == UPPER:
-                view.upper.add(rest)
-            elif role == "used arrow":
-                cell, side = rest.split("-")
-                view.arrows.add(f"{cell}:{side}")
+                view.upper.add("-".join(key.cells))
         view.struck -= view.rooms           # a room crossed out crosses its items too: no telling
         # a room the path runs into was visited, even where its dot sits on an icon too dark to show it
         for link in view.path:
@@ -916,11 +947,11 @@ class FouryScanner(GameScanner):
         """Region id -> the reading the view implies; regions a jump's line runs along are left
         out (their ink is the jump's)."""
         out = {}
-        jumps = [r for r in self.regions(sheet) if r.role == "jump"
-                 and f"{r.id.split('-')[1]}~{r.id.split('-')[2]}" in expected.path]
+        jumps = [r for r in self.regions(sheet) if r.role == "jump" and "~".join(key_of(r).cells) in expected.path]
         for region in self.regions(sheet):
             rid, role = region.id, region.role
-            _, _, rest = rid.partition("-")
+            key = key_of(region)
+            rest = key.cells[0] if len(key.cells) == 1 and not key.side else "-".join(key.cells)
             if role in UNSHOWN or (region.kind == LINE and role not in LINES_OVER
                                    and any(under(region, j) >= UNDER for j in jumps)):
                 continue
@@ -933,11 +964,11 @@ class FouryScanner(GameScanner):
                 "foe written in": lambda: rest in expected.foes,
                 "struck item": lambda: rest in expected.struck or rest in expected.rooms,
                 "flooded room": lambda: rest in expected.floods,
-                "wall": lambda: rest.replace("-", ":") in expected.walls,
-                "path": lambda: (rest.replace("-", ":") if rest[-1] in "NESW" else rest) in expected.path,
-                "jump": lambda: rest.replace("-", "~") in expected.path,
+                "wall": lambda: f"{key.cells[0]}:{key.side}" in expected.walls,
+                "path": lambda: _link(key) in expected.path,
+                "jump": lambda: "~".join(key.cells) in expected.path,
                 UPPER: lambda: rest in expected.upper,
-                "used arrow": lambda: rest.replace("-", ":") in expected.arrows,
+                "used arrow": lambda: f"{key.cells[0]}:{key.side}" in expected.arrows,
             }[role]()
             out[rid] = (FILLED if region.kind == FILL else MARKED) if hit else EMPTY
         return out
@@ -1321,8 +1352,7 @@ def _walked(readings) -> set:
     out = set()
     for rid, r in readings.items():
         if r.region.role in ("path", "jump") and r.marked:
-            a, _, b = rid.partition("-")[2].partition("-")
-            out |= {a} if b in ("N", "E", "S", "W") else {a, b}
+            out |= set(key_of(r.region).cells)
     return out
 
 
@@ -1396,16 +1426,16 @@ def _marked_strokes(layout: MapLayout, readings) -> list[tuple]:
         role = r.region.role
         if not r.marked or role not in ("path", "wall", "jump", "visited"):
             continue
-        _, a, b = rid.split("-", 2) if rid.count("-") >= 2 else (None, rid.split("-")[1], None)
+        key = key_of(r.region)
         if role == "visited":
             dot = r.region.shape
             out.append((dot.cx, dot.cy, dot.cx, dot.cy))
         elif role == "wall":
-            out.append(_edge_line(layout, a, b))
+            out.append(_edge_line(layout, key.cells[0], key.side))
         elif role == "jump":
             out.append(_between_centres(r.region.shape))
-        elif b not in ("N", "E", "S", "W"):
-            out.append((*_centre(layout, a), *_centre(layout, b)))
+        elif len(key.cells) == 2:          # a path between two rooms (not from an entry arrow)
+            out.append((*_centre(layout, key.cells[0]), *_centre(layout, key.cells[1])))
     return out
 
 
