@@ -752,6 +752,8 @@ class FouryScanner(GameScanner):
                 else:
                     reached |= ends
         for rid, r in list(out.items()):
+            if r.region.role != "crossed room":
+                continue
             # a cross whose lower right arm an icon hides, read by its two other strokes (unless the
             # upper left one is a letter's: darker in the foe's place than an arm makes it)
             cell = key_of(r.region).cells[0]
