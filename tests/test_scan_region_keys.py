@@ -71,3 +71,12 @@ def test_a_region_carries_its_kinds_shape_a_tuple_made_one():
     assert line.bounds() == (-1.0, -1.0, 11.0, 1.0)
     with pytest.raises(ValueError, match="shape of another kind"):
         Region("l", LINE, DotShape(1, 2, 3), "wall")
+
+
+def test_foury_refines_in_named_passes_in_their_order_each_naming_its_test():
+    names = [p.__name__ for p in foury.REFINE_PASSES]
+    assert names == ["_jumps_along_crosses", "_weak_paths", "_strike_or_waves", "_waves_beside_paths",
+                     "_crosses_by_other_strokes", "_crosses_without_strike", "_foes_under_other_ink",
+                     "_dots_under_other_ink", "_letters_beside_labels"]
+    for p in foury.REFINE_PASSES:
+        assert p.__doc__ and "test" in p.__doc__, p.__name__

@@ -671,148 +671,12 @@ class FouryScanner(GameScanner):
         - a stairs line penciled: the path, wall, flood ... regions it crosses are read on their
           part clear of it (a path it runs all along: by its rooms' dots); a dot's or a foe's place
           it runs through is its ink unless a path reaches the room (as a jump's line)."""
-        from dataclasses import replace
         _, layout = self._layout(sheet)
         readings = self._clear_of_stairs_lines(sheet, layout, readings)
-        out = {rid: r for rid, r in readings.items() if r.region.role not in UNSHOWN}   # read here, not shown
-        jumps, uppers, strokes = [], [], None
-        for rid, r in readings.items():
-            if r.region.role not in LINES_OVER or not r.marked:
-                continue
-            # a diagonal jump runs along the rooms' crosses and strikes (strokes corner to corner):
-            # where they explain half its length, its reading tells nothing of its own, and it stands
-            # only if both its rooms read visited (the room a jump enters gets its dot, the room it
-            # leaves has one: every room entered does), or cannot be seen
-            strokes = _diagonal_strokes(layout, readings) if strokes is None else strokes
-            ends = [readings.get(f"cell-{c}") for c in key_of(r.region).cells]
-            if strokes and _share_near(r.region.shape, strokes, r.region.shape.band / 2) >= JUMP_EXPLAINED \
-                    and not all(e is None or e.marked or e.hidden for e in ends):
-                out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
-                continue
-            (jumps if r.region.role == "jump" else uppers).append(r.region)
-        lines = jumps + uppers          # a dot's or a foe's place they run through is their ink
-        # a room a path penciled nearly all along reaches was entered: its dot is there, however faint
-        # (the rules draw a dot in every room a line enters)
-        entered = set()
-        for rid, r in readings.items():
-            if r.region.role == "path" and not r.hidden and r.score >= PATH_ALONE and \
-                    not any(under(r.region, j) >= UNDER for j in jumps):
-                entered |= set(key_of(r.region).cells)
-        crossed = {rid for line, regions in (layout.crossings or {}).items()
-                   if line in readings and readings[line].marked for rid, _ in regions}
-        for rid, r in readings.items():
-            if r.region.role != "path" or r.hidden:
-                continue
-            key = key_of(r.region)
-            if key.side or r.score >= PATH_WEAK[1]:      # from an entry arrow, or read well enough
-                continue
-            a, b = key.cells
-            centre = readings.get(f"centre-{a}-{b}")
-            if not PATH_WEAK[0] <= r.score and not (centre is not None and centre.marked and rid not in crossed):
-                continue
-            wall = readings.get(f"wall-{a}-{_side_between(a, b)}") or readings.get(f"wall-{b}-{_side_between(b, a)}")
-            ends = [readings.get(f"cell-{c}") for c in (a, b)]
-            ends = [replace(e, value=MARKED) if e is not None and c in entered else e for c, e in zip((a, b), ends)]
-            # a wall penciled across the path reads along it up to about a quarter of its length; a
-            # path walked before the wall collapsed behind it (the die's "the wall behind you") is
-            # most of its length, with both its rooms' dots
-            # a flood's waves run along both sides of a path's place: in a room drawn flooded, a path
-            # read weakly is the waves' unless a dot is seen at one of its ends
-            waves = any(f is not None and f.marked for f in (readings.get(f"flood-{c}") for c in (a, b)))
-            # a thin faint stroke (its centre band darker than its sides: no wall across, no paper's
-            # unevenness, no shadow's edge is) between two rooms dotted, wherever a wall is
-            dotted = all(e is None or e.marked or e.hidden for e in ends) and \
-                not (waves and not any(e is not None and e.marked for e in ends))
-            walked = r.score >= PATH_ALONE or (
-                (wall is None or not wall.marked or r.score >= PATH_WALLED) and PATH_WEAK[0] <= r.score and dotted) or (
-                centre is not None and centre.marked and rid not in crossed and dotted)
-            value = MARKED if walked else EMPTY
-            if value != r.value:
-                out[rid] = replace(r, value=value, confidence=min(r.confidence, UNCERTAIN_REFINED))
-        # an item's strike and a flood's waves cross each other: where both read, the weaker is the
-        # other's ink unless it is penciled nearly all along itself
-        for rid, r in readings.items():
-            if r.region.role != "struck item" or not r.marked:
-                continue
-            flood = out.get(f"flood-{key_of(r.region).cells[0]}")
-            if flood is None or not flood.marked:
-                continue
-            weaker = min((r, flood), key=lambda x: x.score)
-            if weaker.score < CROSSING_SHARE:
-                out[weaker.region.id] = replace(weaker, value=EMPTY, confidence=min(weaker.confidence, UNCERTAIN_REFINED))
-        self._waves_beside_paths(readings, out)
-        # a path reaches a room where it is penciled, however faintly (not a jump's line along it)
-        reached = {c for j in lines for c in key_of(j).cells}
-        unseen_path = set()         # ... and may where a jump's line runs all along its path (its ink the jump's)
-        for rid, r in out.items():
-            if r.region.role == "path" and not r.hidden and r.score >= PATH_WEAK[0]:
-                ends = set(key_of(r.region).cells)
-                if any(under(r.region, j) >= UNDER for j in jumps):
-                    unseen_path |= ends
-                else:
-                    reached |= ends
-        for rid, r in list(out.items()):
-            if r.region.role != "crossed room":
-                continue
-            # a cross whose lower right arm an icon hides, read by its two other strokes (unless the
-            # upper left one is a letter's: darker in the foe's place than an arm makes it)
-            cell = key_of(r.region).cells[0]
-            foe = out.get(f"monster-{cell}")
-            if r.region.role == "crossed room" and not r.marked and ((
-                    _crossed_unseen(readings, cell) or _crossed_faint(readings, cell)) and
-                    not (foe is not None and foe.marked and foe.score >= FOE_UNDER_LINE)
-                    or _crossed_inner(readings, cell)):
-                out[rid] = replace(r, value=MARKED, confidence=min(r.confidence, UNCERTAIN_REFINED))
-            # ... and what reads crossed of it (the little an icon leaves seen, an icon the camera sees
-            # darker than printed) is something else's where the upper left arm, well seen, has no
-            # pencil at all (a cross is drawn corner to corner)
-            arm = readings.get(f"arm-{cell}")
-            if r.region.role == "crossed room" and r.marked and arm is not None and \
-                    arm.visible >= ARM_SEEN and arm.score <= ARM_BARE:
-                out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
-        for rid, r in list(out.items()):
-            if r.region.role == "crossed room" and r.marked:
-                strike = out.get(f"struck-{key_of(r.region).cells[0]}")     # along the cross's other arm
-                if strike is not None and not strike.marked and not strike.hidden:
-                    out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
-        walked = None
-        for rid, r in list(out.items()):
-            if r.region.role == "foe written in" and r.marked:
-                room = out.get(f"room-{key_of(r.region).cells[0]}")
-                x, y, w, h = r.region.shape.x, r.region.shape.y, r.region.shape.w, r.region.shape.h
-                cell = key_of(r.region).cells[0]
-                if _walls_ink(readings, cell) or (room is not None and room.marked) or (    # the cross's arm runs through the letter's place
-                        r.score < FOE_UNDER_LINE and _crossed_unseen(readings, cell)) or (
-                        r.score < FOE_UNDER_LINE and any(
-                            _near_segment(x + w / 2, y + h / 2, j.shape, math.hypot(w, h) / 2)
-                            for j in lines)):                 # so does a jump's line: its ink, unless darker
-                    out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
-                continue
-            if r.region.role != "visited" or not r.marked:
-                continue
-            cell = key_of(r.region).cells[0]
-            flood = out.get(f"flood-{cell}")
-            if flood is not None and flood.marked and r.score < DOT_OVER_WAVES:
-                # the waves' crests run by the room's centre: a faint dot there is theirs unless a path
-                # read penciled enters the room (every room entered has one)
-                walked = _walked(out) if walked is None else walked
-                if cell not in walked:
-                    out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
-                    continue
-            if cell in reached:
-                continue
-            crossed = any(out.get(f"{what}-{cell}") is not None and out[f"{what}-{cell}"].marked
-                          for what in ("struck", "room"))
-            dot = r.region.shape
-            through = any(_near_segment(dot.cx, dot.cy, j.shape, j.shape.band / 2) for j in lines)
-            if crossed and not through and cell in unseen_path:
-                # a path that may reach the room cannot be told from a jump's line along it: the dot read
-                # where the item's strike (or the room's cross) runs is not taken for the stroke's ink
-                continue
-            if crossed or through:
-                out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
-        self._letters_beside_labels(readings, out, lines)
-        return out
+        ctx = _Refining(layout, readings, {rid: r for rid, r in readings.items() if r.region.role not in UNSHOWN})
+        for refine_pass in REFINE_PASSES:           # each names what it corrects and the test that asked for it
+            refine_pass(ctx)
+        return ctx.out
 
     @staticmethod
     def _letters_beside_labels(readings, out, lines) -> None:
@@ -1544,6 +1408,229 @@ def _tamper(self, sheet, page, marks):
     page.items = [replace(i, items=i.items + tuple(extra)) if isinstance(i, Group) and i.id == "pencil" else i
                   for i in page.items]
     return page
+
+
+@dataclass
+class _Refining:
+    """What Dungeon Foury's refinement passes share: the layout, every reading (the regions a penciled
+    stairs line crosses read clear of it), the shown readings as the passes decide them (out), and the
+    jumps' and stairs lines' regions read penciled (the first pass finds them)."""
+    layout: MapLayout
+    readings: dict
+    out: dict
+    jumps: list = field(default_factory=list)
+    lines: list = field(default_factory=list)      # the jumps and the stairs lines
+
+
+def _jumps_along_crosses(ctx: _Refining) -> None:
+    """A diagonal jump (or stairs line) whose line runs along rooms' crosses and strikes stands only where
+    both its rooms read visited.  Motivated by test_scan_foury_reading.py::
+    test_a_diagonal_jump_along_crossed_rooms_is_not_read_without_its_rooms_dots."""
+    readings, out, layout = ctx.readings, ctx.out, ctx.layout
+    jumps, uppers, strokes = [], [], None
+    for rid, r in readings.items():
+        if r.region.role not in LINES_OVER or not r.marked:
+            continue
+        # a diagonal jump runs along the rooms' crosses and strikes (strokes corner to corner):
+        # where they explain half its length, its reading tells nothing of its own, and it stands
+        # only if both its rooms read visited (the room a jump enters gets its dot, the room it
+        # leaves has one: every room entered does), or cannot be seen
+        strokes = _diagonal_strokes(layout, readings) if strokes is None else strokes
+        ends = [readings.get(f"cell-{c}") for c in key_of(r.region).cells]
+        if strokes and _share_near(r.region.shape, strokes, r.region.shape.band / 2) >= JUMP_EXPLAINED \
+                and not all(e is None or e.marked or e.hidden for e in ends):
+            out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+            continue
+        (jumps if r.region.role == "jump" else uppers).append(r.region)
+    ctx.jumps, ctx.lines = jumps, jumps + uppers     # a dot's or a foe's place they run through is their ink
+
+
+def _weak_paths(ctx: _Refining) -> None:
+    """A path read weakly is decided by its ends: it stands when PATH_ALONE of it is penciled, or when both
+    its rooms are dotted and no wall is penciled across (or PATH_WALLED of it is), or when its centre band
+    reads a thin faint stroke between two dotted rooms; a flood's waves are no path.  Motivated by
+    test_scan_foury_reading.py::test_a_faint_path_between_two_rooms_entered_reads,
+    test_a_path_walked_before_the_wall_behind_collapsed_reads, test_a_floods_waves_are_no_path and
+    test_scan_foury_paths.py::test_a_faint_thin_path_between_two_dotted_rooms_reads."""
+    readings, out, layout = ctx.readings, ctx.out, ctx.layout
+    # a room a path penciled nearly all along reaches was entered: its dot is there, however faint
+    # (the rules draw a dot in every room a line enters)
+    entered = set()
+    for rid, r in readings.items():
+        if r.region.role == "path" and not r.hidden and r.score >= PATH_ALONE and \
+                not any(under(r.region, j) >= UNDER for j in ctx.jumps):
+            entered |= set(key_of(r.region).cells)
+    crossed = {rid for line, regions in (layout.crossings or {}).items()
+               if line in readings and readings[line].marked for rid, _ in regions}
+    for rid, r in readings.items():
+        if r.region.role != "path" or r.hidden:
+            continue
+        key = key_of(r.region)
+        if key.side or r.score >= PATH_WEAK[1]:      # from an entry arrow, or read well enough
+            continue
+        a, b = key.cells
+        centre = readings.get(f"centre-{a}-{b}")
+        if not PATH_WEAK[0] <= r.score and not (centre is not None and centre.marked and rid not in crossed):
+            continue
+        wall = readings.get(f"wall-{a}-{_side_between(a, b)}") or readings.get(f"wall-{b}-{_side_between(b, a)}")
+        ends = [readings.get(f"cell-{c}") for c in (a, b)]
+        ends = [replace(e, value=MARKED) if e is not None and c in entered else e for c, e in zip((a, b), ends)]
+        # a wall penciled across the path reads along it up to about a quarter of its length; a
+        # path walked before the wall collapsed behind it (the die's "the wall behind you") is
+        # most of its length, with both its rooms' dots
+        # a flood's waves run along both sides of a path's place: in a room drawn flooded, a path
+        # read weakly is the waves' unless a dot is seen at one of its ends
+        waves = any(f is not None and f.marked for f in (readings.get(f"flood-{c}") for c in (a, b)))
+        # a thin faint stroke (its centre band darker than its sides: no wall across, no paper's
+        # unevenness, no shadow's edge is) between two rooms dotted, wherever a wall is
+        dotted = all(e is None or e.marked or e.hidden for e in ends) and \
+            not (waves and not any(e is not None and e.marked for e in ends))
+        walked = r.score >= PATH_ALONE or (
+            (wall is None or not wall.marked or r.score >= PATH_WALLED) and PATH_WEAK[0] <= r.score and dotted) or (
+            centre is not None and centre.marked and rid not in crossed and dotted)
+        value = MARKED if walked else EMPTY
+        if value != r.value:
+            out[rid] = replace(r, value=value, confidence=min(r.confidence, UNCERTAIN_REFINED))
+
+
+def _strike_or_waves(ctx: _Refining) -> None:
+    """An item's strike and a flood's waves read in one room: the weaker is the other's ink unless
+    CROSSING_SHARE of it is penciled.  (No test names it alone: test_scan_foury_print.py's flood tests
+    read rooms with both.)"""
+    readings, out = ctx.readings, ctx.out
+    # an item's strike and a flood's waves cross each other: where both read, the weaker is the
+    # other's ink unless it is penciled nearly all along itself
+    for rid, r in readings.items():
+        if r.region.role != "struck item" or not r.marked:
+            continue
+        flood = out.get(f"flood-{key_of(r.region).cells[0]}")
+        if flood is None or not flood.marked:
+            continue
+        weaker = min((r, flood), key=lambda x: x.score)
+        if weaker.score < CROSSING_SHARE:
+            out[weaker.region.id] = replace(weaker, value=EMPTY, confidence=min(weaker.confidence, UNCERTAIN_REFINED))
+
+
+def _waves_beside_paths(ctx: _Refining) -> None:
+    """A flood's waves beside a path across the room are the path's ink
+    (FouryScanner._waves_beside_paths).  Motivated by test_scan_foury_print.py::
+    test_a_path_across_a_small_room_is_no_flood."""
+    FouryScanner._waves_beside_paths(ctx.readings, ctx.out)
+
+
+def _crosses_by_other_strokes(ctx: _Refining) -> None:
+    """A cross whose lower right arm an icon hides (or shows faint) reads by its other strokes, unless the
+    upper left one is a letter's; what reads crossed is no cross where the upper left arm, well seen, is
+    bare.  Motivated by test_scan_foury_reading.py::test_a_cross_an_icon_half_hides_reads_by_its_other_strokes,
+    test_a_cross_faint_over_an_icon_reads_by_its_other_strokes,
+    test_the_little_seen_of_an_arm_is_no_cross_where_the_other_arm_is_bare and
+    test_scan_foury_print.py::test_a_cross_over_a_dies_pips_reads_by_its_other_strokes."""
+    readings, out = ctx.readings, ctx.out
+    for rid, r in list(out.items()):
+        if r.region.role != "crossed room":
+            continue
+        # a cross whose lower right arm an icon hides, read by its two other strokes (unless the
+        # upper left one is a letter's: darker in the foe's place than an arm makes it)
+        cell = key_of(r.region).cells[0]
+        foe = out.get(f"monster-{cell}")
+        if r.region.role == "crossed room" and not r.marked and ((
+                _crossed_unseen(readings, cell) or _crossed_faint(readings, cell)) and
+                not (foe is not None and foe.marked and foe.score >= FOE_UNDER_LINE)
+                or _crossed_inner(readings, cell)):
+            out[rid] = replace(r, value=MARKED, confidence=min(r.confidence, UNCERTAIN_REFINED))
+        # ... and what reads crossed of it (the little an icon leaves seen, an icon the camera sees
+        # darker than printed) is something else's where the upper left arm, well seen, has no
+        # pencil at all (a cross is drawn corner to corner)
+        arm = readings.get(f"arm-{cell}")
+        if r.region.role == "crossed room" and r.marked and arm is not None and \
+                arm.visible >= ARM_SEEN and arm.score <= ARM_BARE:
+            out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+
+
+def _crosses_without_strike(ctx: _Refining) -> None:
+    """A room read crossed out whose item's strike (along the cross's other arm) reads empty is not crossed
+    out.  Motivated by test_scan_foury_paths.py::test_a_foe_written_in_a_room_whose_item_is_struck_is_no_cross."""
+    out = ctx.out
+    for rid, r in list(out.items()):
+        if r.region.role == "crossed room" and r.marked:
+            strike = out.get(f"struck-{key_of(r.region).cells[0]}")     # along the cross's other arm
+            if strike is not None and not strike.marked and not strike.hidden:
+                out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+
+
+def _foes_under_other_ink(ctx: _Refining) -> None:
+    """A foe's letter read where a wall's, a cross's arm or (fainter than FOE_UNDER_LINE) a jump's line ink
+    falls is that ink.  Motivated by test_scan_foury_reading.py::test_a_walls_ink_in_a_foes_place_is_no_foe,
+    test_the_arm_of_a_cross_an_icon_half_hides_is_no_foe, test_a_jumps_line_through_a_foes_place_is_no_foe."""
+    readings, out, lines = ctx.readings, ctx.out, ctx.lines
+    for rid, r in list(out.items()):
+        if r.region.role == "foe written in" and r.marked:
+            room = out.get(f"room-{key_of(r.region).cells[0]}")
+            x, y, w, h = r.region.shape.x, r.region.shape.y, r.region.shape.w, r.region.shape.h
+            cell = key_of(r.region).cells[0]
+            if _walls_ink(readings, cell) or (room is not None and room.marked) or (    # the cross's arm runs through the letter's place
+                    r.score < FOE_UNDER_LINE and _crossed_unseen(readings, cell)) or (
+                    r.score < FOE_UNDER_LINE and any(
+                        _near_segment(x + w / 2, y + h / 2, j.shape, math.hypot(w, h) / 2)
+                        for j in lines)):                 # so does a jump's line: its ink, unless darker
+                out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+
+
+def _dots_under_other_ink(ctx: _Refining) -> None:
+    """A room's dot read under a line of another mark (the item's strike, the room's cross, a jump's line) or
+    faint under a flood's waves is that ink unless a path reaches the room.  Motivated by
+    test_scan_foury_dots.py::test_a_strike_through_a_room_never_entered_is_no_dot,
+    test_a_dot_under_a_strike_by_a_path_a_jump_hides_reads and test_scan_foury_reading.py::
+    test_a_floods_waves_by_a_rooms_centre_are_no_dot."""
+    out, lines = ctx.out, ctx.lines
+    # a path reaches a room where it is penciled, however faintly (not a jump's line along it)
+    reached = {c for j in lines for c in key_of(j).cells}
+    unseen_path = set()         # ... and may where a jump's line runs all along its path (its ink the jump's)
+    for rid, r in out.items():
+        if r.region.role == "path" and not r.hidden and r.score >= PATH_WEAK[0]:
+            ends = set(key_of(r.region).cells)
+            if any(under(r.region, j) >= UNDER for j in ctx.jumps):
+                unseen_path |= ends
+            else:
+                reached |= ends
+    walked = None
+    for rid, r in list(out.items()):
+        if r.region.role != "visited" or not r.marked:
+            continue
+        cell = key_of(r.region).cells[0]
+        flood = out.get(f"flood-{cell}")
+        if flood is not None and flood.marked and r.score < DOT_OVER_WAVES:
+            # the waves' crests run by the room's centre: a faint dot there is theirs unless a path
+            # read penciled enters the room (every room entered has one)
+            walked = _walked(out) if walked is None else walked
+            if cell not in walked:
+                out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+                continue
+        if cell in reached:
+            continue
+        crossed = any(out.get(f"{what}-{cell}") is not None and out[f"{what}-{cell}"].marked
+                      for what in ("struck", "room"))
+        dot = r.region.shape
+        through = any(_near_segment(dot.cx, dot.cy, j.shape, j.shape.band / 2) for j in lines)
+        if crossed and not through and cell in unseen_path:
+            # a path that may reach the room cannot be told from a jump's line along it: the dot read
+            # where the item's strike (or the room's cross) runs is not taken for the stroke's ink
+            continue
+        if crossed or through:
+            out[rid] = replace(r, value=EMPTY, confidence=min(r.confidence, UNCERTAIN_REFINED))
+
+
+def _letters_beside_labels(ctx: _Refining) -> None:
+    """A foe's place read empty is a letter where its part beside the printed zone
+    letter reads penciled (FouryScanner._letters_beside_labels).  Motivated by test_scan_foury_print.py::
+    test_a_foe_written_over_the_zone_letter_reads."""
+    FouryScanner._letters_beside_labels(ctx.readings, ctx.out, ctx.lines)
+
+
+# Foury's refinement, in the order it runs (after the regions a penciled stairs line crosses are read
+# clear of it: FouryScanner._clear_of_stairs_lines, motivated by test_scan_foury_lines.py)
+REFINE_PASSES = (_jumps_along_crosses, _weak_paths, _strike_or_waves, _waves_beside_paths, _crosses_by_other_strokes,
+                 _crosses_without_strike, _foes_under_other_ink, _dots_under_other_ink, _letters_beside_labels)
 
 
 FouryScanner.tamper = _tamper
