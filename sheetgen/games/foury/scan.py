@@ -625,52 +625,10 @@ class FouryScanner(GameScanner):
         return out
 
     def refine(self, sheet, readings):
-        """Readings the marks around them decide:
-        - a path line between two rooms read weakly (a faint or broken stroke, or other marks
-          crossing it) stands when PATH_ALONE of its length is penciled; a weaker one when both
-          rooms' dots are (or cannot be seen) and the wall between them is not (or PATH_WALLED of
-          it is penciled: more than the wall's ink reaches); a room another path penciled nearly all
-          along (PATH_ALONE) reaches counts as dotted (faint dots of blurred photos); a path read
-          weakly or not at all whose centre band is darker than its sides along PATH_CENTRE_SHARE of
-          it (a thin faint stroke: a wall across, the paper's unevenness, a shadow's edge are not)
-          stands when both its rooms are dotted, a wall penciled across or not (no stairs line
-          penciled across it);
-        - a diagonal jump whose line runs along rooms' crosses and strikes stands only where both
-          its rooms read visited;
-        - a foe's letter read where a jump's line runs through its place is the line's ink unless
-          darker than a line makes it;
-        - a room's dot read where a line of another mark runs through the room's centre (the
-          item struck through, the room crossed out, a jump between magic circles) is the line's
-          ink, not a dot, unless a path reaches the room (every room entered is reached by one) or,
-          for the item's strike or the room's cross, a path a jump's line runs all along may (its ink
-          cannot be told from the jump's);
-        - a room read crossed out whose upper left arm, well seen, reads no pencil at all is not
-          crossed out (a cross is drawn corner to corner);
-        - a room read crossed out whose item's strike (along the cross's other arm) reads empty
-          is not crossed out;
-        - a room whose lower right arm, in view, reads penciled along CROSS_FAINT of it (faint over an
-          icon's lines) is crossed out where its upper left arm and its other stroke read penciled
-          (unless the upper left one is a letter's, as above);
-        - a foe's letter read where a wall is penciled on the room's north or west edge is the wall's
-          ink unless it reads in the part of the foe's place the wall cannot reach (WALL_REACH);
-        - a foe's place read empty is a letter where the part of a wide letter beside the printed zone
-          letter reads penciled, unless the room is crossed out or a line runs through it
-          (_letters_beside_labels);
-        - a room whose lower right arm cannot be seen (under an icon), its item struck and a foe's
-          letter read, is crossed out where the upper left arm between the foe's place and the dot
-          reads penciled by its centre band (INNER_SHARE of it: a letter keeps out of it);
-        - a foe's letter read in a room crossed out is the cross's upper left arm; so is a faint one
-          (under FOE_UNDER_LINE) where an icon hides the cross's lower right arm but its upper left
-          arm and its other stroke read penciled;
-        - a room's dot read faint (under DOT_OVER_WAVES) in a room drawn flooded is the waves' ink
-          unless a path read penciled enters the room;
-        - an item's strike and a flood's waves read in one room: the weaker is the other's ink
-          unless CROSSING_SHARE of it is penciled;
-        - a flood's waves read in a room a path crosses from west to east: the path's ink unless
-          CROSSING_SHARE of them is penciled (_waves_beside_paths);
-        - a stairs line penciled: the path, wall, flood ... regions it crosses are read on their
-          part clear of it (a path it runs all along: by its rooms' dots); a dot's or a foe's place
-          it runs through is its ink unless a path reaches the room (as a jump's line)."""
+        """Readings the marks around them decide: first every line region a penciled stairs line
+        crosses is read on its part clear of it (_clear_of_stairs_lines), then REFINE_PASSES run in
+        order, each a small function saying what it corrects and the test that asked for it. A
+        reading a pass changes takes a low confidence (UNCERTAIN_REFINED: listed as uncertain)."""
         _, layout = self._layout(sheet)
         readings = self._clear_of_stairs_lines(sheet, layout, readings)
         ctx = _Refining(layout, readings, {rid: r for rid, r in readings.items() if r.region.role not in UNSHOWN})
