@@ -640,10 +640,11 @@ class Plan:
         kinds = np.array([r.kind for r in regions] or [""])[:len(regions)]
         self.is_box, self.is_area = kinds == BOX, kinds == AREA
         self.marked_code = np.where(kinds == FILL, 3, 1)          # what a marked one reads: FILLED or MARKED
-        self.threshold = np.array([_threshold(r) for r in regions], dtype=np.float64)
-        self.margin = np.array([_margin(r) for r in regions], dtype=np.float64)
+        # each region's shape worked out once (shape_of is the sheet's costliest per-region step)
+        self.threshold = np.array([_threshold(r, g) for r, g in zip(regions, shapes)], dtype=np.float64)
+        self.margin = np.array([_margin(r, t) for r, t in zip(regions, self.threshold.tolist())], dtype=np.float64)
         # how each is measured (sheetgen.scan.confidence.GROUPS): what its calibrated confidence is fitted per
-        self.group = np.array([GROUP[_group(r)] for r in regions], dtype=np.int64)
+        self.group = np.array([GROUP[_group(r, g)] for r, g in zip(regions, shapes)], dtype=np.int64)
 
     def shown_as_printed(self, seen: np.ndarray) -> np.ndarray:
         """Which points of the lines seen as printed a pencil shows on in the print itself (seen: the
@@ -700,9 +701,9 @@ def _gathered(groups: list) -> tuple:
     return pixels, starts, sizes == 0, sizes
 
 
-def _group(region: Region) -> str:
-    """How a region is measured: its kind, and the variant its geometry asks for."""
-    g = shape_of(region.kind, region.geometry)
+def _group(region: Region, g=None) -> str:
+    """How a region is measured: its kind, and the variant its geometry asks for (g: its shape_of)."""
+    g = shape_of(region.kind, region.geometry) if g is None else g
     if isinstance(g, BoxShape):
         return "box-strokes" if g.strokes is not None else "box"
     if isinstance(g, LineShape):
@@ -712,9 +713,10 @@ def _group(region: Region) -> str:
     return region.kind
 
 
-def _threshold(region: Region) -> float:
-    """The measure from which a region reads marked (a BOX: crossed), its own where its geometry says."""
-    g = shape_of(region.kind, region.geometry)
+def _threshold(region: Region, g=None) -> float:
+    """The measure from which a region reads marked (a BOX: crossed), its own where its geometry says
+    (g: its shape_of)."""
+    g = shape_of(region.kind, region.geometry) if g is None else g
     if isinstance(g, LineShape):
         return g.share if g.share is not None else LINE_MARKED
     if isinstance(g, AreaShape):
@@ -724,11 +726,11 @@ def _threshold(region: Region) -> float:
     return BOX_CROSSED if isinstance(g, BoxShape) else DOT_MARKED
 
 
-def _margin(region: Region) -> float:
-    """The distance from the threshold at which a reading is fully confident."""
+def _margin(region: Region, threshold: float | None = None) -> float:
+    """The distance from the threshold at which a reading is fully confident (threshold: its _threshold)."""
     if region.kind == LINE:
         return 0.25
-    return 0.5 * _threshold(region)
+    return 0.5 * (_threshold(region) if threshold is None else threshold)
 
 
 def classify(region: Region, score: float, visible: float = 1.0) -> RegionReading:
