@@ -27,9 +27,13 @@ from .build import game_build_options
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="With --review: the address to listen on (0.0.0.0: review from a phone on this network; "
                    "a token guards it, as `sheetgen play`).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Photos read at once, each in a worker process (default: 1 for one photo, else the "
+                   "usable cores). What is printed and written, and the exit code, are the same as with "
+                   "--jobs 1, in the photos' order.")
 @game_build_options
 @clean_errors
-def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, **game_values):
+def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, jobs, **game_values):
     """Read a photo (or a flat scan) of a penciled sheet and check what it shows.
 
     Finds the sheet by its four corner markers, reads its QR code (or takes
@@ -42,7 +46,9 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
     photo with every region outlined by what was read) into the output folder,
     both or neither; photos of the same name from several folders (IMG_0001.jpg)
     get their folder's name in front (holiday-IMG_0001.*), said on stderr.
-    Photos are read one at a time: a folder of hundreds takes no more memory than one.
+    Photos are read --jobs at a time, each in a worker process (the usable cores
+    by default), and reported in their order: a folder of hundreds takes no more
+    memory than a photo per worker.
     With --review (one photo) a local page shows the overlay, the uncertain
     regions first: tap a region to flip its reading; the check runs again on
     the corrected reading, which is saved in the sheetscan file with the
@@ -57,6 +63,7 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
       sheetgen scan photo.jpg --log my-game.yaml -o scans
       sheetgen scan scan.png --sheet ancient-story --hero kael --format json
       sheetgen scan photo.jpg --review
+      sheetgen scan photos/*.jpg --jobs 2
     """
     import sys
     from pathlib import Path
@@ -82,6 +89,10 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
         click.echo(f"note: {note}", err=True)
     out = Path(outdir)
     many = len(photos) > 1
+    if jobs is None:
+        import os
+        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    jobs = 1 if review or not many else min(jobs, len(photos))
     shown_json = 0
     worst, errors = 0, []
 
@@ -106,7 +117,20 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
             done, pending = pending, None
             said(done[0], done[1].result())        # a failed write raises here, as it would have in line
     try:
-        for photo, name in zip(photos, names):
+        if jobs > 1:
+            for photo, name, done in _in_workers(jobs, photos, names, sheet_ref, options, log, record_label, out):
+                if "problems" in done:
+                    errors.append((photo, done))
+                    worst = worse(worst, done["exit_code"])
+                    continue
+                if fmt == "json":
+                    _echo_json(done["data"], shown_json, many)
+                    shown_json += 1
+                else:
+                    click.echo(done["text"])
+                    click.echo(f"  wrote {done['written'][0]} and {done['written'][1]}")
+                worst = worse(worst, done["exit_code"])
+        for photo, name in zip(photos, names) if jobs == 1 else ():
             try:
                 result = scan_photo(photo, sheet_ref=sheet_ref, keep_images=True, options=options)
                 if log:
@@ -115,7 +139,7 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
             except SheetgenError as exc:
                 if not many:
                     raise
-                errors.append((photo, exc))
+                errors.append((photo, {"problems": [p.format() for p in exc.problems], "exit_code": exc.exit_code}))
                 worst = worse(worst, exc.exit_code)
                 continue
             if review:
@@ -134,15 +158,55 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
         if tmp is not None:
             tmp.cleanup()
     if fmt == "json":
-        for photo, exc in errors:
-            _echo_json({"photo": photo, "error": [p.format() for p in exc.problems]}, shown_json, many)
+        for photo, error in errors:
+            _echo_json({"photo": photo, "error": error["problems"]}, shown_json, many)
             shown_json += 1
         click.echo(("\n]" if shown_json else "[]") if many else "")
     else:
-        for photo, exc in errors:
-            for p in exc.problems:
-                click.echo(f"error: {p.format()}", err=True)
+        for photo, error in errors:
+            for problem in error["problems"]:
+                click.echo(f"error: {problem}", err=True)
     sys.exit(worst)
+
+
+def _scan_one(photo, name, sheet_ref, options, log, record_label, out) -> dict:
+    """One photo read, checked and its outputs written, in a worker process: what the parent prints
+    for it (its text and JSON data, the files written, the exit code) or its problems."""
+    from ..errors import SheetgenError
+    from ..scan.pipeline import compare_with_record, scan_photo, scanner_for
+    from ..scan.report import text
+    try:
+        result = scan_photo(photo, sheet_ref=sheet_ref, keep_images=True, options=options)
+        if log:
+            compare_with_record(result, scanner_for(result.sheet), log, record_label)
+    except SheetgenError as exc:
+        return {"problems": [p.format() for p in exc.problems], "exit_code": exc.exit_code}
+    written = _write_outputs(result, out, name)
+    return {"text": text(result), "data": _as_data(result), "written": written, "exit_code": result.exit_code}
+
+
+def _in_workers(jobs, photos, names, sheet_ref, options, log, record_label, out):
+    """(photo, name, what _scan_one said) for each photo, read by JOBS worker processes and yielded
+    in the photos' order; at most twice JOBS photos are in hand at once (memory stays flat).  Each
+    worker keeps the sheets it made ready (pipeline._sheets) for its next photos."""
+    import multiprocessing
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+    # fork where there is one: a worker starts with the modules already imported
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    queue = list(zip(photos, names))
+    pending: deque = deque()
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        i = 0
+        while i < len(queue) or pending:
+            while i < len(queue) and len(pending) < 2 * jobs:
+                photo, name = queue[i]
+                pending.append((photo, name, pool.submit(_scan_one, photo, name, sheet_ref, options, log,
+                                                         record_label, out)))
+                i += 1
+            photo, name, future = pending.popleft()
+            yield photo, name, future.result()
 
 
 def _as_data(result):
