@@ -79,7 +79,7 @@ INK_FORCED: float | None = None     # a scale every photo is read at (tests/tool
 INK_FLOOR = 0.12
 INK_SHARE = 90              # percentile of the darkness above the floor
 INK_AREA = 40.0             # mm^2
-INK_REFERENCE = 0.45
+INK_REFERENCE = 0.444
 INK_LEAST = 0.5
 
 
