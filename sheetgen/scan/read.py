@@ -68,6 +68,19 @@ CENTRE_SIDES = (0.6, 1.0)   # mm off the middle: the paper beside it, either sid
 CENTRE_REACH = 0.6          # mm: how far the stroke may run off the region's axis (a hand, the alignment)
 CENTRE_STEP = 0.2           # mm between the samples across
 CENTRE_PRINTED = 0.1        # the print's own centre band this much darker than beside it: a printed line
+# this hand's ink (per photo): the darkness of its strongest strokes, INK_SHARE of the darkness above INK_FLOOR
+# (the paper's noise stays under it), against INK_REFERENCE, the lightest our own pencil comes (set on the
+# tuning half of the family corpus and tests/data/scan/recipes.yaml: bench/bench_scan.py --families-half
+# tune).  A lighter hand has its darkness read in units of its own ink (divided by its ink over the
+# reference, at least INK_LEAST), so every kind's decision is judged against what this hand draws; a hand
+# as dark as ours or darker is read as it is.  Fewer than INK_AREA mm^2 above the floor: nothing to judge by.
+INK_CALIBRATION = False     # not shipped: measured held out, see the commit h-ink (True: bench with it)
+INK_FORCED: float | None = None     # a scale every photo is read at (tests/tools/tune_scan_ink.py)
+INK_FLOOR = 0.12
+INK_SHARE = 90              # percentile of the darkness above the floor
+INK_AREA = 40.0             # mm^2
+INK_REFERENCE = 0.444
+INK_LEAST = 0.5
 
 
 class Printed:
@@ -178,6 +191,10 @@ class Page:
         dark = np.subtract(darkest, refl)
         np.divide(dark, np.maximum(darkest, 0.3, out=darkest), out=dark)
         dark *= self.visible
+        # this hand's ink: its darkness read in units of it where it is lighter than our own pencil
+        self.ink, self.ink_scale = ink_of(dark, self.k)
+        if self.ink_scale != 1.0:
+            dark /= self.ink_scale
         self.relative = dark                        # signed: noise either way
         self.dark = np.clip(dark - NOISE_FLOOR, 0.0, 1.0)
 
@@ -437,10 +454,10 @@ class Page:
         alone, none)."""
         expected = self.expected.ravel()[plan.band_pixels]
         s = (expected - self.reflectance.ravel()[plan.band_pixels]) / np.maximum(expected, 0.3)
-        s *= self.visible.ravel()[plan.band_pixels]
+        s *= self.visible.ravel()[plan.band_pixels] / self.ink_scale
         off_expected = self.expected.ravel()[plan.off_pixels]
         off = (off_expected - self.reflectance.ravel()[plan.off_pixels]) / np.maximum(off_expected, 0.3)
-        off *= self.visible.ravel()[plan.off_pixels]
+        off *= self.visible.ravel()[plan.off_pixels] / self.ink_scale
         paper = np.add.reduceat(off, plan.off_starts) / np.maximum(plan.off_sizes, 1)
         paper[plan.off_sizes < 4] = 0.0                 # too few corners to tell: the floor alone
         above = np.clip(s - np.repeat(paper, plan.band_sizes) - STROKE_FLOOR, 0.0, None)
@@ -449,6 +466,23 @@ class Page:
         printed = plan.printed_boxes(self.template)
         measure = np.where(printed, beyond, blank)
         return measure, measure / np.where(printed, STROKE_CROSSED_PRINTED, STROKE_CROSSED)
+
+
+def ink_of(dark: np.ndarray, k: float) -> tuple[float | None, float]:
+    """(this hand's ink, the scale its darkness is read in) of a page's darkness map (k px a mm): the
+    INK_SHARE percentile of the darkness above INK_FLOOR, and that over INK_REFERENCE within INK_LEAST..1
+    (1: as dark as our own pencil or darker, or too little ink to tell: INK_AREA mm^2; ink None)."""
+    step = 2 if dark.size > 400000 else 1          # every other row and column: the share, not the pixels
+    sample = dark[::step, ::step]
+    strokes = sample[sample > INK_FLOOR]
+    if len(strokes) * (step / k) ** 2 < INK_AREA:
+        return None, 1.0
+    ink = float(np.percentile(strokes, INK_SHARE))
+    if INK_FORCED is not None:
+        return ink, INK_FORCED
+    if not INK_CALIBRATION:
+        return ink, 1.0
+    return ink, float(min(1.0, max(INK_LEAST, ink / INK_REFERENCE)))
 
 
 REMAP_COLUMNS = 32000       # cv2.remap takes maps narrower than 32767: more points are laid in blocks
