@@ -199,7 +199,7 @@ def test_what_ships_for_the_built_ins_is_what_they_validate_to(tmp_path):
     shipped = {p.stem for p in usercache.PREBUILT.glob("*.pickle")}
     assert shipped == set(made), "stale: run python tests/tools/make_prebuilt.py"
     boards = [n for n in made if n.startswith("foury-board-")]
-    assert len(boards) == 7 and len(made) == 12
+    assert len(boards) == 7 and len(made) == 13
     for name in boards:
         assert pickle.loads((usercache.PREBUILT / f"{name}.pickle").read_bytes()) == made[name]
     from sheetgen.games.foury.formats import hero_numbers
@@ -208,6 +208,10 @@ def test_what_ships_for_the_built_ins_is_what_they_validate_to(tmp_path):
     tracker._MAPS.clear()
     board = tracker._board("ancient-story", tracker._map_key("ancient-story"))   # from what shipped
     assert board == tracker.cached_map("ancient-story").board
+    # the QR codes a scan matches an unread code against: the built-in sheets', each as segno draws it
+    (codes,) = [n for n in made if n.startswith("qr-codes-")]
+    assert pickle.loads((usercache.PREBUILT / f"{codes}.pickle").read_bytes()) == made[codes]
+    assert len(made[codes]) > 300
 
 
 def test_a_pack_from_its_snapshot_lists_the_same_sheets():

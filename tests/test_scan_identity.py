@@ -117,3 +117,57 @@ def test_without_the_sheet_among_the_candidates_the_photo_asks_for_sheet(kraken_
         pipeline.scan_photo("kraken", img=kraken_flat)
     message = err.value.problems[0].format()
     assert "QR code cannot be read" in message and "--sheet" in message and "agreement" in message
+
+
+def _fresh_run(monkeypatch):
+    """identify as a new process starts it: nothing drawn in memory, the user cache as it is."""
+    monkeypatch.setattr(ID, "_codes", type(ID._codes)())
+    monkeypatch.setattr(ID, "_kept_codes", None)
+    monkeypatch.setattr(ID, "_unkept", set())
+
+
+def test_a_code_drawn_is_the_code_segno_prints():
+    import segno
+    for text in (KRAKEN, "SG1/ANCIENT-STORY/LT/S3/HKAEL", "SG1/$981E4BBE9F/LT/S1"):
+        code = segno.make_qr(text, error="l")
+        matrix, ec = ID.code_of(text)
+        assert (matrix == np.array([list(row) for row in code.matrix], dtype=bool)).all()
+        data = ID._DATA_CODEWORDS[(matrix.shape[0], code.error.upper())]
+        assert ec.sum() == (ID._TOTAL_CODEWORDS[matrix.shape[0]] - data) * 8
+
+
+def test_codes_drawn_are_kept_for_the_next_run_and_a_damaged_store_is_drawn_again(monkeypatch):
+    import segno
+    _fresh_run(monkeypatch)
+    texts = ["SG1/KRAKEN/A4/S9", "SG1/$981E4BBE9F/LT/S1", "SG1/SANTA/LT/S7/HKAEL"]     # none built in
+    drawn = {text: ID.code_of(text)[0].copy() for text in texts}
+    ID.keep_drawn_codes()
+    _fresh_run(monkeypatch)
+
+    def no_drawing(*args, **kwargs):
+        raise AssertionError("a kept code drawn again")
+    with monkeypatch.context() as m:
+        m.setattr(segno, "make_qr", no_drawing)
+        for text in texts:
+            assert (ID.code_of(text)[0] == drawn[text]).all()
+    # a store that is not what was kept (damaged, another version's shape) is ignored: drawn again
+    from sheetgen import usercache
+    store = usercache.entry_path("qr-codes", ID._codes_key())
+    some = texts[0]
+    for damage in (b"\x80\x05not a pickle", __import__("pickle").dumps({some: (b"\x00", 21, "L")})):
+        store.write_bytes(damage)
+        _fresh_run(monkeypatch)
+        assert (ID.code_of(some)[0] == drawn[some]).all()
+
+
+def test_the_built_in_sheets_codes_ship_so_a_first_run_draws_none(monkeypatch):
+    import segno
+    _fresh_run(monkeypatch)             # and the user cache empty (tests/conftest.py)
+
+    def no_drawing(*args, **kwargs):
+        raise AssertionError("a built-in sheet's code drawn")
+    monkeypatch.setattr(segno, "make_qr", no_drawing)
+    texts = ID.candidates(None)
+    assert KRAKEN in texts and len(texts) > 300
+    for text in texts:
+        ID.code_of(text)

@@ -61,17 +61,98 @@ def code_of(text: str) -> tuple[np.ndarray, np.ndarray]:
     its error-correction codewords are (a bool mask)."""
     hit = _codes.get(text)
     if hit is None:
-        import segno
-        code = segno.make_qr(text, error="l")
-        matrix = np.array([list(row) for row in code.matrix], dtype=bool)
-        n = matrix.shape[0]
-        data = _DATA_CODEWORDS[(n, code.error.upper())]
-        ec = np.zeros_like(matrix)
-        for r, c in _placement(n)[data * 8:_TOTAL_CODEWORDS[n] * 8]:
-            ec[r, c] = True
-        hit = _codes[text] = (matrix, ec)
+        kept = _drawn_codes()
+        drawn = kept.get(text)
+        if drawn is None:
+            import segno
+            code = segno.make_qr(text, error="l")
+            n = len(code.matrix)
+            # segno's rows are bytearrays of 0 and 1: one buffer (a list of lists is slower than segno)
+            drawn = kept[text] = (np.packbits(np.frombuffer(b"".join(code.matrix), np.uint8)).tobytes(),
+                                  n, code.error.upper())
+            _unkept.add(text)
+        packed, n, level = drawn
+        matrix = np.unpackbits(np.frombuffer(packed, np.uint8), count=n * n).reshape(n, n).astype(bool)
+        hit = _codes[text] = (matrix, _ec_modules(n, level))
         while len(_codes) > 512:
             _codes.popitem(last=False)
+    return hit
+
+
+# Drawing a code is segno's pure-Python mask choice, about 10 ms (25 on a busy machine), and the
+# candidates of a run's first unread code are a few hundred: kept in the user cache (named by
+# segno's version: the printer's codes are segno's) a later run draws none of them again.
+_CODES_KEPT = 4096
+_kept_codes: dict[str, tuple[bytes, int, str]] | None = None    # text -> (packed modules, n, level)
+_unkept: set[str] = set()                                          # drawn since last stored
+
+
+def _codes_key() -> str:
+    import segno
+    return f"segno-{segno.__version__}"
+
+
+def _drawn_codes() -> dict[str, tuple[bytes, int, str]]:
+    """The codes drawn by this run or an earlier one (sheetgen.usercache), text -> (packed, n, level)."""
+    global _kept_codes
+    if _kept_codes is None:
+        from .. import usercache
+        key = _codes_key()
+        # the codes of the built-in sheets' candidates ship with sheetgen (tests/tools/make_prebuilt.py)
+        _kept_codes = {}
+        for path in [*sorted(usercache.PREBUILT.glob(f"qr-codes-{key}-*.pickle")),
+                     usercache.entry_path("qr-codes", key)]:
+            _kept_codes.update(_codes_in(path))
+    return _kept_codes
+
+
+def _codes_in(path) -> dict[str, tuple[bytes, int, str]]:
+    """The codes a file keeps; none where it is missing or is not what keep_drawn_codes writes."""
+    import pickle
+    try:
+        stored = pickle.loads(path.read_bytes())
+    except Exception:  # noqa: BLE001 - none kept, or damaged: drawn again
+        return {}
+    ok = isinstance(stored, dict) and all(
+        isinstance(text, str) and isinstance(v, tuple) and len(v) == 3 and isinstance(v[0], bytes)
+        and v[1] in _TOTAL_CODEWORDS and len(v[0]) == (v[1] * v[1] + 7) // 8 and (v[1], v[2]) in _DATA_CODEWORDS
+        for text, v in stored.items())
+    return stored if ok else {}
+
+
+def drawn_codes(texts: list[str]) -> dict[str, tuple[bytes, int, str]]:
+    """TEXTS' codes as they are kept (tests/tools/make_prebuilt.py ships the built-in sheets')."""
+    for text in texts:
+        code_of(text)
+    kept = _drawn_codes()
+    return {text: kept[text] for text in texts}
+
+
+def keep_drawn_codes() -> None:
+    """Store the codes drawn since the last call in the user cache (the newest _CODES_KEPT)."""
+    if not _unkept or _kept_codes is None:
+        return
+    from .. import usercache
+    kept = _kept_codes
+    if len(kept) > _CODES_KEPT:
+        for text in list(kept)[:len(kept) - _CODES_KEPT]:
+            del kept[text]
+    usercache.store(usercache.entry_path("qr-codes", _codes_key()), kept)
+    _unkept.clear()
+
+
+_ec_masks: dict[tuple[int, str], np.ndarray] = {}
+
+
+def _ec_modules(n: int, level: str) -> np.ndarray:
+    """Where an n x n code of error level LEVEL keeps its error-correction codewords."""
+    hit = _ec_masks.get((n, level))
+    if hit is None:
+        hit = np.zeros((n, n), dtype=bool)
+        for r, c in _placement(n)[_DATA_CODEWORDS[(n, level)] * 8:_TOTAL_CODEWORDS[n] * 8]:
+            hit[r, c] = True
+        hit.flags.writeable = False
+        _ec_masks[(n, level)] = hit
     return hit
 
 
@@ -305,6 +386,7 @@ def identify(gray: np.ndarray, loc, blur_mm: float, sheet_ref: str | None = None
             if guess:
                 texts += _put_right(guess, layout, names)
     best, how = choose(readings, texts)
+    keep_drawn_codes()
     if best is None:
         return None, how
     try:

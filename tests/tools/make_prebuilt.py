@@ -10,6 +10,7 @@ fails until then).  Entries are built as a first run builds them: into an empty 
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 import sys
@@ -64,6 +65,17 @@ def build(into: Path) -> dict[str, object]:
         name = f"foury-heroes-{usercache.prebuilt_key('foury-heroes', heroes, hero_numbers.code())}"
         entries[name] = hero_numbers.hero_numbers()
         hero_numbers.hero_numbers.cache_clear()
+        # the QR codes of every built-in sheet a scan may be matched against (sheetgen.scan.identify),
+        # named by segno's version and the texts: a new built-in sheet makes them stale
+        try:
+            from sheetgen.scan import identify
+        except ImportError:
+            pass                                    # no scan extra: its entry is not made
+        else:
+            identify._kept_codes = {}               # drawn by segno here, not read from what shipped
+            texts = sorted(identify.candidates(None))
+            digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
+            entries[f"qr-codes-{identify._codes_key()}-{digest}"] = identify.drawn_codes(texts)
         return entries
     finally:
         usercache.prebuilt = shipped
