@@ -227,7 +227,6 @@ def ours_from_jpeg(recipes, n: int = 12) -> float:
 
 def whole_process(recipes, n: int) -> tuple[float, int]:
     """(seconds, photos) of one `sheetgen scan` process over n 2 MP photos of one sheet."""
-    import os
     import subprocess
     import tempfile
 
@@ -243,7 +242,7 @@ def whole_process(recipes, n: int) -> tuple[float, int]:
             path = Path(tmp) / f"{recipe.id}.jpg"
             cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 85])
             paths.append(str(path))
-        env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1")
+        env = user_env()
         cmd = [sys.executable, "-m", "sheetgen", "scan", *paths, "--sheet", played.ref, "-o",
                str(Path(tmp) / "out"), "--format", "json"]
         t = time.perf_counter()
@@ -321,6 +320,16 @@ def identity_rate(recipes, label: str) -> None:
         print(f"    {rid}: {truth}: {'WRONG ' + got if got else 'unknown'} ({how})", flush=True)
 
 
+def user_env() -> dict:
+    """The environment of a `sheetgen` process as a user runs it: OpenCV on one thread, and modules
+    read from their compiled bytecode (an installed package has it; PYTHONDONTWRITEBYTECODE, set on
+    some development machines, would have every run compile the whole package again: about 0.4 s)."""
+    import os
+    env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def folder_of_sheets(recipes, n: int = 20, sheets: int = 8) -> list:
     """N 2 MP recipes of SHEETS different built-in sheets (the first that have two photos or more,
     in the corpus's order), taken in turn: a folder of photos of several sheets."""
@@ -362,7 +371,7 @@ def whole_process_sheets(recipes, n: int = 20, sheets: int = 8) -> None:
             path = Path(tmp) / f"{recipe.id}.jpg"
             cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 85])
             paths.append(str(path))
-        env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1")
+        env = user_env()
         plain = ("import sys, cv2\ncv2.setNumThreads(1)\nfor p in sys.argv[1:]:\n"
                  "    cv2.cvtColor(cv2.imread(p), cv2.COLOR_BGR2GRAY)\n")
 
@@ -429,7 +438,7 @@ def peak_memory(recipes, counts: list[int], distinct: int = 16) -> list[tuple[in
             path = Path(tmp) / f"{recipe.id}.jpg"
             cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 85])
             sources.append(path)
-        env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1")
+        env = user_env()
         for count in counts:
             folder = Path(tmp) / f"photos-{count}"
             folder.mkdir()
