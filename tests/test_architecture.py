@@ -90,7 +90,9 @@ ALLOWED = {
     "definitions": {"errors", "limits", "paths", "fonts", "atomic", "usercache", "draw", "games.shared"},
     "build": {"errors", "limits", "paths", "definitions", "draw", "render"},
     "tracker": {"errors", "limits", "paths", "atomic", "games.shared"},
-    "scan": {"errors", "limits", "paths", "atomic", "definitions", "draw", "render", "build", "games.shared"},
+    # usercache: the QR codes a scan matches an unread code against, drawn once and kept (scan.identify)
+    "scan": {"errors", "limits", "paths", "atomic", "usercache", "definitions", "draw", "render", "build",
+             "games.shared"},
     "testing": {"errors", "limits", "paths", "definitions", "draw", "render", "scan", "games.shared"},
     "commands": {"meta", "errors", "limits", "paths", "atomic", "stats", "fonts", "calibration", "build", "definitions",
                  "draw", "render", "tracker", "scan", "web", "games.shared"},
