@@ -226,12 +226,75 @@ def _close_up(gray: np.ndarray, H: np.ndarray, layout: tuple[str, str], corner: 
     view = cv2.warpPerspective(gray, C, (side, side), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE)
     want = SM.marker_id(*layout, corner) if want is None else want
+    shapes = []                                 # every square the detectors saw, read or not
     for kind in ("close", "close, plain"):
-        corners, ids, _ = _detector_for(kind, margin).detectMarkers(view)
+        corners, ids, rejected = _detector_for(kind, margin).detectMarkers(view)
         for quad, mid in zip(corners, ids.ravel() if ids is not None else ()):
             if int(mid) == want or (want < 0 and SM.layout_of_marker(int(mid))):
                 return int(mid), cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64), C).reshape(4, 2)
-    return None
+        shapes += list(corners) + list(rejected)
+    quad = _soft_read(view, shapes, want) if want >= 0 else None
+    if quad is None:
+        return None
+    return want, cv2.perspectiveTransform(quad.reshape(-1, 1, 2), C).reshape(4, 2)
+
+
+SOFT_CELL_PX = 8                                # a marker's cell in the soft read's view
+SOFT_BLURS = (0.0, 0.25, 0.5, 0.75, 1.0)        # sigma in cells (1 mm): sharp to over twice MAX_BLUR_MM
+MIN_BITS_MATCH = 0.5                            # correlation of the bits with the id's: the marker's code, not a blot
+_SOFT_PATTERNS: dict = {}
+
+
+def _bit_patterns() -> dict:
+    """Blur (cells) -> every DICT_4X4_50 id turned 0-3 quarters (row id * 4 + turns), its 4 x 4 bits
+    as the soft read sees them (SOFT_CELL_PX a cell, blurred, zero mean, unit norm)."""
+    if not _SOFT_PATTERNS:
+        p = SOFT_CELL_PX
+        aruco = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+        drawn = []
+        for mid in range(50):
+            m = np.pad(cv2.aruco.generateImageMarker(aruco, mid, 6).astype(np.float32) / 255, 1, constant_values=1.0)
+            m = cv2.resize(m, None, fx=p, fy=p, interpolation=cv2.INTER_NEAREST)
+            drawn += [np.rot90(m, -turns) for turns in range(4)]
+        for blur in SOFT_BLURS:
+            # blurred whole (border and quiet zone included), then the bits cut out
+            seen = np.stack([cv2.GaussianBlur(d, (0, 0), blur * p) if blur else d for d in drawn])
+            bits = seen[:, 2 * p:6 * p, 2 * p:6 * p].reshape(len(seen), -1)
+            bits = bits - bits.mean(axis=1, keepdims=True)
+            _SOFT_PATTERNS[blur] = bits / np.maximum(np.linalg.norm(bits, axis=1, keepdims=True), 1e-9)
+    return _SOFT_PATTERNS
+
+
+def _soft_read(view: np.ndarray, shapes: list, want: int) -> np.ndarray | None:
+    """The blur-tolerant read of a close-up (the page square on, the marker upright): of the
+    squares ArUco saw but could not decode (a blurred marker's white cells run into its black
+    ones, so its bits read wrong taken one by one), the one whose bits look most like id
+    want's, blurred as the photo may be, when that id upright is the best match of every id of
+    the dictionary turned every way (a maximum-likelihood read of the whole pattern, not bit by
+    bit) and matches at least MIN_BITS_MATCH: its corners (view pixels, float64, ArUco's
+    order), or None."""
+    p = SOFT_CELL_PX
+    patterns = _bit_patterns()
+    target = np.float32([[p, p], [7 * p, p], [7 * p, 7 * p], [p, 7 * p]])
+    best, best_match = None, MIN_BITS_MATCH
+    for shape in shapes:
+        quad = np.asarray(shape, np.float64).reshape(4, 2)
+        # clockwise from the corner nearest the view's top left: the marker's own order when upright
+        if np.sum(quad[:, 0] * np.roll(quad[:, 1], -1) - np.roll(quad[:, 0], -1) * quad[:, 1]) < 0:
+            quad = quad[::-1]
+        quad = np.roll(quad, -int(np.argmin(quad.sum(axis=1))), axis=0)
+        M = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+        flat = cv2.warpPerspective(view.astype(np.float32), M, (8 * p, 8 * p), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        bits = flat[2 * p:6 * p, 2 * p:6 * p].ravel()
+        bits = bits - bits.mean()
+        norm = float(np.linalg.norm(bits))
+        if norm < 1e-6:
+            continue
+        match = max((patterns[blur] @ (bits / norm) for blur in SOFT_BLURS), key=lambda m: float(m.max()))
+        if int(np.argmax(match)) == 4 * want and float(match[4 * want]) > best_match:
+            best, best_match = quad, float(match[4 * want])
+    return best
 
 
 def _by_page_outline(gray: np.ndarray, found: dict) -> None:
@@ -280,6 +343,49 @@ def _closer(gray: np.ndarray, layout, quads: dict) -> dict:
     return quads
 
 
+def _with_outline(gray: np.ndarray, layout, quads: dict) -> dict:
+    """The markers still missing from quads, looked for where the page's outline puts its corners.
+    Two markers on one side fix the page's perspective only by their own few pixels, and the
+    lens bends what lies far from them: predicted from them alone, the far markers can be 20 mm
+    off at a 26 degree tilt (issue 27: ballpoint-blue-06), beyond any close-up's margin.  The
+    paper's corners are within 11 mm of their markers: a homography from the markers found and
+    the outline's corners where none was found predicts those few mm off.  The outline's corners
+    are matched to the page's by the markers (the turn that puts them nearest, one marker: the
+    corner nearest it), so a corner the outline cut short (a shadow across the page) only costs
+    its own close-up.  One marker is enough to tell the turn."""
+    quad = _page_outline(gray, 1000)
+    if quad is None:
+        return quads
+    w, h = SM.page_size(*layout)
+    page = np.array([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)])
+    if len(quads) >= 2:
+        guess = cv2.perspectiveTransform(page.reshape(-1, 1, 2), _page_homography(layout, quads)).reshape(4, 2)
+        turn = min(range(4), key=lambda k: float(np.sum(np.hypot(*(np.roll(quad, -k, axis=0) - guess).T))))
+    else:
+        corner, marker = next(iter(quads.items()))
+        at = SM.CORNERS.index(corner)
+        turn = min(range(4), key=lambda k: float(np.hypot(*(np.roll(quad, -k, axis=0)[at] - marker.mean(axis=0)))))
+    quad = np.roll(quad, -turn, axis=0)
+    mm, px = [], []
+    for corner, marker in quads.items():
+        mm += SM.marker_corners(w, h, corner)
+        px += [tuple(p) for p in marker]
+    missing = [c for c in SM.CORNERS if c not in quads]
+    for corner in missing:
+        mm.append(tuple(page[SM.CORNERS.index(corner)]))
+        px.append(tuple(quad[SM.CORNERS.index(corner)]))
+    try:
+        H = _homography(mm, px)[0]
+    except ValueError:
+        return quads
+    found = dict(quads)
+    for corner in missing:
+        got = _close_up(gray, H, layout, corner, 4.0)
+        if got is not None:
+            found[corner] = got[1]
+    return found
+
+
 def find_markers(gray: np.ndarray) -> Markers:
     """The corner markers.  First a quick look at a copy of the frame about 1000 pixels wide
     (one threshold); a second, full-size and more thorough, when that finds fewer than two of
@@ -317,6 +423,11 @@ def find_markers(gray: np.ndarray) -> Markers:
             break
     if layout is None:
         return Markers(None, {}, len(found))
+    if len(closer[layout]) < 4:
+        quads = _with_outline(gray, layout, closer[layout])
+        if 2 <= len(quads) < 4 and len(quads) > len(closer[layout]):
+            quads = _closer(gray, layout, quads)
+        closer[layout] = quads
     out = Markers(layout, {}, len(found) - len(_layout_ids(found)[layout]))
     quads = closer[layout]
     for corner, quad in quads.items():
