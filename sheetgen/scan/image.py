@@ -328,19 +328,21 @@ def _page_homography(layout, quads: dict) -> np.ndarray:
     return _homography(mm, px)[0]
 
 
-def _closer(gray: np.ndarray, layout, quads: dict, soft: set) -> dict:
+def _closer(gray: np.ndarray, layout, quads: dict, soft: set | None = None) -> dict:
     """Every corner's marker from a close-up where the markers in quads put it (a wide look
     while only two are known: a homography from two is loose far from them), twice while
-    the first finds more.  soft: the corners the soft read made out, kept up to date."""
+    the first finds more.  soft: the missing ones read softly too, and the corners the soft
+    read made out kept in it (None: ArUco's reads only)."""
     for _ in range(2):
         H = _page_homography(layout, quads)
         margin = 4.0 if len(quads) >= 3 else 12.0
         closer = {}
         for corner in SM.CORNERS:
-            got = _close_up(gray, H, layout, corner, margin, soft=corner not in quads)
+            got = _close_up(gray, H, layout, corner, margin, soft=soft is not None and corner not in quads)
             if got is not None:
                 closer[corner] = got[1]
-                (soft.add if got[2] else soft.discard)(corner)
+                if soft is not None:
+                    (soft.add if got[2] else soft.discard)(corner)
         before = len(quads)
         quads = {**quads, **closer}
         if len(quads) == 4 or len(quads) == before:
@@ -425,16 +427,22 @@ def find_markers(gray: np.ndarray) -> Markers:
         layout = max(layouts, key=lambda k: len(layouts[k]))
         quads = {**closer.get(layout, {}), **{SM.layout_of_marker(mid)[2]: found[mid] for mid in layouts[layout]}}
         if len(quads) >= 2:
-            quads = _closer(gray, layout, quads, soft.setdefault(layout, set()))
+            quads = _closer(gray, layout, quads)
         closer[layout] = quads
         if len(quads) == 4:
             break
     if layout is None:
         return Markers(None, {}, len(found))
     if len(closer[layout]) < 4:
-        quads = _with_outline(gray, layout, closer[layout], soft.setdefault(layout, set()))
-        if 2 <= len(quads) < 4 and len(quads) > len(closer[layout]):
-            quads = _closer(gray, layout, quads, soft[layout])
+        # the last resorts, once every look is done: the soft read where the markers found put
+        # the others, then where the page's outline does
+        quads = closer[layout]
+        if len(quads) >= 2:
+            quads = _closer(gray, layout, quads, soft.setdefault(layout, set()))
+        if len(quads) < 4:
+            quads = _with_outline(gray, layout, quads, soft.setdefault(layout, set()))
+            if 2 <= len(quads) < 4:
+                quads = _closer(gray, layout, quads, soft[layout])
         closer[layout] = quads
     out = Markers(layout, {}, len(found) - len(_layout_ids(found)[layout]),
                   tuple(c for c in SM.CORNERS if c in soft.get(layout, ())))
