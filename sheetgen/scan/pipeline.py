@@ -279,15 +279,10 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
     tmpl = template(sheet)
     rect = I.rectify(gray, loc, tmpl.shape[:2])
     # without markers (lost to a shake, or none printed): the whole print against the template, where
-    # a shake smears it one way more than the other (with markers, their edges per direction tell);
-    # with a marker only the soft read made out (blurred past what ArUco reads), the whole print too:
-    # the markers' edges run along the page's width and height, and see a diagonal shake alike
+    # a shake smears it one way more than the other (with markers, their edges per direction tell)
     blur = None
-    if quality is None or markers.soft:
-        blur = I.page_blur(rect, template_grey(tmpl), tmpl.shape[1] / sheet.page.width)
-    if quality is not None and blur:
-        quality.blur_mm = max(quality.blur_mm, min(blur[:2]))
     if quality is None:
+        blur = I.page_blur(rect, template_grey(tmpl), tmpl.shape[1] / sheet.page.width)
         # the page's blur measured against the template reads a little high on a sharp photo (the
         # camera's own resolution, a page found by its outline a pixel off): its lesser direction
         quality = I.Quality(min(blur[:2]) if blur else 0.0, float(np.percentile(rect, 95)), float(np.percentile(rect, 5)),
