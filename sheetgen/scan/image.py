@@ -825,7 +825,10 @@ def check_one_marker(gray: np.ndarray, markers: Markers, photo: str) -> None:
     around it (the other corners' scale unknown, as far from it: its own taken)."""
     (corner, quad), = markers.corners.items()
     w, h = SM.page_size(*markers.layout)
-    H, err = _homography(SM.marker_corners(w, h, corner), quad)
+    try:
+        H, err = _homography(SM.marker_corners(w, h, corner), quad)
+    except ValueError:                  # a marker seen as a line: nothing to measure on
+        return
     loc = Location(H, (w, h), markers.layout, markers, err, "markers")
     check_blur_where_missing(gray, loc, markers.missing, photo, far_scale=False)
 
