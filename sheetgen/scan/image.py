@@ -150,6 +150,7 @@ class Markers:
     layout: tuple[str, str] | None                 # (paper, orientation) the ids say
     corners: dict = field(default_factory=dict)
     foreign: int = 0                               # markers of another sheet layout or dictionary
+    soft: tuple = ()                               # corners whose marker only the soft read made out (_soft_read)
 
     @property
     def missing(self) -> list[str]:
@@ -213,10 +214,12 @@ CLOSE_PX_PER_MM = 6.0       # a marker's close-up: 6 px a cell
 
 
 def _close_up(gray: np.ndarray, H: np.ndarray, layout: tuple[str, str], corner: str, margin: float,
-              want: int | None = None):
+              want: int | None = None, soft: bool = False):
     """The marker of a corner as the page homography H (page mm -> photo px) expects it, seen
-    square on: (its id, its corners in the photo in ArUco's order) when the close-up finds it,
-    else None.  want: the one id taken (default: the corner's own); -1: any id sheetgen prints."""
+    square on: (its id, its corners in the photo in ArUco's order, whether the soft read made it
+    out) when the close-up finds it, else None.  want: the one id taken (default: the corner's
+    own); -1: any id sheetgen prints.  soft: when ArUco cannot read it, the soft read (a corner
+    no look has found yet: one found keeps the corners it was found with)."""
     w, h = SM.page_size(*layout)
     x, y, s, _ = SM.marker_box(w, h, corner)
     k = CLOSE_PX_PER_MM
@@ -226,12 +229,76 @@ def _close_up(gray: np.ndarray, H: np.ndarray, layout: tuple[str, str], corner: 
     view = cv2.warpPerspective(gray, C, (side, side), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE)
     want = SM.marker_id(*layout, corner) if want is None else want
+    shapes = []                                 # every square the detectors saw, read or not
     for kind in ("close", "close, plain"):
-        corners, ids, _ = _detector_for(kind, margin).detectMarkers(view)
+        corners, ids, rejected = _detector_for(kind, margin).detectMarkers(view)
         for quad, mid in zip(corners, ids.ravel() if ids is not None else ()):
             if int(mid) == want or (want < 0 and SM.layout_of_marker(int(mid))):
-                return int(mid), cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64), C).reshape(4, 2)
-    return None
+                return (int(mid), cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64), C).reshape(4, 2),
+                        False)
+        shapes += list(corners) + list(rejected)
+    quad = _soft_read(view, shapes, want) if soft and want >= 0 else None
+    if quad is None:
+        return None
+    return want, cv2.perspectiveTransform(quad.reshape(-1, 1, 2), C).reshape(4, 2), True
+
+
+SOFT_CELL_PX = 8                                # a marker's cell in the soft read's view
+SOFT_BLURS = (0.0, 0.25, 0.5, 0.75, 1.0)        # sigma in cells (1 mm): sharp to over twice MAX_BLUR_MM
+MIN_BITS_MATCH = 0.5                            # correlation of the bits with the id's: the marker's code, not a blot
+_SOFT_PATTERNS: dict = {}
+
+
+def _bit_patterns() -> dict:
+    """Blur (cells) -> every DICT_4X4_50 id turned 0-3 quarters (row id * 4 + turns), its 4 x 4 bits
+    as the soft read sees them (SOFT_CELL_PX a cell, blurred, zero mean, unit norm)."""
+    if not _SOFT_PATTERNS:
+        p = SOFT_CELL_PX
+        aruco = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+        drawn = []
+        for mid in range(50):
+            m = np.pad(cv2.aruco.generateImageMarker(aruco, mid, 6).astype(np.float32) / 255, 1, constant_values=1.0)
+            m = cv2.resize(m, None, fx=p, fy=p, interpolation=cv2.INTER_NEAREST)
+            drawn += [np.rot90(m, -turns) for turns in range(4)]
+        for blur in SOFT_BLURS:
+            # blurred whole (border and quiet zone included), then the bits cut out
+            seen = np.stack([cv2.GaussianBlur(d, (0, 0), blur * p) if blur else d for d in drawn])
+            bits = seen[:, 2 * p:6 * p, 2 * p:6 * p].reshape(len(seen), -1)
+            bits = bits - bits.mean(axis=1, keepdims=True)
+            _SOFT_PATTERNS[blur] = bits / np.maximum(np.linalg.norm(bits, axis=1, keepdims=True), 1e-9)
+    return _SOFT_PATTERNS
+
+
+def _soft_read(view: np.ndarray, shapes: list, want: int) -> np.ndarray | None:
+    """The blur-tolerant read of a close-up (the page square on, the marker upright): of the
+    squares ArUco saw but could not decode (a blurred marker's white cells run into its black
+    ones, so its bits read wrong taken one by one), the one whose bits look most like id
+    want's, blurred as the photo may be, when that id upright is the best match of every id of
+    the dictionary turned every way (a maximum-likelihood read of the whole pattern, not bit by
+    bit) and matches at least MIN_BITS_MATCH: its corners (view pixels, float64, ArUco's
+    order), or None."""
+    p = SOFT_CELL_PX
+    patterns = _bit_patterns()
+    target = np.float32([[p, p], [7 * p, p], [7 * p, 7 * p], [p, 7 * p]])
+    best, best_match = None, MIN_BITS_MATCH
+    for shape in shapes:
+        quad = np.asarray(shape, np.float64).reshape(4, 2)
+        # clockwise from the corner nearest the view's top left: the marker's own order when upright
+        if np.sum(quad[:, 0] * np.roll(quad[:, 1], -1) - np.roll(quad[:, 0], -1) * quad[:, 1]) < 0:
+            quad = quad[::-1]
+        quad = np.roll(quad, -int(np.argmin(quad.sum(axis=1))), axis=0)
+        M = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+        flat = cv2.warpPerspective(view.astype(np.float32), M, (8 * p, 8 * p), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        bits = flat[2 * p:6 * p, 2 * p:6 * p].ravel()
+        bits = bits - bits.mean()
+        norm = float(np.linalg.norm(bits))
+        if norm < 1e-6:
+            continue
+        match = max((patterns[blur] @ (bits / norm) for blur in SOFT_BLURS), key=lambda m: float(m.max()))
+        if int(np.argmax(match)) == 4 * want and float(match[4 * want]) > best_match:
+            best, best_match = quad, float(match[4 * want])
+    return best
 
 
 def _by_page_outline(gray: np.ndarray, found: dict) -> None:
@@ -249,7 +316,7 @@ def _by_page_outline(gray: np.ndarray, found: dict) -> None:
     for corner in SM.CORNERS:
         got = _close_up(gray, H, ("a4", "portrait"), corner, 5.0, want=-1)
         if got is not None:
-            found.setdefault(*got)
+            found.setdefault(got[0], got[1])
 
 
 def _page_homography(layout, quads: dict) -> np.ndarray:
@@ -261,23 +328,71 @@ def _page_homography(layout, quads: dict) -> np.ndarray:
     return _homography(mm, px)[0]
 
 
-def _closer(gray: np.ndarray, layout, quads: dict) -> dict:
+def _closer(gray: np.ndarray, layout, quads: dict, soft: set | None = None) -> dict:
     """Every corner's marker from a close-up where the markers in quads put it (a wide look
     while only two are known: a homography from two is loose far from them), twice while
-    the first finds more."""
+    the first finds more.  soft: the missing ones read softly too, and the corners the soft
+    read made out kept in it (None: ArUco's reads only)."""
     for _ in range(2):
         H = _page_homography(layout, quads)
         margin = 4.0 if len(quads) >= 3 else 12.0
         closer = {}
         for corner in SM.CORNERS:
-            got = _close_up(gray, H, layout, corner, margin)
+            got = _close_up(gray, H, layout, corner, margin, soft=soft is not None and corner not in quads)
             if got is not None:
                 closer[corner] = got[1]
+                if soft is not None:
+                    (soft.add if got[2] else soft.discard)(corner)
         before = len(quads)
         quads = {**quads, **closer}
         if len(quads) == 4 or len(quads) == before:
             break
     return quads
+
+
+def _with_outline(gray: np.ndarray, layout, quads: dict, soft: set) -> dict:
+    """The markers still missing from quads, looked for where the page's outline puts its corners.
+    Two markers on one side fix the page's perspective only by their own few pixels, and the
+    lens bends what lies far from them: predicted from them alone, the far markers can be 20 mm
+    off at a 26 degree tilt (issue 27: ballpoint-blue-06), beyond any close-up's margin.  The
+    paper's corners are within 11 mm of their markers: a homography from the markers found and
+    the outline's corners where none was found predicts those few mm off.  The outline's corners
+    are matched to the page's by the markers (the turn that puts them nearest, one marker: the
+    corner nearest it), so a corner the outline cut short (a shadow across the page) only costs
+    its own close-up.  One marker is enough to tell the turn."""
+    quad = _page_outline(gray, 1000)
+    if quad is None:
+        return quads
+    w, h = SM.page_size(*layout)
+    page = np.array([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)])
+    if len(quads) >= 2:
+        guess = cv2.perspectiveTransform(page.reshape(-1, 1, 2), _page_homography(layout, quads)).reshape(4, 2)
+        turn = min(range(4), key=lambda k: float(np.sum(np.hypot(*(np.roll(quad, -k, axis=0) - guess).T))))
+    else:
+        corner, marker = next(iter(quads.items()))
+        at = SM.CORNERS.index(corner)
+        turn = min(range(4), key=lambda k: float(np.hypot(*(np.roll(quad, -k, axis=0)[at] - marker.mean(axis=0)))))
+    quad = np.roll(quad, -turn, axis=0)
+    mm, px = [], []
+    for corner, marker in quads.items():
+        mm += SM.marker_corners(w, h, corner)
+        px += [tuple(p) for p in marker]
+    missing = [c for c in SM.CORNERS if c not in quads]
+    for corner in missing:
+        mm.append(tuple(page[SM.CORNERS.index(corner)]))
+        px.append(tuple(quad[SM.CORNERS.index(corner)]))
+    try:
+        H = _homography(mm, px)[0]
+    except ValueError:
+        return quads
+    found = dict(quads)
+    for corner in missing:
+        got = _close_up(gray, H, layout, corner, 4.0, soft=True)
+        if got is not None:
+            found[corner] = got[1]
+            if got[2]:
+                soft.add(corner)
+    return found
 
 
 def find_markers(gray: np.ndarray) -> Markers:
@@ -290,6 +405,7 @@ def find_markers(gray: np.ndarray) -> Markers:
     on the photo's own pixels."""
     found: dict[int, np.ndarray] = {}           # marker id -> its corners, from the frame
     closer: dict = {}                           # layout -> corner -> its corners, from close-ups
+    soft: dict = {}                             # layout -> the corners only the soft read made out
     layout = None
     for look in ("outline", "quick", "full size", "thorough"):
         if look == "outline":
@@ -317,7 +433,19 @@ def find_markers(gray: np.ndarray) -> Markers:
             break
     if layout is None:
         return Markers(None, {}, len(found))
-    out = Markers(layout, {}, len(found) - len(_layout_ids(found)[layout]))
+    if len(closer[layout]) < 4:
+        # the last resorts, once every look is done: the soft read where the markers found put
+        # the others, then where the page's outline does
+        quads = closer[layout]
+        if len(quads) >= 2:
+            quads = _closer(gray, layout, quads, soft.setdefault(layout, set()))
+        if len(quads) < 4:
+            quads = _with_outline(gray, layout, quads, soft.setdefault(layout, set()))
+            if 2 <= len(quads) < 4:
+                quads = _closer(gray, layout, quads, soft[layout])
+        closer[layout] = quads
+    out = Markers(layout, {}, len(found) - len(_layout_ids(found)[layout]),
+                  tuple(c for c in SM.CORNERS if c in soft.get(layout, ())))
     quads = closer[layout]
     for corner, quad in quads.items():
         side = np.mean(np.hypot(*(quad - np.roll(quad, 1, axis=0)).T))
@@ -384,7 +512,7 @@ def locate(img: np.ndarray, gray: np.ndarray, photo: str, markers: Markers) -> L
                            photo, "a photo with all four corner markers in view (step back a little)")
         if len(missing) > 1:
             # markers lost to a shaken or unfocused phone: say so, measured on the markers found
-            check_quality(measure_quality(gray, loc), photo)
+            check_blur_where_missing(gray, loc, missing, photo)
             raise _problem(f"the {' and '.join(missing)} corner markers cannot be found (covered, in a shadow or a "
                            "reflection?)", photo, "all four corner markers in view, uncovered")
     return loc
@@ -620,17 +748,122 @@ def check_quality(q: Quality, photo: str) -> None:
         raise _problem(what, photo, f"at most {MAX_BLUR_MM:.2f} mm (hold the phone still, let it focus, or come closer)")
 
 
-def whole_photo_quality(gray: np.ndarray) -> tuple[float, float, float]:
-    """(paper level, contrast, edge spread in pixels) of a photo without markers: to say why
-    nothing was found."""
+FIT_PX_PER_MM = 10.0                # the blur fit's view of a marker
+FIT_BLURS_MM = np.arange(0.0, 1.5001, 0.025)
+_FIT_PATTERNS: dict = {}
+
+
+def _fit_patterns(mid: int) -> np.ndarray:
+    """Marker mid as printed (its 1 mm quiet zone and 1 mm more of blank page around it), blurred
+    by each of FIT_BLURS_MM, FIT_PX_PER_MM a mm: (blurs, pixels), zero mean, unit norm."""
+    if mid not in _FIT_PATTERNS:
+        k = FIT_PX_PER_MM
+        aruco = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+        m = np.pad(cv2.aruco.generateImageMarker(aruco, mid, 6).astype(np.float32) / 255, 2, constant_values=1.0)
+        m = cv2.resize(m, None, fx=k, fy=k, interpolation=cv2.INTER_NEAREST)
+        seen = np.stack([cv2.GaussianBlur(m, (0, 0), b * k, borderType=cv2.BORDER_REPLICATE) if b else m
+                         for b in FIT_BLURS_MM]).reshape(len(FIT_BLURS_MM), -1)
+        seen -= seen.mean(axis=1, keepdims=True)
+        _FIT_PATTERNS[mid] = seen / np.maximum(np.linalg.norm(seen, axis=1, keepdims=True), 1e-9)
+    return _FIT_PATTERNS[mid]
+
+
+def marker_blur_px(gray: np.ndarray, loc: Location, corner: str) -> float:
+    """The photo's blur (sigma, photo pixels) on one marker found: the marker as printed (its id's
+    pattern, known) blurred more and more until it looks most like the photo's (seen square on
+    through loc), in mm, times the photo's pixels a mm there.  measure_quality's edge spreads
+    read the border's 1 mm of black against the bits within, which a blur past about 0.4 mm
+    greys: they stop growing near MAX_BLUR_MM, where the whole pattern still tells."""
+    w, h = loc.size
+    x, y, s, _ = SM.marker_box(w, h, corner)
+    k = FIT_PX_PER_MM
+    side = int(round((s + 4.0) * k))
+    C = loc.H @ np.array([[1 / k, 0, x - 2.0 + 0.5 / k], [0, 1 / k, y - 2.0 + 0.5 / k], [0, 0, 1.0]])
+    view = cv2.warpPerspective(gray, C, (side, side), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32).ravel()
+    view -= view.mean()
+    match = _fit_patterns(SM.marker_id(*loc.layout, corner)) @ (view / max(float(np.linalg.norm(view)), 1e-9))
+    i = int(np.argmax(match))
+    blur = float(FIT_BLURS_MM[i])
+    if 0 < i < len(match) - 1:             # the peak between the blurs tried: a parabola through three
+        a, b, c = (float(v) for v in match[i - 1:i + 2])
+        if a - 2 * b + c < 0:
+            blur += 0.5 * (a - c) / (a - 2 * b + c) * float(FIT_BLURS_MM[1] - FIT_BLURS_MM[0])
+    return max(0.0, blur) * loc.px_per_mm(x + s / 2, y + s / 2)
+
+
+def check_blur_where_missing(gray: np.ndarray, loc: Location, missing: list[str], photo: str,
+                             far_scale: bool = True) -> None:
+    """InputError when the markers found show a photo too dark or too blurred (check_quality), or
+    one too blurred where the missing markers are.  A camera's blur is about the same number of
+    photo pixels all over the frame (a shake: exactly), but a corner further from the camera is
+    smaller in the photo, so the same pixels spread its print over more mm: the blur fitted on
+    the markers found (marker_blur_px, their median) is taken to each missing marker at the
+    scale the page has there (not far_scale: the found markers' own), and held to the reader's
+    limit, MAX_BLUR_MM.  Missing markers whose print is sharper than that are not lost to blur."""
+    check_quality(measure_quality(gray, loc), photo)
+    w, h = loc.size
+    found = [c for c in SM.CORNERS if c not in missing]
+    blur_px = float(np.median([marker_blur_px(gray, loc, c) for c in found]))
+    there = {}
+    for corner in (missing if far_scale else found):
+        x, y, s, _ = SM.marker_box(w, h, corner)
+        there[corner] = blur_px / loc.px_per_mm(x + s / 2, y + s / 2)
+    if not far_scale:
+        there = dict.fromkeys(missing, max(there.values()))
+    blurred = [c for c in missing if there[c] > MAX_BLUR_MM]
+    if blurred:
+        names = " and ".join(blurred) if len(blurred) < 3 else f"{', '.join(blurred[:-1])} and {blurred[-1]}"
+        raise _problem(f"too blurred to find the {names} corner marker{'s' if len(blurred) > 1 else ''}: the "
+                       f"print there is spread over {max(there[c] for c in blurred):.2f} mm of the page (sigma, "
+                       f"{blur_px:.1f} px measured on the marker{'s' if len(found) > 1 else ''} found)", photo,
+                       f"at most {MAX_BLUR_MM:.2f} mm (hold the phone still, let it focus, or come closer)")
+
+
+def check_one_marker(gray: np.ndarray, markers: Markers, photo: str) -> None:
+    """check_blur_where_missing with the one marker found: its own four corners put the page
+    around it (the other corners' scale unknown, as far from it: its own taken)."""
+    (corner, quad), = markers.corners.items()
+    w, h = SM.page_size(*markers.layout)
+    try:
+        H, err = _homography(SM.marker_corners(w, h, corner), quad)
+    except ValueError:                  # a marker seen as a line: nothing to measure on
+        return
+    loc = Location(H, (w, h), markers.layout, markers, err, "markers")
+    check_blur_where_missing(gray, loc, markers.missing, photo, far_scale=False)
+
+
+def _photo_gradients(gray: np.ndarray) -> tuple[float, float, np.ndarray, np.ndarray, float]:
+    """(2 % and 98 % grey levels, x and y gradients, scale) of a copy at most 1200 pixels big."""
     scale = min(1.0, 1200 / max(gray.shape))
     work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA).astype(np.float32)
     lo, hi = np.percentile(work, 2), np.percentile(work, 98)
     gx = cv2.Sobel(work, cv2.CV_32F, 1, 0, ksize=3) / 8.0
     gy = cv2.Sobel(work, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+    return float(lo), float(hi), gx, gy, scale
+
+
+def whole_photo_quality(gray: np.ndarray) -> tuple[float, float, float]:
+    """(paper level, contrast, edge spread in pixels) of a photo without markers: to say why
+    nothing was found."""
+    lo, hi, gx, gy, scale = _photo_gradients(gray)
     g = np.percentile(np.hypot(gx, gy), 99.7)
     spread = (hi - lo) / max(g, 1e-3) / 2.5066 / scale
     return float(hi), float(hi - lo), float(spread)
+
+
+def whole_photo_smear(gray: np.ndarray) -> tuple[float, float]:
+    """(most, least) edge spread in pixels over four directions (0, 45, 90, 135 degrees): each
+    from the steepest edges across that direction, as whole_photo_quality from all of them.  A
+    shaken phone smears the photo one way only: the steepest edges of all are then those along
+    the shake, sharp, and whole_photo_quality does not see it; across it they are spread."""
+    lo, hi, gx, gy, scale = _photo_gradients(gray)
+    spreads = []
+    for angle in (0.0, 45.0, 90.0, 135.0):
+        a = np.radians(angle)
+        g = np.percentile(np.abs(gx * np.float32(np.cos(a)) + gy * np.float32(np.sin(a))), 99.7)
+        spreads.append((hi - lo) / max(g, 1e-3) / 2.5066 / scale)
+    return float(max(spreads)), float(min(spreads))
 
 
 def qr_crop(gray: np.ndarray, loc: Location, k: float, pad: float) -> tuple[np.ndarray, tuple]:

@@ -190,6 +190,13 @@ def _no_markers(gray: np.ndarray, photo: str, markers: I.Markers) -> InputError:
     if spread > 3.0:
         return InputError(Problem(f"too blurred to find the sheet's markers: edges are spread over {spread:.1f} px "
                                   "(sigma)", photo, expected="at most 2 px (hold the phone still and let it focus)"))
+    most, least = I.whole_photo_smear(gray)
+    # a shake: spread one way as a focus blur past the limit above is, and much more than the other
+    # (check_quality's test of the markers' edges per direction)
+    if most > 3.0 and most > 1.6 * least:
+        return InputError(Problem(f"too blurred to find the sheet's markers: the phone moved: edges are spread over "
+                                  f"{most:.1f} px one way and {least:.1f} px the other (sigma)", photo,
+                                  expected="at most 2 px (hold the phone still: lean on the table, or use more light)"))
     what = "no sheetgen corner markers and no QR code found"
     if markers.foreign:
         what += f" ({markers.foreign} marker{'s' if markers.foreign > 1 else ''} of another kind)"
@@ -239,6 +246,7 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
         plan = SheetPlan(scanner, sheet)
     else:
         if len(markers.corners) < 2:
+            I.check_one_marker(gray, markers, photo)        # the others lost to blur: say so, measured on it
             raise InputError(Problem(f"only the {', '.join(markers.corners)} corner marker found: the rest of the "
                                      "sheet is out of view or covered", photo,
                                      expected="a photo with all four corner markers in view"))
