@@ -213,12 +213,11 @@ class Page:
         # the share of the light the pencil takes away where the paper should be this light;
         # where the print is too dark for a pencil to show, nothing can be seen (visible 0)
         self.visible = (darkest >= VISIBLE).astype(np.float32)
-        # in colour: each channel's reflectance and expected print (red, green, blue)
-        self.channels = self._channels(colour, pr, light_closing, sigma, r) \
-            if INK_COLOUR and colour is not None and colour.ndim == 3 else []
         dark = np.subtract(darkest, refl)
         np.divide(dark, np.maximum(darkest, 0.3, out=darkest), out=dark)
-        self.colour_excess = self._colour_excess(dark) if self.channels else None
+        # in colour: what a coloured ink takes of one channel beyond what it takes of the grey
+        self.colour_excess = self._colour_excess(colour, pr, light_closing, sigma, r, dark) \
+            if INK_COLOUR and colour is not None and colour.ndim == 3 else None
         if self.colour_excess is not None:
             dark += self.colour_excess
         dark *= self.visible
@@ -287,38 +286,30 @@ class Page:
         self._moved = (mx, my)
         return cv2.remap(rect, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
-    def _channels(self, colour: np.ndarray, pr: Printed, closing: bool, sigma: float, r: int) -> list:
-        """Per channel (red, green, blue) of the colour page: (reflectance, expected print, the darkest
-        expected within TOLERANCE), the light and tone fitted as the grey's are (the tone fit's mix of the
-        template's red, green and blue takes the photo's colour cast)."""
+    def _colour_excess(self, colour: np.ndarray, pr: Printed, closing: bool, sigma: float, r: int,
+                       grey_loss: np.ndarray) -> np.ndarray:
+        """What the largest of the colour page's channels (red, green, blue) loses beyond the grey's loss
+        (grey_loss; either at least 0: light only taken away), averaged over COLOUR_SPAN mm (the channels'
+        noise, a JPEG's coarser colour), less COLOUR_MARGIN, at least 0.  Per channel the light and tone are
+        fitted as the grey's (the tone fit's mix of the template's red, green and blue takes the photo's
+        colour cast), and the loss is against the darkest expected within COLOUR_TOLERANCE."""
         colour = colour.astype(np.float32)
         if self._moved is not None:
             colour = cv2.remap(colour, *self._moved, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         r = max(r, int(round(COLOUR_TOLERANCE * self.k)))
         kernel = np.ones((2 * r + 1, 2 * r + 1), np.uint8)     # a square: separable, a fifth of the time
-        out = []
-        for c, (plain, t) in enumerate(pr.light_channels()):
-            refl_c = self._even_light(np.ascontiguousarray(colour[..., 2 - c]), pr, closing, (plain, t))
+        largest = np.zeros_like(grey_loss)
+        for c, paper in enumerate(pr.light_channels()):
+            refl_c = self._even_light(np.ascontiguousarray(colour[..., 2 - c]), pr, closing, paper)
             expected_c = self._tone(refl_c, pr)
             if sigma > 0.5:
                 expected_c = cv2.GaussianBlur(expected_c, (0, 0), sigma)
-            out.append((refl_c, expected_c, cv2.erode(expected_c, kernel)))
-        return out
-
-    def _colour_excess(self, grey_loss: np.ndarray) -> np.ndarray:
-        """What the largest channel's loss has beyond the grey's (a coloured ink's; either at least 0), averaged over
-        COLOUR_SPAN mm (the channels' noise, a JPEG's coarser colour), less COLOUR_MARGIN, at least 0."""
-        largest = None
-        for refl_c, _, darkest_c in self.channels:
+            darkest_c = cv2.erode(expected_c, kernel)
             loss_c = np.subtract(darkest_c, refl_c)
             np.divide(loss_c, np.maximum(darkest_c, 0.3), out=loss_c)
-            largest = loss_c if largest is None else np.maximum(largest, loss_c, out=largest)
-        assert largest is not None
-        # only light taken away counts: where the photo is lighter than its print (a print's edge
-        # sharper than the model, glare) neither the grey nor a channel has any ink
-        np.maximum(largest, 0.0, out=largest)
-        largest -= np.maximum(grey_loss, 0.0)
-        size = max(1, int(round(COLOUR_SPAN * self.k)) | 1)
+            np.maximum(largest, loss_c, out=largest)        # from 0: where the photo is lighter than its
+        largest -= np.maximum(grey_loss, 0.0)               # print (an edge sharper than the model, glare)
+        size = max(1, int(round(COLOUR_SPAN * self.k)) | 1)     # no channel has any ink
         if size > 1:
             largest = cv2.blur(largest, (size, size))
         largest -= COLOUR_MARGIN
