@@ -70,7 +70,8 @@ Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--matc
   --families-half tune|held: only the families of that half (family_half: the tuning half, the held-out
             half; constants are chosen on the tuning half and recipes.yaml only)
   --uncalibrated: the reader without the per-photo ink calibration (sheetgen.scan.read.INK_CALIBRATION)
-  --colour: the reader with ink read in colour (sheetgen.scan.read.INK_COLOUR; not shipped)
+  --colour: the reader with ink read in colour (sheetgen.scan.read.INK_COLOUR; not shipped: the held
+            half reads worse)
   --match TEXT: only the recipes whose log path holds TEXT (!TEXT: does not hold it)
   --ids A,B: only these recipes (photo-0058,photo-0155; their flat renders with them)
   --sheets: list every sheet not read exactly, with the differences the scanner names

@@ -85,7 +85,7 @@ INK_LEAST = 0.5
 # for the grey, and a pixel's darkness is the grey's, or its largest channel's less COLOUR_MARGIN where that
 # is more: a blue stroke counts by what it takes of the red, a neutral pencil (every channel alike: the
 # largest is the grey plus the channels' own noise, under the margin) as in grey
-INK_COLOUR = False
+INK_COLOUR = False          # not shipped: measured held out, worse (docs/scanning.md; True: bench --colour)
 # (chosen on the tuning half of the family corpus: 0.03 is the least of 0, 0.03, 0.05 and 0.08 that reads
 # its 28 photos, 2 a family, region for region as the grey does; 0 reads 5 regions more marked where none was)
 COLOUR_MARGIN = 0.03        # of the paper's white
