@@ -81,6 +81,17 @@ INK_SHARE = 90              # percentile of the darkness above the floor
 INK_AREA = 40.0             # mm^2
 INK_REFERENCE = 0.444
 INK_LEAST = 0.5
+# ink read in colour (a colour photo): per channel (red, green, blue) the light and the tone are fitted as
+# for the grey, and a pixel's darkness is the grey's, or its largest channel's less COLOUR_MARGIN where that
+# is more: a blue stroke counts by what it takes of the red, a neutral pencil (every channel alike: the
+# largest is the grey plus the channels' own noise, under the margin) as in grey
+INK_COLOUR = False          # not shipped: measured held out, worse (docs/scanning.md; True: bench --colour)
+# (chosen on the tuning half of the family corpus: 0.03 is the least of 0, 0.03, 0.05 and 0.08 that reads
+# its 28 photos, 2 a family, region for region as the grey does; 0 reads 5 regions more marked where none was)
+COLOUR_MARGIN = 0.03        # of the paper's white
+COLOUR_TOLERANCE = 2.0      # mm: the channels' print is fitted less exactly than the grey (a JPEG's colour at
+                            # half resolution bleeds past a coloured print's edge): its darkest within this
+COLOUR_SPAN = 0.4           # mm: the colour's excess averaged over this square
 
 
 class Printed:
@@ -136,6 +147,17 @@ class Printed:
         self.light_plain = (t > 0.5) & (t2 - t * t < 0.002)
         self.light_t = np.maximum(t, 0.05)
         self._seen_as_printed = None
+        self._light_channels: list | None = None
+
+    def light_channels(self) -> list:
+        """Per channel (red, green, blue) of the template at 1 px a mm: (where it is plain and light,
+        its value there): the paper the light of each channel is measured on.  Worked out once."""
+        if self._light_channels is None:
+            self._light_channels = []
+            for c in range(3):
+                t = cv2.resize(np.ascontiguousarray(self.rgb[..., c]), self.light_size, interpolation=cv2.INTER_AREA)
+                self._light_channels.append((self.light_plain & (t > 0.5), np.maximum(t, 0.05)))
+        return self._light_channels
 
 
     def seen_as_printed(self, k: float) -> np.ndarray:
@@ -163,7 +185,9 @@ class Page:
     """A rectified photo against its template: the darkness map and the region measures."""
 
     def __init__(self, rect: np.ndarray, template_rgb: np.ndarray, page_mm: tuple[float, float], align: bool = True,
-                 blur_mm: float = 0.0, light_closing: bool = False):
+                 blur_mm: float = 0.0, light_closing: bool = False, colour: np.ndarray | None = None):
+        """rect: the rectified photo's grey; colour: the same page in colour (BGR, read in colour when
+        INK_COLOUR), or None."""
         self.rows, self.cols = template_rgb.shape[:2]
         self.kx = self.cols / page_mm[0]
         self.ky = self.rows / page_mm[1]
@@ -173,6 +197,7 @@ class Page:
         self.template = pr.grey                     # the grey the photo is taken to
         rect = rect.astype(np.float32)
         self.shift = (0.0, 0.0)
+        self._moved: tuple | None = None
         if align:
             rect = self._align(rect, pr)
         refl = self._even_light(rect, pr, light_closing)
@@ -190,6 +215,11 @@ class Page:
         self.visible = (darkest >= VISIBLE).astype(np.float32)
         dark = np.subtract(darkest, refl)
         np.divide(dark, np.maximum(darkest, 0.3, out=darkest), out=dark)
+        # in colour: what a coloured ink takes of one channel beyond what it takes of the grey
+        self.colour_excess = self._colour_excess(colour, pr, light_closing, sigma, r, dark) \
+            if INK_COLOUR and colour is not None and colour.ndim == 3 else None
+        if self.colour_excess is not None:
+            dark += self.colour_excess
         dark *= self.visible
         # this hand's ink: its darkness read in units of it where it is lighter than our own pencil
         self.ink, self.ink_scale = ink_of(dark, self.k)
@@ -253,18 +283,51 @@ class Page:
         self.shift = (float(np.abs(fx).max() / self.k), float(np.abs(fy).max() / self.k))
         mx = cv2.resize((gx + fx).astype(np.float32), (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
         my = cv2.resize((gy + fy).astype(np.float32), (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
+        self._moved = (mx, my)
         return cv2.remap(rect, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
+    def _colour_excess(self, colour: np.ndarray, pr: Printed, closing: bool, sigma: float, r: int,
+                       grey_loss: np.ndarray) -> np.ndarray:
+        """What the largest of the colour page's channels (red, green, blue) loses beyond the grey's loss
+        (grey_loss; either at least 0: light only taken away), averaged over COLOUR_SPAN mm (the channels'
+        noise, a JPEG's coarser colour), less COLOUR_MARGIN, at least 0.  Per channel the light and tone are
+        fitted as the grey's (the tone fit's mix of the template's red, green and blue takes the photo's
+        colour cast), and the loss is against the darkest expected within COLOUR_TOLERANCE."""
+        colour = colour.astype(np.float32)
+        if self._moved is not None:
+            colour = cv2.remap(colour, *self._moved, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        r = max(r, int(round(COLOUR_TOLERANCE * self.k)))
+        kernel = np.ones((2 * r + 1, 2 * r + 1), np.uint8)     # a square: separable, a fifth of the time
+        largest = np.zeros_like(grey_loss)
+        for c, paper in enumerate(pr.light_channels()):
+            refl_c = self._even_light(np.ascontiguousarray(colour[..., 2 - c]), pr, closing, paper)
+            expected_c = self._tone(refl_c, pr)
+            if sigma > 0.5:
+                expected_c = cv2.GaussianBlur(expected_c, (0, 0), sigma)
+            darkest_c = cv2.erode(expected_c, kernel)
+            loss_c = np.subtract(darkest_c, refl_c)
+            np.divide(loss_c, np.maximum(darkest_c, 0.3), out=loss_c)
+            np.maximum(largest, loss_c, out=largest)        # from 0: where the photo is lighter than its
+        largest -= np.maximum(grey_loss, 0.0)               # print (an edge sharper than the model, glare)
+        size = max(1, int(round(COLOUR_SPAN * self.k)) | 1)     # no channel has any ink
+        if size > 1:
+            largest = cv2.blur(largest, (size, size))
+        largest -= COLOUR_MARGIN
+        return np.maximum(largest, 0.0, out=largest)
+
     # -- lighting and tone ------------------------------------------------------------------
-    def _even_light(self, rect: np.ndarray, pr: Printed, closing: bool = False) -> np.ndarray:
+    def _even_light(self, rect: np.ndarray, pr: Printed, closing: bool = False,
+                    paper: tuple | None = None) -> np.ndarray:
         """The photo divided by the light falling on it: the light is the photo over the template
         where the print is plain and light (a millimetre's square of one pale colour), its local
         maximum (pencil only ever darkens), filled in and smoothed.  closing: the local maximum's
         local minimum (over plain paper only): pencil narrower than the window still goes, and a
         slope of the light (a soft shadow's edge) stays where it is, where the maximum alone lifts
-        it by its half width and the paper beside it reads darker than it is."""
+        it by its half width and the paper beside it reads darker than it is.  paper: (where, the
+        template's value there) for one colour channel (Printed.light_channels); None: the grey's."""
+        plain, t = paper if paper is not None else (pr.light_plain, pr.light_t)
         small = cv2.resize(rect, pr.light_size, interpolation=cv2.INTER_AREA)
-        ratio = np.where(pr.light_plain, small / pr.light_t, 0.0).astype(np.float32)
+        ratio = np.where(plain, small / t, 0.0).astype(np.float32)
         env = cv2.dilate(ratio, np.ones((7, 7), np.uint8))
         if closing:
             lifted = np.where(env > 0, env, np.float32(10.0))        # no paper near: no say in the minimum
@@ -443,6 +506,16 @@ class Page:
         n_hit = np.add.reduceat(hit.astype(np.int32), plan.centre_starts)
         return n_hit / np.maximum(n_shown, 1), n_shown / plan.centre_spans
 
+    def _loss_at(self, pixels: np.ndarray) -> np.ndarray:
+        """The share of the light the photo takes away from the expected print (as the camera sees it,
+        not the darkest near) at these pixels (flat indices): the grey's, or in colour the largest
+        channel's less COLOUR_MARGIN where that is more."""
+        expected = self.expected.ravel()[pixels]
+        loss = (expected - self.reflectance.ravel()[pixels]) / np.maximum(expected, 0.3)
+        if self.colour_excess is not None:
+            loss += self.colour_excess.ravel()[pixels]
+        return loss
+
     def strokes(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
         """(measure, the same relative to its threshold) of the boxes read by a cross's strokes, in
         plan.stroke_index's order.  A blank box: the mean along its diagonals of the darkness above
@@ -452,11 +525,9 @@ class Page:
         print near: a box has none inside).  A box with print inside (a grey cross to pencil over, a
         digit): the mean along its diagonals of the darkness beyond the print (where the print is
         alone, none)."""
-        expected = self.expected.ravel()[plan.band_pixels]
-        s = (expected - self.reflectance.ravel()[plan.band_pixels]) / np.maximum(expected, 0.3)
+        s = self._loss_at(plan.band_pixels)
         s *= self.visible.ravel()[plan.band_pixels] / self.ink_scale
-        off_expected = self.expected.ravel()[plan.off_pixels]
-        off = (off_expected - self.reflectance.ravel()[plan.off_pixels]) / np.maximum(off_expected, 0.3)
+        off = self._loss_at(plan.off_pixels)
         off *= self.visible.ravel()[plan.off_pixels] / self.ink_scale
         paper = np.add.reduceat(off, plan.off_starts) / np.maximum(plan.off_sizes, 1)
         paper[plan.off_sizes < 4] = 0.0                 # too few corners to tell: the floor alone
