@@ -61,17 +61,7 @@ def code_of(text: str) -> tuple[np.ndarray, np.ndarray]:
     its error-correction codewords are (a bool mask)."""
     hit = _codes.get(text)
     if hit is None:
-        kept = _drawn_codes()
-        drawn = kept.get(text)
-        if drawn is None:
-            import segno
-            code = segno.make_qr(text, error="l")
-            n = len(code.matrix)
-            # segno's rows are bytearrays of 0 and 1: one buffer (a list of lists is slower than segno)
-            drawn = kept[text] = (np.packbits(np.frombuffer(b"".join(code.matrix), np.uint8)).tobytes(),
-                                  n, code.error.upper())
-            _unkept.add(text)
-        packed, n, level = drawn
+        packed, n, level = _drawn(text)
         matrix = np.unpackbits(np.frombuffer(packed, np.uint8), count=n * n).reshape(n, n).astype(bool)
         hit = _codes[text] = (matrix, _ec_modules(n, level))
         while len(_codes) > 512:
@@ -87,32 +77,57 @@ _kept_codes: dict[str, tuple[bytes, int, str]] | None = None    # text -> (packe
 _unkept: set[str] = set()                                          # drawn since last stored
 
 
-def _codes_key() -> str:
+def _drawn(text: str) -> tuple[bytes, int, str]:
+    """Text's code as kept (packed modules, n, error level): drawn by segno where none is."""
+    kept = _drawn_codes()
+    drawn = kept.get(text)
+    if drawn is None:
+        import segno
+        code = segno.make_qr(text, error="l")
+        # segno's rows are bytearrays of 0 and 1: one buffer (a list of lists is slower than segno)
+        drawn = kept[text] = (np.packbits(np.frombuffer(b"".join(code.matrix), np.uint8)).tobytes(),
+                              len(code.matrix), code.error.upper())
+        _unkept.add(text)
+    return drawn
+
+
+def _segno_version() -> str:
     import segno
-    return f"segno-{segno.__version__}"
+    return str(segno.__version__)
+
+
+def _codes_key() -> str:
+    return f"segno-{_segno_version()}"
 
 
 def _drawn_codes() -> dict[str, tuple[bytes, int, str]]:
-    """The codes drawn by this run or an earlier one (sheetgen.usercache), text -> (packed, n, level)."""
+    """The codes drawn by this run or an earlier one (sheetgen.usercache), text -> (packed, n, level),
+    and the built-in sheets' candidates' that ship with sheetgen (tests/tools/make_prebuilt.py) where
+    they were drawn by the installed segno's release (its major.minor version: tests/test_fast_start.py
+    checks them against the segno of the day, and the declared minimum's)."""
     global _kept_codes
     if _kept_codes is None:
+        import pickle
+
         from .. import usercache
-        key = _codes_key()
-        # the codes of the built-in sheets' candidates ship with sheetgen (tests/tools/make_prebuilt.py)
         _kept_codes = {}
-        for path in [*sorted(usercache.PREBUILT.glob(f"qr-codes-{key}-*.pickle")),
-                     usercache.entry_path("qr-codes", key)]:
-            _kept_codes.update(_codes_in(path))
+        release = _segno_version().split(".")[:2]
+        for path in sorted(usercache.PREBUILT.glob("qr-codes-*.pickle")):
+            try:
+                shipped = pickle.loads(path.read_bytes())
+            except Exception:  # noqa: BLE001 - damaged: the codes are drawn instead
+                continue
+            if isinstance(shipped, dict) and str(shipped.get("segno", "")).split(".")[:2] == release:
+                _kept_codes.update(_valid_codes(shipped.get("codes")))
+        try:
+            _kept_codes.update(_valid_codes(pickle.loads(usercache.entry_path("qr-codes", _codes_key()).read_bytes())))
+        except Exception:  # noqa: BLE001 - none kept, or damaged: drawn again
+            pass
     return _kept_codes
 
 
-def _codes_in(path) -> dict[str, tuple[bytes, int, str]]:
-    """The codes a file keeps; none where it is missing or is not what keep_drawn_codes writes."""
-    import pickle
-    try:
-        stored = pickle.loads(path.read_bytes())
-    except Exception:  # noqa: BLE001 - none kept, or damaged: drawn again
-        return {}
+def _valid_codes(stored) -> dict[str, tuple[bytes, int, str]]:
+    """STORED where it is what keep_drawn_codes writes (text -> (packed, n, level)), else none."""
     ok = isinstance(stored, dict) and all(
         isinstance(text, str) and isinstance(v, tuple) and len(v) == 3 and isinstance(v[0], bytes)
         and v[1] in _TOTAL_CODEWORDS and len(v[0]) == (v[1] * v[1] + 7) // 8 and (v[1], v[2]) in _DATA_CODEWORDS
@@ -122,10 +137,7 @@ def _codes_in(path) -> dict[str, tuple[bytes, int, str]]:
 
 def drawn_codes(texts: list[str]) -> dict[str, tuple[bytes, int, str]]:
     """TEXTS' codes as they are kept (tests/tools/make_prebuilt.py ships the built-in sheets')."""
-    for text in texts:
-        code_of(text)
-    kept = _drawn_codes()
-    return {text: kept[text] for text in texts}
+    return {text: _drawn(text) for text in texts}
 
 
 def keep_drawn_codes() -> None:
@@ -193,17 +205,18 @@ def _agreement(soft: np.ndarray, code: np.ndarray, known: np.ndarray) -> float:
     return float((s * np.where(code[free], 1.0, -1.0)).sum() / max(float(np.abs(s).sum()), 1e-9))
 
 
-def candidates(layout, sheet_ref: str | None = None, options: tuple = ()) -> list[str]:
+def candidates(layout, sheet_ref: str | None = None, options: tuple = (), seen: bool = True) -> list[str]:
     """The texts the code could hold: this run's sheets, --sheet's, every built-in pencil sheet on
     the paper the markers say (seeds 1 to 3, with the options given, and with none: how `sheetgen
     build NAME` prints it), then with each value of the options its game's scanner lists
-    (GameScanner.printed_options: the hero a sheet was printed for)."""
+    (GameScanner.printed_options: the hero a sheet was printed for).  seen False: not this run's
+    sheets (the built-in candidates alone, whose codes ship: tests/tools/make_prebuilt.py)."""
     paper = layout[0] if layout else None
     sheets = _pencil_sheets(sheet_ref)
     if sheet_ref is not None:
         sheets = sheets[:1]         # --sheet says which sheet: only its seed and options are asked
     names = [name for name, _ in sheets]
-    texts = [text for text, ident in reversed(_seen.items()) if (paper is None or ident.paper == paper)
+    texts = [text for text, ident in reversed(_seen.items()) if seen and (paper is None or ident.paper == paper)
              and (sheet_ref is None or ident.definition in names)]
     opts = tuple(sorted((k, str(v)) for k, v in options if v is not None))
     papers = [paper] if paper else ["a4", "letter"]

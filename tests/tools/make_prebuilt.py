@@ -66,16 +66,17 @@ def build(into: Path) -> dict[str, object]:
         entries[name] = hero_numbers.hero_numbers()
         hero_numbers.hero_numbers.cache_clear()
         # the QR codes of every built-in sheet a scan may be matched against (sheetgen.scan.identify),
-        # named by segno's version and the texts: a new built-in sheet makes them stale
+        # named by the texts (a new built-in sheet makes them stale), with the segno that drew them
         try:
             from sheetgen.scan import identify
         except ImportError:
             pass                                    # no scan extra: its entry is not made
         else:
             identify._kept_codes = {}               # drawn by segno here, not read from what shipped
-            texts = sorted(identify.candidates(None))
+            texts = sorted(identify.candidates(None, seen=False))
             digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
-            entries[f"qr-codes-{identify._codes_key()}-{digest}"] = identify.drawn_codes(texts)
+            entries[f"qr-codes-{digest}"] = {"segno": identify._segno_version(),
+                                             "codes": identify.drawn_codes(texts)}
         return entries
     finally:
         usercache.prebuilt = shipped
