@@ -83,7 +83,7 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
     tmp = None
     if journal_path:
         log, record_label, tmp = _journal_log(journal_path)
-    from ..scan.pipeline import scan_photo, worse
+    from ..scan.pipeline import worse
     names = output_names(photos)
     for note in _renamed(photos, names):
         click.echo(f"note: {note}", err=True)
@@ -132,14 +132,11 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
                 worst = worse(worst, done["exit_code"])
         for photo, name in zip(photos, names) if jobs == 1 else ():
             try:
-                result = scan_photo(photo, sheet_ref=sheet_ref, keep_images=True, options=options)
-                if log:
-                    from ..scan.pipeline import compare_with_record, scanner_for
-                    compare_with_record(result, scanner_for(result.sheet), log, record_label)
+                result = _read_checked(photo, sheet_ref, options, log, record_label)
             except SheetgenError as exc:
                 if not many:
                     raise
-                errors.append((photo, {"problems": [p.format() for p in exc.problems], "exit_code": exc.exit_code}))
+                errors.append((photo, _problems(exc)))
                 worst = worse(worst, exc.exit_code)
                 continue
             if review:
@@ -169,18 +166,29 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
     sys.exit(worst)
 
 
+def _read_checked(photo, sheet_ref, options, log, record_label):
+    """One photo read and checked (against the record too, with --log or --journal)."""
+    from ..scan.pipeline import compare_with_record, scan_photo, scanner_for
+    result = scan_photo(photo, sheet_ref=sheet_ref, keep_images=True, options=options)
+    if log:
+        compare_with_record(result, scanner_for(result.sheet), log, record_label)
+    return result
+
+
+def _problems(exc) -> dict:
+    """A photo's error as the run reports it at its end: its problems said, and its exit code."""
+    return {"problems": [p.format() for p in exc.problems], "exit_code": exc.exit_code}
+
+
 def _scan_one(photo, name, sheet_ref, options, log, record_label, out) -> dict:
     """One photo read, checked and its outputs written, in a worker process: what the parent prints
     for it (its text and JSON data, the files written, the exit code) or its problems."""
     from ..errors import SheetgenError
-    from ..scan.pipeline import compare_with_record, scan_photo, scanner_for
     from ..scan.report import text
     try:
-        result = scan_photo(photo, sheet_ref=sheet_ref, keep_images=True, options=options)
-        if log:
-            compare_with_record(result, scanner_for(result.sheet), log, record_label)
+        result = _read_checked(photo, sheet_ref, options, log, record_label)
     except SheetgenError as exc:
-        return {"problems": [p.format() for p in exc.problems], "exit_code": exc.exit_code}
+        return _problems(exc)
     written = _write_outputs(result, out, name)
     return {"text": text(result), "data": _as_data(result), "written": written, "exit_code": result.exit_code}
 

@@ -197,7 +197,9 @@ class Page:
         self.template = pr.grey                     # the grey the photo is taken to
         rect = rect.astype(np.float32)
         self.shift = (0.0, 0.0)
-        self._moved: tuple | None = None
+        in_colour = INK_COLOUR and colour is not None and colour.ndim == 3
+        # the alignment's maps (two floats a pixel) kept only for the colour page to be moved alike
+        self._keep_moved, self._moved = in_colour, None
         if align:
             rect = self._align(rect, pr)
         refl = self._even_light(rect, pr, light_closing)
@@ -216,13 +218,14 @@ class Page:
         dark = np.subtract(darkest, refl)
         np.divide(dark, np.maximum(darkest, 0.3, out=darkest), out=dark)
         # in colour: what a coloured ink takes of one channel beyond what it takes of the grey
-        self.colour_excess = self._colour_excess(colour, pr, light_closing, sigma, r, dark) \
-            if INK_COLOUR and colour is not None and colour.ndim == 3 else None
+        self.colour_excess = self._colour_excess(colour, pr, light_closing, sigma, r, dark) if in_colour else None
+        self._moved = None
         if self.colour_excess is not None:
             dark += self.colour_excess
         dark *= self.visible
         # this hand's ink: its darkness read in units of it where it is lighter than our own pencil
-        self.ink, self.ink_scale = ink_of(dark, self.k)
+        # (measured only where it is used: a percentile of the whole map, a few ms a photo)
+        self.ink, self.ink_scale = ink_of(dark, self.k) if INK_CALIBRATION or INK_FORCED is not None else (None, 1.0)
         if self.ink_scale != 1.0:
             dark /= self.ink_scale
         self.relative = dark                        # signed: noise either way
@@ -283,7 +286,8 @@ class Page:
         self.shift = (float(np.abs(fx).max() / self.k), float(np.abs(fy).max() / self.k))
         mx = cv2.resize((gx + fx).astype(np.float32), (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
         my = cv2.resize((gy + fy).astype(np.float32), (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
-        self._moved = (mx, my)
+        if self._keep_moved:
+            self._moved = (mx, my)
         return cv2.remap(rect, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def _colour_excess(self, colour: np.ndarray, pr: Printed, closing: bool, sigma: float, r: int,
