@@ -254,19 +254,29 @@ def _bit_patterns() -> dict:
     as the soft read sees them (SOFT_CELL_PX a cell, blurred, zero mean, unit norm)."""
     if not _SOFT_PATTERNS:
         p = SOFT_CELL_PX
-        aruco = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
         drawn = []
         for mid in range(50):
-            m = np.pad(cv2.aruco.generateImageMarker(aruco, mid, 6).astype(np.float32) / 255, 1, constant_values=1.0)
-            m = cv2.resize(m, None, fx=p, fy=p, interpolation=cv2.INTER_NEAREST)
+            m = _marker_printed(mid, 1, p)
             drawn += [np.rot90(m, -turns) for turns in range(4)]
         for blur in SOFT_BLURS:
             # blurred whole (border and quiet zone included), then the bits cut out
             seen = np.stack([cv2.GaussianBlur(d, (0, 0), blur * p) if blur else d for d in drawn])
-            bits = seen[:, 2 * p:6 * p, 2 * p:6 * p].reshape(len(seen), -1)
-            bits = bits - bits.mean(axis=1, keepdims=True)
-            _SOFT_PATTERNS[blur] = bits / np.maximum(np.linalg.norm(bits, axis=1, keepdims=True), 1e-9)
+            _SOFT_PATTERNS[blur] = _unit_rows(seen[:, 2 * p:6 * p, 2 * p:6 * p].reshape(len(seen), -1))
     return _SOFT_PATTERNS
+
+
+def _marker_printed(mid: int, white: int, px: float) -> np.ndarray:
+    """DICT_4X4_50's marker mid as sheetgen prints it (0 black .. 1 white, float32): its 6 x 6 cells
+    (the black border included) with WHITE cells of blank page around, PX pixels a cell (a cell is a mm)."""
+    aruco = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    m = np.pad(cv2.aruco.generateImageMarker(aruco, mid, 6).astype(np.float32) / 255, white, constant_values=1.0)
+    return cv2.resize(m, None, fx=px, fy=px, interpolation=cv2.INTER_NEAREST)
+
+
+def _unit_rows(patterns: np.ndarray) -> np.ndarray:
+    """Each row less its mean, over its norm: patterns compared by correlation alone."""
+    patterns = patterns - patterns.mean(axis=1, keepdims=True)
+    return patterns / np.maximum(np.linalg.norm(patterns, axis=1, keepdims=True), 1e-9)
 
 
 def _soft_read(view: np.ndarray, shapes: list, want: int) -> np.ndarray | None:
@@ -758,13 +768,10 @@ def _fit_patterns(mid: int) -> np.ndarray:
     by each of FIT_BLURS_MM, FIT_PX_PER_MM a mm: (blurs, pixels), zero mean, unit norm."""
     if mid not in _FIT_PATTERNS:
         k = FIT_PX_PER_MM
-        aruco = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-        m = np.pad(cv2.aruco.generateImageMarker(aruco, mid, 6).astype(np.float32) / 255, 2, constant_values=1.0)
-        m = cv2.resize(m, None, fx=k, fy=k, interpolation=cv2.INTER_NEAREST)
+        m = _marker_printed(mid, 2, k)
         seen = np.stack([cv2.GaussianBlur(m, (0, 0), b * k, borderType=cv2.BORDER_REPLICATE) if b else m
                          for b in FIT_BLURS_MM]).reshape(len(FIT_BLURS_MM), -1)
-        seen -= seen.mean(axis=1, keepdims=True)
-        _FIT_PATTERNS[mid] = seen / np.maximum(np.linalg.norm(seen, axis=1, keepdims=True), 1e-9)
+        _FIT_PATTERNS[mid] = _unit_rows(seen)
     return _FIT_PATTERNS[mid]
 
 
