@@ -15,7 +15,8 @@ pencil is what the photo has darker than the paper should be there:
 4. each region integrates the darkness in its own way (sheetgen.scan.contract): a BOX its
    mean inside the printed outline (and, where its geometry asks, the pencil along its diagonals:
    a cross's two strokes, `Page.strokes`), a LINE the share of its length where the darkness
-   across its band is a pencil line's, a DOT the darkest dot-sized spot near its centre,
+   across its band is a pencil line's (where its geometry asks, with a ridge inside the band:
+   `ridge_inside`), a DOT the darkest dot-sized spot near its centre,
    an AREA its mean (or its signed mean less the paper's beside it).  Integrals of darkness
    keep their size under blur.  A region's geometry may carry its own decision (a LINE's
    share, an AREA's mean ...).
