@@ -270,11 +270,12 @@ def test_a_cross_faint_over_an_icon_reads_by_its_other_strokes(recipes, image):
 
 
 # -- a flood's waves by a room's centre ----------------------------------------------------------------
-@pytest.mark.parametrize("image", ["flat", "photo", pytest.param("bench photo", marks=pytest.mark.xfail(
-    strict=True, reason="the Kraken's floods are now enforced (issue 32): the log's sheet is penciled with more floods, and their waves misread on this photo: a scanner limit to fix under issue 27"))])
+@pytest.mark.parametrize("image", ["flat", "photo", "bench photo"])
 def test_a_floods_waves_by_a_rooms_centre_are_no_dot(recipes, image):
     """photo-0057: D5 drawn flooded, never entered; its lower wave's crest runs by the centre and
-    read as a faint dot.  Beside it photo-0204's D1 and G1, flooded and entered: their dots read."""
+    read as a faint dot.  Beside it photo-0204's D1 and G1, flooded and entered: their dots read.
+    (On the bench photo, the Kraken's floods penciled since issue 32, the waves read as the paths
+    D5-E5 and E5-F5 entering D5 until paths were read by the ridge of their darkness across.)"""
     assert _wrong(_read(recipes, "photo-0057", image, ["cell-D5", "flood-D5"])) == {}
     read = _read(recipes, "photo-0204", image, ["cell-D1", "cell-G1", "flood-D1", "flood-G1"])
     assert read == {r: ("marked", "marked") for r in ("cell-D1", "cell-G1", "flood-D1", "flood-G1")}

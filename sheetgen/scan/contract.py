@@ -12,7 +12,7 @@ LineShape, DotShape, AreaShape, FillShape below; a game makes them by name, the 
     BOX   (x, y, w, h[, strokes]): a box crossed, filled (blacked out) or left empty; strokes: mm inside its
           outline, the window a cross's two strokes are read in (along its diagonals, against the box's
           own paper and print), None: its mean darkness decides
-    LINE  (x1, y1, x2, y2, band[, black[, gap[, share[, twin[, as_printed[, centre]]]]]]): a stroke along the segment (a wall, a path, a
+    LINE  (x1, y1, x2, y2, band[, black[, gap[, share[, twin[, as_printed[, centre[, ridge]]]]]]]): a stroke along the segment (a wall, a path, a
           strike-through); black: the mm of black across the band that make a point of it penciled
           (None: an ordinary pencil line's);
           gap: the share of its middle not read (where another mark crosses it); share: the
@@ -23,7 +23,10 @@ LineShape, DotShape, AreaShape, FillShape below; a game makes them by name, the 
           softens it: pencil over an icon's small dark parts stays unseen, however blurred); centre: a
           point is penciled where the line's centre band is this much darker (of the paper's white)
           than the paper either side of it (sheetgen.scan.read: CENTRE_*), not by its darkness across
-          the band (a thin faint stroke against the paper's unevenness, a shadow's edge, blur)
+          the band (a thin faint stroke against the paper's unevenness, a shadow's edge, blur); ridge: true,
+          a point is penciled only where its darkness across peaks inside the band, off its edges, and stands
+          above them (ink reaching in from beside the band, a wide wash over it, is another mark's:
+          sheetgen.scan.read: RIDGE_*)
     DOT   (cx, cy, r): a dot or small circle (a visited room)
     AREA  (x, y, w, h[, mean[, around[, gap]]]): anything written there (a letter, a scribble); mean: the mean
           darkness from which it reads marked (None: the default); around: mm, the width of the strips of
@@ -78,6 +81,7 @@ class LineShape:
     twin: float | None = None           # mm across: the parallel line read with it
     as_printed: bool = False            # seen where the print itself leaves paper
     centre: float | None = None         # read by its centre band against its sides, from this contrast
+    ridge: bool = False                 # a point counts only where its darkness peaks inside the band
 
     @property
     def ends(self) -> tuple[float, float, float, float]:
@@ -147,8 +151,8 @@ def shape_of(kind: str, geometry: Shape | tuple[Any, ...]) -> Shape:
             raise ValueError(f"a {kind} region with the shape of another kind: {geometry}")
         return geometry
     shape = cast(Shape, cls(*geometry))
-    if isinstance(shape, LineShape):            # as_printed: 1, True, None in the tuple
-        return replace(shape, as_printed=bool(shape.as_printed))
+    if isinstance(shape, LineShape):            # as_printed, ridge: 1, True, None in the tuple
+        return replace(shape, as_printed=bool(shape.as_printed), ridge=bool(shape.ridge))
     if isinstance(shape, FillShape):            # a twin's offset given as None: none
         return replace(shape, dx=shape.dx or 0.0, dy=shape.dy or 0.0)
     return shape

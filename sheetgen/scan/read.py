@@ -15,7 +15,8 @@ pencil is what the photo has darker than the paper should be there:
 4. each region integrates the darkness in its own way (sheetgen.scan.contract): a BOX its
    mean inside the printed outline (and, where its geometry asks, the pencil along its diagonals:
    a cross's two strokes, `Page.strokes`), a LINE the share of its length where the darkness
-   across its band is a pencil line's, a DOT the darkest dot-sized spot near its centre,
+   across its band is a pencil line's (where its geometry asks, with a ridge inside the band:
+   `ridge_inside`), a DOT the darkest dot-sized spot near its centre,
    an AREA its mean (or its signed mean less the paper's beside it).  Integrals of darkness
    keep their size under blur.  A region's geometry may carry its own decision (a LINE's
    share, an AREA's mean ...).
@@ -68,6 +69,14 @@ CENTRE_SIDES = (0.6, 1.0)   # mm off the middle: the paper beside it, either sid
 CENTRE_REACH = 0.6          # mm: how far the stroke may run off the region's axis (a hand, the alignment)
 CENTRE_STEP = 0.2           # mm between the samples across
 CENTRE_PRINTED = 0.1        # the print's own centre band this much darker than beside it: a printed line
+# a line read by the ridge of its darkness across (a LINE's `ridge`): a stroke drawn along the line has its
+# darkest inside the band and falls off toward both edges; ink whose darkest is at an edge of the band reaches
+# in from beside it (a flood's waves by a path, a neighbour's wide stroke), and a wide wash (a crayon's) stands
+# no higher in the middle than at the edges.  A point counts only where one of the band's inner samples (not
+# the outermost either side: on a path's 1.8 mm band within 0.68 mm of the axis, about CENTRE_REACH) stands
+# more than RIDGE_ABOVE (the samples' noise floor) above the lightest sample between it and each edge
+RIDGE_READ = True           # False: a line's points counted by their darkness across alone, as before
+RIDGE_ABOVE = LINE_NOISE_FLOOR
 # this hand's ink (per photo): the darkness of its strongest strokes, INK_SHARE of the darkness above INK_FLOOR
 # (the paper's noise stays under it), against INK_REFERENCE, the lightest our own pencil comes (set on the
 # tuning half of the family corpus and tests/data/scan/recipes.yaml: bench/bench_scan.py --families-half
@@ -438,7 +447,8 @@ class Page:
             # every line's band sampled in one remap: darkness across (mm of black) at each point along
             # (a line's band averages the noise of its nine samples across: a lower floor than a
             # pixel's keeps a faint, blurred stroke)
-            across = plan.lines.along(self._line_samples(plan.lines)) * plan.band_of_point
+            samples = self._line_samples(plan.lines)
+            across = plan.lines.along(samples) * plan.band_of_point
             vis = cv2.remap(self.visible, plan.lines.mx, plan.lines.my, cv2.INTER_NEAREST,
                             borderMode=cv2.BORDER_CONSTANT, borderValue=0)
             shown = plan.lines.along(vis) > 0.5
@@ -446,6 +456,9 @@ class Page:
                 # lines seen as printed: their points seen only where the print itself leaves paper
                 shown[plan.as_printed_of] &= plan.shown_as_printed(self.printed.seen_as_printed(self.k))
             hit = (across > plan.thr_of_point) & shown
+            if RIDGE_READ and len(plan.ridge_of):
+                # lines read by their ridge: ink from beside the band, or a wash across it, is no stroke
+                hit[plan.ridge_of] &= ridge_inside(plan.lines.across(samples)[:, plan.ridge_of])
             if len(plan.twin_of):
                 # a line read with its twin: a point is penciled where both are (seen where it is: the
                 # twin runs a few mm beside it)
@@ -543,6 +556,17 @@ class Page:
         return measure, measure / np.where(printed, STROKE_CROSSED_PRINTED, STROKE_CROSSED)
 
 
+def ridge_inside(across: np.ndarray) -> np.ndarray:
+    """Per point (a column of ACROSS: a line's samples across its band, from one edge to the other), whether
+    its darkness has a ridge inside the band: an inner sample more than RIDGE_ABOVE darker than the lightest
+    sample between it and each edge (a stroke along the line, whatever lies beside it; not ink reaching in
+    from beside the band, darkest at an edge, nor a wash as dark at the edges as in the middle)."""
+    toward_first = np.minimum.accumulate(across, axis=0)                # the lightest from the first edge on
+    toward_last = np.minimum.accumulate(across[::-1], axis=0)[::-1]     # ... from the last edge back
+    beside = np.maximum(toward_first[:-2], toward_last[2:])            # for each inner sample, either side
+    return (across[1:-1] - beside > RIDGE_ABOVE).any(axis=0)
+
+
 def ink_of(dark: np.ndarray, k: float) -> tuple[float | None, float]:
     """(this hand's ink, the scale its darkness is read in) of a page's darkness map (k px a mm): the
     INK_SHARE percentile of the darkness above INK_FLOOR, and that over INK_REFERENCE within INK_LEAST..1
@@ -615,6 +639,7 @@ class Plan:
         twin_pix, twin_index = [], []               # shapes read with their twin (the lesser of the two)
         twin_xs, twin_ys, twin_of = [], [], []      # lines read with their twin: its points, the main points'
         as_printed_of = []                          # the points of lines seen as printed (LINE's as_printed)
+        ridge_of = []                               # the points of lines read by their ridge (LINE's ridge)
         n_points = 0
         stroke_index, band_pix, off_pix, window_pix = [], [], [], []     # boxes read by a cross's strokes
         dots: dict = {}
@@ -681,6 +706,8 @@ class Plan:
                     twin_of.append(np.arange(n_points, n_points + n))
                 if g.as_printed:
                     as_printed_of.append(np.arange(n_points, n_points + n))
+                if g.ridge:
+                    ridge_of.append(np.arange(n_points, n_points + n))
                 n_points += n
                 spans.append(n)
                 bands.append(np.full(n, band, np.float32))
@@ -730,6 +757,7 @@ class Plan:
         # twins: the points of the lines read with one (twin_of: their own points' indices)
         self.twin_of = np.concatenate(twin_of) if twin_of else np.zeros(0, np.int64)
         self.as_printed_of = np.concatenate(as_printed_of) if as_printed_of else np.zeros(0, np.int64)
+        self.ridge_of = np.concatenate(ridge_of) if ridge_of else np.zeros(0, np.int64)
         self._as_printed = None                     # (the print's visibility, those points seen in it)
         if twin_of:
             self.twins = Points(np.hstack(twin_xs) * kx - 0.5, np.hstack(twin_ys) * ky - 0.5)

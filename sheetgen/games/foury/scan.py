@@ -132,6 +132,10 @@ AS_PRINTED = True           # a LINE seen where the print itself leaves paper (s
 CENTRE = "path's centre band"   # the role of a path's place read by its centre band against its sides
 PATH_CENTRE_DARKER = 0.06   # of the paper's white: a path's centre band darker than this than beside it ...
 PATH_CENTRE_SHARE = 0.35    # ... along this share of it: a faint thin stroke, walked where both its rooms are dotted
+PATH_RIDGE = True           # a path penciled only where its darkness has a ridge inside the band (read.RIDGE_*): a
+                            # flood's waves run beside a path's place, a crayon's wash over it.  Not the narrower
+                            # bands (a cross's arm, 1.4 mm; a strike, 1.6): a felt tip's stroke a little off
+                            # their axis fills them to an edge, and reads no ridge
 INNER_ARM = "crossed room, inner arm"   # the role of a cross's upper left arm between the foe's place and the dot
 INNER_SHARE = 0.8           # of it darker along its centre than beside it: a cross's arm (a letter reaches about half)
 UNSHOWN = (ARM, FOE_CLEAR, STAIRS_CLEAR, FOE_BESIDE, ARM_PRINTED, CENTRE, INNER_ARM)  # roles refine reads and no view shows
@@ -356,7 +360,8 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
             a, b = _centre(layout, cell), _centre(layout, other)
             # the middle, where a wall penciled on the edge crosses the path, is not read
             between = _trim(*a, *b, 0.22, 0.78)
-            out.append(_region(f"path-{cell}-{other}", LINE, LineShape(*between, band=WALL_BAND, gap=PATH_GAP), "path"))
+            out.append(_region(f"path-{cell}-{other}", LINE, LineShape(*between, band=WALL_BAND, gap=PATH_GAP,
+                                                                      ridge=PATH_RIDGE), "path"))
             # the same place read by its centre band against its sides: a faint thin stroke there
             out.append(_region(f"centre-{cell}-{other}", LINE, LineShape(*between, band=WALL_BAND, gap=PATH_GAP,
                                                                         share=PATH_CENTRE_SHARE,
@@ -389,7 +394,7 @@ def map_regions(layout: MapLayout, floods: bool) -> list[Region]:
         # of it (its blur, the print's tolerance) a pencil line reads faint; up to clear of the dot
         a = (mx - dx * ENTRY_CLEAR * s, my - dy * ENTRY_CLEAR * s)
         b = (mx - dx * 0.34 * s, my - dy * 0.34 * s)
-        out.append(_region(f"path-{cell}-{side}", LINE, LineShape(*a, *b, band=WALL_BAND), "path"))
+        out.append(_region(f"path-{cell}-{side}", LINE, LineShape(*a, *b, band=WALL_BAND, ridge=PATH_RIDGE), "path"))
         # the blacked-out arrow: a box across the triangle, outside the edge
         near, far = 0.23 * s, 0.33 * s
         half = 0.09 * s
