@@ -92,6 +92,23 @@ COLOUR_MARGIN = 0.03        # of the paper's white
 COLOUR_TOLERANCE = 2.0      # mm: the channels' print is fitted less exactly than the grey (a JPEG's colour at
                             # half resolution bleeds past a coloured print's edge): its darkest within this
 COLOUR_SPAN = 0.4           # mm: the colour's excess averaged over this square
+# a faint line (a hard pencil pressed lightly): a thin line's point is penciled, besides by LINE_PER_MM, where
+# the signed darkness integrated across its band's middle above the paper at its edges (no per-sample floor:
+# the sum averages the noise out, and a faint, blurred stroke keeps all of its ink; the paper beside it, not
+# the expected print, is its zero: a tone a little off on a tint would add up over the band) stands FAINT_Z
+# of this photo's own noise above its paper.
+# The noise is that integral's spread on the lines' points the print leaves plain, measured on its lower side
+# (pencil only darkens: that side is paper alone, however many lines are penciled); never below FAINT_LEAST (a rubbed-out stroke's residue,
+# a flat render's noiseless paper), and a photo whose paper is that noisy reads as the rule above alone.
+# Only lines at the plain threshold (LINE_PER_MM: paths, items struck, doors); a line with its own (a wall's
+# WALL_BLACK: a thick line, an erased one not) keeps it.
+FAINT_LINES = True
+FAINT_Z = 3.0               # of the noise's sigma: Gaussian noise passes it at 0.13 % of points
+FAINT_LEAST = 0.06          # mm of black: the least a faint line's point is read from
+FAINT_PLAIN = 0.02          # the print within TOLERANCE this much darker than at a point's sample: not plain
+FAINT_SAMPLES = 200         # plain points fewer than this: the noise unknown, the rule off for the photo
+FAINT_EDGE = 2              # of a band's nine samples across, this many at either edge are its paper (0.2 to
+                            # 0.4 mm beyond a thin stroke's half width): the middle five are integrated above it
 
 
 class Printed:
@@ -229,6 +246,7 @@ class Page:
         if self.ink_scale != 1.0:
             dark /= self.ink_scale
         self.relative = dark                        # signed: noise either way
+        self._faint: tuple | None = None            # (plan, its faint lines' level: faint_level)
         self.dark = np.clip(dark - NOISE_FLOOR, 0.0, 1.0)
 
     # -- alignment ------------------------------------------------------------------------------
@@ -445,12 +463,20 @@ class Page:
             if len(plan.as_printed_of):
                 # lines seen as printed: their points seen only where the print itself leaves paper
                 shown[plan.as_printed_of] &= plan.shown_as_printed(self.printed.seen_as_printed(self.k))
-            hit = (across > plan.thr_of_point) & shown
+            hit = across > plan.thr_of_point
+            faint = self.faint_level(plan) if FAINT_LINES else None
+            if faint is not None:
+                hit |= plan.faint_of_point & (self._signed_across(plan.lines, plan.band_of_point) >= faint)
+            hit &= shown
             if len(plan.twin_of):
                 # a line read with its twin: a point is penciled where both are (seen where it is: the
                 # twin runs a few mm beside it)
                 twin = plan.twins.along(self._line_samples(plan.twins)) * plan.band_of_point[plan.twin_of]
-                hit[plan.twin_of] &= twin > plan.thr_of_point[plan.twin_of]
+                twin_hit = twin > plan.thr_of_point[plan.twin_of]
+                if faint is not None:
+                    twin_hit |= plan.faint_of_point[plan.twin_of] & (
+                        self._signed_across(plan.twins, plan.band_of_point[plan.twin_of]) >= faint)
+                hit[plan.twin_of] &= twin_hit
             n_shown = np.add.reduceat(shown.astype(np.int32), plan.starts)
             n_hit = np.add.reduceat(hit.astype(np.int32), plan.starts)
             score[plan.line_index] = n_hit / np.maximum(n_shown, 1)
@@ -466,6 +492,39 @@ class Page:
                 score[idx] = np.maximum.reduceat(local, starts)
                 seen[idx] = np.add.reduceat(vis, starts) / np.diff(np.append(starts, len(pix)))
         return score, seen
+
+    def _signed_across(self, points: "Points", band: np.ndarray) -> np.ndarray:
+        """At lines' points, the signed darkness integrated across the middle of their bands (mm of black)
+        above the paper at the bands' edges: no floor, and a tint's or a shadow's darkness, the same across
+        the band (a tone fitted a little off on a zone's colour), counts as none."""
+        samples = points.across(cv2.remap(self.relative, points.mx, points.my, cv2.INTER_LINEAR,
+                                          borderMode=cv2.BORDER_CONSTANT, borderValue=0))
+        rows = samples.shape[0]
+        edge = FAINT_EDGE
+        paper = (samples[:edge].sum(axis=0) + samples[rows - edge:].sum(axis=0)) / (2 * edge)
+        middle = samples[edge:rows - edge] - paper
+        return middle.sum(axis=0) * (band / rows)
+
+    def faint_level(self, plan: "Plan") -> float | None:
+        """The signed integral across a line's band from which a point of a plain-threshold line is penciled
+        on this photo (FAINT_Z of its paper's noise, at least FAINT_LEAST), or None: too few plain points to
+        measure the noise, or a paper so noisy the level reaches LINE_PER_MM.  Kept for the page."""
+        cached = self._faint
+        if cached is not None and (cached[1] is not None or cached[0] is plan):
+            return cached[1]            # the page's noise, measured on the first plan that could
+        level = None
+        plain = plan.plain_points(self.template, self.k)
+        if len(plain) >= FAINT_SAMPLES:
+            signed = self._signed_across(plan.lines, plan.band_of_point)[plain]
+            # the paper's level and spread from the lower side alone (a normal's mean less one and two
+            # sigmas): pencil only darkens, so however many of the points are penciled it stays paper
+            one, two = np.percentile(signed, (15.87, 2.28))
+            sigma = float(one - two)
+            level = max(FAINT_LEAST, float(one) + sigma + FAINT_Z * sigma)
+            if level >= LINE_PER_MM:
+                level = None
+        self._faint = (plan, level)
+        return level
 
     def _centre_lines(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
         """(measure, seen) of the lines read by their centre band (in plan.centre_index's order): the
@@ -609,7 +668,7 @@ class Plan:
             r0, r1 = max(0, min(rows, r0)), max(0, min(rows, r1))
             return (r0, max(r0, r1), c0, max(c0, c1))
 
-        xs, ys, spans, bands, thrs = [], [], [], [], []
+        xs, ys, spans, bands, thrs, faints = [], [], [], [], [], []
         rect_pix, rect_sizes, rect_index, line_index = [], [], [], []
         local_pix, local_index = [], []             # areas measured against the paper around them
         twin_pix, twin_index = [], []               # shapes read with their twin (the lesser of the two)
@@ -685,6 +744,7 @@ class Plan:
                 spans.append(n)
                 bands.append(np.full(n, band, np.float32))
                 thrs.append(np.full(n, g.black if g.black is not None else LINE_PER_MM, np.float32))
+                faints.append(np.full(n, g.black is None))
                 line_index.append(i)
             else:
                 cx, cy, rad = g.cx, g.cy, g.r
@@ -737,7 +797,9 @@ class Plan:
             self.lines = Points(np.hstack(xs) * kx - 0.5, np.hstack(ys) * ky - 0.5)
             self.band_of_point = np.concatenate(bands)
             self.thr_of_point = np.concatenate(thrs)
+            self.faint_of_point = np.concatenate(faints)        # read by a faint line's level too (FAINT_LINES)
             self.starts = np.concatenate([[0], np.cumsum(self.spans)[:-1]])
+        self._plain_points: tuple | None = None     # (template, the line points its print leaves plain)
         self.dot_groups = []
         for size, items in dots.items():
             idx = np.array([i for i, _ in items], dtype=np.int64)
@@ -766,6 +828,25 @@ class Plan:
         shown = self.lines.along(vis)[self.as_printed_of] > 0.5
         self._as_printed = (seen, shown)
         return shown
+
+    def plain_points(self, template: np.ndarray, k: float) -> np.ndarray:
+        """The indices of the line points whose band the print leaves plain (one colour, no printed edge
+        within TOLERANCE of any sample across, light enough for a pencil to show): where the photo's own
+        noise is measured (Page.faint_level).  Kept for the last template."""
+        cached = self._plain_points
+        if cached is not None and cached[0] is template:
+            return cached[1]
+        r = max(1, int(round(TOLERANCE * k)))
+        darkest = cv2.erode(template, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+        at = cv2.remap(template, self.lines.mx, self.lines.my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                       borderValue=0)
+        near = cv2.remap(darkest, self.lines.mx, self.lines.my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                         borderValue=0)
+        plain = ((self.lines.across(at) - self.lines.across(near)).max(axis=0) < FAINT_PLAIN) & \
+            (self.lines.across(near).min(axis=0) >= VISIBLE)
+        found = np.flatnonzero(plain)
+        self._plain_points = (template, found)
+        return found
 
     def printed_boxes(self, template: np.ndarray) -> np.ndarray:
         """Which of the plan's boxes read by strokes have print inside their window: darker than the

@@ -1,0 +1,124 @@
+"""A faint line (sheetgen.scan.read.FAINT_LINES): a thin line's point is penciled where the darkness
+integrated across its band stands FAINT_Z of the photo's own paper noise above the paper (at least
+FAINT_LEAST), so a light pencil's clean stroke reads where the same ink scattered as noise cannot (issue 27:
+light graphite and blue ballpoint missed paths and struck items).  On synthetic pages: a white template
+with a printed frame, photographed with uneven light, a little blur and noise."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[scan]'")
+
+from sheetgen.scan import read                                      # noqa: E402
+from sheetgen.scan.contract import LINE, Region                     # noqa: E402
+from sheetgen.scan.geometry import LineShape                        # noqa: E402
+from sheetgen.scan.read import Page, Plan, read_regions             # noqa: E402
+
+K = 5                       # px a mm
+PAGE_MM = (80.0, 60.0)
+ROWS = (12.0, 20.0, 28.0, 36.0, 44.0)           # mm: where the strokes run (and their lines' regions)
+EMPTY_ROWS = (16.0, 24.0, 32.0, 40.0, 48.0)     # mm: lines on bare paper between them
+X0, X1 = 10.0, 70.0                             # mm: the strokes' and the lines' ends
+WIDTH = 0.4                                     # mm: the stroke (two pixels)
+# darkness of a stroke pixel: integrated across 0.4 mm it gives 0.07 mm of black, under LINE_PER_MM (0.10)
+# and above FAINT_LEAST: a hard pencil pressed lightly
+FAINT = 0.07 / WIDTH
+
+
+def _template() -> np.ndarray:
+    rgb = np.ones((int(PAGE_MM[1] * K), int(PAGE_MM[0] * K), 3), np.float32)
+    rgb[4:6, :] = 0.1                                               # printed lines: the tone's dark end
+    rgb[:, 4:6] = 0.1
+    return rgb
+
+
+def _photo(template: np.ndarray, ink: np.ndarray, noise: float = 1.5, seed: int = 5) -> np.ndarray:
+    """The template's grey darkened by `ink` (per pixel, the share of the light taken), lit unevenly,
+    blurred a little as a camera does, with noise (of 255), in 0..255."""
+    grey = template @ np.float32([0.299, 0.587, 0.114])
+    page = grey * (1.0 - ink)
+    light = np.linspace(0.95, 0.82, page.shape[1], dtype=np.float32)[None, :]
+    page = cv2.GaussianBlur(page * light * 235, (0, 0), 0.6)
+    rng = np.random.default_rng(seed)
+    return np.clip(page + rng.normal(0, noise, page.shape), 0, 255).astype(np.float32)
+
+
+def _strokes(darkness: float) -> np.ndarray:
+    """The ink of a stroke WIDTH wide along each of ROWS, from X0 to X1."""
+    ink = np.zeros((int(PAGE_MM[1] * K), int(PAGE_MM[0] * K)), np.float32)
+    for y in ROWS:
+        r = int(round(y * K))
+        ink[r - 1:r + 1, int(X0 * K):int(X1 * K)] = darkness
+    return ink
+
+
+def _lines(black: float | None = None) -> list[Region]:
+    return [Region(f"line-{y:g}", LINE, LineShape(X0 + 2, y, X1 - 2, y, band=1.8, black=black), "path")
+            for y in ROWS + EMPTY_ROWS]
+
+
+def _read(monkeypatch, ink: np.ndarray, on: bool = True, noise: float = 1.5, black: float | None = None):
+    monkeypatch.setattr(read, "FAINT_LINES", on)
+    template = _template()
+    page = Page(_photo(template, ink, noise), template, PAGE_MM, align=False)
+    regions = _lines(black)
+    plan = Plan(regions, template.shape[:2], PAGE_MM)
+    readings = read_regions(page, plan)
+    marked = {y for y in ROWS + EMPTY_ROWS if readings[f"line-{y:g}"].marked}
+    return marked, page, plan
+
+
+def test_a_faint_clean_stroke_reads_marked_where_the_plain_rule_misses_it(monkeypatch):
+    off, _, _ = _read(monkeypatch, _strokes(FAINT), on=False)
+    on, page, plan = _read(monkeypatch, _strokes(FAINT))
+    assert off == set()                                             # under LINE_PER_MM: missed before
+    assert on == set(ROWS)                                          # every stroke, and no bare line
+    level = page.faint_level(plan)
+    assert level is not None and read.FAINT_LEAST <= level < read.LINE_PER_MM
+
+
+def test_the_same_ink_scattered_as_noise_reads_empty(monkeypatch):
+    # the strokes' ink, pixel for pixel, moved to random places over the page: specks, not a line
+    ink = _strokes(FAINT)
+    rng = np.random.default_rng(11)
+    scattered = rng.permutation(ink.ravel()).reshape(ink.shape)
+    assert float(scattered.sum()) == pytest.approx(float(ink.sum()))
+    marked, _, _ = _read(monkeypatch, scattered)
+    assert marked == set()
+
+
+def test_zero_mean_noise_of_the_strokes_energy_reads_empty(monkeypatch):
+    # paper noise with as much energy (the sum of squares) over the page as the strokes have: it darkens
+    # and lightens alike, a pencil only darkens
+    ink = _strokes(FAINT)
+    sigma = float(np.sqrt((ink ** 2).sum() / ink.size))
+    rng = np.random.default_rng(12)
+    marked, _, _ = _read(monkeypatch, rng.normal(0.0, sigma, ink.shape).astype(np.float32))
+    assert marked == set()
+
+
+def test_the_level_follows_the_photo_s_noise_and_a_noisy_paper_keeps_the_plain_rule(monkeypatch):
+    _, quiet, quiet_plan = _read(monkeypatch, _strokes(FAINT), noise=1.0)
+    _, grainy, grainy_plan = _read(monkeypatch, _strokes(FAINT), noise=6.0)
+    q, g = quiet.faint_level(quiet_plan), grainy.faint_level(grainy_plan)
+    assert q is not None and (g is None or g > q)
+    # paper this noisy: its level would reach LINE_PER_MM, so the plain rule alone reads it
+    marked, noisy, plan = _read(monkeypatch, _strokes(FAINT), noise=25.0)
+    assert noisy.faint_level(plan) is None
+    off, _, _ = _read(monkeypatch, _strokes(FAINT), on=False, noise=25.0)
+    assert marked == off
+
+
+def test_a_stroke_fainter_than_the_least_level_reads_empty_even_on_clean_paper(monkeypatch):
+    # a rubbed-out stroke's residue: integrated across, under FAINT_LEAST however clean the paper
+    residue = 0.6 * read.FAINT_LEAST / WIDTH
+    marked, page, plan = _read(monkeypatch, _strokes(residue), noise=0.5)
+    assert page.faint_level(plan) == pytest.approx(read.FAINT_LEAST)
+    assert marked == set()
+
+
+def test_a_line_with_its_own_threshold_keeps_it(monkeypatch):
+    # a wall (its own mm of black: a thick line, an erased one is not) is not read at the faint level
+    marked, _, _ = _read(monkeypatch, _strokes(FAINT), black=0.18)
+    assert marked == set()
