@@ -11,8 +11,8 @@ import pytest
 cv2 = pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[scan]'")
 
 from sheetgen.scan import read                                      # noqa: E402
-from sheetgen.scan.contract import LINE, Region                     # noqa: E402
-from sheetgen.scan.geometry import LineShape                        # noqa: E402
+from sheetgen.scan.contract import DOT, LINE, Region                # noqa: E402
+from sheetgen.scan.geometry import DotShape, LineShape              # noqa: E402
 from sheetgen.scan.read import Page, Plan, read_regions             # noqa: E402
 
 K = 5                       # px a mm
@@ -121,4 +121,50 @@ def test_a_stroke_fainter_than_the_least_level_reads_empty_even_on_clean_paper(m
 def test_a_line_with_its_own_threshold_keeps_it(monkeypatch):
     # a wall (its own mm of black: a thick line, an erased one is not) is not read at the faint level
     marked, _, _ = _read(monkeypatch, _strokes(FAINT), black=0.18)
+    assert marked == set()
+
+
+# dots: a visited room's dot of a hard pencil pressed lightly, FAINT_DOT of the light taken over its disc
+DOTS = [(15.0 + 10 * i, 15.0 + 10 * j) for i in range(5) for j in range(2)]        # mm: dots drawn
+BARE = [(15.0 + 10 * i, 45.0) for i in range(5)]                                    # mm: rooms left bare
+DOT_R = 0.7                 # mm: the dot's region (and the dot drawn)
+FAINT_DOT = 0.16            # under DOT_MARKED (0.20) less the darkness floor: missed by the plain rule
+
+
+def _dots(darkness: float) -> np.ndarray:
+    ink = np.zeros((int(PAGE_MM[1] * K), int(PAGE_MM[0] * K)), np.float32)
+    yy, xx = np.mgrid[0:ink.shape[0], 0:ink.shape[1]]
+    for cx, cy in DOTS:
+        ink[((xx + 0.5) / K - cx) ** 2 + ((yy + 0.5) / K - cy) ** 2 <= DOT_R ** 2] = darkness
+    return ink
+
+
+def _read_dots(monkeypatch, ink: np.ndarray, on: bool = True, noise: float = 1.5):
+    monkeypatch.setattr(read, "FAINT_DOTS", on)
+    template = _template()
+    page = Page(_photo(template, ink, noise), template, PAGE_MM, align=False)
+    regions = [Region(f"cell-{x:g}-{y:g}", DOT, DotShape(cx=x, cy=y, r=DOT_R), "visited") for x, y in DOTS + BARE]
+    readings = read_regions(page, Plan(regions, template.shape[:2], PAGE_MM))
+    return {(x, y) for x, y in DOTS + BARE if readings[f"cell-{x:g}-{y:g}"].marked}, page
+
+
+def test_a_faint_dot_reads_marked_where_the_plain_rule_misses_it(monkeypatch):
+    off, _ = _read_dots(monkeypatch, _dots(FAINT_DOT), on=False)
+    on, page = _read_dots(monkeypatch, _dots(FAINT_DOT))
+    assert off == set()
+    assert on == set(DOTS)
+    (_, level), = page._faint_spots.values()
+    assert level is not None and read.FAINT_DOT_LEAST <= level < read.DOT_MARKED
+
+
+def test_the_dots_ink_scattered_as_noise_reads_empty(monkeypatch):
+    ink = _dots(FAINT_DOT)
+    scattered = np.random.default_rng(13).permutation(ink.ravel()).reshape(ink.shape)
+    marked, _ = _read_dots(monkeypatch, scattered)
+    assert marked == set()
+
+
+def test_a_dot_fainter_than_the_least_level_reads_empty(monkeypatch):
+    # a rubbed-out dot's residue on clean paper
+    marked, _ = _read_dots(monkeypatch, _dots(0.6 * read.FAINT_DOT_LEAST), noise=0.5)
     assert marked == set()

@@ -109,6 +109,17 @@ FAINT_PLAIN = 0.02          # the print within TOLERANCE this much darker than a
 FAINT_SAMPLES = 200         # plain points fewer than this: the noise unknown, the rule off for the photo
 FAINT_EDGE = 2              # of a band's nine samples across, this many at either edge are its paper (0.2 to
                             # 0.4 mm beyond a thin stroke's half width): the middle five are integrated above it
+# a faint dot: the same for a visited room's dot, where a dot-sized spot's mean signed darkness above the paper
+# around it (the ring to three times its size) stands FAINT_DOT_Z of this photo's noise of that contrast above
+# its paper, at least FAINT_DOT_LEAST; its measure is then that contrast in units of its level, at DOT_MARKED
+# (so a contrast at the level reads just marked, half as much again fully sure), where that is more than
+# its darkness.  The noise is measured on the page's plain paper (no print within the ring); a spot whose ring
+# print hides is not read so.  FAINT_DOT_Z is more than FAINT_Z: a dot's measure is the best of the spots
+# near its centre, and the best of some dozens of noisy spots is a sigma or two above their mean.
+FAINT_DOTS = True
+FAINT_DOT_Z = 5.0
+FAINT_DOT_LEAST = 0.10      # of the paper's white
+FAINT_DOT_RING = 3          # the ring's outer side, in spots
 
 
 class Printed:
@@ -165,6 +176,7 @@ class Printed:
         self.light_t = np.maximum(t, 0.05)
         self._seen_as_printed = None
         self._light_channels: list | None = None
+        self._plain_spots: dict = {}                # a square's side: where it holds plain paper (plain_spots)
 
     def light_channels(self) -> list:
         """Per channel (red, green, blue) of the template at 1 px a mm: (where it is plain and light,
@@ -176,6 +188,16 @@ class Printed:
                 self._light_channels.append((self.light_plain & (t > 0.5), np.maximum(t, 0.05)))
         return self._light_channels
 
+
+    def plain_spots(self, big: int, k: float) -> np.ndarray:
+        """Where a square of big x big pixels centred there holds plain paper: no print within it darker than
+        the template there by FAINT_PLAIN, and light enough for a pencil to show.  Worked out once per size."""
+        hit = self._plain_spots.get(big)
+        if hit is None:
+            darkest = cv2.erode(self.grey, np.ones((big, big), np.uint8))
+            lightest = cv2.dilate(self.grey, np.ones((big, big), np.uint8))
+            hit = self._plain_spots[big] = (lightest - darkest < FAINT_PLAIN) & (darkest >= VISIBLE)
+        return hit
 
     def seen_as_printed(self, k: float) -> np.ndarray:
         """Where the print itself (not as a camera softens it) leaves paper a pencil shows on: its
@@ -247,6 +269,7 @@ class Page:
             dark /= self.ink_scale
         self.relative = dark                        # signed: noise either way
         self._faint: tuple | None = None            # (plan, its faint lines' level: faint_level)
+        self._faint_spots: dict = {}                # spot size: (contrast, level) (faint_spots)
         self.dark = np.clip(dark - NOISE_FLOOR, 0.0, 1.0)
 
     # -- alignment ------------------------------------------------------------------------------
@@ -466,7 +489,10 @@ class Page:
             hit = across > plan.thr_of_point
             faint = self.faint_level(plan) if FAINT_LINES else None
             if faint is not None:
-                hit |= plan.faint_of_point & (self._signed_across(plan.lines, plan.band_of_point) >= faint)
+                # only where the print leaves the band plain: a printed line along it, seen a little darker
+                # than the tone expects, stands above the paper beside it as a faint stroke would
+                plain = plan.plain_of_point(self.template, self.k)
+                hit |= plain & (self._signed_across(plan.lines, plan.band_of_point) >= faint)
             hit &= shown
             if len(plan.twin_of):
                 # a line read with its twin: a point is penciled where both are (seen where it is: the
@@ -474,7 +500,7 @@ class Page:
                 twin = plan.twins.along(self._line_samples(plan.twins)) * plan.band_of_point[plan.twin_of]
                 twin_hit = twin > plan.thr_of_point[plan.twin_of]
                 if faint is not None:
-                    twin_hit |= plan.faint_of_point[plan.twin_of] & (
+                    twin_hit |= plain[plan.twin_of] & (
                         self._signed_across(plan.twins, plan.band_of_point[plan.twin_of]) >= faint)
                 hit[plan.twin_of] &= twin_hit
             n_shown = np.add.reduceat(shown.astype(np.int32), plan.starts)
@@ -491,6 +517,11 @@ class Page:
                 local = dark / np.maximum(vis, 0.3)
                 score[idx] = np.maximum.reduceat(local, starts)
                 seen[idx] = np.add.reduceat(vis, starts) / np.diff(np.append(starts, len(pix)))
+                if FAINT_DOTS:
+                    contrast, level = self.faint_spots(size)
+                    if level is not None:
+                        best = np.maximum.reduceat(contrast.ravel()[pix], starts)
+                        score[idx] = np.maximum(score[idx], DOT_MARKED * best / level)
         return score, seen
 
     def _signed_across(self, points: "Points", band: np.ndarray) -> np.ndarray:
@@ -513,8 +544,8 @@ class Page:
         if cached is not None and (cached[1] is not None or cached[0] is plan):
             return cached[1]            # the page's noise, measured on the first plan that could
         level = None
-        plain = plan.plain_points(self.template, self.k)
-        if len(plain) >= FAINT_SAMPLES:
+        plain = plan.plain_of_point(self.template, self.k)
+        if plain.sum() >= FAINT_SAMPLES:
             signed = self._signed_across(plan.lines, plan.band_of_point)[plain]
             # the paper's level and spread from the lower side alone (a normal's mean less one and two
             # sigmas): pencil only darkens, so however many of the points are penciled it stays paper
@@ -525,6 +556,31 @@ class Page:
                 level = None
         self._faint = (plan, level)
         return level
+
+    def faint_spots(self, size: int) -> tuple[np.ndarray, float | None]:
+        """(every spot's contrast: its mean signed darkness over size x size pixels less the paper's in the
+        ring around it to FAINT_DOT_RING times that, 0 where print is within the ring; the level from which a
+        faint dot is read on this photo, or None: too little plain paper to measure its noise, or paper so
+        noisy the level reaches DOT_MARKED).  Kept per size for the page."""
+        hit = self._faint_spots.get(size)
+        if hit is not None:
+            return hit
+        big = FAINT_DOT_RING * size
+        spot = cv2.blur(self.relative, (size, size))
+        ring = (cv2.blur(self.relative, (big, big)) * (big * big) - spot * (size * size)) / (big * big - size * size)
+        contrast = spot - ring
+        plain = self.printed.plain_spots(big, self.k)
+        contrast[~plain] = 0.0
+        level = None
+        paper = contrast[plain][::7]
+        if len(paper) >= FAINT_SAMPLES:
+            one, two = np.percentile(paper, (15.87, 2.28))
+            sigma = float(one - two)
+            level = max(FAINT_DOT_LEAST, float(one) + sigma + FAINT_DOT_Z * sigma)
+            if level >= DOT_MARKED:
+                level = None
+        self._faint_spots[size] = (contrast, level)
+        return contrast, level
 
     def _centre_lines(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
         """(measure, seen) of the lines read by their centre band (in plan.centre_index's order): the
@@ -829,10 +885,11 @@ class Plan:
         self._as_printed = (seen, shown)
         return shown
 
-    def plain_points(self, template: np.ndarray, k: float) -> np.ndarray:
-        """The indices of the line points whose band the print leaves plain (one colour, no printed edge
-        within TOLERANCE of any sample across, light enough for a pencil to show): where the photo's own
-        noise is measured (Page.faint_level).  Kept for the last template."""
+    def plain_of_point(self, template: np.ndarray, k: float) -> np.ndarray:
+        """Per line point: a line at the plain threshold whose band the print leaves plain there (one colour,
+        no printed edge within TOLERANCE of any sample across, light enough for a pencil to show): where a
+        faint line is read and the photo's own noise measured (Page.faint_level).  Kept for the last
+        template."""
         cached = self._plain_points
         if cached is not None and cached[0] is template:
             return cached[1]
@@ -843,10 +900,9 @@ class Plan:
         near = cv2.remap(darkest, self.lines.mx, self.lines.my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                          borderValue=0)
         plain = ((self.lines.across(at) - self.lines.across(near)).max(axis=0) < FAINT_PLAIN) & \
-            (self.lines.across(near).min(axis=0) >= VISIBLE)
-        found = np.flatnonzero(plain)
-        self._plain_points = (template, found)
-        return found
+            (self.lines.across(near).min(axis=0) >= VISIBLE) & self.faint_of_point
+        self._plain_points = (template, plain)
+        return plain
 
     def printed_boxes(self, template: np.ndarray) -> np.ndarray:
         """Which of the plan's boxes read by strokes have print inside their window: darker than the
