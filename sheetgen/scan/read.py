@@ -104,7 +104,11 @@ COLOUR_SPAN = 0.4           # mm: the colour's excess averaged over this square
 # WALL_BLACK: a thick line, an erased one not) keeps it.
 FAINT_LINES = True
 FAINT_Z = 3.0               # of the noise's sigma: Gaussian noise passes it at 0.13 % of points
-FAINT_LEAST = 0.06          # mm of black: the least a faint line's point is read from
+# the floors were chosen on the tune half of the family corpus (its families' first 2 photos and their flat
+# renders; docs/scanning.md): the least of a grid that reads no region marked where none was drawn that the
+# reader reads empty without them; lines: none at any of 0.03 to 0.08, so the grid's least; dots: 11, 5, 1, 0
+# regions at 0.08, 0.10, 0.12, 0.14.  Light graphite and blue ballpoint are held out of it.
+FAINT_LEAST = 0.03          # mm of black: the least a faint line's point is read from
 FAINT_PLAIN = 0.02          # the print within TOLERANCE this much darker than at a point's sample: not plain
 FAINT_SAMPLES = 200         # plain points fewer than this: the noise unknown, the rule off for the photo
 FAINT_EDGE = 2              # of a band's nine samples across, this many at either edge are its paper (0.2 to
@@ -118,7 +122,7 @@ FAINT_EDGE = 2              # of a band's nine samples across, this many at eith
 # near its centre, and the best of some dozens of noisy spots is a sigma or two above their mean.
 FAINT_DOTS = True
 FAINT_DOT_Z = 5.0
-FAINT_DOT_LEAST = 0.10      # of the paper's white
+FAINT_DOT_LEAST = 0.14      # of the paper's white
 FAINT_DOT_RING = 3          # the ring's outer side, in spots
 
 
@@ -269,6 +273,7 @@ class Page:
             dark /= self.ink_scale
         self.relative = dark                        # signed: noise either way
         self._faint: tuple | None = None            # (plan, its faint lines' level: faint_level)
+        self._signed: tuple | None = None           # (plan, its lines' _signed_across)
         self._faint_spots: dict = {}                # spot size: (contrast, level) (faint_spots)
         self.dark = np.clip(dark - NOISE_FLOOR, 0.0, 1.0)
 
@@ -492,7 +497,7 @@ class Page:
                 # only where the print leaves the band plain: a printed line along it, seen a little darker
                 # than the tone expects, stands above the paper beside it as a faint stroke would
                 plain = plan.plain_of_point(self.template, self.k)
-                hit |= plain & (self._signed_across(plan.lines, plan.band_of_point) >= faint)
+                hit |= plain & (self._signed_of(plan) >= faint)
             hit &= shown
             if len(plan.twin_of):
                 # a line read with its twin: a point is penciled where both are (seen where it is: the
@@ -536,6 +541,12 @@ class Page:
         middle = samples[edge:rows - edge] - paper
         return middle.sum(axis=0) * (band / rows)
 
+    def _signed_of(self, plan: "Plan") -> np.ndarray:
+        """_signed_across of the plan's lines, kept for the last plan (its noise and its reading)."""
+        if self._signed is None or self._signed[0] is not plan:
+            self._signed = (plan, self._signed_across(plan.lines, plan.band_of_point))
+        return self._signed[1]
+
     def faint_level(self, plan: "Plan") -> float | None:
         """The signed integral across a line's band from which a point of a plain-threshold line is penciled
         on this photo (FAINT_Z of its paper's noise, at least FAINT_LEAST), or None: too few plain points to
@@ -546,7 +557,7 @@ class Page:
         level = None
         plain = plan.plain_of_point(self.template, self.k)
         if plain.sum() >= FAINT_SAMPLES:
-            signed = self._signed_across(plan.lines, plan.band_of_point)[plain]
+            signed = self._signed_of(plan)[plain]
             # the paper's level and spread from the lower side alone (a normal's mean less one and two
             # sigmas): pencil only darkens, so however many of the points are penciled it stays paper
             one, two = np.percentile(signed, (15.87, 2.28))
