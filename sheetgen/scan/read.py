@@ -101,6 +101,39 @@ COLOUR_MARGIN = 0.03        # of the paper's white
 COLOUR_TOLERANCE = 2.0      # mm: the channels' print is fitted less exactly than the grey (a JPEG's colour at
                             # half resolution bleeds past a coloured print's edge): its darkest within this
 COLOUR_SPAN = 0.4           # mm: the colour's excess averaged over this square
+# a faint line (a hard pencil pressed lightly): a thin line's point is penciled, besides by LINE_PER_MM, where
+# the signed darkness integrated across its band's middle above the paper at its edges (no per-sample floor:
+# the sum averages the noise out, and a faint, blurred stroke keeps all of its ink; the paper beside it, not
+# the expected print, is its zero: a tone a little off on a tint would add up over the band) stands FAINT_Z
+# of this photo's own noise above its paper.
+# The noise is that integral's spread on the lines' points the print leaves plain, measured on its lower side
+# (pencil only darkens: that side is paper alone, however many lines are penciled); never below FAINT_LEAST (a rubbed-out stroke's residue,
+# a flat render's noiseless paper), and a photo whose paper is that noisy reads as the rule above alone.
+# Only lines at the plain threshold (LINE_PER_MM: paths, items struck, doors); a line with its own (a wall's
+# WALL_BLACK: a thick line, an erased one not) keeps it.
+FAINT_LINES = False         # not shipped: measured held out, misread photos told "consistent" (docs/scanning.md;
+                            # True: bench --faint)
+FAINT_Z = 3.0               # of the noise's sigma: Gaussian noise passes it at 0.13 % of points
+# the floors were chosen on the tune half of the family corpus (its families' first 2 photos and their flat
+# renders; docs/scanning.md): the least of a grid that reads no region marked where none was drawn that the
+# reader reads empty without them; lines: none at any of 0.03 to 0.08, so the grid's least; dots: 11, 5, 1, 0
+# regions at 0.08, 0.10, 0.12, 0.14.  Light graphite and blue ballpoint are held out of it.
+FAINT_LEAST = 0.03          # mm of black: the least a faint line's point is read from
+FAINT_PLAIN = 0.02          # the print within TOLERANCE this much darker than at a point's sample: not plain
+FAINT_SAMPLES = 200         # plain points fewer than this: the noise unknown, the rule off for the photo
+FAINT_EDGE = 2              # of a band's nine samples across, this many at either edge are its paper (0.2 to
+                            # 0.4 mm beyond a thin stroke's half width): the middle five are integrated above it
+# a faint dot: the same for a visited room's dot, where a dot-sized spot's mean signed darkness above the paper
+# around it (the ring to three times its size) stands FAINT_DOT_Z of this photo's noise of that contrast above
+# its paper, at least FAINT_DOT_LEAST; its measure is then that contrast in units of its level, at DOT_MARKED
+# (so a contrast at the level reads just marked, half as much again fully sure), where that is more than
+# its darkness.  The noise is measured on the page's plain paper (no print within the ring); a spot whose ring
+# print hides is not read so.  FAINT_DOT_Z is more than FAINT_Z: a dot's measure is the best of the spots
+# near its centre, and the best of some dozens of noisy spots is a sigma or two above their mean.
+FAINT_DOTS = False          # not shipped, with FAINT_LINES (bench --faint)
+FAINT_DOT_Z = 5.0
+FAINT_DOT_LEAST = 0.14      # of the paper's white
+FAINT_DOT_RING = 3          # the ring's outer side, in spots
 
 
 class Printed:
@@ -157,6 +190,7 @@ class Printed:
         self.light_t = np.maximum(t, 0.05)
         self._seen_as_printed = None
         self._light_channels: list | None = None
+        self._plain_spots: dict = {}                # a square's side: where it holds plain paper (plain_spots)
 
     def light_channels(self) -> list:
         """Per channel (red, green, blue) of the template at 1 px a mm: (where it is plain and light,
@@ -168,6 +202,16 @@ class Printed:
                 self._light_channels.append((self.light_plain & (t > 0.5), np.maximum(t, 0.05)))
         return self._light_channels
 
+
+    def plain_spots(self, big: int, k: float) -> np.ndarray:
+        """Where a square of big x big pixels centred there holds plain paper: no print within it darker than
+        the template there by FAINT_PLAIN, and light enough for a pencil to show.  Worked out once per size."""
+        hit = self._plain_spots.get(big)
+        if hit is None:
+            darkest = cv2.erode(self.grey, np.ones((big, big), np.uint8))
+            lightest = cv2.dilate(self.grey, np.ones((big, big), np.uint8))
+            hit = self._plain_spots[big] = (lightest - darkest < FAINT_PLAIN) & (darkest >= VISIBLE)
+        return hit
 
     def seen_as_printed(self, k: float) -> np.ndarray:
         """Where the print itself (not as a camera softens it) leaves paper a pencil shows on: its
@@ -238,6 +282,9 @@ class Page:
         if self.ink_scale != 1.0:
             dark /= self.ink_scale
         self.relative = dark                        # signed: noise either way
+        self._faint: tuple | None = None            # (plan, its faint lines' level: faint_level)
+        self._signed: tuple | None = None           # (plan, its lines' _signed_across)
+        self._faint_spots: dict = {}                # spot size: (contrast, level) (faint_spots)
         self.dark = np.clip(dark - NOISE_FLOOR, 0.0, 1.0)
 
     # -- alignment ------------------------------------------------------------------------------
@@ -455,7 +502,14 @@ class Page:
             if len(plan.as_printed_of):
                 # lines seen as printed: their points seen only where the print itself leaves paper
                 shown[plan.as_printed_of] &= plan.shown_as_printed(self.printed.seen_as_printed(self.k))
-            hit = (across > plan.thr_of_point) & shown
+            hit = across > plan.thr_of_point
+            faint = self.faint_level(plan) if FAINT_LINES else None
+            if faint is not None:
+                # only where the print leaves the band plain: a printed line along it, seen a little darker
+                # than the tone expects, stands above the paper beside it as a faint stroke would
+                plain = plan.plain_of_point(self.template, self.k)
+                hit |= plain & (self._signed_of(plan) >= faint)
+            hit &= shown
             if RIDGE_READ and len(plan.ridge_of):
                 # lines read by their ridge: ink from beside the band, or a wash across it, is no stroke
                 hit[plan.ridge_of] &= ridge_inside(plan.lines.across(samples)[:, plan.ridge_of])
@@ -463,7 +517,11 @@ class Page:
                 # a line read with its twin: a point is penciled where both are (seen where it is: the
                 # twin runs a few mm beside it)
                 twin = plan.twins.along(self._line_samples(plan.twins)) * plan.band_of_point[plan.twin_of]
-                hit[plan.twin_of] &= twin > plan.thr_of_point[plan.twin_of]
+                twin_hit = twin > plan.thr_of_point[plan.twin_of]
+                if faint is not None:
+                    twin_hit |= plain[plan.twin_of] & (
+                        self._signed_across(plan.twins, plan.band_of_point[plan.twin_of]) >= faint)
+                hit[plan.twin_of] &= twin_hit
             n_shown = np.add.reduceat(shown.astype(np.int32), plan.starts)
             n_hit = np.add.reduceat(hit.astype(np.int32), plan.starts)
             score[plan.line_index] = n_hit / np.maximum(n_shown, 1)
@@ -478,7 +536,76 @@ class Page:
                 local = dark / np.maximum(vis, 0.3)
                 score[idx] = np.maximum.reduceat(local, starts)
                 seen[idx] = np.add.reduceat(vis, starts) / np.diff(np.append(starts, len(pix)))
+                if FAINT_DOTS:
+                    contrast, level = self.faint_spots(size)
+                    if level is not None:
+                        best = np.maximum.reduceat(contrast.ravel()[pix], starts)
+                        score[idx] = np.maximum(score[idx], DOT_MARKED * best / level)
         return score, seen
+
+    def _signed_across(self, points: "Points", band: np.ndarray) -> np.ndarray:
+        """At lines' points, the signed darkness integrated across the middle of their bands (mm of black)
+        above the paper at the bands' edges: no floor, and a tint's or a shadow's darkness, the same across
+        the band (a tone fitted a little off on a zone's colour), counts as none."""
+        samples = points.across(cv2.remap(self.relative, points.mx, points.my, cv2.INTER_LINEAR,
+                                          borderMode=cv2.BORDER_CONSTANT, borderValue=0))
+        rows = samples.shape[0]
+        edge = FAINT_EDGE
+        paper = (samples[:edge].sum(axis=0) + samples[rows - edge:].sum(axis=0)) / (2 * edge)
+        middle = samples[edge:rows - edge] - paper
+        return middle.sum(axis=0) * (band / rows)
+
+    def _signed_of(self, plan: "Plan") -> np.ndarray:
+        """_signed_across of the plan's lines, kept for the last plan (its noise and its reading)."""
+        if self._signed is None or self._signed[0] is not plan:
+            self._signed = (plan, self._signed_across(plan.lines, plan.band_of_point))
+        return self._signed[1]
+
+    def faint_level(self, plan: "Plan") -> float | None:
+        """The signed integral across a line's band from which a point of a plain-threshold line is penciled
+        on this photo (FAINT_Z of its paper's noise, at least FAINT_LEAST), or None: too few plain points to
+        measure the noise, or a paper so noisy the level reaches LINE_PER_MM.  Kept for the page."""
+        cached = self._faint
+        if cached is not None and (cached[1] is not None or cached[0] is plan):
+            return cached[1]            # the page's noise, measured on the first plan that could
+        level = None
+        plain = plan.plain_of_point(self.template, self.k)
+        if plain.sum() >= FAINT_SAMPLES:
+            signed = self._signed_of(plan)[plain]
+            # the paper's level and spread from the lower side alone (a normal's mean less one and two
+            # sigmas): pencil only darkens, so however many of the points are penciled it stays paper
+            one, two = np.percentile(signed, (15.87, 2.28))
+            sigma = float(one - two)
+            level = max(FAINT_LEAST, float(one) + sigma + FAINT_Z * sigma)
+            if level >= LINE_PER_MM:
+                level = None
+        self._faint = (plan, level)
+        return level
+
+    def faint_spots(self, size: int) -> tuple[np.ndarray, float | None]:
+        """(every spot's contrast: its mean signed darkness over size x size pixels less the paper's in the
+        ring around it to FAINT_DOT_RING times that, 0 where print is within the ring; the level from which a
+        faint dot is read on this photo, or None: too little plain paper to measure its noise, or paper so
+        noisy the level reaches DOT_MARKED).  Kept per size for the page."""
+        hit = self._faint_spots.get(size)
+        if hit is not None:
+            return hit
+        big = FAINT_DOT_RING * size
+        spot = cv2.blur(self.relative, (size, size))
+        ring = (cv2.blur(self.relative, (big, big)) * (big * big) - spot * (size * size)) / (big * big - size * size)
+        contrast = spot - ring
+        plain = self.printed.plain_spots(big, self.k)
+        contrast[~plain] = 0.0
+        level = None
+        paper = contrast[plain][::7]
+        if len(paper) >= FAINT_SAMPLES:
+            one, two = np.percentile(paper, (15.87, 2.28))
+            sigma = float(one - two)
+            level = max(FAINT_DOT_LEAST, float(one) + sigma + FAINT_DOT_Z * sigma)
+            if level >= DOT_MARKED:
+                level = None
+        self._faint_spots[size] = (contrast, level)
+        return contrast, level
 
     def _centre_lines(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
         """(measure, seen) of the lines read by their centre band (in plan.centre_index's order): the
@@ -633,7 +760,7 @@ class Plan:
             r0, r1 = max(0, min(rows, r0)), max(0, min(rows, r1))
             return (r0, max(r0, r1), c0, max(c0, c1))
 
-        xs, ys, spans, bands, thrs = [], [], [], [], []
+        xs, ys, spans, bands, thrs, faints = [], [], [], [], [], []
         rect_pix, rect_sizes, rect_index, line_index = [], [], [], []
         local_pix, local_index = [], []             # areas measured against the paper around them
         twin_pix, twin_index = [], []               # shapes read with their twin (the lesser of the two)
@@ -712,6 +839,7 @@ class Plan:
                 spans.append(n)
                 bands.append(np.full(n, band, np.float32))
                 thrs.append(np.full(n, g.black if g.black is not None else LINE_PER_MM, np.float32))
+                faints.append(np.full(n, g.black is None))
                 line_index.append(i)
             else:
                 cx, cy, rad = g.cx, g.cy, g.r
@@ -765,7 +893,9 @@ class Plan:
             self.lines = Points(np.hstack(xs) * kx - 0.5, np.hstack(ys) * ky - 0.5)
             self.band_of_point = np.concatenate(bands)
             self.thr_of_point = np.concatenate(thrs)
+            self.faint_of_point = np.concatenate(faints)        # read by a faint line's level too (FAINT_LINES)
             self.starts = np.concatenate([[0], np.cumsum(self.spans)[:-1]])
+        self._plain_points: tuple | None = None     # (template, the line points its print leaves plain)
         self.dot_groups = []
         for size, items in dots.items():
             idx = np.array([i for i, _ in items], dtype=np.int64)
@@ -794,6 +924,25 @@ class Plan:
         shown = self.lines.along(vis)[self.as_printed_of] > 0.5
         self._as_printed = (seen, shown)
         return shown
+
+    def plain_of_point(self, template: np.ndarray, k: float) -> np.ndarray:
+        """Per line point: a line at the plain threshold whose band the print leaves plain there (one colour,
+        no printed edge within TOLERANCE of any sample across, light enough for a pencil to show): where a
+        faint line is read and the photo's own noise measured (Page.faint_level).  Kept for the last
+        template."""
+        cached = self._plain_points
+        if cached is not None and cached[0] is template:
+            return cached[1]
+        r = max(1, int(round(TOLERANCE * k)))
+        darkest = cv2.erode(template, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+        at = cv2.remap(template, self.lines.mx, self.lines.my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                       borderValue=0)
+        near = cv2.remap(darkest, self.lines.mx, self.lines.my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                         borderValue=0)
+        plain = ((self.lines.across(at) - self.lines.across(near)).max(axis=0) < FAINT_PLAIN) & \
+            (self.lines.across(near).min(axis=0) >= VISIBLE) & self.faint_of_point
+        self._plain_points = (template, plain)
+        return plain
 
     def printed_boxes(self, template: np.ndarray) -> np.ndarray:
         """Which of the plan's boxes read by strokes have print inside their window: darker than the
