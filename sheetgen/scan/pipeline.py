@@ -15,7 +15,7 @@ from ..errors import InputError, Problem
 from . import image as I
 from .contract import RegionReading, ScannedSheet
 from .identify import identify, remember
-from . import read
+from . import prepared, read
 from .read import Page, Plan, read_regions
 from .sheet import Kept, definition_key, forget_template, rebuild, template
 
@@ -138,10 +138,9 @@ class SheetPlan:
     and those read only where the scanner wants them for a photo (a small Plan each time)."""
 
     def __init__(self, scanner, sheet: ScannedSheet):
-        self.template = template(sheet)
+        made = prepared.ready(scanner, sheet)       # from the user cache where an earlier run kept it
+        self.template, regions, self.plan = made.template, made.regions, made.plan
         shape, page_mm = self.template.shape[:2], (sheet.page.width, sheet.page.height)
-        regions = scanner.regions(sheet)
-        self.plan = Plan([r for r in regions if r.role not in scanner.deferred], shape, page_mm)
         self.deferred = {r.id: r for r in regions if r.role in scanner.deferred}
         self.shape, self.page_mm = shape, page_mm
         self.scanner, self.sheet = scanner, sheet
