@@ -28,7 +28,7 @@ import zlib
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -103,8 +103,9 @@ def page_k(shape: tuple[int, ...], page_mm: tuple[float, float]) -> float:
 class Ready:
     """A sheet made ready: its template (float32 RGB), its regions, the Plan of those not deferred."""
 
-    def __init__(self, template: np.ndarray, regions: list, plan: read.Plan):
+    def __init__(self, template: np.ndarray, regions: list, plan: read.Plan, worked_out: dict):
         self.template, self.regions, self.plan = template, regions, plan
+        self.worked_out = worked_out
 
 
 def ready(scanner, sheet) -> Ready:
@@ -139,7 +140,16 @@ def _made(scanner, sheet) -> Ready:
     read.printed(tmpl, page_k(shape, page_mm))
     regions = scanner.regions(sheet)
     plan = read.Plan([r for r in regions if r.role not in scanner.deferred], shape, page_mm)
-    return Ready(tmpl, regions, plan)
+    return Ready(tmpl, regions, plan, _worked_out(sheet))
+
+
+def _worked_out(sheet) -> dict:
+    """What the scanner worked out while making the regions and keeps on the sheet for its reading
+    (the sheet's attributes beyond its fields, a game's layout of it): kept with them, given to the
+    sheet again on load, so a sheet from the cache is as one made ready afresh."""
+    import dataclasses
+    fields = {f.name for f in dataclasses.fields(sheet)}
+    return {k: v for k, v in vars(sheet).items() if k not in fields}
 
 
 # -- the entry ------------------------------------------------------------------------------
@@ -151,17 +161,45 @@ def _widened(small: np.ndarray, dtype: str) -> np.ndarray:
     return small.astype(np.dtype(dtype))
 
 
+@lru_cache(maxsize=None)
+def _slot_names(cls: type) -> tuple[str, ...] | None:
+    """The slots of a dataclass made with slots=True (all its state), or None for another class."""
+    import dataclasses
+    if not dataclasses.is_dataclass(cls) or "__slots__" not in vars(cls) or hasattr(cls, "__dictoffset__") and \
+            cls.__dictoffset__:
+        return None
+    names = tuple(n for c in reversed(cls.__mro__) for n in vars(c).get("__slots__", ()))
+    return names if set(names) == {f.name for f in dataclasses.fields(cls)} else None
+
+
+def _with_slots(cls: type, values: tuple) -> Any:
+    obj = object.__new__(cls)
+    for name, value in zip(_slot_names(cls) or (), values):
+        object.__setattr__(obj, name, value)
+    return obj
+
+
 class _CompactPickler(pickle.Pickler):
     """Integer arrays (pixel indices, mostly int64) stored in the smallest type that holds their
-    values; _widened gives back the very array (values, type, shape) on load."""
+    values; _widened gives back the very array (values, type, shape) on load.  Dataclasses with
+    slots (the regions and their shapes, some 10,000 a sheet) as their class and values: dataclasses'
+    own __setstate__ looks their fields up again for each one, most of the time of a load."""
 
     def reducer_override(self, obj):
-        if isinstance(obj, np.ndarray) and obj.dtype.kind in "iu" and obj.itemsize > 1 and obj.size > 64:
-            lo, hi = int(obj.min()), int(obj.max())
-            for small in _INT_TYPES:
-                info = np.iinfo(small)
-                if np.dtype(small).itemsize < obj.itemsize and info.min <= lo and hi <= info.max:
-                    return _widened, (obj.astype(small), obj.dtype.str)
+        if isinstance(obj, np.ndarray):
+            if obj.dtype.kind in "iu" and obj.itemsize > 1 and obj.size > 64:
+                lo, hi = int(obj.min()), int(obj.max())
+                for small in _INT_TYPES:
+                    info = np.iinfo(small)
+                    if np.dtype(small).itemsize < obj.itemsize and info.min <= lo and hi <= info.max:
+                        return _widened, (obj.astype(small), obj.dtype.str)
+            return NotImplemented
+        names = _slot_names(type(obj))
+        if names is not None:
+            try:
+                return _with_slots, (type(obj), tuple(getattr(obj, n) for n in names))
+            except AttributeError:      # a slot never set: pickled as dataclasses pickle it
+                pass
         return NotImplemented
 
 
@@ -177,9 +215,14 @@ def _store(path: Path, key: str, made: Ready, sheet) -> None:
              "template": np.clip(made.template * 255.0 + 0.5, 0, 255).astype(np.uint8),
              "printed": _printed_state(read.printed(made.template, k)),
              "regions": made.regions, "plan": made.plan}
-    buf = io.BytesIO()
-    _CompactPickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(entry)
-    usercache.store_bytes(path, zlib.compress(buf.getvalue(), 1))
+    for worked_out in (made.worked_out, {}):     # what the scanner keeps is only worth keeping
+        buf = io.BytesIO()
+        try:
+            _CompactPickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(dict(entry, worked_out=worked_out))
+        except Exception:       # noqa: BLE001 - something that cannot be pickled: the scanner works it out again
+            continue
+        usercache.store_bytes(path, zlib.compress(buf.getvalue(), 1))
+        return
 
 
 def _loaded(path: Path, key: str, sheet) -> Ready | None:
@@ -198,7 +241,9 @@ def _loaded(path: Path, key: str, sheet) -> Ready | None:
             return None
         pr = read.Printed.__new__(read.Printed)
         vars(pr).update(entry["printed"], rgb=tmpl, _seen_as_printed=None, _light_channels=None)
-        regions, plan = entry["regions"], entry["plan"]
+        regions, plan, worked_out = entry["regions"], entry["plan"], entry["worked_out"]
+        if not isinstance(worked_out, dict):
+            return None
     except Exception:           # noqa: BLE001 - missing, truncated, corrupt or foreign: made again
         return None
     try:
@@ -207,7 +252,9 @@ def _loaded(path: Path, key: str, sheet) -> Ready | None:
         pass
     keep_template(sheet, tmpl)
     read.install_printed(tmpl, k, pr)
-    return Ready(tmpl, regions, plan)
+    for name, value in worked_out.items():
+        setattr(sheet, name, value)
+    return Ready(tmpl, regions, plan, worked_out)
 
 
 @contextmanager
