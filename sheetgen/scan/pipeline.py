@@ -111,6 +111,14 @@ _sheets = Kept(budget=SHEETS_BUDGET, on_drop=_let_go)   # the sheet's identity -
 _asked = Kept(1024)       # what a photo asked for (its QR code, --sheet, layout, options) -> the sheet's identity
 
 
+def forget_sheets() -> None:
+    """The run lets go of every sheet it made ready (as a new process has none)."""
+    for key, value in list(_sheets.items.items()):
+        _let_go(key, value)
+    _sheets.clear()
+    _asked.clear()
+
+
 def _rebuilt(identity, sheet_ref, layout, options):
     """rebuild() once per sheet for the run, with its scanner and regions (many photos of one
     sheet; a photo whose QR code reads and one named by --sheet share them)."""
