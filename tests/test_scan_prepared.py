@@ -72,8 +72,11 @@ def test_a_sheet_from_the_cache_is_the_sheet_made_afresh(code, no_making):
     assert loaded.regions == made.regions
     assert _same(vars(loaded.plan), vars(made.plan)) == []
     loaded_printed = vars(read.printed(loaded.template, k))
-    assert _same({n: v for n, v in loaded_printed.items() if n != "rgb"},
-                 {n: v for n, v in made_printed.items() if n != "rgb"}) == []
+    # what Printed works out only when asked is worked out again on use (an earlier test may have asked
+    # for it of a template kept in memory): the rest is kept
+    lazy = ("rgb", "_seen_as_printed", "_light_channels")
+    assert _same({n: v for n, v in loaded_printed.items() if n not in lazy},
+                 {n: v for n, v in made_printed.items() if n not in lazy}) == []
     assert _same(loaded.worked_out, made.worked_out) == []
     assert {n: vars(again)[n] for n in made.worked_out}.keys() == made.worked_out.keys()
 
