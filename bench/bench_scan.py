@@ -59,10 +59,12 @@ Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--matc
                                    [--families-half tune|held] [--uncalibrated] [--colour] [--faint]]
        python bench/bench_scan.py --memory N
        python bench/bench_scan.py --identity [--families]
-       python bench/bench_scan.py --speed
+       python bench/bench_scan.py --speed [--jobs N]
   --identity: is the sheet known without --sheet (its QR code decoded, or its modules matched), over
               the corpus's photos (--families: the family corpus's), by megapixels
-  --speed: only the whole process over 20 photos of 8 sheets, beside the plain baseline, and in process
+  --speed: only the whole process over 20 photos of 8 sheets, beside the plain baseline, with the user cache
+           cold (an empty folder: each sheet made ready) and warm (the same run again), and in process
+           (--jobs N: the command's --jobs; none: its default)
        python bench/bench_scan.py --taps N [--families]
   --taps N: what --review asks of a person over N photos spread over the corpus (--families: the
             family corpus): the taps that make each inexact sheet exact, and how many of them fall
@@ -354,12 +356,12 @@ def folder_of_sheets(recipes, n: int = 20, sheets: int = 8) -> list:
     return sorted(out, key=lambda r: r.id)
 
 
-def whole_process_sheets(recipes, n: int = 20, sheets: int = 8) -> None:
+def whole_process_sheets(recipes, n: int = 20, sheets: int = 8, jobs: tuple[str, ...] = ()) -> None:
     """`sheetgen scan` as a user runs it over a folder of N 2 MP photos of SHEETS different sheets
     (no --sheet: each known by its QR code, YAML and overlay written, JSON out), beside a plain
     baseline process in the same run (python, OpenCV loading each photo and making it grey: the
     least any scanner does); and in process (the command's own loop, run once to make the sheets
-    ready, then timed)."""
+    ready, then timed).  JOBS: `--jobs N` given to the command (none: its default)."""
     import os
     import subprocess
     import tempfile
@@ -389,23 +391,33 @@ def whole_process_sheets(recipes, n: int = 20, sheets: int = 8) -> None:
             timed.out = out
             return time.perf_counter() - t, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
         base_wall, base_cpu, _ = timed([sys.executable, "-c", plain, *paths])
-        cmd = [sys.executable, "-m", "sheetgen", "scan", *paths, "-o", str(Path(tmp) / "out"), "--format", "json"]
-        seconds, cpu, code = timed(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        # the sheets made ready are kept in the user cache (sheetgen.scan.prepared): a first run over an
+        # empty cache folder (cold: each sheet made ready, by whichever worker reads its first photo),
+        # then the same run again (warm: every sheet loaded from the cache)
+        env["SHEETGEN_CACHE_DIR"] = str(Path(tmp) / "cache")
         import json
-        items = json.loads(timed.out or b"[]")
-        known = sum("error" not in item for item in items)
-        matched = sum(item.get("sheet", {}).get("known_by") == "QR code (matched)" for item in items)
-        print(f"whole process: `sheetgen scan` over {len(paths)} photos of {len({r.log for r in chosen})} logs on "
-              f"{sheets} sheets (2 MP, no --sheet): {seconds:.1f} s, {60.0 * len(paths) / seconds:.0f} sheets a minute; "
-              f"CPU {cpu:.1f} s, {60.0 * len(paths) / cpu:.0f} a CPU minute (exit {code}; {known} read, {matched} of "
-              f"them by the code's modules matched); plain baseline process (OpenCV load and grey): {base_wall:.2f} s, "
-              f"{60.0 * len(paths) / base_wall:.0f} a minute, CPU {base_cpu:.2f} s; scan / baseline "
-              f"{seconds / base_wall:.1f}x (CPU {cpu / base_cpu:.1f}x); target >= 600 a minute", flush=True)
+        for cache in ("cold", "warm"):
+            cmd = [sys.executable, "-m", "sheetgen", "scan", *paths, "-o", str(Path(tmp) / f"out-{cache}"),
+                   "--format", "json", *jobs]
+            seconds, cpu, code = timed(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            items = json.loads(timed.out or b"[]")
+            known = sum("error" not in item for item in items)
+            matched = sum(item.get("sheet", {}).get("known_by") == "QR code (matched)" for item in items)
+            print(f"whole process, {cache} cache: `sheetgen scan{' ' + ' '.join(jobs) if jobs else ''}` over "
+                  f"{len(paths)} photos of {len({r.log for r in chosen})} logs on "
+                  f"{sheets} sheets (2 MP, no --sheet): {seconds:.1f} s, {60.0 * len(paths) / seconds:.0f} sheets a minute; "
+                  f"CPU {cpu:.1f} s, {60.0 * len(paths) / cpu:.0f} a CPU minute (exit {code}; {known} read, {matched} of "
+                  f"them by the code's modules matched); plain baseline process (OpenCV load and grey): {base_wall:.2f} s, "
+                  f"{60.0 * len(paths) / base_wall:.0f} a minute, CPU {base_cpu:.2f} s; scan / baseline "
+                  f"{seconds / base_wall:.1f}x (CPU {cpu / base_cpu:.1f}x); target >= 600 a minute", flush=True)
+        print(f"    load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (1, 5, 15 min; the machine's other "
+              f"work), {os.cpu_count()} cores", flush=True)
         # in process: the command's loop, the sheets made ready by a first pass (as a long run has them)
         from click.testing import CliRunner
 
         from sheetgen.cli import main as cli
-        args = ["scan", *paths, "-o", str(Path(tmp) / "out2"), "--format", "json"]
+        os.environ["SHEETGEN_CACHE_DIR"] = env["SHEETGEN_CACHE_DIR"]       # the warm cache, not the user's
+        args = ["scan", *paths, "-o", str(Path(tmp) / "out2"), "--format", "json", *jobs]
         import resource
 
         def cpu() -> float:         # this process's and its workers' (--jobs: worker processes, reaped)
@@ -415,8 +427,8 @@ def whole_process_sheets(recipes, n: int = 20, sheets: int = 8) -> None:
         t, c = time.perf_counter(), cpu()
         CliRunner().invoke(cli, args)
         inside, inside_cpu = time.perf_counter() - t, cpu() - c
-        print(f"in process: the same folder through the command (its default --jobs), its sheets ready "
-              f"(with --jobs > 1 only in the parent: each run's workers make their sheets ready again): {inside:.1f} s, "
+        print(f"in process: the same folder through the command ({' '.join(jobs) or 'its default --jobs'}), its "
+              f"sheets ready (with --jobs > 1 in the parent; each run's workers load them from the warm cache): {inside:.1f} s, "
               f"{60.0 * len(paths) / inside:.0f} sheets a minute; CPU {inside_cpu:.1f} s, "
               f"{60.0 * len(paths) / inside_cpu:.0f} a CPU minute (YAML, overlay and JSON included)", flush=True)
 
@@ -467,7 +479,7 @@ def peak_memory(recipes, counts: list[int], distinct: int = 16) -> list[tuple[in
 OPTIONS = {"--identity": None, "--speed": None, "--memory": int, "--photos": int, "--flats": int, "--process": int, "--match": str, "--ids": str, "--sheets": None,
            "--families": None, "--per": int, "--family": str, "--hold-out": str, "--no-flats": None,
            "--taps": int, "--families-half": str, "--uncalibrated": None, "--colour": None,
-           "--faint": None}
+           "--faint": None, "--jobs": int}
 FAMILY_RECIPES = ROOT / "tests" / "data" / "scan" / "families.yaml"
 
 
@@ -947,7 +959,7 @@ def main(argv: list[str]) -> int:
         identity_rate(pool, "family corpus" if families else "corpus")
         return 0
     if "--speed" in argv:
-        whole_process_sheets(load_recipes(RECIPES))
+        whole_process_sheets(load_recipes(RECIPES), jobs=("--jobs", str(_arg(argv, "--jobs", 1))) if "--jobs" in argv else ())
         return 0
     if "--taps" in argv:
         # a sample spread over the corpus (every k-th recipe), so every kind of photo has its say

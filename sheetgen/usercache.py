@@ -54,6 +54,16 @@ def store(path: Path, value: Any) -> None:
         pass                    # a read-only or full cache folder: rebuilt next time
 
 
+def store_bytes(path: Path, data: bytes) -> None:
+    """Write DATA as the cache entry at path (quietly nothing where the folder cannot be written)."""
+    from .atomic import write_bytes
+    from .errors import SheetgenError
+    try:
+        write_bytes(path, data)
+    except (SheetgenError, OSError):
+        pass                    # a read-only or full cache folder: rebuilt next time
+
+
 PREBUILT = Path(__file__).resolve().with_name("prebuilt")
 
 

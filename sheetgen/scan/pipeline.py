@@ -15,7 +15,7 @@ from ..errors import InputError, Problem
 from . import image as I
 from .contract import RegionReading, ScannedSheet
 from .identify import identify, remember
-from . import read
+from . import prepared, read
 from .read import Page, Plan, read_regions
 from .sheet import Kept, definition_key, forget_template, rebuild, template
 
@@ -111,6 +111,14 @@ _sheets = Kept(budget=SHEETS_BUDGET, on_drop=_let_go)   # the sheet's identity -
 _asked = Kept(1024)       # what a photo asked for (its QR code, --sheet, layout, options) -> the sheet's identity
 
 
+def forget_sheets() -> None:
+    """The run lets go of every sheet it made ready (as a new process has none)."""
+    for key, value in list(_sheets.items.items()):
+        _let_go(key, value)
+    _sheets.clear()
+    _asked.clear()
+
+
 def _rebuilt(identity, sheet_ref, layout, options):
     """rebuild() once per sheet for the run, with its scanner and regions (many photos of one
     sheet; a photo whose QR code reads and one named by --sheet share them)."""
@@ -138,10 +146,9 @@ class SheetPlan:
     and those read only where the scanner wants them for a photo (a small Plan each time)."""
 
     def __init__(self, scanner, sheet: ScannedSheet):
-        self.template = template(sheet)
+        made = prepared.ready(scanner, sheet)       # from the user cache where an earlier run kept it
+        self.template, regions, self.plan = made.template, made.regions, made.plan
         shape, page_mm = self.template.shape[:2], (sheet.page.width, sheet.page.height)
-        regions = scanner.regions(sheet)
-        self.plan = Plan([r for r in regions if r.role not in scanner.deferred], shape, page_mm)
         self.deferred = {r.id: r for r in regions if r.role in scanner.deferred}
         self.shape, self.page_mm = shape, page_mm
         self.scanner, self.sheet = scanner, sheet

@@ -234,6 +234,12 @@ def printed(rgb: np.ndarray, k: float) -> Printed:
     return _printed.put((id(rgb), k), (rgb, Printed(rgb, k)))[1]
 
 
+def install_printed(rgb: np.ndarray, k: float, pr: Printed) -> None:
+    """PR, the Printed of the template array RGB made earlier (sheetgen.scan.prepared), kept as
+    printed() keeps one it makes."""
+    _printed.put((id(rgb), k), (rgb, pr))
+
+
 class Page:
     """A rectified photo against its template: the darkness map and the region measures."""
 

@@ -161,7 +161,7 @@ def template(sheet: ScannedSheet, px_per_mm: float = PX_PER_MM):
     """The page with no pencil on it as RGB reflectance (float32 rows x cols x 3, 0 black .. 1
     white), at px_per_mm; cached by the sheet's identity."""
     import numpy as np
-    key = (sheet.identity.encode(), definition_key(sheet), px_per_mm)
+    key = template_key(sheet, px_per_mm)
     hit = _templates.get(key)
     if hit is not None:
         return hit
@@ -169,6 +169,16 @@ def template(sheet: ScannedSheet, px_per_mm: float = PX_PER_MM):
     dpi = px_per_mm * 25.4
     img = render_page_image(sheet.page, dpi=dpi, grayscale=False).convert("RGB")
     return _templates.put(key, np.asarray(img, dtype=np.float32) / 255.0)
+
+
+def template_key(sheet: ScannedSheet, px_per_mm: float = PX_PER_MM) -> tuple:
+    """What a run keeps a sheet's template by."""
+    return (sheet.identity.encode(), definition_key(sheet), px_per_mm)
+
+
+def keep_template(sheet: ScannedSheet, tmpl, px_per_mm: float = PX_PER_MM) -> None:
+    """TMPL, the sheet's template made earlier (sheetgen.scan.prepared), kept as template() keeps one."""
+    _templates.put(template_key(sheet, px_per_mm), tmpl)
 
 
 def forget_template(tmpl) -> None:
