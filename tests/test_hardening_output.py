@@ -274,7 +274,15 @@ main(sys.argv[3:])
 def _build_killed_after_second_rename(out: Path, sig: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", _KILL_AFTER_SECOND_RENAME, sig, str(out.resolve()), "build", "graph-20x28", "hex-sheet",
                            "-o", str(out), "--format", "pdf,svg", "--seed", "9"],
-                          env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True, timeout=120)
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True, timeout=120,
+                          preexec_fn=_interruptible)
+
+
+def _interruptible() -> None:
+    """The child takes SIGINT as a terminal's user sends it, even where this run was started in the
+    background (a shell's `&` ignores SIGINT in what it starts, and an ignored signal stays ignored
+    across exec: the build would then rightly ignore it too)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def test_a_build_killed_between_renames_is_rolled_back_by_the_next_run(built):
