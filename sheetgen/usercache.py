@@ -46,12 +46,11 @@ def cached(kind: str, key: str, build: Callable[[], Any], check: Callable[[Any],
 
 def store(path: Path, value: Any) -> None:
     """Write value to the cache entry at path (quietly nothing where the folder cannot be written)."""
-    from .atomic import write_bytes
-    from .errors import SheetgenError
     try:
-        write_bytes(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-    except (SheetgenError, OSError, pickle.PicklingError):
-        pass                    # a read-only or full cache folder: rebuilt next time
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except pickle.PicklingError:
+        return                  # not kept: rebuilt next time
+    store_bytes(path, data)
 
 
 def store_bytes(path: Path, data: bytes) -> None:
