@@ -56,7 +56,7 @@ there against those made, the trade at other cuts and the worst held-out family.
 
 Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--match TEXT] [--ids A,B] [--sheets]
                                   [--families [--per N] [--family NAME] [--hold-out FAMILY|all] [--no-flats]
-                                   [--families-half tune|held] [--uncalibrated] [--colour] [--faint]]
+                                   [--families-half tune|held] [--faint]]
        python bench/bench_scan.py --memory N
        python bench/bench_scan.py --identity [--families]
        python bench/bench_scan.py --speed [--jobs N]
@@ -71,9 +71,6 @@ Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--matc
             on the regions listed as uncertain (shown first)
   --families-half tune|held: only the families of that half (family_half: the tuning half, the held-out
             half; constants are chosen on the tuning half and recipes.yaml only)
-  --uncalibrated: the reader without the per-photo ink calibration (sheetgen.scan.read.INK_CALIBRATION)
-  --colour: the reader with ink read in colour (sheetgen.scan.read.INK_COLOUR; not shipped: the held
-            half reads worse)
   --faint: the reader with faint lines and dots read against the photo's own noise
             (sheetgen.scan.read.FAINT_LINES and FAINT_DOTS; not shipped: misread photos told "consistent")
   --match TEXT: only the recipes whose log path holds TEXT (!TEXT: does not hold it)
@@ -478,7 +475,7 @@ def peak_memory(recipes, counts: list[int], distinct: int = 16) -> list[tuple[in
 
 OPTIONS = {"--identity": None, "--speed": None, "--memory": int, "--photos": int, "--flats": int, "--process": int, "--match": str, "--ids": str, "--sheets": None,
            "--families": None, "--per": int, "--family": str, "--hold-out": str, "--no-flats": None,
-           "--taps": int, "--families-half": str, "--uncalibrated": None, "--colour": None,
+           "--taps": int, "--families-half": str,
            "--faint": None, "--jobs": int}
 FAMILY_RECIPES = ROOT / "tests" / "data" / "scan" / "families.yaml"
 
@@ -492,7 +489,7 @@ def _family_of(recipe) -> str:
 # ballpoint's (light graphite, blue ballpoint, felt tip, crayon floods: the inks the reader did worst
 # on) and both erasures (where a reader that lowers its thresholds would fail first); tuned, the rest
 # (our own pencil drawing other marks, heavy graphite, black ballpoint).  Constants are chosen on the
-# tuning half and tests/data/scan/recipes.yaml only (tests/tools/tune_scan_ink.py).
+# tuning half and tests/data/scan/recipes.yaml only.
 HELD_PENCIL = ("graphite-light", "ballpoint-blue", "felt-tip", "crayon-floods", "erased-clean", "erased-smudged")
 
 
@@ -931,12 +928,6 @@ def main(argv: list[str]) -> int:
         print("bench_scan: pdftoppm (poppler-utils) is needed to rasterise the corpus", file=sys.stderr)
         return 1
     cv2.setNumThreads(1)
-    if "--uncalibrated" in argv:
-        from sheetgen.scan import read
-        read.INK_CALIBRATION = False
-    if "--colour" in argv:
-        from sheetgen.scan import read
-        read.INK_COLOUR = True
     if "--faint" in argv:
         from sheetgen.scan import read
         read.FAINT_LINES = read.FAINT_DOTS = True

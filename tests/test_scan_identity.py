@@ -173,3 +173,37 @@ def test_the_built_in_sheets_codes_ship_so_a_first_run_draws_none(monkeypatch):
     assert KRAKEN in texts and len(texts) > 300 and "SG1/KRAKEN/A4/S7" not in texts
     for text in texts:
         ID.code_of(text)
+
+
+def _code_moved(img: np.ndarray, dy_mm: float) -> tuple[np.ndarray, object]:
+    """The flat page with its QR code (and the paper around it) moved DY_MM up the page, as a page bent
+    near its edge moves it from where the corner markers put it; and the page's location."""
+    from sheetgen.draw import scanmarks as SM
+    from sheetgen.scan import image as I
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
+    loc = I.locate(img, gray, "kraken", I.find_markers(gray))
+    qx, qy, qs, _ = SM.qr_box(*loc.size)
+    pad = 3.0
+    (x0, y0), (x1, y1) = loc.to_photo([(qx - pad, qy - pad), (qx + qs + pad, qy + qs + pad)]).astype(int)
+    (_, up), = loc.to_photo([(qx, qy - dy_mm)]).astype(int) - loc.to_photo([(qx, qy)]).astype(int)
+    moved = img.copy()
+    moved[y0 + up:y1 + up, x0:x1] = img[y0:y1, x0:x1]
+    return moved, loc
+
+
+@pytest.mark.parametrize("dy_mm", [2.2, 2.8])
+def test_a_code_moved_past_the_near_search_is_read_and_matched(kraken_flat, monkeypatch, dy_mm):
+    """A code 2 to 3 mm from where the markers put it: its finders are looked for farther, so it decodes
+    module by module, and when it will not, its modules match; looked for near alone, neither."""
+    from sheetgen.scan import image as I
+    moved, loc = _code_moved(kraken_flat, dy_mm)
+    gray = cv2.cvtColor(moved, cv2.COLOR_BGR2GRAY)
+    assert I.read_qr_grid(gray, loc, 0.1, I.qr_reach(loc)[-1]) == KRAKEN
+    assert I.read_qr(gray, loc, 0.1) == KRAKEN
+    ID.forget_seen()
+    ident, how = ID.identify(gray, loc, 0.1)
+    assert ident is not None and ident.encode() == KRAKEN, how
+    monkeypatch.setattr(I, "QR_REACH_FAR", I.QR_REACH)
+    assert I.read_qr_grid(gray, loc, 0.1) in (None, "")
+    ID.forget_seen()
+    assert ID.identify(gray, loc, 0.1)[0] is None

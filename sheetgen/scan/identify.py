@@ -29,7 +29,7 @@ import numpy as np
 
 from ..draw import scanmarks as SM
 from ..draw.scanmarks import SheetIdentity
-from .image import finders_found, function_modules, grid_darkness, module_footprints, qr_crop
+from .image import finders_found, function_modules, grid_darkness, module_footprints, qr_crop, qr_reach
 
 MIN_AGREEMENT = 0.35        # the photo's modules agree with the candidate's code (_agreement, -1 .. 1)
 MIN_MARGIN = 0.10           # the best candidate ahead of the next by this much
@@ -168,6 +168,18 @@ def _ec_modules(n: int, level: str) -> np.ndarray:
     return hit
 
 
+EDGE_MM = 0.1              # a finder this near the edge of its search was stopped by it
+
+
+def _looked_farther(found: list, reach: float, module: float) -> bool:
+    """Whether a code's finders found within REACH mm are to be looked for farther (qr_reach): one
+    lies at the search's edge (it may lie beyond), or they are shifted apart by more than a MODULE (one
+    code's finders move together: some of them are look-alikes)."""
+    at_edge = max(max(abs(f[0]), abs(f[1])) for f in found) >= reach - EDGE_MM
+    xs, ys = [f[0] for f in found], [f[1] for f in found]
+    return at_edge or max(max(xs) - min(xs), max(ys) - min(ys)) > module
+
+
 def soft_modules(gray: np.ndarray, loc, blur_mm: float) -> list[tuple[int, np.ndarray]]:
     """(n, darkness of each module less the dark/light threshold: > 0 reads dark) for each code
     size whose finder patterns are where the sheet put them, sampled as image.read_qr_grid does
@@ -175,12 +187,15 @@ def soft_modules(gray: np.ndarray, loc, blur_mm: float) -> list[tuple[int, np.nd
     w, h = loc.size
     qx, qy, qs, _ = SM.qr_box(w, h)
     k = 10.0
-    reach = 1.5 if loc.markers is not None and not loc.markers.missing else 3.0
-    crop, origin = qr_crop(gray, loc, k, reach + 1.0)
+    reaches = qr_reach(loc)
+    crop, origin = qr_crop(gray, loc, k, reaches[-1] + 1.0)
     src = crop.astype(np.float32)
     out = []
     for n in (21, 25):
-        found = finders_found(src, (qx, qy, qs), origin, k, n, blur_mm, reach)
+        for reach in reaches:
+            found = finders_found(src, (qx, qy, qs), origin, k, n, blur_mm, reach)
+            if not found or not _looked_farther(found, reach, qs / n):
+                break
         if not found or min(f[2] for f in found) < 0.3:
             continue
         m = qs / n

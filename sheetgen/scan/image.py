@@ -1022,7 +1022,7 @@ def grid_darkness(src: np.ndarray, found, box: tuple, origin: tuple, k: float, n
     return t, 1.0 - seen / np.maximum(paper, 1.0)
 
 
-def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1) -> str | None:
+def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1, reach: float | None = None) -> str | None:
     """The QR code read module by module where the sheet drew it, for codes too small or soft
     for a detector to find (a module is 1.3 to 2 pixels in a 2 MP photo).
 
@@ -1034,12 +1034,14 @@ def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1) -> str |
     its neighbours, and this undoes it); the modules every code has fixed set the threshold;
     the bits, drawn again cleanly, are decoded (its error correction mends the modules read
     wrong).  Blur a little more and less than measured is tried when that fails.  None when
-    no code's finders are where the sheet put them, '' when they are but it cannot be read."""
+    no code's finders are where the sheet put them, '' when they are but it cannot be read.
+    reach: how far (mm) from where the homography puts them the finders are looked for; None:
+    qr_reach's first."""
     w, h = loc.size
     qx, qy, qs, _ = SM.qr_box(w, h)
     k = 10.0
-    # three markers only: the homography is less sure far from them
-    reach = 1.5 if loc.markers is not None and not loc.markers.missing else 3.0
+    if reach is None:
+        reach = qr_reach(loc)[0]
     crop, origin = qr_crop(gray, loc, k, reach + 1.0)
     src = crop.astype(np.float32)
     candidates = []
@@ -1063,14 +1065,26 @@ def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1) -> str |
     return "" if candidates else None
 
 
+QR_REACH = 1.5          # mm: where four markers put the page, the finders are looked for this near
+QR_REACH_FAR = 3.0      # mm: ... and then this far, as where a marker is missing (a page bent near its
+                        # edge, where the code is, moves it past the first: 1.8 to 2.1 mm seen)
+
+
+def qr_reach(loc: Location) -> tuple[float, ...]:
+    """How far from where the homography puts them the code's finders are looked for, in turn: near
+    first (a finder found at the edge of a wide search over a near one is likelier a look-alike), then far;
+    three markers only: far at once (the homography is less sure far from them)."""
+    return (QR_REACH, QR_REACH_FAR) if loc.markers is not None and not loc.markers.missing else (QR_REACH_FAR,)
+
+
 def read_qr(gray: np.ndarray, loc: Location, blur_mm: float = 0.1) -> str | None:
     """The QR code's text, or None: read module by module where the sheet drew it
-    (read_qr_grid); only when no code's finder patterns are where the sheet put them (a page
-    far from flat there?), its square warped at 16 px a mm is given to OpenCV's detector,
-    which searches for it."""
-    text = read_qr_grid(gray, loc, blur_mm)
-    if text or text == "":
-        return text or None
+    (read_qr_grid), its finders looked for near and then farther (qr_reach); when that reads
+    nothing, its square warped at 16 px a mm is given to OpenCV's detector, which searches for it."""
+    for reach in qr_reach(loc):
+        text = read_qr_grid(gray, loc, blur_mm, reach)
+        if text:
+            return text
     crop, _ = qr_crop(gray, loc, 16.0, SM.QUIET + 1.5)
     side = crop.shape[0]
     canvas = np.full((side + 40, side + 40), 255, np.uint8)

@@ -15,7 +15,7 @@ from ..errors import InputError, Problem
 from . import image as I
 from .contract import RegionReading, ScannedSheet
 from .identify import identify, remember
-from . import prepared, read
+from . import prepared
 from .read import Page, Plan, read_regions
 from .sheet import Kept, definition_key, forget_template, rebuild, template
 
@@ -300,10 +300,8 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
         quality.shake_mm = round(float(np.sqrt(max(0.0, max(blur) ** 2 - min(blur) ** 2))), 3)
     I.check_quality(quality, photo)
     finding = time.perf_counter() - finding
-    # the page in colour too, where the reader reads ink in colour (read.INK_COLOUR)
-    colour = I.rectify(img, loc, tmpl.shape[:2]) if read.INK_COLOUR and img.ndim == 3 else None
     page = Page(rect, tmpl, (sheet.page.width, sheet.page.height), blur_mm=quality.softness,
-                light_closing=scanner.light_closing, colour=colour)
+                light_closing=scanner.light_closing)
     readings = scanner.refine(sheet, plan.read(page))
     view = scanner.interpret(sheet, readings)
     violations = scanner.check(sheet, view)

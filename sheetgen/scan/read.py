@@ -86,30 +86,6 @@ RIDGE_ABOVE = LINE_NOISE_FLOOR
 FILL_COVERAGE = False       # True: a FILL's mean scaled by its covered share; False: its mean alone
 FILL_COVER_LEVEL = 0.5
 FILL_COVERED = 0.75
-# this hand's ink (per photo): the darkness of its strongest strokes, INK_SHARE of the darkness above INK_FLOOR
-# (the paper's noise stays under it), against INK_REFERENCE, the lightest our own pencil comes (set on the
-# tuning half of the family corpus and tests/data/scan/recipes.yaml: bench/bench_scan.py --families-half
-# tune).  A lighter hand has its darkness read in units of its own ink (divided by its ink over the
-# reference, at least INK_LEAST), so every kind's decision is judged against what this hand draws; a hand
-# as dark as ours or darker is read as it is.  Fewer than INK_AREA mm^2 above the floor: nothing to judge by.
-INK_CALIBRATION = False     # not shipped: measured held out, see the commit h-ink (True: bench with it)
-INK_FORCED: float | None = None     # a scale every photo is read at (tests/tools/tune_scan_ink.py)
-INK_FLOOR = 0.12
-INK_SHARE = 90              # percentile of the darkness above the floor
-INK_AREA = 40.0             # mm^2
-INK_REFERENCE = 0.444
-INK_LEAST = 0.5
-# ink read in colour (a colour photo): per channel (red, green, blue) the light and the tone are fitted as
-# for the grey, and a pixel's darkness is the grey's, or its largest channel's less COLOUR_MARGIN where that
-# is more: a blue stroke counts by what it takes of the red, a neutral pencil (every channel alike: the
-# largest is the grey plus the channels' own noise, under the margin) as in grey
-INK_COLOUR = False          # not shipped: measured held out, worse (docs/scanning.md; True: bench --colour)
-# (chosen on the tuning half of the family corpus: 0.03 is the least of 0, 0.03, 0.05 and 0.08 that reads
-# its 28 photos, 2 a family, region for region as the grey does; 0 reads 5 regions more marked where none was)
-COLOUR_MARGIN = 0.03        # of the paper's white
-COLOUR_TOLERANCE = 2.0      # mm: the channels' print is fitted less exactly than the grey (a JPEG's colour at
-                            # half resolution bleeds past a coloured print's edge): its darkest within this
-COLOUR_SPAN = 0.4           # mm: the colour's excess averaged over this square
 # a faint line (a hard pencil pressed lightly): a thin line's point is penciled, besides by LINE_PER_MM, where
 # the signed darkness integrated across its band's middle above the paper at its edges (no per-sample floor:
 # the sum averages the noise out, and a faint, blurred stroke keeps all of its ink; the paper beside it, not
@@ -198,19 +174,7 @@ class Printed:
         self.light_plain = (t > 0.5) & (t2 - t * t < 0.002)
         self.light_t = np.maximum(t, 0.05)
         self._seen_as_printed = None
-        self._light_channels: list | None = None
         self._plain_spots: dict = {}                # a square's side: where it holds plain paper (plain_spots)
-
-    def light_channels(self) -> list:
-        """Per channel (red, green, blue) of the template at 1 px a mm: (where it is plain and light,
-        its value there): the paper the light of each channel is measured on.  Worked out once."""
-        if self._light_channels is None:
-            self._light_channels = []
-            for c in range(3):
-                t = cv2.resize(np.ascontiguousarray(self.rgb[..., c]), self.light_size, interpolation=cv2.INTER_AREA)
-                self._light_channels.append((self.light_plain & (t > 0.5), np.maximum(t, 0.05)))
-        return self._light_channels
-
 
     def plain_spots(self, big: int, k: float) -> np.ndarray:
         """Where a square of big x big pixels centred there holds plain paper: no print within it darker than
@@ -253,9 +217,8 @@ class Page:
     """A rectified photo against its template: the darkness map and the region measures."""
 
     def __init__(self, rect: np.ndarray, template_rgb: np.ndarray, page_mm: tuple[float, float], align: bool = True,
-                 blur_mm: float = 0.0, light_closing: bool = False, colour: np.ndarray | None = None):
-        """rect: the rectified photo's grey; colour: the same page in colour (BGR, read in colour when
-        INK_COLOUR), or None."""
+                 blur_mm: float = 0.0, light_closing: bool = False):
+        """rect: the rectified photo's grey."""
         self.rows, self.cols = template_rgb.shape[:2]
         self.kx = self.cols / page_mm[0]
         self.ky = self.rows / page_mm[1]
@@ -265,9 +228,6 @@ class Page:
         self.template = pr.grey                     # the grey the photo is taken to
         rect = rect.astype(np.float32)
         self.shift = (0.0, 0.0)
-        in_colour = INK_COLOUR and colour is not None and colour.ndim == 3
-        # the alignment's maps (two floats a pixel) kept only for the colour page to be moved alike
-        self._keep_moved, self._moved = in_colour, None
         if align:
             rect = self._align(rect, pr)
         refl = self._even_light(rect, pr, light_closing)
@@ -285,17 +245,7 @@ class Page:
         self.visible = (darkest >= VISIBLE).astype(np.float32)
         dark = np.subtract(darkest, refl)
         np.divide(dark, np.maximum(darkest, 0.3, out=darkest), out=dark)
-        # in colour: what a coloured ink takes of one channel beyond what it takes of the grey
-        self.colour_excess = self._colour_excess(colour, pr, light_closing, sigma, r, dark) if in_colour else None
-        self._moved = None
-        if self.colour_excess is not None:
-            dark += self.colour_excess
         dark *= self.visible
-        # this hand's ink: its darkness read in units of it where it is lighter than our own pencil
-        # (measured only where it is used: a percentile of the whole map, a few ms a photo)
-        self.ink, self.ink_scale = ink_of(dark, self.k) if INK_CALIBRATION or INK_FORCED is not None else (None, 1.0)
-        if self.ink_scale != 1.0:
-            dark /= self.ink_scale
         self.relative = dark                        # signed: noise either way
         self._faint: tuple | None = None            # (plan, its faint lines' level: faint_level)
         self._signed: tuple | None = None           # (plan, its lines' _signed_across)
@@ -357,50 +307,17 @@ class Page:
         self.shift = (float(np.abs(fx).max() / self.k), float(np.abs(fy).max() / self.k))
         mx = cv2.resize((gx + fx).astype(np.float32), (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
         my = cv2.resize((gy + fy).astype(np.float32), (self.cols, self.rows), interpolation=cv2.INTER_LINEAR)
-        if self._keep_moved:
-            self._moved = (mx, my)
         return cv2.remap(rect, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
-    def _colour_excess(self, colour: np.ndarray, pr: Printed, closing: bool, sigma: float, r: int,
-                       grey_loss: np.ndarray) -> np.ndarray:
-        """What the largest of the colour page's channels (red, green, blue) loses beyond the grey's loss
-        (grey_loss; either at least 0: light only taken away), averaged over COLOUR_SPAN mm (the channels'
-        noise, a JPEG's coarser colour), less COLOUR_MARGIN, at least 0.  Per channel the light and tone are
-        fitted as the grey's (the tone fit's mix of the template's red, green and blue takes the photo's
-        colour cast), and the loss is against the darkest expected within COLOUR_TOLERANCE."""
-        colour = colour.astype(np.float32)
-        if self._moved is not None:
-            colour = cv2.remap(colour, *self._moved, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        r = max(r, int(round(COLOUR_TOLERANCE * self.k)))
-        kernel = np.ones((2 * r + 1, 2 * r + 1), np.uint8)     # a square: separable, a fifth of the time
-        largest = np.zeros_like(grey_loss)
-        for c, paper in enumerate(pr.light_channels()):
-            refl_c = self._even_light(np.ascontiguousarray(colour[..., 2 - c]), pr, closing, paper)
-            expected_c = self._tone(refl_c, pr)
-            if sigma > 0.5:
-                expected_c = cv2.GaussianBlur(expected_c, (0, 0), sigma)
-            darkest_c = cv2.erode(expected_c, kernel)
-            loss_c = np.subtract(darkest_c, refl_c)
-            np.divide(loss_c, np.maximum(darkest_c, 0.3), out=loss_c)
-            np.maximum(largest, loss_c, out=largest)        # from 0: where the photo is lighter than its
-        largest -= np.maximum(grey_loss, 0.0)               # print (an edge sharper than the model, glare)
-        size = max(1, int(round(COLOUR_SPAN * self.k)) | 1)     # no channel has any ink
-        if size > 1:
-            largest = cv2.blur(largest, (size, size))
-        largest -= COLOUR_MARGIN
-        return np.maximum(largest, 0.0, out=largest)
-
     # -- lighting and tone ------------------------------------------------------------------
-    def _even_light(self, rect: np.ndarray, pr: Printed, closing: bool = False,
-                    paper: tuple | None = None) -> np.ndarray:
+    def _even_light(self, rect: np.ndarray, pr: Printed, closing: bool = False) -> np.ndarray:
         """The photo divided by the light falling on it: the light is the photo over the template
         where the print is plain and light (a millimetre's square of one pale colour), its local
         maximum (pencil only ever darkens), filled in and smoothed.  closing: the local maximum's
         local minimum (over plain paper only): pencil narrower than the window still goes, and a
         slope of the light (a soft shadow's edge) stays where it is, where the maximum alone lifts
-        it by its half width and the paper beside it reads darker than it is.  paper: (where, the
-        template's value there) for one colour channel (Printed.light_channels); None: the grey's."""
-        plain, t = paper if paper is not None else (pr.light_plain, pr.light_t)
+        it by its half width and the paper beside it reads darker than it is."""
+        plain, t = pr.light_plain, pr.light_t
         small = cv2.resize(rect, pr.light_size, interpolation=cv2.INTER_AREA)
         ratio = np.where(plain, small / t, 0.0).astype(np.float32)
         env = cv2.dilate(ratio, np.ones((7, 7), np.uint8))
@@ -693,13 +610,9 @@ class Page:
 
     def _loss_at(self, pixels: np.ndarray) -> np.ndarray:
         """The share of the light the photo takes away from the expected print (as the camera sees it,
-        not the darkest near) at these pixels (flat indices): the grey's, or in colour the largest
-        channel's less COLOUR_MARGIN where that is more."""
+        not the darkest near) at these pixels (flat indices)."""
         expected = self.expected.ravel()[pixels]
-        loss = (expected - self.reflectance.ravel()[pixels]) / np.maximum(expected, 0.3)
-        if self.colour_excess is not None:
-            loss += self.colour_excess.ravel()[pixels]
-        return loss
+        return (expected - self.reflectance.ravel()[pixels]) / np.maximum(expected, 0.3)
 
     def strokes(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
         """(measure, the same relative to its threshold) of the boxes read by a cross's strokes, in
@@ -711,9 +624,9 @@ class Page:
         digit): the mean along its diagonals of the darkness beyond the print (where the print is
         alone, none)."""
         s = self._loss_at(plan.band_pixels)
-        s *= self.visible.ravel()[plan.band_pixels] / self.ink_scale
+        s *= self.visible.ravel()[plan.band_pixels]
         off = self._loss_at(plan.off_pixels)
-        off *= self.visible.ravel()[plan.off_pixels] / self.ink_scale
+        off *= self.visible.ravel()[plan.off_pixels]
         paper = np.add.reduceat(off, plan.off_starts) / np.maximum(plan.off_sizes, 1)
         paper[plan.off_sizes < 4] = 0.0                 # too few corners to tell: the floor alone
         above = np.clip(s - np.repeat(paper, plan.band_sizes) - STROKE_FLOOR, 0.0, None)
@@ -733,23 +646,6 @@ def ridge_inside(across: np.ndarray) -> np.ndarray:
     toward_last = np.minimum.accumulate(across[::-1], axis=0)[::-1]     # ... from the last edge back
     beside = np.maximum(toward_first[:-2], toward_last[2:])            # for each inner sample, either side
     return (across[1:-1] - beside > RIDGE_ABOVE).any(axis=0)
-
-
-def ink_of(dark: np.ndarray, k: float) -> tuple[float | None, float]:
-    """(this hand's ink, the scale its darkness is read in) of a page's darkness map (k px a mm): the
-    INK_SHARE percentile of the darkness above INK_FLOOR, and that over INK_REFERENCE within INK_LEAST..1
-    (1: as dark as our own pencil or darker, or too little ink to tell: INK_AREA mm^2; ink None)."""
-    step = 2 if dark.size > 400000 else 1          # every other row and column: the share, not the pixels
-    sample = dark[::step, ::step]
-    strokes = sample[sample > INK_FLOOR]
-    if len(strokes) * (step / k) ** 2 < INK_AREA:
-        return None, 1.0
-    ink = float(np.percentile(strokes, INK_SHARE))
-    if INK_FORCED is not None:
-        return ink, INK_FORCED
-    if not INK_CALIBRATION:
-        return ink, 1.0
-    return ink, float(min(1.0, max(INK_LEAST, ink / INK_REFERENCE)))
 
 
 REMAP_COLUMNS = 32000       # cv2.remap takes maps narrower than 32767: more points are laid in blocks
