@@ -228,7 +228,7 @@ def _echo_json(data, shown: int, many: bool) -> None:
     from ..scan.report import as_json
     text = as_json(data)
     if many:
-        text = ("[\n" if shown == 0 else ",\n") + "\n".join("  " + line for line in text.split("\n"))
+        text = ("[\n" if shown == 0 else ",\n") + "  " + text.replace("\n", "\n  ")    # each line indented
     click.echo(text, nl=False)
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
+from functools import lru_cache
 
 import numpy as np
 
@@ -91,9 +92,16 @@ def _drawn(text: str) -> tuple[bytes, int, str]:
     return drawn
 
 
+@lru_cache(maxsize=1)
 def _segno_version() -> str:
-    import segno
-    return str(segno.__version__)
+    """segno's release as installed: importing segno (its writers pull in urllib, http and xml) costs
+    about 0.1 s, and a run whose codes are all kept draws none."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("segno")
+    except PackageNotFoundError:        # not installed as a distribution (a source tree on the path)
+        import segno
+        return str(segno.__version__)
 
 
 def _codes_key() -> str:

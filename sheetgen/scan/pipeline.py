@@ -53,12 +53,16 @@ class ScanResult:
     def consistent(self) -> bool:
         """Consistent, and every reading it rests on sure: a misread region read with doubt must not
         let the checker say "consistent" (a false "consistent" is the worst a checker can say)."""
-        return self.rules_hold and not self.unsure()
+        return self.rules_hold and not self._any_unsure()
 
     @property
     def unconfirmed(self) -> bool:
         """Consistent as read, if the unsure regions read right: a person is to check them."""
-        return self.rules_hold and bool(self.unsure())
+        return self.rules_hold and self._any_unsure()
+
+    def _any_unsure(self) -> bool:
+        """unsure() is not empty (asked for each verdict: not sorted for it)."""
+        return any(r.uncertain and not r.unreadable for r in self.readings.values())
 
     @property
     def verdict(self) -> str:

@@ -104,15 +104,24 @@ def as_json(data: dict) -> str:
         if hit is None:
             hit = scalars[key] = json.dumps(value)
         return hit
+    heads: dict = {}            # a key -> its indented, quoted start ("id", "role" ... a few keys)
     items = []
     for region in regions:
         if not isinstance(region, dict) or not region:
             return json.dumps(data, indent=2)
         parts = []
         for k, v in region.items():
-            if not isinstance(k, str) or not (v is None or isinstance(v, (str, int, float))):
+            head = heads.get(k)
+            if head is None:
+                if not isinstance(k, str):
+                    return json.dumps(data, indent=2)
+                head = heads[k] = f"      {quote(k)}: "
+            if type(v) is str:
+                parts.append(head + quote(v))
+            elif v is None or isinstance(v, (str, int, float)):
+                parts.append(head + scalar(v))
+            else:
                 return json.dumps(data, indent=2)
-            parts.append(f"      {quote(k)}: {quote(v) if type(v) is str else scalar(v)}")
         items.append("    {\n" + ",\n".join(parts) + "\n    }")
     return text.replace(quoted, "[\n" + ",\n".join(items) + "\n  ]")
 
