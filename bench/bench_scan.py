@@ -939,7 +939,7 @@ def main(argv: list[str]) -> int:
         read.INK_COLOUR = True
     if "--faint" in argv:
         from sheetgen.scan import read
-        read.FAINT_LINES = read.FAINT_DOTS = True
+        read.FAINT_LINES = read.FAINT_DOTS = read.WALL_INK = True
     if "--memory" in argv:
         n = _arg(argv, "--memory", 250)
         figures = peak_memory(load_recipes(RECIPES), [n, 2 * n])
