@@ -103,3 +103,33 @@ def test_paper_noisier_than_the_walls_threshold_keeps_the_plain_rule(monkeypatch
     assert page.line_noise(plan) >= WALL_BLACK
     off, _, _ = _read(monkeypatch, ink, on=False, noise=60.0)
     assert marked == off
+
+
+def _confidences(monkeypatch, ink: np.ndarray, on: bool = True) -> tuple[dict, Page, Plan]:
+    monkeypatch.setattr(read, "WALL_INK", on)
+    template = _template()
+    page = Page(_photo(template, ink), template, PAGE_MM, align=False)
+    regions = [Region(f"wall-{y:g}", LINE, LineShape(X0 + 2, y, X1 - 2, y, band=1.8, black=WALL_BLACK), "wall")
+               for y in EDGES]
+    regions += [Region(f"path-{y:g}", LINE, LineShape(X0 + 2, y, X1 - 2, y, band=1.8), "path") for y in PATHS]
+    plan = Plan(regions, template.shape[:2], PAGE_MM)
+    readings = read_regions(page, plan)
+    return {y: readings[f"wall-{y:g}"] for y in EDGES}, page, plan
+
+
+def test_a_wall_nearly_as_dark_as_a_stroke_is_unsure_and_a_residue_stays_sure(monkeypatch):
+    # a hard pencil pressed lightly along the drawn edges: 0.6 mm at 0.33 of the light (0.20 mm of black drawn,
+    # blurred partly past the band's middle: read about 0.15, under WALL_BLACK and within half a margin of it);
+    # a rubber's residue along the others: 1 mm at 0.06 (0.06 mm)
+    ink = _ink(DRAWN, width_px=3, darkness=0.33) + _ink(EDGES[1::2], width_px=5, darkness=0.06)
+    off, _, _ = _confidences(monkeypatch, ink, on=False)
+    on, page, plan = _confidences(monkeypatch, ink)
+    assert not any(r.marked for r in off.values()) and all(r.confidence == 1.0 for r in off.values())
+    assert not any(r.marked for r in on.values())
+    levels = dict(zip([plan.regions[i].id for i in plan.own_index], page.wall_ink_level(plan)))
+    for y in DRAWN:
+        assert 0.5 * WALL_BLACK < levels[f"wall-{y:g}"] < WALL_BLACK
+        assert on[y].uncertain                                      # said unsure, not read empty with confidence
+    for y in EDGES[1::2]:
+        assert levels[f"wall-{y:g}"] < 0.5 * WALL_BLACK
+        assert on[y].confidence == 1.0

@@ -309,6 +309,7 @@ class Page:
             dark /= self.ink_scale
         self.relative = dark                        # signed: noise either way
         self._noise: tuple | None = None            # (plan, its lines' noise level: line_noise)
+        self._wall_ink: tuple | None = None         # (plan, its walls' ink over the print at each point: wall_ink)
         self._signed: tuple | None = None           # (plan, its lines' _signed_across)
         self._faint_spots: dict = {}                # spot size: (contrast, level) (faint_spots)
         self.dark = np.clip(dark - NOISE_FLOOR, 0.0, 1.0)
@@ -660,7 +661,23 @@ class Page:
                                                                               self.visible))
         loss = (expected - refl) / np.maximum(expected, 0.3) * (vis > 0.5)
         signed = self._signed_across(pts, plan.band_of_point[plan.own_of], loss)
+        self._wall_ink = (plan, signed)
         return (signed >= thr) & (thr >= noise)
+
+    def wall_ink_level(self, plan: "Plan") -> np.ndarray | None:
+        """Per line with its own threshold (plan.own_index's order), the ink over the print (wall_ink's
+        integral) that the share of its points it reads marked from reaches (its median at LINE_MARKED), or
+        None: not measured on this page (WALL_INK off, the photo's noise unknown or above the threshold)."""
+        kept = self._wall_ink
+        if kept is None or kept[0] is not plan:
+            return None
+        signed, out = kept[1], []
+        start = 0
+        for i, n in zip(plan.own_index.tolist(), plan.own_spans.tolist()):
+            share = plan.regions[i].shape.share
+            out.append(float(np.quantile(signed[start:start + n], 1.0 - (share if share is not None else LINE_MARKED))))
+            start += n
+        return np.array(out)
 
     def faint_spots(self, size: int) -> tuple[np.ndarray, float | None]:
         """(every spot's contrast: its mean signed darkness over size x size pixels less the paper's in the
@@ -842,6 +859,7 @@ class Plan:
 
         xs, ys, spans, bands, thrs, faints = [], [], [], [], [], []
         own_xs, own_ys, own_of = [], [], []         # lines with their own threshold: their points, their indices
+        own_index = []                              # ... and the regions they are
         rect_pix, rect_sizes, rect_index, line_index = [], [], [], []
         local_pix, local_index = [], []             # areas measured against the paper around them
         twin_pix, twin_index = [], []               # shapes read with their twin (the lesser of the two)
@@ -930,6 +948,7 @@ class Plan:
                     own_xs.append(xs[-1])
                     own_ys.append(ys[-1])
                     own_of.append(np.arange(n_points - n, n_points))
+                    own_index.append(i)
                 line_index.append(i)
             else:
                 cx, cy, rad = g.cx, g.cy, g.r
@@ -984,6 +1003,8 @@ class Plan:
         self.as_printed_of = np.concatenate(as_printed_of) if as_printed_of else np.zeros(0, np.int64)
         self.ridge_of = np.concatenate(ridge_of) if ridge_of else np.zeros(0, np.int64)
         self.own_of = np.concatenate(own_of) if own_of else np.zeros(0, np.int64)
+        self.own_index = np.array(own_index, dtype=np.int64)
+        self.own_spans = np.array([len(a) for a in own_of], dtype=np.int64)
         if own_of:
             self.own_lines = Points(np.hstack(own_xs) * kx - 0.5, np.hstack(own_ys) * ky - 0.5)
         self._as_printed = None                     # (the print's visibility, those points seen in it)
@@ -1127,7 +1148,32 @@ def classify(region: Region, score: float, visible: float = 1.0) -> RegionReadin
 def read_regions(page: Page, plan: Plan) -> dict[str, RegionReading]:
     """Every region of the plan read on the page, decided all at once."""
     score, seen = page.measure(plan)
-    return _decided(plan.regions, score, seen, plan, page)
+    readings = _decided(plan.regions, score, seen, plan, page)
+    if WALL_INK and len(plan.own_index):
+        _doubt_walls(readings, page, plan)
+    return readings
+
+
+def _doubt_walls(readings: dict[str, RegionReading], page: Page, plan: Plan) -> None:
+    """A wall read empty whose ink over the print (Page.wall_ink_level) is within half a margin of its threshold
+    is not sure: its confidence is that distance in margins (as a box's, a dot's or a fill's: half its
+    threshold), where that is less.  A light stroke on the edge and a rubbed-out one's residue differ by their
+    ink; a wall that nearly has a stroke's is said to be unsure, not read empty with confidence."""
+    levels = page.wall_ink_level(plan)
+    if levels is None:
+        return
+    for i, level in zip(plan.own_index.tolist(), levels.tolist()):
+        region = plan.regions[i]
+        reading = readings[region.id]
+        if reading.marked or reading.unreadable:
+            continue
+        g = region.shape
+        if not isinstance(g, LineShape) or g.black is None:
+            continue
+        thr = g.black
+        confidence = round(max(0.0, (thr - level) / (0.5 * thr)), 3)
+        if confidence < reading.confidence:
+            readings[region.id] = RegionReading(region, reading.value, confidence, reading.score, reading.visible)
 
 
 # readings' features as they are decided (ids, group, marked, distance, seen, unread), for the calibrated
