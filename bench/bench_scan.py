@@ -74,8 +74,8 @@ Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--matc
   --uncalibrated: the reader without the per-photo ink calibration (sheetgen.scan.read.INK_CALIBRATION)
   --colour: the reader with ink read in colour (sheetgen.scan.read.INK_COLOUR; not shipped: the held
             half reads worse)
-  --faint: the reader with faint lines and dots read against the photo's own noise
-            (sheetgen.scan.read.FAINT_LINES and FAINT_DOTS; not shipped: misread photos told "consistent")
+  --faint: the reader with faint lines and dots read against the photo's own noise, and walls by their ink
+            over the print (sheetgen.scan.read.FAINT_LINES, FAINT_DOTS and WALL_INK; not shipped: docs/scanning.md)
   --match TEXT: only the recipes whose log path holds TEXT (!TEXT: does not hold it)
   --ids A,B: only these recipes (photo-0058,photo-0155; their flat renders with them)
   --sheets: list every sheet not read exactly, with the differences the scanner names
