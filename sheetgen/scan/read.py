@@ -120,8 +120,9 @@ COLOUR_SPAN = 0.4           # mm: the colour's excess averaged over this square
 # a flat render's noiseless paper), and a photo whose paper is that noisy reads as the rule above alone.
 # Only lines at the plain threshold (LINE_PER_MM: paths, items struck, doors); a line with its own (a wall's
 # WALL_BLACK: a thick line, an erased one not) keeps it.
-FAINT_LINES = False         # not shipped: measured held out, misread photos told "consistent" (docs/scanning.md;
-                            # True: bench --faint)
+# Shipped with WALL_INK (2026-12-07, docs/scanning.md): alone it told 3 misread photos "consistent" (their walls
+# read empty with confidence); with the walls read by their ink over the print, none.  False: read as before.
+FAINT_LINES = True
 FAINT_Z = 3.0               # of the noise's sigma: Gaussian noise passes it at 0.13 % of points
 # the floors were chosen on the tune half of the family corpus (its families' first 2 photos and their flat
 # renders; docs/scanning.md): the least of a grid that reads no region marked where none was drawn that the
@@ -139,7 +140,7 @@ FAINT_EDGE = 2              # of a band's nine samples across, this many at eith
 # its darkness.  The noise is measured on the page's plain paper (no print within the ring); a spot whose ring
 # print hides is not read so.  FAINT_DOT_Z is more than FAINT_Z: a dot's measure is the best of the spots
 # near its centre, and the best of some dozens of noisy spots is a sigma or two above their mean.
-FAINT_DOTS = False          # not shipped, with FAINT_LINES (bench --faint)
+FAINT_DOTS = True           # with FAINT_LINES
 FAINT_DOT_Z = 5.0
 FAINT_DOT_LEAST = 0.14      # of the paper's white
 FAINT_DOT_RING = 3          # the ring's outer side, in spots
@@ -152,8 +153,8 @@ FAINT_DOT_RING = 3          # the ring's outer side, in spots
 # stands at the line's own threshold: the same mm of black, measured as an integral, which a misplaced printed
 # line keeps at 0 (its darkness moves within the band) and blur keeps.  A rubbed-out wall's residue is as wide
 # but a third as dark; it stays under.  Read only on a photo whose paper's noise (Page.line_noise) puts that
-# threshold FAINT_Z sigmas above it.
-WALL_INK = False            # with the faint rule (bench --faint)
+# threshold FAINT_Z sigmas above it.  A wall read empty whose ink nearly reaches it is unsure (_doubt_walls).
+WALL_INK = True             # with the faint rule
 
 
 class Printed:
