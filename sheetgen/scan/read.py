@@ -144,7 +144,7 @@ FAINT_DOTS = True           # with FAINT_LINES
 FAINT_DOT_Z = 5.0
 FAINT_DOT_LEAST = 0.14      # of the paper's white
 FAINT_DOT_RING = 3          # the ring's outer side, in spots
-# a wall's ink over the print (a line with its own threshold: a wall's WALL_BLACK, an exploration edge's): a wall
+# a wall's ink over the print (a line with its own threshold: a wall's, a grid edge's): a wall
 # is drawn on a printed edge, and the darkness above the darkest print within TOLERANCE (the other lines' measure)
 # loses what a thin stroke adds over that printed line and the paper either side of it (a ballpoint's 0.3 mm
 # line, 0.25 mm of black, reads 0.10), and the per-sample floor takes 0.05 mm of a light, blurred one.  So a
