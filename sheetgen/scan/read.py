@@ -96,8 +96,9 @@ FILL_COVERED = 0.75
 # a flat render's noiseless paper), and a photo whose paper is that noisy reads as the rule above alone.
 # Only lines at the plain threshold (LINE_PER_MM: paths, items struck, doors); a line with its own (a wall's
 # WALL_BLACK: a thick line, an erased one not) keeps it.
-FAINT_LINES = False         # not shipped: measured held out, misread photos told "consistent" (docs/scanning.md;
-                            # True: bench --faint)
+# Shipped with WALL_INK (2026-12-07, docs/scanning.md): alone it told 3 misread photos "consistent" (their walls
+# read empty with confidence); with the walls read by their ink over the print, none.  False: read as before.
+FAINT_LINES = True
 FAINT_Z = 3.0               # of the noise's sigma: Gaussian noise passes it at 0.13 % of points
 # the floors were chosen on the tune half of the family corpus (its families' first 2 photos and their flat
 # renders; docs/scanning.md): the least of a grid that reads no region marked where none was drawn that the
@@ -115,10 +116,21 @@ FAINT_EDGE = 2              # of a band's nine samples across, this many at eith
 # its darkness.  The noise is measured on the page's plain paper (no print within the ring); a spot whose ring
 # print hides is not read so.  FAINT_DOT_Z is more than FAINT_Z: a dot's measure is the best of the spots
 # near its centre, and the best of some dozens of noisy spots is a sigma or two above their mean.
-FAINT_DOTS = False          # not shipped, with FAINT_LINES (bench --faint)
+FAINT_DOTS = True           # with FAINT_LINES
 FAINT_DOT_Z = 5.0
 FAINT_DOT_LEAST = 0.14      # of the paper's white
 FAINT_DOT_RING = 3          # the ring's outer side, in spots
+# a wall's ink over the print (a line with its own threshold: a wall's, a grid edge's): a wall
+# is drawn on a printed edge, and the darkness above the darkest print within TOLERANCE (the other lines' measure)
+# loses what a thin stroke adds over that printed line and the paper either side of it (a ballpoint's 0.3 mm
+# line, 0.25 mm of black, reads 0.10), and the per-sample floor takes 0.05 mm of a light, blurred one.  So a
+# wall's point is also penciled where what the photo takes away from the expected print itself (no erosion, no
+# floor), integrated across its band's middle above the paper at the band's edges (FAINT_EDGE: as a faint line),
+# stands at the line's own threshold: the same mm of black, measured as an integral, which a misplaced printed
+# line keeps at 0 (its darkness moves within the band) and blur keeps.  A rubbed-out wall's residue is as wide
+# but a third as dark; it stays under.  Read only on a photo whose paper's noise (Page.line_noise) puts that
+# threshold FAINT_Z sigmas above it.  A wall read empty whose ink nearly reaches it is unsure (_doubt_walls).
+WALL_INK = True             # with the faint rule
 
 
 class Printed:
@@ -247,7 +259,8 @@ class Page:
         np.divide(dark, np.maximum(darkest, 0.3, out=darkest), out=dark)
         dark *= self.visible
         self.relative = dark                        # signed: noise either way
-        self._faint: tuple | None = None            # (plan, its faint lines' level: faint_level)
+        self._noise: tuple | None = None            # (plan, its lines' noise level: line_noise)
+        self._wall_ink: tuple | None = None         # (plan, its walls' ink over the print at each point: wall_ink)
         self._signed: tuple | None = None           # (plan, its lines' _signed_across)
         self._faint_spots: dict = {}                # spot size: (contrast, level) (faint_spots)
         self.dark = np.clip(dark - NOISE_FLOOR, 0.0, 1.0)
@@ -461,6 +474,8 @@ class Page:
                 # lines seen as printed: their points seen only where the print itself leaves paper
                 shown[plan.as_printed_of] &= plan.shown_as_printed(self.printed.seen_as_printed(self.k))
             hit = across > plan.thr_of_point
+            if WALL_INK and len(plan.own_of):
+                hit[plan.own_of] |= self.wall_ink(plan)
             faint = self.faint_level(plan) if FAINT_LINES else None
             if faint is not None:
                 # only where the print leaves the band plain: a printed line along it, seen a little darker
@@ -501,12 +516,14 @@ class Page:
                         score[idx] = np.maximum(score[idx], DOT_MARKED * best / level)
         return score, seen
 
-    def _signed_across(self, points: "Points", band: np.ndarray) -> np.ndarray:
+    def _signed_across(self, points: "Points", band: np.ndarray, samples: np.ndarray | None = None) -> np.ndarray:
         """At lines' points, the signed darkness integrated across the middle of their bands (mm of black)
         above the paper at the bands' edges: no floor, and a tint's or a shadow's darkness, the same across
-        the band (a tone fitted a little off on a zone's colour), counts as none."""
-        samples = points.across(cv2.remap(self.relative, points.mx, points.my, cv2.INTER_LINEAR,
-                                          borderMode=cv2.BORDER_CONSTANT, borderValue=0))
+        the band (a tone fitted a little off on a zone's colour), counts as none.  samples: the darkness at
+        the points' samples (points.across's shape); None: the relative darkness's."""
+        if samples is None:
+            samples = points.across(cv2.remap(self.relative, points.mx, points.my, cv2.INTER_LINEAR,
+                                              borderMode=cv2.BORDER_CONSTANT, borderValue=0))
         rows = samples.shape[0]
         edge = FAINT_EDGE
         paper = (samples[:edge].sum(axis=0) + samples[rows - edge:].sum(axis=0)) / (2 * edge)
@@ -519,11 +536,11 @@ class Page:
             self._signed = (plan, self._signed_across(plan.lines, plan.band_of_point))
         return self._signed[1]
 
-    def faint_level(self, plan: "Plan") -> float | None:
-        """The signed integral across a line's band from which a point of a plain-threshold line is penciled
-        on this photo (FAINT_Z of its paper's noise, at least FAINT_LEAST), or None: too few plain points to
-        measure the noise, or a paper so noisy the level reaches LINE_PER_MM.  Kept for the page."""
-        cached = self._faint
+    def line_noise(self, plan: "Plan") -> float | None:
+        """The level FAINT_Z sigmas above the paper of the signed integral across a line's band (the paper's
+        mean and sigma measured on the plan's points the print leaves plain, from the distribution's lower
+        side), or None: too few plain points to measure it.  Kept for the page."""
+        cached = self._noise
         if cached is not None and (cached[1] is not None or cached[0] is plan):
             return cached[1]            # the page's noise, measured on the first plan that could
         level = None
@@ -534,11 +551,51 @@ class Page:
             # sigmas): pencil only darkens, so however many of the points are penciled it stays paper
             one, two = np.percentile(signed, (15.87, 2.28))
             sigma = float(one - two)
-            level = max(FAINT_LEAST, float(one) + sigma + FAINT_Z * sigma)
-            if level >= LINE_PER_MM:
-                level = None
-        self._faint = (plan, level)
+            level = float(one) + sigma + FAINT_Z * sigma
+        self._noise = (plan, level)
         return level
+
+    def faint_level(self, plan: "Plan") -> float | None:
+        """The signed integral across a line's band from which a point of a plain-threshold line is penciled
+        on this photo (line_noise, at least FAINT_LEAST), or None: the noise unknown, or a paper so noisy the
+        level reaches LINE_PER_MM."""
+        noise = self.line_noise(plan)
+        if noise is None or max(FAINT_LEAST, noise) >= LINE_PER_MM:
+            return None
+        return max(FAINT_LEAST, noise)
+
+    def wall_ink(self, plan: "Plan") -> np.ndarray:
+        """Per point of the plan's lines with their own threshold (plan.own_of): penciled by its ink over the
+        print (WALL_INK): what the photo takes away from the expected print, integrated across the band's
+        middle above the paper at its edges, at least the line's threshold, where the photo's noise is below
+        that (line_noise); else none."""
+        thr = plan.thr_of_point[plan.own_of]
+        noise = self.line_noise(plan)
+        if noise is None:
+            return np.zeros(len(plan.own_of), bool)
+        pts = plan.own_lines
+        expected, refl, vis = (pts.across(cv2.remap(m, pts.mx, pts.my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                                                    borderValue=0)) for m in (self.expected, self.reflectance,
+                                                                              self.visible))
+        loss = (expected - refl) / np.maximum(expected, 0.3) * (vis > 0.5)
+        signed = self._signed_across(pts, plan.band_of_point[plan.own_of], loss)
+        self._wall_ink = (plan, signed)
+        return (signed >= thr) & (thr >= noise)
+
+    def wall_ink_level(self, plan: "Plan") -> np.ndarray | None:
+        """Per line with its own threshold (plan.own_index's order), the ink over the print (wall_ink's
+        integral) that the share of its points it reads marked from reaches (its median at LINE_MARKED), or
+        None: not measured on this page (WALL_INK off, the photo's noise unknown or above the threshold)."""
+        kept = self._wall_ink
+        if kept is None or kept[0] is not plan:
+            return None
+        signed, out = kept[1], []
+        start = 0
+        for i, n in zip(plan.own_index.tolist(), plan.own_spans.tolist()):
+            share = plan.regions[i].shape.share
+            out.append(float(np.quantile(signed[start:start + n], 1.0 - (share if share is not None else LINE_MARKED))))
+            start += n
+        return np.array(out)
 
     def faint_spots(self, size: int) -> tuple[np.ndarray, float | None]:
         """(every spot's contrast: its mean signed darkness over size x size pixels less the paper's in the
@@ -698,6 +755,8 @@ class Plan:
             return (r0, max(r0, r1), c0, max(c0, c1))
 
         xs, ys, spans, bands, thrs, faints = [], [], [], [], [], []
+        own_xs, own_ys, own_of = [], [], []         # lines with their own threshold: their points, their indices
+        own_index = []                              # ... and the regions they are
         rect_pix, rect_sizes, rect_index, line_index = [], [], [], []
         local_pix, local_index = [], []             # areas measured against the paper around them
         twin_pix, twin_index = [], []               # shapes read with their twin (the lesser of the two)
@@ -782,6 +841,11 @@ class Plan:
                 bands.append(np.full(n, band, np.float32))
                 thrs.append(np.full(n, g.black if g.black is not None else LINE_PER_MM, np.float32))
                 faints.append(np.full(n, g.black is None))
+                if g.black is not None:     # its own threshold: read by its ink over the print too (WALL_INK)
+                    own_xs.append(xs[-1])
+                    own_ys.append(ys[-1])
+                    own_of.append(np.arange(n_points - n, n_points))
+                    own_index.append(i)
                 line_index.append(i)
             else:
                 cx, cy, rad = g.cx, g.cy, g.r
@@ -835,6 +899,11 @@ class Plan:
         self.twin_of = np.concatenate(twin_of) if twin_of else np.zeros(0, np.int64)
         self.as_printed_of = np.concatenate(as_printed_of) if as_printed_of else np.zeros(0, np.int64)
         self.ridge_of = np.concatenate(ridge_of) if ridge_of else np.zeros(0, np.int64)
+        self.own_of = np.concatenate(own_of) if own_of else np.zeros(0, np.int64)
+        self.own_index = np.array(own_index, dtype=np.int64)
+        self.own_spans = np.array([len(a) for a in own_of], dtype=np.int64)
+        if own_of:
+            self.own_lines = Points(np.hstack(own_xs) * kx - 0.5, np.hstack(own_ys) * ky - 0.5)
         self._as_printed = None                     # (the print's visibility, those points seen in it)
         if twin_of:
             self.twins = Points(np.hstack(twin_xs) * kx - 0.5, np.hstack(twin_ys) * ky - 0.5)
@@ -976,7 +1045,32 @@ def classify(region: Region, score: float, visible: float = 1.0) -> RegionReadin
 def read_regions(page: Page, plan: Plan) -> dict[str, RegionReading]:
     """Every region of the plan read on the page, decided all at once."""
     score, seen = page.measure(plan)
-    return _decided(plan.regions, score, seen, plan, page)
+    readings = _decided(plan.regions, score, seen, plan, page)
+    if WALL_INK and len(plan.own_index):
+        _doubt_walls(readings, page, plan)
+    return readings
+
+
+def _doubt_walls(readings: dict[str, RegionReading], page: Page, plan: Plan) -> None:
+    """A wall read empty whose ink over the print (Page.wall_ink_level) is within half a margin of its threshold
+    is not sure: its confidence is that distance in margins (as a box's, a dot's or a fill's: half its
+    threshold), where that is less.  A light stroke on the edge and a rubbed-out one's residue differ by their
+    ink; a wall that nearly has a stroke's is said to be unsure, not read empty with confidence."""
+    levels = page.wall_ink_level(plan)
+    if levels is None:
+        return
+    for i, level in zip(plan.own_index.tolist(), levels.tolist()):
+        region = plan.regions[i]
+        reading = readings[region.id]
+        if reading.marked or reading.unreadable:
+            continue
+        g = region.shape
+        if not isinstance(g, LineShape) or g.black is None:
+            continue
+        thr = g.black
+        confidence = round(max(0.0, (thr - level) / (0.5 * thr)), 3)
+        if confidence < reading.confidence:
+            readings[region.id] = RegionReading(region, reading.value, confidence, reading.score, reading.visible)
 
 
 # readings' features as they are decided (ids, group, marked, distance, seen, unread), for the calibrated
