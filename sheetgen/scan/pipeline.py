@@ -62,7 +62,7 @@ class ScanResult:
 
     def _any_unsure(self) -> bool:
         """unsure() is not empty (asked for each verdict: not sorted for it)."""
-        return any(r.uncertain and not r.unreadable for r in self.readings.values())
+        return any(_unsure(r) for r in self.readings.values())
 
     @property
     def verdict(self) -> str:
@@ -77,7 +77,12 @@ class ScanResult:
 
     def unsure(self) -> list[RegionReading]:
         """The uncertain regions the photo could have shown (not those the print hides on every photo)."""
-        return [r for r in self.uncertain() if not r.unreadable]
+        return [r for r in self.uncertain() if _unsure(r)]
+
+
+def _unsure(reading: RegionReading) -> bool:
+    """Uncertain where the photo could have shown a mark: what ScanResult.unsure lists."""
+    return reading.uncertain and not reading.unreadable
 
 
 # the sheet known by its QR code's modules matched against the codes of the sheets it could be
