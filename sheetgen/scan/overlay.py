@@ -71,9 +71,15 @@ def _percentile_u8(channel: np.ndarray, q: float) -> float:
     return lo + (hi - lo) * (at - np.floor(at))
 
 
+# the overlay's PNG is stored, not deflated: the rectified photo's grain leaves zlib little to take
+# (its fastest level: 2.2 MB of 4.7 MB at A4, for about 100 ms of CPU a photo, as much as reading
+# the photo's regions); stored with no row filter it takes about 12 ms, the same pixels, 4.7 MB
+PNG_PARAMS = [cv2.IMWRITE_PNG_COMPRESSION, 0, cv2.IMWRITE_PNG_FILTER, cv2.IMWRITE_PNG_FILTER_NONE]
+
+
 def overlay_png(result) -> bytes:
     """The overlay as a PNG file's bytes."""
-    ok, data = cv2.imencode(".png", overlay_image(result))
+    ok, data = cv2.imencode(".png", overlay_image(result), PNG_PARAMS)
     return data.tobytes()
 
 
