@@ -177,3 +177,29 @@ def test_the_docs_state_the_photo_limits_the_code_enforces():
     section = (Path(__file__).resolve().parent.parent / "docs" / "limits.md").read_text(encoding="utf-8")
     assert f"past {MAX_PHOTO_PIXELS // 1_000_000} MP naming its size" in section
     assert f"A side past {MAX_PHOTO_SIDE:,} pixels" in section
+
+
+def test_the_region_lines_written_directly_are_pyyamls_text():
+    """report._region_lines writes floats, ints, ids and flags as PyYAML's safe dumper does (or
+    gives up, and PyYAML writes them): exponents without a point, ids PyYAML would quote, again
+    with the ids already seen (they are kept from one photo to the next)."""
+    import yaml
+
+    from sheetgen.scan.report import _region_lines
+    regions = [{"id": "wall-B3-E", "role": "wall", "reading": "marked", "confidence": 0.1 + 0.2},
+               {"id": "d-7", "role": "dot", "reading": "empty", "confidence": 1e-05, "hidden": True},
+               {"id": "big", "role": "box", "reading": "crossed", "confidence": 1e16},
+               {"id": "n", "role": "dot", "reading": "empty", "confidence": 0},
+               {"id": "one", "role": "dot", "reading": "empty", "confidence": 1.0, "by": "person"}]
+
+    def pyyaml(rows):
+        return yaml.safe_dump({"regions": rows}, sort_keys=False, allow_unicode=True, width=120,
+                              default_flow_style=None)
+    for _ in range(2):
+        assert "regions:\n" + "".join(_region_lines(regions)) == pyyaml(regions)
+    for quoted in ("yes", "1.5", "null", "a  b", "caf\u00e9", "x:"):
+        rows = [{"id": quoted, "role": "dot", "reading": "empty", "confidence": 0.5}]
+        lines = _region_lines(rows)
+        assert lines is None or "regions:\n" + "".join(lines) == pyyaml(rows)
+    assert _region_lines([{"id": "x", "reading": False}]) is None
+    assert _region_lines([{"id": "x", "confidence": float("nan")}]) in (None, ["- {id: x, confidence: .nan}\n"])

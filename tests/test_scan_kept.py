@@ -16,7 +16,7 @@ from sheetgen.scan import image as I                                     # noqa:
 from sheetgen.scan import pipeline, sheet as sheets                      # noqa: E402
 from sheetgen.testing.corpus import flat_of, load_recipes, pdftoppm_available   # noqa: E402
 from sheetgen.scan.contract import LINE                                     # noqa: E402
-from sheetgen.scan.overlay import EMPTY, MARKED, _percentile_u8, overlay_image   # noqa: E402
+from sheetgen.scan.overlay import EMPTY, MARKED, _percentile_u8, overlay_image, overlay_png   # noqa: E402
 from sheetgen.scan.pipeline import scan_photo                            # noqa: E402
 from sheetgen.scan.sheet import Kept                                     # noqa: E402
 
@@ -153,9 +153,10 @@ def test_the_overlay_outlines_every_region_in_the_colour_of_its_reading(flats):
     assert hits >= 0.9 * len(marked)
     hits = sum(tuple(EMPTY) in outline_colours(r) or tuple(MARKED) in outline_colours(r) for r in empty)
     assert hits >= 0.9 * len(empty)
-    # and it is written as a PNG that reads back the same
-    ok, data = cv2.imencode(".png", overlay)
-    assert ok and (cv2.imdecode(data, cv2.IMREAD_COLOR) == overlay).all()
+    # and it is written as a PNG that reads back the same (stored, not deflated: overlay.PNG_PARAMS)
+    data = overlay_png(result)
+    assert data.startswith(b"\x89PNG")
+    assert (cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) == overlay).all()
 
 
 def test_the_overlay_rectifies_the_colour_photo_as_the_grey_one(flats):

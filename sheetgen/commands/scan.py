@@ -96,10 +96,10 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
     shown_json = 0
     worst, errors = 0, []
 
-    def said(result, written) -> None:
+    def said(result, written, data) -> None:
         nonlocal shown_json
         if fmt == "json":
-            _echo_json(_as_data(result), shown_json, many)
+            _echo_json(data, shown_json, many)
             shown_json += 1
         else:
             from ..scan.report import text
@@ -115,7 +115,7 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
         nonlocal pending
         if pending is not None:
             done, pending = pending, None
-            said(done[0], done[1].result())        # a failed write raises here, as it would have in line
+            said(done[0], done[2].result(), done[1])   # a failed write raises here, as it would have in line
     try:
         if jobs > 1:
             for photo, name, done in _in_workers(jobs, photos, names, sheet_ref, options, log, record_label, out):
@@ -146,7 +146,8 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
                 continue
             finish_pending()
             # said once written and let go: nothing of a photo stays for the next (memory stays flat)
-            pending = (result, writer.submit(_write_outputs, result, out, name))
+            data = _as_data(result)     # once, for the YAML and the JSON
+            pending = (result, data, writer.submit(_write_outputs, result, out, name, data=data))
             worst = worse(worst, result.exit_code)
             del result
         finish_pending()
@@ -189,8 +190,9 @@ def _scan_one(photo, name, sheet_ref, options, log, record_label, out) -> dict:
         result = _read_checked(photo, sheet_ref, options, log, record_label)
     except SheetgenError as exc:
         return _problems(exc)
-    written = _write_outputs(result, out, name)
-    return {"text": text(result), "data": _as_data(result), "written": written, "exit_code": result.exit_code}
+    data = _as_data(result)             # once, for the YAML and the JSON
+    written = _write_outputs(result, out, name, data=data)
+    return {"text": text(result), "data": data, "written": written, "exit_code": result.exit_code}
 
 
 def _in_workers(jobs, photos, names, sheet_ref, options, log, record_label, out):
@@ -274,9 +276,10 @@ def _review(result, written, log, record_label, host, port, fmt) -> None:
         click.echo(f"  {n} correction{'s' if n != 1 else ''}{confirmations} by a person, saved in {written[0]}")
 
 
-def _write_outputs(result, out, name: str, keep_images: bool = False):
+def _write_outputs(result, out, name: str, keep_images: bool = False, data: dict | None = None):
     """NAME.sheetscan.yaml and NAME.overlay.png in OUT, one set: both or neither (see atomic);
-    then the result lets go of its images (the big part of it), unless KEEP_IMAGES (--review)."""
+    then the result lets go of its images (the big part of it), unless KEEP_IMAGES (--review).
+    DATA: the result's as_data() when the caller has it already."""
     from ..atomic import Staging
     from ..scan.overlay import overlay_png
     from ..scan.report import sheetscan_yaml
@@ -285,7 +288,7 @@ def _write_outputs(result, out, name: str, keep_images: bool = False):
     if not keep_images:
         result.page = result.gray = result.colour = None
     with Staging() as staging:
-        staging.add(targets[0]).write_text(sheetscan_yaml(result), encoding="utf-8")
+        staging.add(targets[0]).write_text(sheetscan_yaml(result, data), encoding="utf-8")
         staging.add(targets[1]).write_bytes(overlay)
     return targets
 

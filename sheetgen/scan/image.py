@@ -1022,7 +1022,8 @@ def grid_darkness(src: np.ndarray, found, box: tuple, origin: tuple, k: float, n
     return t, 1.0 - seen / np.maximum(paper, 1.0)
 
 
-def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1, reach: float | None = None) -> str | None:
+def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1, reach: float | None = None,
+                 failed: set | None = None) -> str | None:
     """The QR code read module by module where the sheet drew it, for codes too small or soft
     for a detector to find (a module is 1.3 to 2 pixels in a 2 MP photo).
 
@@ -1036,7 +1037,8 @@ def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1, reach: f
     wrong).  Blur a little more and less than measured is tried when that fails.  None when
     no code's finders are where the sheet put them, '' when they are but it cannot be read.
     reach: how far (mm) from where the homography puts them the finders are looked for; None:
-    qr_reach's first."""
+    qr_reach's first.  failed: the modules (as bytes) already given to the decoder in vain, skipped
+    (the decoder would say the same), and those that fail here added."""
     w, h = loc.size
     qx, qy, qs, _ = SM.qr_box(w, h)
     k = 10.0
@@ -1049,6 +1051,8 @@ def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1, reach: f
         found = finders_found(src, (qx, qy, qs), origin, k, n, blur_mm, reach)
         if found and min(f[2] for f in found) >= 0.4:
             candidates.append((min(f[2] for f in found), n, found))
+    if failed is None:
+        failed = set()
     for _, n, found in sorted(candidates, reverse=True):
         m = qs / n
         t, darkness = grid_darkness(src, found, (qx, qy, qs), origin, k, n)
@@ -1059,9 +1063,13 @@ def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1, reach: f
                 P = np.linalg.solve(F.T @ F + ridge * np.eye(n), F.T)
                 modules = P @ darkness @ P.T
                 level = (np.median(modules[known & dark]) + np.median(modules[known & ~dark])) / 2
-                text = _decode_bits(modules > level)
+                bits = modules > level
+                if bits.tobytes() in failed:
+                    continue
+                text = _decode_bits(bits)
                 if text:
                     return text
+                failed.add(bits.tobytes())
     return "" if candidates else None
 
 
@@ -1081,8 +1089,9 @@ def read_qr(gray: np.ndarray, loc: Location, blur_mm: float = 0.1) -> str | None
     """The QR code's text, or None: read module by module where the sheet drew it
     (read_qr_grid), its finders looked for near and then farther (qr_reach); when that reads
     nothing, its square warped at 16 px a mm is given to OpenCV's detector, which searches for it."""
+    failed: set = set()         # a spread, ridge or reach that changes no module: not decoded again
     for reach in qr_reach(loc):
-        text = read_qr_grid(gray, loc, blur_mm, reach)
+        text = read_qr_grid(gray, loc, blur_mm, reach, failed)
         if text:
             return text
     crop, _ = qr_crop(gray, loc, 16.0, SM.QUIET + 1.5)

@@ -589,13 +589,12 @@ class Page:
         kept = self._wall_ink
         if kept is None or kept[0] is not plan:
             return None
-        signed, out = kept[1], []
-        start = 0
-        for i, n in zip(plan.own_index.tolist(), plan.own_spans.tolist()):
+        signed = kept[1]
+        q = []
+        for i in plan.own_index.tolist():
             share = plan.regions[i].shape.share
-            out.append(float(np.quantile(signed[start:start + n], 1.0 - (share if share is not None else LINE_MARKED))))
-            start += n
-        return np.array(out)
+            q.append(1.0 - (share if share is not None else LINE_MARKED))
+        return _quantiles_of_spans(signed, plan.own_spans, np.array(q, dtype=np.float64))
 
     def faint_spots(self, size: int) -> tuple[np.ndarray, float | None]:
         """(every spot's contrast: its mean signed darkness over size x size pixels less the paper's in the
@@ -1040,6 +1039,36 @@ def classify(region: Region, score: float, visible: float = 1.0) -> RegionReadin
     confidence for a plan of that one region (its measure given)."""
     return _decided([region], np.array([score], dtype=np.float64), np.array([visible], dtype=np.float64),
                     plan=None)[region.id]
+
+
+def _quantiles_of_spans(values: np.ndarray, spans: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """np.quantile(part, q[k]) of each consecutive part of VALUES (spans[k] long), the same floats as
+    numpy's linear method gives, all parts sorted at once instead of one call a part."""
+    values = np.asarray(values, dtype=np.float64)
+    spans = np.asarray(spans, dtype=np.int64)
+    if len(spans) == 0:
+        return np.zeros(0)
+    if (spans <= 0).any() or spans.sum() != len(values):
+        return np.array([float(np.quantile(part, t)) for part, t in
+                         zip(np.split(values, np.cumsum(spans)[:-1]), q.tolist())])
+    starts = np.cumsum(spans) - spans
+    part = np.repeat(np.arange(len(spans)), spans)
+    ordered = values[np.lexsort((values, part))]            # each part ascending, NaN last (as numpy)
+    # numpy's _quantile: the virtual index (n - 1) q, its floor and the next rank (both the last past
+    # n - 1), gamma the fraction, and _lerp: a + (b - a) t, or b - (b - a)(1 - t) from t = 0.5
+    virtual = (spans - 1) * q
+    previous = np.floor(virtual)
+    following = previous + 1
+    last = virtual >= spans - 1
+    previous[last] = spans[last] - 1
+    following[last] = spans[last] - 1
+    gamma = virtual - np.floor(virtual)
+    a = ordered[starts + previous.astype(np.int64)]
+    b = ordered[starts + following.astype(np.int64)]
+    diff = b - a
+    out = np.where(gamma >= 0.5, b - diff * (1 - gamma), a + diff * gamma)
+    out[np.isnan(ordered[starts + spans - 1])] = np.nan
+    return out
 
 
 def read_regions(page: Page, plan: Plan) -> dict[str, RegionReading]:

@@ -63,9 +63,11 @@ def as_data(result) -> dict:
     return out
 
 
-def sheetscan_yaml(result) -> str:
+def sheetscan_yaml(result, data: dict | None = None) -> str:
+    """The sheetscan file's text; DATA: as_data(result) when the caller has it already."""
     import yaml
-    data = as_data(result)
+    if data is None:
+        data = as_data(result)
     head = (f"# sheetgen scan of {result.photo}: {len(data['regions'])} regions read, "
             f"{len(data['uncertain'])} uncertain (confidence below {UNCERTAIN}), listed first"
             + (f"; {len(data['corrections'])} corrected by a person" if data.get("corrections") else "")
@@ -87,6 +89,7 @@ def as_json(data: dict) -> str:
     """json.dumps(data, indent=2), the same text: the regions (thousands of small mappings, most of
     the time json's indenting encoder, written in Python, takes) formatted directly."""
     import json
+    from math import isfinite
     regions = data.get("regions")
     if not isinstance(regions, list) or not regions:
         return json.dumps(data, indent=2)
@@ -118,6 +121,8 @@ def as_json(data: dict) -> str:
                 head = heads[k] = f"      {quote(k)}: "
             if type(v) is str:
                 parts.append(head + quote(v))
+            elif type(v) is float and isfinite(v):
+                parts.append(head + repr(v))            # json writes a finite float by float.__repr__
             elif v is None or isinstance(v, (str, int, float)):
                 parts.append(head + scalar(v))
             else:
@@ -127,40 +132,66 @@ def as_json(data: dict) -> str:
 
 
 _PLAIN = re.compile(r"[A-Za-z](?:[A-Za-z0-9_. -]*[A-Za-z0-9_.])?")
+# a string -> itself when PyYAML writes it plain (unquoted), else None: a sheet's region ids come
+# again with each of its photos (emptied when it grows past _PLAIN_KEPT strings)
+_plain_text: dict[str, str | None] = {}
+_PLAIN_KEPT = 200_000
+
+
+def _plain(value: str) -> str | None:
+    """VALUE as PyYAML writes it in a flow mapping when that is plain, else None."""
+    hit = _plain_text.get(value, "")
+    if hit != "":
+        return hit
+    import yaml
+    plain = bool(_PLAIN.fullmatch(value)) and "  " not in value and yaml.resolver.Resolver().resolve(
+        yaml.ScalarNode, value, (True, False)) == "tag:yaml.org,2002:str"
+    if len(_plain_text) >= _PLAIN_KEPT:
+        _plain_text.clear()
+    _plain_text[value] = value if plain else None
+    return _plain_text[value]
 
 
 def _region_lines(regions: list[dict]) -> list[str] | None:
     """The regions as PyYAML writes them (one flow mapping a line), written directly: thousands
     of small mappings cost PyYAML seconds.  None when a value is not one this writes as YAML
     would (then PyYAML writes them all)."""
+    import math
+
     import yaml
-    resolver = yaml.resolver.Resolver()
     representer = yaml.representer.SafeRepresenter()
-    text: dict = {}
+    numbers: dict = {}
+    heads: dict = {}            # a key -> "key: ", or None when PyYAML would not write it plain
 
     def scalar(value) -> str | None:
-        key = (type(value), value)
-        if key not in text:
-            if isinstance(value, bool) or value is None:
-                text[key] = None
-            elif isinstance(value, str):
-                plain = _PLAIN.fullmatch(value) and "  " not in value and \
-                    resolver.resolve(yaml.ScalarNode, value, (True, False)) == "tag:yaml.org,2002:str"
-                text[key] = value if plain else None
-            elif isinstance(value, (int, float)):
-                node = representer.represent_data(value)
-                text[key] = node.value
-            else:
-                text[key] = None
-        return text[key]
+        kind = type(value)
+        if kind is str:
+            return _plain(value)
+        if kind is float and math.isfinite(value):
+            # SafeRepresenter.represent_float: repr, lower case, ".0" put before an exponent
+            # without a decimal point (1e-05 -> 1.0e-05): the common case is repr itself
+            text = repr(value)
+            if "e" not in text and "n" not in text:
+                return text
+        if kind is bool or value is None:
+            return "true" if value is True else None
+        if kind in (int, float):
+            key = (kind, value)
+            if key not in numbers:
+                numbers[key] = representer.represent_data(value).value
+            return numbers[key]
+        return None
     out = []
     for region in regions:
         parts = []
         for k, v in region.items():
-            v = "true" if v is True else scalar(v)
-            if v is None or not _PLAIN.fullmatch(k):
+            head = heads.get(k, "")
+            if head == "":
+                head = heads[k] = f"{k}: " if isinstance(k, str) and _PLAIN.fullmatch(k) else None
+            text = scalar(v)
+            if text is None or head is None:
                 return None
-            parts.append(f"{k}: {v}")
+            parts.append(head + text)
         line = "- {" + ", ".join(parts) + "}\n"
         if len(line) > 110:             # PyYAML would fold it at width 120
             return None
