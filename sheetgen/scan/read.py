@@ -998,32 +998,22 @@ def classify(region: Region, score: float, visible: float = 1.0) -> RegionReadin
 def read_regions(page: Page, plan: Plan) -> dict[str, RegionReading]:
     """Every region of the plan read on the page, decided all at once."""
     score, seen = page.measure(plan)
-    readings = _decided(plan.regions, score, seen, plan, page)
-    if WALL_INK and len(plan.own_index):
-        _doubt_walls(readings, page, plan)
-    return readings
+    return _decided(plan.regions, score, seen, plan, page)
 
 
-def _doubt_walls(readings: dict[str, RegionReading], page: Page, plan: Plan) -> None:
+def _doubt_walls(conf: np.ndarray, code: np.ndarray, unread: np.ndarray, page: Page, plan: Plan) -> None:
     """A wall read empty whose ink over the print (Page.wall_ink_level) is within half a margin of its threshold
-    is not sure: its confidence is that distance in margins (as a box's, a dot's or a fill's: half its
-    threshold), where that is less.  A light stroke on the edge and a rubbed-out one's residue differ by their
-    ink; a wall that nearly has a stroke's is said to be unsure, not read empty with confidence."""
+    is not sure: its confidence (conf, in place) is that distance in margins (as a box's, a dot's or a fill's:
+    half its threshold), where that is less.  A light stroke on the edge and a rubbed-out one's residue differ
+    by their ink; a wall that nearly has a stroke's is said to be unsure, not read empty with confidence."""
     levels = page.wall_ink_level(plan)
     if levels is None:
         return
-    for i, level in zip(plan.own_index.tolist(), levels.tolist()):
-        region = plan.regions[i]
-        reading = readings[region.id]
-        if reading.marked or reading.unreadable:
-            continue
-        g = region.shape
-        if not isinstance(g, LineShape) or g.black is None:
-            continue
-        thr = g.black
-        confidence = round(max(0.0, (thr - level) / (0.5 * thr)), 3)
-        if confidence < reading.confidence:
-            readings[region.id] = RegionReading(region, reading.value, confidence, reading.score, reading.visible)
+    i = plan.own_index
+    black = np.array([plan.regions[j].shape.black for j in i.tolist()], dtype=np.float64)
+    doubt = np.round(np.maximum(0.0, (black - levels) / (0.5 * black)), 3)
+    empty = (code[i] == 0) & ~unread[i]
+    conf[i] = np.where(empty, np.minimum(conf[i], doubt), conf[i])
 
 
 # readings' features as they are decided (ids, group, marked, distance, seen, unread), for the calibrated
@@ -1073,6 +1063,8 @@ def _decided(regions: list[Region], score: np.ndarray, seen: np.ndarray, plan: P
     # was measured against it leaving each family out and told no more legal sheets "consistent" without
     # telling more misread ones so: docs/scanning.md)
     conf = np.round(np.minimum(1.0, distance), 3)
+    if plan is not None and page is not None and WALL_INK and len(plan.own_index):
+        _doubt_walls(conf, code, unread, page, plan)
     conf[unread] = 0.0
     if recording is not None:
         recording.append(([r.id for r in regions], group, code != 0, distance, seen, unread))
