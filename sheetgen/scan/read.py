@@ -77,15 +77,6 @@ CENTRE_PRINTED = 0.1        # the print's own centre band this much darker than 
 # more than RIDGE_ABOVE (the samples' noise floor) above the lightest sample between it and each edge
 RIDGE_READ = True           # False: a line's points counted by their darkness across alone, as before
 RIDGE_ABOVE = LINE_NOISE_FLOOR
-# a FILL read by its coverage (a shape blacked out is dark nearly throughout; a wide stroke running by or
-# through it darkens its mean but covers only a band of it): a pixel is covered where it is at least
-# FILL_COVER_LEVEL of the shape's own darkest (with its twin's: the ink's level there; half of it, as a
-# stroke's width is taken at half its darkness), and the mean is scaled down by the covered share under
-# FILL_COVERED (the lesser of the shape's and its twin's), the share a blacked-out shape keeps but for
-# its blurred outline.  Off (measured: docs/scanning.md, 2026-12-07)
-FILL_COVERAGE = False       # True: a FILL's mean scaled by its covered share; False: its mean alone
-FILL_COVER_LEVEL = 0.5
-FILL_COVERED = 0.75
 # a faint line (a hard pencil pressed lightly): a thin line's point is penciled, besides by LINE_PER_MM, where
 # the signed darkness integrated across its band's middle above the paper at its edges (no per-sample floor:
 # the sum averages the noise out, and a faint, blurred stroke keeps all of its ink; the paper beside it, not
@@ -402,29 +393,6 @@ class Page:
                          borderValue=0)
         return np.clip(vals - LINE_NOISE_FLOOR, 0.0, 1.0, out=vals)
 
-    def _fill_covered(self, plan: "Plan") -> np.ndarray:
-        """Per FILL (plan.fill_index), the lesser of its own and its twin's share of pixels (where a pencil
-        would show) at least FILL_COVER_LEVEL of the darkest of either (1: a shape with nothing to read)."""
-        shares = []
-        d = self.dark.ravel()
-        v = self.visible.ravel() > 0.5
-        peaks = []
-        for pixels, starts, empty in plan.fill_groups:
-            dp = np.where(v[pixels], d[pixels], 0.0)
-            peak = np.maximum.reduceat(dp, starts)
-            peak[empty] = 0.0
-            peaks.append(peak)
-        level = FILL_COVER_LEVEL * np.maximum.reduce(peaks)
-        for (pixels, starts, empty), sizes in zip(plan.fill_groups, plan.fill_sizes):
-            shown = v[pixels]
-            owner = np.repeat(np.arange(len(sizes)), sizes)
-            covered = shown & (d[pixels] >= level[owner]) & (level[owner] > 0)
-            n_shown = np.add.reduceat(shown.astype(np.int64), starts)
-            n_cov = np.add.reduceat(covered.astype(np.int64), starts)
-            n_shown[empty] = n_cov[empty] = 0
-            shares.append(np.where(n_shown > 0, n_cov / np.maximum(n_shown, 1), 1.0))
-        return np.minimum.reduce(shares)
-
     def measure(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
         """(every region's measure, the share of it where a pencil would show), in plan.regions' order."""
         score = np.zeros(len(plan.regions))
@@ -458,9 +426,6 @@ class Page:
             shown = np.add.reduceat(v, plan.twin_starts)
             total[plan.twin_empty] = shown[plan.twin_empty] = 0.0
             score[plan.twin_index] = np.minimum(score[plan.twin_index], total / np.maximum(shown, 1.0))
-        if FILL_COVERAGE and len(plan.fill_index):
-            # FILLs by their coverage: a stroke through the shape is not the shape blacked out
-            score[plan.fill_index] *= np.minimum(1.0, self._fill_covered(plan) / FILL_COVERED)
         if len(plan.line_index):
             # every line's band sampled in one remap: darkness across (mm of black) at each point along
             # (a line's band averages the noise of its nine samples across: a lower floor than a
@@ -762,7 +727,6 @@ class Plan:
         twin_xs, twin_ys, twin_of = [], [], []      # lines read with their twin: its points, the main points'
         as_printed_of = []                          # the points of lines seen as printed (LINE's as_printed)
         ridge_of = []                               # the points of lines read by their ridge (LINE's ridge)
-        fill_index, fill_main, fill_twin = [], [], []   # FILLs, for their coverage: their pixels, their twin's
         n_points = 0
         stroke_index, band_pix, off_pix, window_pix = [], [], [], []     # boxes read by a cross's strokes
         dots: dict = {}
@@ -803,10 +767,6 @@ class Plan:
                     q0, q1, p0, p1 = px_rect(x + g.dx, y + g.dy, x + w + g.dx, y + h + g.dy)
                     twin_pix.append((np.arange(q0, q1)[:, None] * cols + np.arange(p0, p1)[None, :]).ravel())
                     twin_index.append(i)
-                if isinstance(g, FillShape):
-                    fill_index.append(i)
-                    fill_main.append(pix)
-                    fill_twin.append(twin_pix[-1] if (g.dx or g.dy) else pix)
             elif isinstance(g, LineShape):
                 x1, y1, x2, y2, band = g.x1, g.y1, g.x2, g.y2, g.band
                 length = float(np.hypot(x2 - x1, y2 - y1))
@@ -866,13 +826,6 @@ class Plan:
             self.local_pixels, self.local_starts, self.local_empty, sizes = _gathered(local_pix)
             self.local_sizes = np.maximum(sizes, 1).astype(np.float64)
         self.twin_index = np.array(twin_index, dtype=np.int64)
-        # FILLs read by coverage: the pixels of each and of its twin (itself where it has none), gathered
-        self.fill_index = np.array(fill_index, dtype=np.int64)
-        self.fill_groups, self.fill_sizes = [], []
-        for group in (fill_main, fill_twin) if fill_index else ():
-            pixels, starts, empty, sizes = _gathered(group)
-            self.fill_groups.append((pixels, starts, empty))
-            self.fill_sizes.append(sizes)
         if twin_index:
             self.twin_pixels, self.twin_starts, self.twin_empty, _ = _gathered(twin_pix)
         self.stroke_index = np.array(stroke_index, dtype=np.int64)
@@ -1074,32 +1027,22 @@ def _quantiles_of_spans(values: np.ndarray, spans: np.ndarray, q: np.ndarray) ->
 def read_regions(page: Page, plan: Plan) -> dict[str, RegionReading]:
     """Every region of the plan read on the page, decided all at once."""
     score, seen = page.measure(plan)
-    readings = _decided(plan.regions, score, seen, plan, page)
-    if WALL_INK and len(plan.own_index):
-        _doubt_walls(readings, page, plan)
-    return readings
+    return _decided(plan.regions, score, seen, plan, page)
 
 
-def _doubt_walls(readings: dict[str, RegionReading], page: Page, plan: Plan) -> None:
+def _doubt_walls(conf: np.ndarray, code: np.ndarray, unread: np.ndarray, page: Page, plan: Plan) -> None:
     """A wall read empty whose ink over the print (Page.wall_ink_level) is within half a margin of its threshold
-    is not sure: its confidence is that distance in margins (as a box's, a dot's or a fill's: half its
-    threshold), where that is less.  A light stroke on the edge and a rubbed-out one's residue differ by their
-    ink; a wall that nearly has a stroke's is said to be unsure, not read empty with confidence."""
+    is not sure: its confidence (conf, in place) is that distance in margins (as a box's, a dot's or a fill's:
+    half its threshold), where that is less.  A light stroke on the edge and a rubbed-out one's residue differ
+    by their ink; a wall that nearly has a stroke's is said to be unsure, not read empty with confidence."""
     levels = page.wall_ink_level(plan)
     if levels is None:
         return
-    for i, level in zip(plan.own_index.tolist(), levels.tolist()):
-        region = plan.regions[i]
-        reading = readings[region.id]
-        if reading.marked or reading.unreadable:
-            continue
-        g = region.shape
-        if not isinstance(g, LineShape) or g.black is None:
-            continue
-        thr = g.black
-        confidence = round(max(0.0, (thr - level) / (0.5 * thr)), 3)
-        if confidence < reading.confidence:
-            readings[region.id] = RegionReading(region, reading.value, confidence, reading.score, reading.visible)
+    i = plan.own_index
+    black = np.array([plan.regions[j].shape.black for j in i.tolist()], dtype=np.float64)
+    doubt = np.round(np.maximum(0.0, (black - levels) / (0.5 * black)), 3)
+    empty = (code[i] == 0) & ~unread[i]
+    conf[i] = np.where(empty, np.minimum(conf[i], doubt), conf[i])
 
 
 # readings' features as they are decided (ids, group, marked, distance, seen, unread), for the calibrated
@@ -1149,6 +1092,8 @@ def _decided(regions: list[Region], score: np.ndarray, seen: np.ndarray, plan: P
     # was measured against it leaving each family out and told no more legal sheets "consistent" without
     # telling more misread ones so: docs/scanning.md)
     conf = np.round(np.minimum(1.0, distance), 3)
+    if plan is not None and page is not None and WALL_INK and len(plan.own_index):
+        _doubt_walls(conf, code, unread, page, plan)
     conf[unread] = 0.0
     if recording is not None:
         recording.append(([r.id for r in regions], group, code != 0, distance, seen, unread))
