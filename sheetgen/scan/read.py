@@ -131,6 +131,19 @@ FAINT_DOT_RING = 3          # the ring's outer side, in spots
 # but a third as dark; it stays under.  Read only on a photo whose paper's noise (Page.line_noise) puts that
 # threshold FAINT_Z sigmas above it.  A wall read empty whose ink nearly reaches it is unsure (_doubt_walls).
 WALL_INK = True             # with the faint rule
+# a FILL's ink over the print (a shape blacked out: a used arrow, a fury box, an explored door's box): its mean
+# darkness is measured below the darkest print within TOLERANCE less NOISE_FLOOR, so a light pencil's fill over
+# a printed outline keeps less than FILL_MARKED of what it adds.  A FILL is also read by what the photo takes
+# away from the expected print itself (no erosion, no floor), its mean over the shape (the lesser of it and its
+# twin), in units of this photo's level: the mean of that ink over a window of the shape's size on plain paper,
+# FAINT_Z sigmas above the paper (measured from the lower side: pencil only darkens), never below
+# FILL_INK_LEAST (a rubbed-out fill's residue, a flat render's noiseless paper).  Its measure is then the
+# shape's threshold times its ink over that level (at the level: just marked, so unsure), where that is more
+# than its mean; a photo whose level reaches the threshold reads by the mean alone.  Only FILLs at the plain
+# FILL_MARKED: a shape with its own threshold (an explored door's thin strips beside a wall, which a heavy wall's
+# stroke reaches into) keeps it, as a line with its own keeps it against the faint rule.
+FILL_INK = True
+FILL_INK_LEAST = 0.12       # of the paper's white; chosen on the tune half (docs/scanning.md, 2026-12-07)
 
 
 class Printed:
@@ -263,6 +276,8 @@ class Page:
         self._wall_ink: tuple | None = None         # (plan, its walls' ink over the print at each point: wall_ink)
         self._signed: tuple | None = None           # (plan, its lines' _signed_across)
         self._faint_spots: dict = {}                # spot size: (contrast, level) (faint_spots)
+        self._ink_over_print: np.ndarray | None = None  # (ink_over_print)
+        self._fill_levels: dict = {}                # a window's (cols, rows): the level a FILL's ink is read from
         self.dark = np.clip(dark - NOISE_FLOOR, 0.0, 1.0)
 
     # -- alignment ------------------------------------------------------------------------------
@@ -458,6 +473,14 @@ class Page:
             shown = np.add.reduceat(v, plan.twin_starts)
             total[plan.twin_empty] = shown[plan.twin_empty] = 0.0
             score[plan.twin_index] = np.minimum(score[plan.twin_index], total / np.maximum(shown, 1.0))
+        if FILL_INK and len(plan.fill_index):
+            # FILLs by their ink over the print, against this photo's own paper and noise
+            thr = plan.threshold[plan.fill_index]
+            ink, level = self.fill_ink(plan)
+            read_so = plan.fill_plain & np.isfinite(level) & (level < thr)
+            score[plan.fill_index] = np.where(read_so, np.maximum(score[plan.fill_index],
+                                                                  thr * ink / np.where(read_so, level, 1.0)),
+                                              score[plan.fill_index])
         if FILL_COVERAGE and len(plan.fill_index):
             # FILLs by their coverage: a stroke through the shape is not the shape blacked out
             score[plan.fill_index] *= np.minimum(1.0, self._fill_covered(plan) / FILL_COVERED)
@@ -622,6 +645,49 @@ class Page:
         self._faint_spots[size] = (contrast, level)
         return contrast, level
 
+    def ink_over_print(self) -> np.ndarray:
+        """What the photo takes away from the expected print, as a share of it, signed (no erosion, no floor),
+        where a pencil would show on the print (0 elsewhere).  Kept for the page."""
+        if self._ink_over_print is None:
+            shows = self.expected >= VISIBLE
+            self._ink_over_print = (self.expected - self.reflectance) / np.maximum(self.expected, 0.3) * shows
+        return self._ink_over_print
+
+    def fill_ink(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
+        """Per FILL (plan.fill_index): (its ink over the print: the mean of ink_over_print over the shape, the
+        lesser of it and its twin; the level it is read from on this photo: fill_level of its window, inf where
+        unknown)."""
+        v = self.ink_over_print().ravel()
+        shows = (self.expected >= VISIBLE).ravel()
+        means = []
+        for pixels, starts, empty in plan.fill_groups:
+            total = np.add.reduceat(v[pixels], starts)
+            shown = np.add.reduceat(shows[pixels].astype(np.int64), starts)
+            mean = total / np.maximum(shown, 1)
+            mean[empty] = 0.0
+            means.append(mean)
+        level = np.array([self.fill_level(w, h) for w, h in plan.fill_windows.tolist()], dtype=np.float64)
+        return np.minimum.reduce(means), level
+
+    def fill_level(self, cols: int, rows: int) -> float:
+        """The ink over the print a FILL of cols x rows pixels is read marked from on this photo: the mean of
+        ink_over_print over such windows on plain paper, FAINT_Z sigmas above its paper (from the distribution's
+        lower side), at least FILL_INK_LEAST; inf: too little plain paper to measure it."""
+        hit = self._fill_levels.get((cols, rows))
+        if hit is not None:
+            return hit
+        cols, rows = max(1, cols), max(1, rows)
+        mean = cv2.blur(self.ink_over_print(), (cols, rows))
+        plain = self.printed.plain_spots(max(cols, rows) | 1, self.k)
+        paper = mean[plain][::7]
+        level = float("inf")
+        if len(paper) >= FAINT_SAMPLES:
+            one, two = np.percentile(paper, (15.87, 2.28))
+            sigma = float(one - two)
+            level = max(FILL_INK_LEAST, float(one) + sigma + FAINT_Z * sigma)
+        self._fill_levels[(cols, rows)] = level
+        return level
+
     def _centre_lines(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
         """(measure, seen) of the lines read by their centre band (in plan.centre_index's order): the
         share of the points along, seen, where the darkness of a centre band (CENTRE_HALF either side of
@@ -764,6 +830,8 @@ class Plan:
         as_printed_of = []                          # the points of lines seen as printed (LINE's as_printed)
         ridge_of = []                               # the points of lines read by their ridge (LINE's ridge)
         fill_index, fill_main, fill_twin = [], [], []   # FILLs, for their coverage: their pixels, their twin's
+        fill_windows = []                           # ... and their size in pixels (cols, rows: FILL_INK's level)
+        fill_plain = []                             # ... and whether they are at the plain FILL_MARKED (FILL_INK)
         n_points = 0
         stroke_index, band_pix, off_pix, window_pix = [], [], [], []     # boxes read by a cross's strokes
         dots: dict = {}
@@ -806,6 +874,8 @@ class Plan:
                     twin_index.append(i)
                 if isinstance(g, FillShape):
                     fill_index.append(i)
+                    fill_windows.append((c1 - c0, r1 - r0))
+                    fill_plain.append(g.mean is None)
                     fill_main.append(pix)
                     fill_twin.append(twin_pix[-1] if (g.dx or g.dy) else pix)
             elif isinstance(g, LineShape):
@@ -870,6 +940,8 @@ class Plan:
         # FILLs read by coverage: the pixels of each and of its twin (itself where it has none), gathered
         self.fill_index = np.array(fill_index, dtype=np.int64)
         self.fill_groups, self.fill_sizes = [], []
+        self.fill_windows = np.array(fill_windows, dtype=np.int64).reshape(-1, 2)
+        self.fill_plain = np.array(fill_plain, dtype=bool)
         for group in (fill_main, fill_twin) if fill_index else ():
             pixels, starts, empty, sizes = _gathered(group)
             self.fill_groups.append((pixels, starts, empty))
