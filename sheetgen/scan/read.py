@@ -143,7 +143,8 @@ WALL_INK = True             # with the faint rule
 # FILL_MARKED: a shape with its own threshold (an explored door's thin strips beside a wall, which a heavy wall's
 # stroke reaches into) keeps it, as a line with its own keeps it against the faint rule.
 FILL_INK = True
-FILL_INK_LEAST = 0.12       # of the paper's white; chosen on the tune half (docs/scanning.md, 2026-12-07)
+FILL_INK_LEAST = 0.14       # of the paper's white: chosen on the tune half as the faint floors were (the least of
+                            # 0.06-0.16 reading no empty FILL marked; docs/scanning.md, 2026-12-07)
 
 
 class Printed:
