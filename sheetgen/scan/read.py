@@ -152,9 +152,10 @@ FILL_INK_LEAST = 0.14       # of the paper's white: chosen on the tune half as t
 # is a blob at least that wide and keeps its ink), its best spot's mean near the centre, in units of this photo's
 # level: that measure on plain paper FAINT_DOT_Z sigmas above it (from the lower side), at least DOT_INK_LEAST.
 # Its measure is then DOT_MARKED times that ink over the level (at the level: just marked, unsure), where more.
-DOT_INK = False             # off until measured on the held half
+DOT_INK = False             # measured, not shipped: it reads too few (docs/scanning.md, 2026-12-07)
 DOT_INK_OPEN = 0.7          # of a dot's spot side
-DOT_INK_LEAST = 0.16        # of the paper's white: chosen on the tune half (docs/scanning.md, 2026-12-07)
+DOT_INK_LEAST = 0.22        # of the paper's white: the least of 0.10-0.24 reading no empty dot of the tune half
+                            # marked (an overshooting wall's end in a room reads 0.20)
 
 
 class Printed:
@@ -708,7 +709,7 @@ class Page:
     def dot_ink(self, size: int) -> tuple[np.ndarray, float | None]:
         """(every spot's ink over the print: ink_over_print opened by a disc DOT_INK_OPEN of size, its mean over
         size x size pixels; the level from which a dot is read by it on this photo, or None: too little plain
-        paper to measure its noise, or paper so noisy the level reaches DOT_MARKED).  Kept per size."""
+        paper to measure its noise, or paper so noisy its noise reaches DOT_MARKED).  Kept per size."""
         hit = self._dot_ink.get(size)
         if hit is not None:
             return hit
@@ -721,9 +722,8 @@ class Page:
         if len(paper) >= FAINT_SAMPLES:
             one, two = np.percentile(paper, (15.87, 2.28))
             sigma = float(one - two)
-            level = max(DOT_INK_LEAST, float(one) + sigma + FAINT_DOT_Z * sigma)
-            if level >= DOT_MARKED:
-                level = None
+            noise = float(one) + sigma + FAINT_DOT_Z * sigma
+            level = max(DOT_INK_LEAST, noise) if noise < DOT_MARKED else None
         self._dot_ink[size] = (spot, level)
         return spot, level
 
