@@ -155,7 +155,7 @@ FILL_INK_LEAST = 0.14       # of the paper's white: chosen on the tune half as t
 DOT_INK = False             # measured, not shipped: it reads too few (docs/scanning.md, 2026-12-07)
 DOT_INK_OPEN = 0.7          # of a dot's spot side
 DOT_INK_LEAST = 0.22        # of the paper's white: the least of 0.10-0.24 reading no empty dot of the tune half
-                            # marked (an overshooting wall's end in a room reads 0.20)
+                            # marked (an empty dot of walls-overshoot-02 reads 0.203)
 
 
 class Printed:
