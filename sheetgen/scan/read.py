@@ -490,7 +490,8 @@ class Page:
             # FILLs by their ink over the print, against this photo's own paper and noise
             thr = plan.threshold[plan.fill_index]
             ink, level = self.fill_ink(plan)
-            read_so = plan.fill_plain & np.isfinite(level) & (level < thr)
+            # (not where too little of the shape shows to be read: its few pixels' ink is no measure)
+            read_so = plan.fill_plain & np.isfinite(level) & (level < thr) & (seen[plan.fill_index] >= HIDDEN)
             score[plan.fill_index] = np.where(read_so, np.maximum(score[plan.fill_index],
                                                                   thr * ink / np.where(read_so, level, 1.0)),
                                               score[plan.fill_index])
