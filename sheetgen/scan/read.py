@@ -122,6 +122,31 @@ FAINT_DOT_RING = 3          # the ring's outer side, in spots
 # but a third as dark; it stays under.  Read only on a photo whose paper's noise (Page.line_noise) puts that
 # threshold FAINT_Z sigmas above it.  A wall read empty whose ink nearly reaches it is unsure (_doubt_walls).
 WALL_INK = True             # with the faint rule
+# a FILL's ink over the print (a shape blacked out: a used arrow, a fury box, an explored door's box): its mean
+# darkness is measured below the darkest print within TOLERANCE less NOISE_FLOOR, so a light pencil's fill over
+# a printed outline keeps less than FILL_MARKED of what it adds.  A FILL is also read by what the photo takes
+# away from the expected print itself (no erosion, no floor), its mean over the shape (the lesser of it and its
+# twin), in units of this photo's level: the mean of that ink over a window of the shape's size on plain paper,
+# FAINT_Z sigmas above the paper (measured from the lower side: pencil only darkens), never below
+# FILL_INK_LEAST (a rubbed-out fill's residue, a flat render's noiseless paper).  Its measure is then the
+# shape's threshold times its ink over that level (at the level: just marked, so unsure), where that is more
+# than its mean; a photo whose level reaches the threshold reads by the mean alone.  Only FILLs at the plain
+# FILL_MARKED: a shape with its own threshold (an explored door's thin strips beside a wall, which a heavy wall's
+# stroke reaches into) keeps it, as a line with its own keeps it against the faint rule.
+FILL_INK = True
+FILL_INK_LEAST = 0.14       # of the paper's white: chosen on the tune half as the faint floors were (the least of
+                            # 0.06-0.16 reading no empty FILL marked; docs/scanning.md, 2026-12-07)
+# a dot's ink over the print (a visited room's dot drawn over or beside an icon, where the print within TOLERANCE
+# or within the faint dot's ring takes the measure): a dot is also read by what the photo takes away from the
+# expected print itself (Page.ink_over_print), opened by a disc DOT_INK_OPEN of its spot's side (the print's
+# outlines a little darker or off their place leave a thin excess along them, as a stroke passing by does; a dot
+# is a blob at least that wide and keeps its ink), its best spot's mean near the centre, in units of this photo's
+# level: that measure on plain paper FAINT_DOT_Z sigmas above it (from the lower side), at least DOT_INK_LEAST.
+# Its measure is then DOT_MARKED times that ink over the level (at the level: just marked, unsure), where more.
+DOT_INK = False             # measured, not shipped: it reads too few (docs/scanning.md, 2026-12-07)
+DOT_INK_OPEN = 0.7          # of a dot's spot side
+DOT_INK_LEAST = 0.22        # of the paper's white: the least of 0.10-0.24 reading no empty dot of the tune half
+                            # marked (an empty dot of walls-overshoot-02 reads 0.203)
 
 
 class Printed:
@@ -254,6 +279,9 @@ class Page:
         self._wall_ink: tuple | None = None         # (plan, its walls' ink over the print at each point: wall_ink)
         self._signed: tuple | None = None           # (plan, its lines' _signed_across)
         self._faint_spots: dict = {}                # spot size: (contrast, level) (faint_spots)
+        self._ink_over_print: np.ndarray | None = None  # (ink_over_print)
+        self._fill_levels: dict = {}                # a window's (cols, rows): the level a FILL's ink is read from
+        self._dot_ink: dict = {}                    # spot size: (its opened ink over the print, level) (dot_ink)
         self.dark = np.clip(dark - NOISE_FLOOR, 0.0, 1.0)
 
     # -- alignment ------------------------------------------------------------------------------
@@ -426,6 +454,15 @@ class Page:
             shown = np.add.reduceat(v, plan.twin_starts)
             total[plan.twin_empty] = shown[plan.twin_empty] = 0.0
             score[plan.twin_index] = np.minimum(score[plan.twin_index], total / np.maximum(shown, 1.0))
+        if FILL_INK and len(plan.fill_index):
+            # FILLs by their ink over the print, against this photo's own paper and noise
+            thr = plan.threshold[plan.fill_index]
+            ink, level = self.fill_ink(plan)
+            # (not where too little of the shape shows to be read: its few pixels' ink is no measure)
+            read_so = plan.fill_plain & np.isfinite(level) & (level < thr) & (seen[plan.fill_index] >= HIDDEN)
+            score[plan.fill_index] = np.where(read_so, np.maximum(score[plan.fill_index],
+                                                                  thr * ink / np.where(read_so, level, 1.0)),
+                                              score[plan.fill_index])
         if len(plan.line_index):
             # every line's band sampled in one remap: darkness across (mm of black) at each point along
             # (a line's band averages the noise of its nine samples across: a lower floor than a
@@ -478,6 +515,11 @@ class Page:
                     contrast, level = self.faint_spots(size)
                     if level is not None:
                         best = np.maximum.reduceat(contrast.ravel()[pix], starts)
+                        score[idx] = np.maximum(score[idx], DOT_MARKED * best / level)
+                if DOT_INK:
+                    ink, level = self.dot_ink(size)
+                    if level is not None:
+                        best = np.maximum.reduceat(ink.ravel()[pix], starts)
                         score[idx] = np.maximum(score[idx], DOT_MARKED * best / level)
         return score, seen
 
@@ -585,6 +627,70 @@ class Page:
                 level = None
         self._faint_spots[size] = (contrast, level)
         return contrast, level
+
+    def ink_over_print(self) -> np.ndarray:
+        """What the photo takes away from the expected print, as a share of it, signed (no erosion, no floor),
+        where a pencil would show on the print (0 elsewhere).  Kept for the page."""
+        if self._ink_over_print is None:
+            shows = self.expected >= VISIBLE
+            self._ink_over_print = (self.expected - self.reflectance) / np.maximum(self.expected, 0.3) * shows
+        return self._ink_over_print
+
+    def fill_ink(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
+        """Per FILL (plan.fill_index): (its ink over the print: the mean of ink_over_print over the shape, the
+        lesser of it and its twin; the level it is read from on this photo: fill_level of its window, inf where
+        unknown)."""
+        v = self.ink_over_print().ravel()
+        shows = (self.expected >= VISIBLE).ravel()
+        means = []
+        for pixels, starts, empty in plan.fill_groups:
+            total = np.add.reduceat(v[pixels], starts)
+            shown = np.add.reduceat(shows[pixels].astype(np.int64), starts)
+            mean = total / np.maximum(shown, 1)
+            mean[empty] = 0.0
+            means.append(mean)
+        level = np.array([self.fill_level(w, h) for w, h in plan.fill_windows.tolist()], dtype=np.float64)
+        return np.minimum.reduce(means), level
+
+    def fill_level(self, cols: int, rows: int) -> float:
+        """The ink over the print a FILL of cols x rows pixels is read marked from on this photo: the mean of
+        ink_over_print over such windows on plain paper, FAINT_Z sigmas above its paper (from the distribution's
+        lower side), at least FILL_INK_LEAST; inf: too little plain paper to measure it."""
+        hit = self._fill_levels.get((cols, rows))
+        if hit is not None:
+            return hit
+        cols, rows = max(1, cols), max(1, rows)
+        mean = cv2.blur(self.ink_over_print(), (cols, rows))
+        plain = self.printed.plain_spots(max(cols, rows) | 1, self.k)
+        paper = mean[plain][::7]
+        level = float("inf")
+        if len(paper) >= FAINT_SAMPLES:
+            one, two = np.percentile(paper, (15.87, 2.28))
+            sigma = float(one - two)
+            level = max(FILL_INK_LEAST, float(one) + sigma + FAINT_Z * sigma)
+        self._fill_levels[(cols, rows)] = level
+        return level
+
+    def dot_ink(self, size: int) -> tuple[np.ndarray, float | None]:
+        """(every spot's ink over the print: ink_over_print opened by a disc DOT_INK_OPEN of size, its mean over
+        size x size pixels; the level from which a dot is read by it on this photo, or None: too little plain
+        paper to measure its noise, or paper so noisy its noise reaches DOT_MARKED).  Kept per size."""
+        hit = self._dot_ink.get(size)
+        if hit is not None:
+            return hit
+        side = max(1, int(round(DOT_INK_OPEN * size))) | 1
+        opened = cv2.morphologyEx(self.ink_over_print(), cv2.MORPH_OPEN,
+                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
+        spot = cv2.blur(opened, (size, size))
+        paper = spot[self.printed.plain_spots(FAINT_DOT_RING * size, self.k)][::7]
+        level = None
+        if len(paper) >= FAINT_SAMPLES:
+            one, two = np.percentile(paper, (15.87, 2.28))
+            sigma = float(one - two)
+            noise = float(one) + sigma + FAINT_DOT_Z * sigma
+            level = max(DOT_INK_LEAST, noise) if noise < DOT_MARKED else None
+        self._dot_ink[size] = (spot, level)
+        return spot, level
 
     def _centre_lines(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
         """(measure, seen) of the lines read by their centre band (in plan.centre_index's order): the
@@ -727,6 +833,9 @@ class Plan:
         twin_xs, twin_ys, twin_of = [], [], []      # lines read with their twin: its points, the main points'
         as_printed_of = []                          # the points of lines seen as printed (LINE's as_printed)
         ridge_of = []                               # the points of lines read by their ridge (LINE's ridge)
+        fill_index, fill_main, fill_twin = [], [], []   # FILLs, for their ink (FILL_INK): their pixels, their twin's
+        fill_windows = []                           # ... and their size in pixels (cols, rows: FILL_INK's level)
+        fill_plain = []                             # ... and whether they are at the plain FILL_MARKED (FILL_INK)
         n_points = 0
         stroke_index, band_pix, off_pix, window_pix = [], [], [], []     # boxes read by a cross's strokes
         dots: dict = {}
@@ -767,6 +876,12 @@ class Plan:
                     q0, q1, p0, p1 = px_rect(x + g.dx, y + g.dy, x + w + g.dx, y + h + g.dy)
                     twin_pix.append((np.arange(q0, q1)[:, None] * cols + np.arange(p0, p1)[None, :]).ravel())
                     twin_index.append(i)
+                if isinstance(g, FillShape):
+                    fill_index.append(i)
+                    fill_windows.append((c1 - c0, r1 - r0))
+                    fill_plain.append(g.mean is None)
+                    fill_main.append(pix)
+                    fill_twin.append(twin_pix[-1] if (g.dx or g.dy) else pix)
             elif isinstance(g, LineShape):
                 x1, y1, x2, y2, band = g.x1, g.y1, g.x2, g.y2, g.band
                 length = float(np.hypot(x2 - x1, y2 - y1))
@@ -826,6 +941,14 @@ class Plan:
             self.local_pixels, self.local_starts, self.local_empty, sizes = _gathered(local_pix)
             self.local_sizes = np.maximum(sizes, 1).astype(np.float64)
         self.twin_index = np.array(twin_index, dtype=np.int64)
+        # FILLs read by their ink: the pixels of each and of its twin (itself where it has none), gathered
+        self.fill_index = np.array(fill_index, dtype=np.int64)
+        self.fill_groups = []
+        self.fill_windows = np.array(fill_windows, dtype=np.int64).reshape(-1, 2)
+        self.fill_plain = np.array(fill_plain, dtype=bool)
+        for group in (fill_main, fill_twin) if fill_index else ():
+            pixels, starts, empty, _ = _gathered(group)
+            self.fill_groups.append((pixels, starts, empty))
         if twin_index:
             self.twin_pixels, self.twin_starts, self.twin_empty, _ = _gathered(twin_pix)
         self.stroke_index = np.array(stroke_index, dtype=np.int64)
