@@ -56,7 +56,7 @@ there against those made, the trade at other cuts and the worst held-out family.
 
 Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--match TEXT] [--ids A,B] [--sheets]
                                   [--families [--per N] [--family NAME] [--hold-out FAMILY|all] [--no-flats]
-                                   [--families-half tune|held] [--faint | --no-faint] [--no-fill-ink] [--dot-ink | --no-dot-ink]]
+                                   [--families-half tune|held] [--faint | --no-faint] [--no-fill-ink]]
        python bench/bench_scan.py --memory N
        python bench/bench_scan.py --identity [--families]
        python bench/bench_scan.py --speed [--jobs N]
@@ -76,8 +76,6 @@ Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--matc
             only sets them; --no-faint: all three off, the reader as before 2026-12-07)
   --no-fill-ink: FILLs read by their mean darkness alone, not also by their ink over the print
             (sheetgen.scan.read.FILL_INK, shipped on; the reader as before 2026-12-07 05:25)
-  --dot-ink, --no-dot-ink: visited dots also read by their ink over the print, opened by a disc of their size
-            (sheetgen.scan.read.DOT_INK), or not
   --match TEXT: only the recipes whose log path holds TEXT (!TEXT: does not hold it)
   --ids A,B: only these recipes (photo-0058,photo-0155; their flat renders with them)
   --sheets: list every sheet not read exactly, with the differences the scanner names
@@ -481,7 +479,7 @@ def peak_memory(recipes, counts: list[int], distinct: int = 16) -> list[tuple[in
 OPTIONS = {"--identity": None, "--speed": None, "--memory": int, "--photos": int, "--flats": int, "--process": int, "--match": str, "--ids": str, "--sheets": None,
            "--families": None, "--per": int, "--family": str, "--hold-out": str, "--no-flats": None,
            "--taps": int, "--families-half": str,
-           "--faint": None, "--no-faint": None, "--no-fill-ink": None, "--dot-ink": None, "--no-dot-ink": None,
+           "--faint": None, "--no-faint": None, "--no-fill-ink": None,
            "--jobs": int}
 FAMILY_RECIPES = ROOT / "tests" / "data" / "scan" / "families.yaml"
 
@@ -943,9 +941,6 @@ def main(argv: list[str]) -> int:
     if "--no-fill-ink" in argv:
         from sheetgen.scan import read
         read.FILL_INK = False
-    if "--dot-ink" in argv or "--no-dot-ink" in argv:
-        from sheetgen.scan import read
-        read.DOT_INK = "--dot-ink" in argv
     if "--memory" in argv:
         n = _arg(argv, "--memory", 250)
         figures = peak_memory(load_recipes(RECIPES), [n, 2 * n])

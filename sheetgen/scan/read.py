@@ -136,17 +136,6 @@ WALL_INK = True             # with the faint rule
 FILL_INK = True
 FILL_INK_LEAST = 0.14       # of the paper's white: chosen on the tune half as the faint floors were (the least of
                             # 0.06-0.16 reading no empty FILL marked; docs/scanning.md, 2026-12-07)
-# a dot's ink over the print (a visited room's dot drawn over or beside an icon, where the print within TOLERANCE
-# or within the faint dot's ring takes the measure): a dot is also read by what the photo takes away from the
-# expected print itself (Page.ink_over_print), opened by a disc DOT_INK_OPEN of its spot's side (the print's
-# outlines a little darker or off their place leave a thin excess along them, as a stroke passing by does; a dot
-# is a blob at least that wide and keeps its ink), its best spot's mean near the centre, in units of this photo's
-# level: that measure on plain paper FAINT_DOT_Z sigmas above it (from the lower side), at least DOT_INK_LEAST.
-# Its measure is then DOT_MARKED times that ink over the level (at the level: just marked, unsure), where more.
-DOT_INK = False             # measured, not shipped: it reads too few (docs/scanning.md, 2026-12-07)
-DOT_INK_OPEN = 0.7          # of a dot's spot side
-DOT_INK_LEAST = 0.22        # of the paper's white: the least of 0.10-0.24 reading no empty dot of the tune half
-                            # marked (an empty dot of walls-overshoot-02 reads 0.203)
 
 
 class Printed:
@@ -281,7 +270,6 @@ class Page:
         self._faint_spots: dict = {}                # spot size: (contrast, level) (faint_spots)
         self._ink_over_print: np.ndarray | None = None  # (ink_over_print)
         self._fill_levels: dict = {}                # a window's (cols, rows): the level a FILL's ink is read from
-        self._dot_ink: dict = {}                    # spot size: (its opened ink over the print, level) (dot_ink)
         self.dark = np.clip(dark - NOISE_FLOOR, 0.0, 1.0)
 
     # -- alignment ------------------------------------------------------------------------------
@@ -516,11 +504,6 @@ class Page:
                     if level is not None:
                         best = np.maximum.reduceat(contrast.ravel()[pix], starts)
                         score[idx] = np.maximum(score[idx], DOT_MARKED * best / level)
-                if DOT_INK:
-                    ink, level = self.dot_ink(size)
-                    if level is not None:
-                        best = np.maximum.reduceat(ink.ravel()[pix], starts)
-                        score[idx] = np.maximum(score[idx], DOT_MARKED * best / level)
         return score, seen
 
     def _signed_across(self, points: "Points", band: np.ndarray, samples: np.ndarray | None = None) -> np.ndarray:
@@ -670,27 +653,6 @@ class Page:
             level = max(FILL_INK_LEAST, float(one) + sigma + FAINT_Z * sigma)
         self._fill_levels[(cols, rows)] = level
         return level
-
-    def dot_ink(self, size: int) -> tuple[np.ndarray, float | None]:
-        """(every spot's ink over the print: ink_over_print opened by a disc DOT_INK_OPEN of size, its mean over
-        size x size pixels; the level from which a dot is read by it on this photo, or None: too little plain
-        paper to measure its noise, or paper so noisy its noise reaches DOT_MARKED).  Kept per size."""
-        hit = self._dot_ink.get(size)
-        if hit is not None:
-            return hit
-        side = max(1, int(round(DOT_INK_OPEN * size))) | 1
-        opened = cv2.morphologyEx(self.ink_over_print(), cv2.MORPH_OPEN,
-                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
-        spot = cv2.blur(opened, (size, size))
-        paper = spot[self.printed.plain_spots(FAINT_DOT_RING * size, self.k)][::7]
-        level = None
-        if len(paper) >= FAINT_SAMPLES:
-            one, two = np.percentile(paper, (15.87, 2.28))
-            sigma = float(one - two)
-            noise = float(one) + sigma + FAINT_DOT_Z * sigma
-            level = max(DOT_INK_LEAST, noise) if noise < DOT_MARKED else None
-        self._dot_ink[size] = (spot, level)
-        return spot, level
 
     def _centre_lines(self, plan: "Plan") -> tuple[np.ndarray, np.ndarray]:
         """(measure, seen) of the lines read by their centre band (in plan.centre_index's order): the
