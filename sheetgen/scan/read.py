@@ -30,8 +30,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .contract import (AREA, AREA_FEW_SEEN, BOX, CROSSED, EMPTY, FILL, FILLED, HIDDEN, LINE, MARKED, Region,
-                       RegionReading)
+from .contract import (AREA, AREA_FEW_SEEN, BOX, CROSSED, EMPTY, FILL, FILLED, HIDDEN, LINE, MARKED, UNCERTAIN,
+                       Region, RegionReading)
 from .confidence import GROUP
 from .geometry import AreaShape, BoxShape, FillShape, LineShape
 from .sheet import Kept
@@ -267,6 +267,7 @@ class Page:
         self._noise: tuple | None = None            # (plan, its lines' noise level: line_noise)
         self._wall_ink: tuple | None = None         # (plan, its walls' ink over the print at each point: wall_ink)
         self._signed: tuple | None = None           # (plan, its lines' _signed_across)
+        self._one_side: tuple | None = None         # (plan, its lines' share penciled on their better side alone)
         self._faint_spots: dict = {}                # spot size: (contrast, level) (faint_spots)
         self._ink_over_print: np.ndarray | None = None  # (ink_over_print)
         self._fill_levels: dict = {}                # a window's (cols, rows): the level a FILL's ink is read from
@@ -484,9 +485,16 @@ class Page:
                 if faint is not None:
                     twin_hit |= plain[plan.twin_of] & (
                         self._signed_across(plan.twins, plan.band_of_point[plan.twin_of]) >= faint)
+                # each side alone, for _doubt_twins: a box drawn light on one side reads on the other
+                sides = np.zeros((2, len(hit)), dtype=np.int32)
+                sides[0, plan.twin_of] = hit[plan.twin_of]
+                sides[1, plan.twin_of] = twin_hit & shown[plan.twin_of]
                 hit[plan.twin_of] &= twin_hit
             n_shown = np.add.reduceat(shown.astype(np.int32), plan.starts)
             n_hit = np.add.reduceat(hit.astype(np.int32), plan.starts)
+            if len(plan.twin_of):
+                one_side = np.add.reduceat(sides, plan.starts, axis=1).max(axis=0) / np.maximum(n_shown, 1)
+                self._one_side = (plan, one_side)
             score[plan.line_index] = n_hit / np.maximum(n_shown, 1)
             seen[plan.line_index] = n_shown / plan.spans
         if len(plan.centre_index):
@@ -924,6 +932,9 @@ class Plan:
             self.window_pixels, self.window_starts, _, sizes = _gathered(window_pix)
             self.window_sizes = np.maximum(sizes, 1)
         self.line_index = np.array(line_index, dtype=np.int64)
+        # the lines read with a twin, as positions in line_index (Page._one_side's order)
+        self.twin_lines = np.array([j for j, i in enumerate(line_index) if getattr(regions[i].shape, "twin", None)],
+                                   dtype=np.int64)
         self.centre_index = np.array(centre_index, dtype=np.int64)
         self._centre_printed = None                 # (template, which centre-read points run by a printed line)
         if centre_index:
@@ -1130,6 +1141,28 @@ def _doubt_walls(conf: np.ndarray, code: np.ndarray, unread: np.ndarray, page: P
     conf[i] = np.where(empty, np.minimum(conf[i], doubt), conf[i])
 
 
+# a line read with its twin (a door box's two sides) read empty, though one side alone is penciled along its
+# share and both together along at least this part of it, is unsure (_doubt_twins)
+TWIN_BOTH_DOUBT = 0.25
+
+
+def _doubt_twins(conf: np.ndarray, code: np.ndarray, unread: np.ndarray, score: np.ndarray, page: Page,
+                 plan: Plan) -> None:
+    """A line read with its twin (a door's box, both sides at once) read empty where one side alone is penciled
+    along the line's share and both sides together along TWIN_BOTH_DOUBT of it is not sure: a box drawn light on
+    one side, not a wall's stroke off its edge (which darkens one side only).  Its confidence (conf, in place) is
+    then below UNCERTAIN, the less the nearer both sides come to the share."""
+    kept = page._one_side
+    if kept is None or kept[0] is not plan or not len(plan.twin_lines):
+        return
+    one_side = kept[1][plan.twin_lines]
+    i = plan.line_index[plan.twin_lines]
+    share = plan.threshold[i]
+    doubt = (code[i] == 0) & ~unread[i] & (one_side >= share) & (score[i] >= TWIN_BOTH_DOUBT * share)
+    unsure = np.round(UNCERTAIN * np.clip((share - score[i]) / share, 0.0, 1.0), 3)
+    conf[i] = np.where(doubt, np.minimum(conf[i], np.minimum(unsure, UNCERTAIN - 0.001)), conf[i])
+
+
 # readings' features as they are decided (ids, group, marked, distance, seen, unread), for the calibrated
 # confidence's fit (tests/tools/train_scan_confidence.py, bench/bench_scan.py --hold-out); None: not kept
 recording: list | None = None
@@ -1179,6 +1212,8 @@ def _decided(regions: list[Region], score: np.ndarray, seen: np.ndarray, plan: P
     conf = np.round(np.minimum(1.0, distance), 3)
     if plan is not None and page is not None and WALL_INK and len(plan.own_index):
         _doubt_walls(conf, code, unread, page, plan)
+    if plan is not None and page is not None:
+        _doubt_twins(conf, code, unread, score, page, plan)
     conf[unread] = 0.0
     if recording is not None:
         recording.append(([r.id for r in regions], group, code != 0, distance, seen, unread))
