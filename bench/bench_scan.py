@@ -53,10 +53,17 @@ what it read and its distance from the threshold, a logistic regression), fitted
 out on the other families' photos and flat renders, its verdict on the held-out family (uncertain
 when P(misread) > confidence.BOUND) beside the margin rule the reader ships, the misreads it expected
 there against those made, the trade at other cuts and the worst held-out family.
+`--illegal` (instead): each family photo again with marks that break one of the game's rules added
+to its pencil (GameScanner.illegal_marks: Dungeon Foury a wall between rooms never entered, a dot in a
+room no path reaches, a path between rooms never entered, in turn; Dungeon Exploration a door on no
+room's wall), drawn by the family's hand under its camera and read without a record: per family the
+sheets flagged "not consistent" with that rule and its place named, flagged for something else only,
+told "unconfirmed" or "consistent" (a false "consistent"), refused, or drawn where print too dark for
+any pencil hides it on every photo (nothing to read: counted apart); then the worst family.
 
 Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--match TEXT] [--ids A,B] [--sheets]
                                   [--families [--per N] [--family NAME] [--hold-out FAMILY|all] [--no-flats]
-                                   [--families-half tune|held] [--faint | --no-faint] [--no-fill-ink]]
+                                   [--families-half tune|held] [--faint | --no-faint] [--no-fill-ink] [--illegal]]
        python bench/bench_scan.py --memory N
        python bench/bench_scan.py --identity [--families]
        python bench/bench_scan.py --speed [--jobs N]
@@ -479,7 +486,7 @@ def peak_memory(recipes, counts: list[int], distinct: int = 16) -> list[tuple[in
 OPTIONS = {"--identity": None, "--speed": None, "--memory": int, "--photos": int, "--flats": int, "--process": int, "--match": str, "--ids": str, "--sheets": None,
            "--families": None, "--per": int, "--family": str, "--hold-out": str, "--no-flats": None,
            "--taps": int, "--families-half": str,
-           "--faint": None, "--no-faint": None, "--no-fill-ink": None,
+           "--faint": None, "--no-faint": None, "--no-fill-ink": None, "--illegal": None,
            "--jobs": int}
 FAMILY_RECIPES = ROOT / "tests" / "data" / "scan" / "families.yaml"
 
@@ -687,6 +694,87 @@ def report_families(photos: dict, flats: dict) -> None:
             print(f"    {name}: " + " | ".join(notes))
 
 
+def run_illegal(recipes) -> dict:
+    """--illegal: each photo of the families again with marks that break a rule added to its pencil (the
+    game's GameScanner.illegal_marks, drawn by the family's hand, under its camera; the kinds taken in
+    turn), read without a record.  Per family: flagged with the rule and the place named (the verdict "not
+    consistent" and a violation of that rule naming it), flagged for something else only, told
+    "unconfirmed", told "consistent" (the worst), refused."""
+    import random
+    from dataclasses import replace
+    from sheetgen.errors import SheetgenError
+    from sheetgen.testing.corpus import photo_of, played_cached
+    from sheetgen.scan.pipeline import scan_photo
+    out: dict = {}
+    turn: collections.Counter = collections.Counter()
+    for recipe in recipes:
+        fam = out.setdefault(_family_of(recipe), {"sheets": 0, "named": 0, "other": 0, "unconfirmed": 0,
+                                                  "consistent": 0, "refused": 0, "under print": 0, "missed": [],
+                                                  "rules": collections.Counter(), "rules_named": collections.Counter()})
+        try:
+            p = played_cached(recipe.log, recipe.paper)
+        except SheetgenError:
+            continue
+        marks = p.scanner.illegal_marks(p.sheet, p.expected, random.Random(recipe.pencil))
+        if not marks:
+            continue
+        mark = marks[turn[_family_of(recipe)] % len(marks)]
+        turn[_family_of(recipe)] += 1
+        fam["sheets"] += 1
+        fam["rules"][mark.rules[0]] += 1
+        try:
+            img, played = photo_of(replace(recipe, id=recipe.id + "-illegal", tamper=mark.marks))
+            result = scan_photo(recipe.id + "-illegal", sheet_ref=played.ref, options=played.options, img=img)
+        except SheetgenError:
+            fam["refused"] += 1
+            continue
+        if mark.regions and all(rid in result.readings and result.readings[rid].unreadable for rid in mark.regions):
+            fam["under print"] += 1         # on a printed icon too dark for any pencil to show: nothing to read
+            continue
+        named = any(getattr(v, "rule", None) in mark.rules and mark.place in v.message for v in result.violations)
+        if result.verdict == "not consistent" and named:
+            fam["named"] += 1
+            fam["rules_named"][mark.rules[0]] += 1
+            continue
+        what = "other" if result.verdict == "not consistent" else result.verdict
+        fam[what] += 1
+        fam["missed"].append(f"{recipe.id} {mark.marks[0][0]} {mark.marks[0][1]}: {result.verdict}"
+                             + (f" ({result.violations[0].message})" if result.violations else ""))
+    return out
+
+
+def report_illegal(illegal: dict) -> None:
+    print("\nIllegal sheets (--illegal): each photo again with one mark that breaks a rule, read without a record")
+    print(f"{'family':20s} {'flagged, fault named':>22s} {'flagged, other':>15s} {'unconfirmed':>12s} "
+          f"{'consistent':>11s} {'refused':>8s} {'under print':>12s}")
+    worst = None
+    tot: collections.Counter = collections.Counter()
+    rules: collections.Counter = collections.Counter()
+    named_rules: collections.Counter = collections.Counter()
+    for name, f in illegal.items():
+        if not f["sheets"]:
+            continue
+        print(f"{name:20s} {_pct(f['named'], f['sheets']):>12s} {f['named']:3d}/{f['sheets']:<3d} {f['other']:>15d} "
+              f"{f['unconfirmed']:>12d} {f['consistent']:>11d} {f['refused']:>8d} {f['under print']:>12d}", flush=True)
+        for k in ("sheets", "named", "other", "unconfirmed", "consistent", "refused", "under print"):
+            tot[k] += f[k]
+        rules += f["rules"]
+        named_rules += f["rules_named"]
+        key = f["named"] / max(1, f["sheets"] - f["under print"] - f["refused"])
+        if worst is None or key < worst[0]:
+            worst = (key, name)
+    print(f"{'ALL':20s} {_pct(tot['named'], tot['sheets']):>12s} {tot['named']:3d}/{tot['sheets']:<3d} "
+          f"{tot['other']:>15d} {tot['unconfirmed']:>12d} {tot['consistent']:>11d} {tot['refused']:>8d} "
+          f"{tot['under print']:>12d}")
+    print("    by rule: " + ", ".join(f"{r} {named_rules[r]}/{n}" for r, n in sorted(rules.items())))
+    if worst:
+        f = illegal[worst[1]]
+        print(f"WORST family (illegal): {worst[1]}: {f['named']} of {f['sheets']} flagged with the fault named")
+    for name, f in illegal.items():
+        if f["missed"]:
+            print(f"    {name}: " + " | ".join(f["missed"][:4]))
+
+
 def _stumps(rows) -> dict:
     """Per role the score from which a region reads marked that reads most of rows right."""
     by_role: dict = collections.defaultdict(list)
@@ -884,6 +972,10 @@ def families_main(argv: list[str]) -> int:
                 kept.append(r)
         recipes = kept
     start = time.perf_counter()
+    if "--illegal" in argv:
+        report_illegal(run_illegal(recipes))
+        print(f"(families bench {time.perf_counter() - start:.0f} s)")
+        return 0
     photos = run_families(recipes)
     flats: dict = {}
     if "--no-flats" not in argv:

@@ -271,6 +271,16 @@ class Difference:
         return {"what": self.what, "message": self.message}
 
 
+@dataclass(frozen=True)
+class IllegalMark:
+    """Marks that break one of a game's rules on a sheet showing a given state, for the photo simulator
+    (GameScanner.illegal_marks): the paper's check must flag them, naming the rule and the place."""
+    marks: tuple            # GameScanner.tamper's marks, e.g. (('wall', 'D4:S'),)
+    rules: tuple            # the ids of the rules they break (a violation's `rule`: any one named will do)
+    place: str              # what the violation's message names the place by ('D4', '3,7:S')
+    regions: tuple = ()     # the ids of the regions they are read in (under print on every photo: nothing to read)
+
+
 class GameScanner(ABC):
     """A game's scan side: `SCANNER` in the module `Game.scanner` names."""
 
@@ -349,3 +359,14 @@ class GameScanner(ABC):
         """For the photo simulator: (the played sheet's Document with its pencil marks in a
         group id='pencil', erased marks as items of the faint residue)."""
         raise NotImplementedError
+
+    def tamper(self, sheet: ScannedSheet, page: Any, marks: tuple) -> Any:
+        """For the photo simulator: the page (penciled's Document) with marks the log does not explain
+        added to its pencil group, in the game's own vocabulary (('wall', 'D4:S'), ...)."""
+        raise NotImplementedError
+
+    def illegal_marks(self, sheet: ScannedSheet, expected: SheetView, rng: random.Random) -> list[IllegalMark]:
+        """For the photo simulator: one IllegalMark of each kind the game has, each breaking a rule on a
+        sheet showing `expected`, placed clear of its other marks (rng picks where); none: no rule of the
+        game is measured so (bench/bench_scan.py --families --illegal)."""
+        return []

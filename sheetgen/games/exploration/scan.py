@@ -437,6 +437,26 @@ class ExplorationScanner(GameScanner):
         return page
 
 
+def _illegal_marks(self, sheet, expected: ExplorationView, rng) -> list:
+    """A door box drawn on an edge of no room's wall (scan.door-wall), between squares clear of every
+    room and of the squares around them."""
+    from sheetgen.scan.contract import IllegalMark
+    g = self.grid(sheet)
+    taken = {c for room in expected.rooms for c in room} | {c for e in expected.walls | set(expected.doors)
+                                                             for c in _sides(e)}
+    near = {(x + dx, y + dy) for x, y in taken for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    clear = [e for e in edges(g) if not _sides(e) & near]
+    if not clear:
+        return []
+    e = rng.choice(clear)
+    x, y, side = e
+    return [IllegalMark((("door", edge_name(e)),), ("scan.door-wall",), f"a door at {edge_name(e)}",
+                        (f"door-{x}-{y}-{side}",))]
+
+
+ExplorationScanner.illegal_marks = _illegal_marks
+
+
 def _door_box(g: Grid, e, state: str):
     """A door penciled on edge e as door_mark draws one: a box across the wall, filled when explored."""
     from sheetgen.draw.model import Rect, Style

@@ -1596,5 +1596,43 @@ REFINE_PASSES = (_jumps_along_crosses, _weak_paths, _strike_or_waves, _waves_bes
                  _crosses_without_strike, _foes_under_other_ink, _dots_under_other_ink, _letters_beside_labels)
 
 
+def _illegal_marks(self, sheet, expected: FouryView, rng) -> list:
+    """A wall between two rooms never entered (scan.wall-unexplored), a visited dot in a room no path
+    reaches (scan.path-start), a path between two rooms never entered (scan.path-dot, and it starts at no
+    arrow: scan.path-start), each among rooms clear of the log's marks and of every start (their
+    neighbours never entered either).  (A path led on into a room with no dot is no fault: interpret
+    counts every room a path runs into as visited, the line itself showing the move.)"""
+    from sheetgen.scan.contract import IllegalMark
+    where, layout = self._layout(sheet)
+    starts = self._start_cells(sheet) | set(layout.circles) | set(layout.centre)
+    marked = expected.visited | expected.rooms | expected.struck | expected.foes | expected.floods | starts
+    for link in expected.path | expected.upper | set(expected.arrows):
+        marked |= {c for c in re.split("[-~:]", link) if c in layout.cells}
+    cells = [c for c in sorted(layout.cells, key=_cell_order) if c not in layout.rock]
+
+    def quiet(c: str | None) -> bool:
+        return c is not None and c in layout.cells and c not in layout.rock and c not in marked and all(
+            n not in marked for n in (_neighbour_name(c, side) for side in "NESW") if n is not None)
+
+    pairs = [(c, side, _neighbour_name(c, side)) for c in cells for side in ("E", "S")
+             if quiet(c) and quiet(_neighbour_name(c, side))]
+    walls = [(c, side) for c, side, n in pairs
+             if f"{c}:{side}" not in layout.printed and not (c in layout.centre and n in layout.centre)]
+    out = []
+    if walls:
+        c, side = rng.choice(walls)
+        out.append(IllegalMark((("wall", f"{c}:{side}"),), ("scan.wall-unexplored",), c, (f"wall-{c}-{side}",)))
+    dots = [c for c in cells if quiet(c)]
+    if dots:
+        c = rng.choice(dots)
+        out.append(IllegalMark((("dot", c),), ("scan.path-start",), c, (f"cell-{c}",)))
+    paths = [(c, n) for c, side, n in pairs if f"{c}:{side}" not in layout.printed]
+    if paths:
+        c, n = rng.choice(paths)
+        out.append(IllegalMark((("path", f"{c}-{n}"),), ("scan.path-dot", "scan.path-start"), c, (f"path-{c}-{n}",)))
+    return out
+
+
 FouryScanner.tamper = _tamper
+FouryScanner.illegal_marks = _illegal_marks
 SCANNER = FouryScanner()
