@@ -13,7 +13,7 @@ import numpy as np
 from ..draw.scanmarks import SheetIdentity
 from ..errors import InputError, Problem
 from . import image as I
-from .contract import RegionReading, ScannedSheet
+from .contract import BOX, CROSSED, EMPTY, FILL, FILLED, MARKED, RegionReading, ScannedSheet
 from .identify import identify, remember
 from . import prepared
 from .read import Page, Plan, read_regions
@@ -42,6 +42,8 @@ class ScanResult:
     page: Any = None                            # read.Page (the rectified photo and its darkness)
     gray: Any = None
     colour: Any = None
+    scanner: Any = None                         # the game's (contract.GameScanner): what the view rests on
+    _moot: frozenset | None = field(default=None, repr=False, compare=False)
 
     @property
     def rules_hold(self) -> bool:
@@ -62,7 +64,16 @@ class ScanResult:
 
     def _any_unsure(self) -> bool:
         """unsure() is not empty (asked for each verdict: not sorted for it)."""
-        return any(_unsure(r) for r in self.readings.values())
+        moot = self.moot()
+        return any(_unsure(r) and r.region.id not in moot for r in self.readings.values())
+
+    def moot(self) -> frozenset:
+        """The uncertain regions the view does not rest on (moot_regions): whatever they read, the paper
+        shows the same, so no verdict waits on them.  Worked out once; review's recheck starts it again."""
+        if self._moot is None:
+            self._moot = moot_regions(self.scanner, self.sheet, self.readings, self.view) \
+                if self.scanner is not None else frozenset()
+        return self._moot
 
     @property
     def verdict(self) -> str:
@@ -76,13 +87,54 @@ class ScanResult:
         return sorted((r for r in self.readings.values() if r.uncertain), key=lambda r: (r.confidence, r.region.id))
 
     def unsure(self) -> list[RegionReading]:
-        """The uncertain regions the photo could have shown (not those the print hides on every photo)."""
-        return [r for r in self.uncertain() if _unsure(r)]
+        """The uncertain regions the photo could have shown (not those the print hides on every photo)
+        and the view rests on (not moot): what "consistent" waits on."""
+        if not any(_unsure(r) for r in self.readings.values()):
+            return []
+        moot = self.moot()
+        return [r for r in self.uncertain() if _unsure(r) and r.region.id not in moot]
 
 
 def _unsure(reading: RegionReading) -> bool:
-    """Uncertain where the photo could have shown a mark: what ScanResult.unsure lists."""
+    """Uncertain where the photo could have shown a mark: what ScanResult.unsure lists (unless moot)."""
     return reading.uncertain and not reading.unreadable
+
+
+def _other_values(kind: str, value: str) -> list[str]:
+    """The readings a region of KIND could have had instead of VALUE."""
+    values = (EMPTY, CROSSED, FILLED) if kind == BOX else (EMPTY, FILLED) if kind == FILL else (EMPTY, MARKED)
+    return [v for v in values if v != value]
+
+
+def moot_regions(scanner, sheet: ScannedSheet, readings: dict, view) -> frozenset:
+    """The uncertain regions (the photo could have shown them) whose every other reading gives the very
+    same view (the game's interpret), alone and all of them at once: whatever they read, the paper shows
+    the same, so the rules and a record hold or fail alike, and a verdict of "consistent" does not rest
+    on them (a visited dot in a room a path runs into: the path shows the room visited).  A false
+    "consistent" cannot come of one: its view is the view either way."""
+    from dataclasses import replace
+    unsure = [r for r in readings.values() if _unsure(r)]
+    if not unsure:
+        return frozenset()
+    state = vars(view)
+    moot = []
+    for r in unsure:
+        trial = dict(readings)
+        for value in _other_values(r.region.kind, r.value):
+            trial[r.region.id] = replace(r, value=value)
+            if vars(scanner.interpret(sheet, trial)) != state:
+                break
+        else:
+            moot.append(r)
+    if len(moot) > 1:
+        # two that each stand for the other (each alone moot) are not moot together
+        for pick in (0, -1):
+            trial = dict(readings)
+            for r in moot:
+                trial[r.region.id] = replace(r, value=_other_values(r.region.kind, r.value)[pick])
+            if vars(scanner.interpret(sheet, trial)) != state:
+                return frozenset()
+    return frozenset(r.region.id for r in moot)
 
 
 # the sheet known by its QR code's modules matched against the codes of the sheets it could be
@@ -314,7 +366,8 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
     readings = scanner.refine(sheet, plan.read(page))
     view = scanner.interpret(sheet, readings)
     violations = scanner.check(sheet, view)
-    result = ScanResult(photo, sheet, identity_from, loc, quality, readings, view, violations, finding=finding)
+    result = ScanResult(photo, sheet, identity_from, loc, quality, readings, view, violations, finding=finding,
+                        scanner=scanner)
     if record is not None:
         compare_with_record(result, scanner, record)
     result.seconds = time.perf_counter() - start
