@@ -55,8 +55,8 @@ when P(misread) > confidence.BOUND) beside the margin rule the reader ships, the
 there against those made, the trade at other cuts and the worst held-out family.
 `--illegal` (instead): each family photo again with marks that break one of the game's rules added
 to its pencil (GameScanner.illegal_marks: Dungeon Foury a wall between rooms never entered, a dot in a
-room no path reaches, a path between rooms never entered, in turn; Dungeon Exploration a door on no
-room's wall), drawn by the family's hand under its camera and read without a record: per family the
+room no path reaches, a path between rooms never entered, a track's box crossed past a bare one, in
+turn; Dungeon Exploration a door on no room's wall, a numbered room of one square with no door), drawn by the family's hand under its camera and read without a record: per family the
 sheets flagged "not consistent" with that rule and its place named, flagged for something else only,
 told "unconfirmed" or "consistent" (a false "consistent"), refused, or drawn where print too dark for
 any pencil hides it on every photo (nothing to read: counted apart); then the worst family.

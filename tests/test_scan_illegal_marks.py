@@ -48,7 +48,7 @@ def test_the_corpus_sheets_break_no_rule_as_read(recipes):
         assert not result.violations, (rid, [v.message for v in result.violations])
 
 
-@pytest.mark.parametrize("rid, kinds", [(FOURY, {"wall", "dot", "path"}), (EXPLORATION, {"door"})])
+@pytest.mark.parametrize("rid, kinds", [(FOURY, {"wall", "dot", "path", "box"}), (EXPLORATION, {"door", "wall"})])
 def test_each_illegal_mark_is_flagged_with_its_rule_and_place(recipes, rid, kinds):
     marks = _marks(recipes[rid])
     assert {m.marks[0][0] for m in marks} == kinds
@@ -68,6 +68,8 @@ def test_the_marks_keep_clear_of_the_logs_marks_and_are_drawn_by_the_seed(recipe
         assert marks == _marks(recipe, seed)
         for mark in marks:
             kind, what = mark.marks[0]
+            if kind == "box":
+                continue
             cells = what.replace(":", "-").split("-")
             touched = {c for c in cells if c[:1].isalpha()}
             assert not touched & p.expected.visited, (mark, touched & p.expected.visited)

@@ -439,19 +439,28 @@ class ExplorationScanner(GameScanner):
 
 def _illegal_marks(self, sheet, expected: ExplorationView, rng) -> list:
     """A door box drawn on an edge of no room's wall (scan.door-wall), between squares clear of every
-    room and of the squares around them."""
+    room and of the squares around them; a room of one square, numbered, with no door (scan.room-door)."""
     from sheetgen.scan.contract import IllegalMark
     g = self.grid(sheet)
     taken = {c for room in expected.rooms for c in room} | {c for e in expected.walls | set(expected.doors)
                                                              for c in _sides(e)}
     near = {(x + dx, y + dy) for x, y in taken for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    out = []
     clear = [e for e in edges(g) if not _sides(e) & near]
-    if not clear:
-        return []
-    e = rng.choice(clear)
-    x, y, side = e
-    return [IllegalMark((("door", edge_name(e)),), ("scan.door-wall",), f"a door at {edge_name(e)}",
-                        (f"door-{x}-{y}-{side}",))]
+    if clear:
+        e = rng.choice(clear)
+        x, y, side = e
+        out.append(IllegalMark((("door", edge_name(e)),), ("scan.door-wall",), f"a door at {edge_name(e)}",
+                               (f"door-{x}-{y}-{side}",)))
+    # a room of one square walled all round, its number written in, with no door: clear of the others
+    # (and of the sheet's border and bottom row, where the entrance room goes)
+    squares = [(x, y) for y in range(2, g.rows) for x in range(2, g.cols) if (x, y) not in near]
+    if squares:
+        x, y = rng.choice(squares)
+        walls = tuple(("wall", f"{x},{y}:{side}") for side in "NESW")
+        out.append(IllegalMark(walls + (("number", f"{x},{y}"),), ("scan.room-door",), f"the room at {x},{y}",
+                               (f"note-{x}-{y}",)))
+    return out
 
 
 ExplorationScanner.illegal_marks = _illegal_marks

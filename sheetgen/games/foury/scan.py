@@ -1600,7 +1600,8 @@ def _illegal_marks(self, sheet, expected: FouryView, rng) -> list:
     """A wall between two rooms never entered (scan.wall-unexplored), a visited dot in a room no path
     reaches (scan.path-start), a path between two rooms never entered (scan.path-dot, and it starts at no
     arrow: scan.path-start), each among rooms clear of the log's marks and of every start (their
-    neighbours never entered either).  (A path led on into a room with no dot is no fault: interpret
+    neighbours never entered either); a track's box crossed past a bare one (_track_gap).  (A path led
+    on into a room with no dot is no fault: interpret
     counts every room a path runs into as visited, the line itself showing the move.)"""
     from sheetgen.scan.contract import IllegalMark
     where, layout = self._layout(sheet)
@@ -1630,7 +1631,29 @@ def _illegal_marks(self, sheet, expected: FouryView, rng) -> list:
     if paths:
         c, n = rng.choice(paths)
         out.append(IllegalMark((("path", f"{c}-{n}"),), ("scan.path-dot", "scan.path-start"), c, (f"path-{c}-{n}",)))
+    out += _track_gap(self, sheet, expected, rng)
     return out
+
+
+def _track_gap(self, sheet, expected: FouryView, rng) -> list:
+    """A track's box crossed two past its last one crossed, the one between left bare (scan.track-gap; past
+    the hero's cap, scan.cap too)."""
+    from sheetgen.scan.contract import IllegalMark
+    boxes = {r.id for r in self.regions(sheet) if r.kind == BOX}
+    marked = expected.tracks()
+    gaps = []
+    for rid in sorted(boxes):
+        m = re.match(r"^track-([a-z-]+)-(\d+)$", rid)
+        if m is None:
+            continue
+        name, n = m.group(1), int(m.group(2))
+        last = max(marked.get(name, [0]))
+        if n == last + 2 and f"track-{name}-{last + 1}" in boxes:
+            gaps.append((rid, name))
+    if not gaps:
+        return []
+    rid, name = rng.choice(gaps)
+    return [IllegalMark((("box", rid),), ("scan.track-gap", "scan.cap"), name, (rid,))]
 
 
 FouryScanner.tamper = _tamper
