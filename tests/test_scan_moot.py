@@ -93,3 +93,12 @@ def test_on_a_played_sheet_a_dot_on_the_path_waits_on_nothing_a_path_does():
     doubted = replace(result, readings=readings, _moot=None)
     assert path.region.id in [r.region.id for r in doubted.unsure()]
     assert doubted.verdict == "unconfirmed"
+
+
+def test_past_moot_most_uncertain_regions_none_is_asked():
+    from sheetgen.scan.pipeline import MOOT_MOST
+    readings = _readings(dot=0.2)
+    assert _moot(readings) == {"dot"}
+    for i in range(MOOT_MOST):
+        readings[f"extra-{i}"] = _reading(f"extra-{i}", LINE, EMPTY, 0.2)
+    assert _moot(readings) == frozenset()

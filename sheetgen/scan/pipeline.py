@@ -106,26 +106,33 @@ def _other_values(kind: str, value: str) -> list[str]:
     return [v for v in values if v != value]
 
 
+# a reading with more uncertain regions than this is checked by a person whatever: none is asked whether it
+# is moot (each asks the game's interpret again, once for each other reading it could have had)
+MOOT_MOST = 12
+
+
 def moot_regions(scanner, sheet: ScannedSheet, readings: dict, view) -> frozenset:
     """The uncertain regions (the photo could have shown them) whose every other reading gives the very
     same view (the game's interpret), alone and all of them at once: whatever they read, the paper shows
     the same, so the rules and a record hold or fail alike, and a verdict of "consistent" does not rest
     on them (a visited dot in a room a path runs into: the path shows the room visited).  A false
-    "consistent" cannot come of one: its view is the view either way."""
+    "consistent" cannot come of one: its view is the view either way.  Past MOOT_MOST uncertain regions,
+    none is asked (none moot: the verdict waits on them all, as before)."""
     from dataclasses import replace
     unsure = [r for r in readings.values() if _unsure(r)]
-    if not unsure:
+    if not unsure or len(unsure) > MOOT_MOST:
         return frozenset()
     state = vars(view)
     moot = []
+    trial = dict(readings)
     for r in unsure:
-        trial = dict(readings)
         for value in _other_values(r.region.kind, r.value):
             trial[r.region.id] = replace(r, value=value)
             if vars(scanner.interpret(sheet, trial)) != state:
                 break
         else:
             moot.append(r)
+        trial[r.region.id] = r
     if len(moot) > 1:
         # two that each stand for the other (each alone moot) are not moot together
         for pick in (0, -1):

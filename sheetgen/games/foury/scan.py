@@ -745,8 +745,7 @@ class FouryScanner(GameScanner):
                 view.unseen.add(key.cells[0])
             if not r.marked:
                 continue
-            if jumps and r.region.kind == LINE and r.region.role not in LINES_OVER and \
-                    any(under(r.region, j) >= UNDER for j in jumps):
+            if jumps and r.region.kind == LINE and r.region.role not in LINES_OVER and _under_any(sheet, r.region, jumps):
                 if r.region.role == "path":     # penciled or not, the jump's line is all one sees there
                     view.unread.add(_link(key))
                 continue                    # the jump's line, not a mark of this region
@@ -1312,6 +1311,23 @@ def under(region: Region, line: Region) -> float:
         return 0.0
     # the jump region is trimmed: measure against the whole line between the centres
     return _share_near(region.shape, [_between_centres(line.shape)], region.shape.band / 2 + 0.3)
+
+
+def _under_any(sheet, region: Region, jumps: list) -> bool:
+    """Is the LINE region UNDER a jump's line, of any of jumps?  Each pair worked out once a sheet (its
+    geometry's alone): interpret is asked again for each unsure region's other reading
+    (sheetgen.scan.pipeline.moot_regions)."""
+    cache = getattr(sheet, "_under_jumps", None)
+    if cache is None:
+        cache = sheet._under_jumps = {}
+    for j in jumps:
+        key = (region.id, j.id)
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = under(region, j) >= UNDER
+        if hit:
+            return True
+    return False
 
 
 def _near_segment(x: float, y: float, line: LineShape, reach: float) -> bool:
