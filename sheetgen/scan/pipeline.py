@@ -89,8 +89,6 @@ class ScanResult:
     def unsure(self) -> list[RegionReading]:
         """The uncertain regions the photo could have shown (not those the print hides on every photo)
         and the view rests on (not moot): what "consistent" waits on."""
-        if not any(_unsure(r) for r in self.readings.values()):
-            return []
         moot = self.moot()
         return [r for r in self.uncertain() if _unsure(r) and r.region.id not in moot]
 

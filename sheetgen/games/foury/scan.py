@@ -1617,10 +1617,10 @@ def _illegal_marks(self, sheet, expected: FouryView, rng) -> list:
     reaches (scan.path-start), a path between two rooms never entered (scan.path-dot, and it starts at no
     arrow: scan.path-start), each among rooms clear of the log's marks and of every start (their
     neighbours never entered either); a track's box crossed past a bare one (_track_gap).  (A path led
-    on into a room with no dot is no fault: interpret
-    counts every room a path runs into as visited, the line itself showing the move.)"""
+    on into a room with no dot is no fault: interpret counts every room a path runs into as visited,
+    the line itself showing the move.)"""
     from sheetgen.scan.contract import IllegalMark
-    where, layout = self._layout(sheet)
+    _, layout = self._layout(sheet)
     starts = self._start_cells(sheet) | set(layout.circles) | set(layout.centre)
     marked = expected.visited | expected.rooms | expected.struck | expected.foes | expected.floods | starts
     for link in expected.path | expected.upper | set(expected.arrows):
@@ -1655,16 +1655,15 @@ def _track_gap(self, sheet, expected: FouryView, rng) -> list:
     """A track's box crossed two past its last one crossed, the one between left bare (scan.track-gap; past
     the hero's cap, scan.cap too)."""
     from sheetgen.scan.contract import IllegalMark
-    boxes = {r.id for r in self.regions(sheet) if r.kind == BOX}
+    boxes = {r.id: key_of(r) for r in self.regions(sheet) if r.kind == BOX}
     marked = expected.tracks()
     gaps = []
-    for rid in sorted(boxes):
-        m = re.match(r"^track-([a-z-]+)-(\d+)$", rid)
-        if m is None:
+    for rid, key in sorted(boxes.items()):
+        if key.page or not key.prefix.startswith("track-"):
             continue
-        name, n = m.group(1), int(m.group(2))
+        name = key.prefix.removeprefix("track-")
         last = max(marked.get(name, [0]))
-        if n == last + 2 and f"track-{name}-{last + 1}" in boxes:
+        if key.number == last + 2 and f"{key.prefix}-{last + 1}" in boxes:
             gaps.append((rid, name))
     if not gaps:
         return []
