@@ -74,7 +74,7 @@ def test_a_sheet_from_the_cache_is_the_sheet_made_afresh(code, no_making):
     loaded_printed = vars(read.printed(loaded.template, k))
     # what Printed works out only when asked is worked out again on use (an earlier test may have asked
     # for it of a template kept in memory): the rest is kept
-    lazy = ("rgb", "_seen_as_printed", "_light_channels", "_plain_spots")
+    lazy = ("rgb", "_seen_as_printed", "_light_channels", "_plain_spots", "_plain_samples", "_align_grid")
     assert _same({n: v for n, v in loaded_printed.items() if n not in lazy},
                  {n: v for n, v in made_printed.items() if n not in lazy}) == []
     assert _same(loaded.worked_out, made.worked_out) == []

@@ -214,7 +214,8 @@ class _CompactPickler(pickle.Pickler):
 def _printed_state(pr: read.Printed) -> dict:
     """What Printed worked out from the template, but the template itself and what it works out
     only when asked (those are made again on use, as for a Printed made afresh)."""
-    return {k: v for k, v in vars(pr).items() if k not in ("rgb", "_seen_as_printed", "_plain_spots")}
+    return {k: v for k, v in vars(pr).items() if k not in ("rgb", "_seen_as_printed", "_plain_spots",
+                                                          "_plain_samples", "_align_grid")}
 
 
 def _store(path: Path, key: str, made: Ready, sheet) -> None:
@@ -248,7 +249,8 @@ def _loaded(path: Path, key: str, sheet) -> Ready | None:
         if k != page_k(tmpl.shape, _page_mm(sheet)):
             return None
         pr = read.Printed.__new__(read.Printed)
-        vars(pr).update(entry["printed"], rgb=tmpl, _seen_as_printed=None, _plain_spots={})
+        vars(pr).update(entry["printed"], rgb=tmpl, _seen_as_printed=None, _plain_spots={},
+                        _plain_samples={}, _align_grid=None)
         regions, plan, worked_out = entry["regions"], entry["plan"], entry["worked_out"]
         if not isinstance(worked_out, dict):
             return None

@@ -138,6 +138,11 @@ FILL_INK_LEAST = 0.14       # of the paper's white: chosen on the tune half as t
                             # 0.06-0.16 reading no empty FILL marked; docs/scanning.md, 2026-12-07)
 
 
+def field_basis(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The cubic in x and y Page._align's field is made of, at points u, v (the page from -1 to 1)."""
+    return np.stack([np.ones_like(u), u, v, u * u, u * v, v * v, u ** 3, u * u * v, u * v * v, v ** 3], axis=-1)
+
+
 class Printed:
     """What a template alone decides, worked out once per template (many photos of one sheet):
     its grey, the plain print the tone is fitted on, its colours (the expected page is a colour
@@ -192,6 +197,22 @@ class Printed:
         self.light_t = np.maximum(t, 0.05)
         self._seen_as_printed = None
         self._plain_spots: dict = {}                # a square's side: where it holds plain paper (plain_spots)
+        self._plain_samples: dict = {}              # a square's side: its plain pixels sampled (plain_samples)
+        self._align_grid: tuple | None = None       # (align_grid)
+
+    def align_grid(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The coarse grid Page._align works its field out on (a point every 8 pixels, where cv2.resize puts
+        a small image's pixels in the page's) and the field's basis there: the same for every photo of the
+        template, worked out once."""
+        if self._align_grid is None:
+            rows, cols = self.grey.shape
+            step = 8
+            nr, nc = -(-rows // step), -(-cols // step)
+            cy = (np.arange(nr) + 0.5) * rows / nr - 0.5
+            cx = (np.arange(nc) + 0.5) * cols / nc - 0.5
+            gx, gy = np.meshgrid(cx, cy)
+            self._align_grid = (gx, gy, field_basis(gx / cols * 2 - 1, gy / rows * 2 - 1))
+        return self._align_grid
 
     def plain_spots(self, big: int, k: float) -> np.ndarray:
         """Where a square of big x big pixels centred there holds plain paper: no print within it darker than
@@ -201,6 +222,14 @@ class Printed:
             darkest = cv2.erode(self.grey, np.ones((big, big), np.uint8))
             lightest = cv2.dilate(self.grey, np.ones((big, big), np.uint8))
             hit = self._plain_spots[big] = (lightest - darkest < FAINT_PLAIN) & (darkest >= VISIBLE)
+        return hit
+
+    def plain_samples(self, big: int, k: float) -> np.ndarray:
+        """Every 7th of the pixels plain_spots(big) holds (flat indices, in order): where a photo's paper
+        noise is measured (a gather, not a mask over the whole page, for each photo).  Once per size."""
+        hit = self._plain_samples.get(big)
+        if hit is None:
+            hit = self._plain_samples[big] = np.flatnonzero(self.plain_spots(big, k))[::7]
         return hit
 
     def seen_as_printed(self, k: float) -> np.ndarray:
@@ -300,10 +329,7 @@ class Page:
         P, D = np.array(points, dtype=np.float64), np.array(shifts, dtype=np.float64)
         u = (P[:, 0] / self.cols) * 2 - 1
         v = (P[:, 1] / self.rows) * 2 - 1
-
-        def basis(u, v):
-            return np.stack([np.ones_like(u), u, v, u * u, u * v, v * v, u ** 3, u * u * v, u * v * v, v ** 3], axis=-1)
-        A = basis(u, v)
+        A = field_basis(u, v)
         keep = np.ones(len(P), bool)
         for _ in range(3):
             coef, *_ = np.linalg.lstsq(A[keep], D[keep], rcond=None)
@@ -317,12 +343,7 @@ class Page:
         coef, *_ = np.linalg.lstsq(A[keep], D[keep], rcond=None)
         # the map on a coarse grid, then every pixel: sampled where cv2.resize puts a small image's
         # pixels in the large one, a linear map (the identity) comes out exact, the field smooth
-        step = 8
-        nr, nc = -(-self.rows // step), -(-self.cols // step)
-        cy = (np.arange(nr) + 0.5) * self.rows / nr - 0.5
-        cx = (np.arange(nc) + 0.5) * self.cols / nc - 0.5
-        gx, gy = np.meshgrid(cx, cy)
-        B = basis(gx / self.cols * 2 - 1, gy / self.rows * 2 - 1)
+        gx, gy, B = pr.align_grid()
         fx = sum(B[..., i] * coef[i, 0] for i in range(B.shape[-1]))
         fy = sum(B[..., i] * coef[i, 1] for i in range(B.shape[-1]))
         self.shift = (float(np.abs(fx).max() / self.k), float(np.abs(fy).max() / self.k))
@@ -508,9 +529,9 @@ class Page:
                 score[idx] = np.maximum.reduceat(local, starts)
                 seen[idx] = np.add.reduceat(vis, starts) / np.diff(np.append(starts, len(pix)))
                 if FAINT_DOTS:
-                    contrast, level = self.faint_spots(size)
+                    contrast, level = self.faint_spot_at(size, pix)
                     if level is not None:
-                        best = np.maximum.reduceat(contrast.ravel()[pix], starts)
+                        best = np.maximum.reduceat(contrast, starts)
                         score[idx] = np.maximum(score[idx], DOT_MARKED * best / level)
         return score, seen
 
@@ -596,7 +617,8 @@ class Page:
 
     def faint_spots(self, size: int) -> tuple[np.ndarray, float | None]:
         """(every spot's contrast: its mean signed darkness over size x size pixels less the paper's in the
-        ring around it to FAINT_DOT_RING times that, 0 where print is within the ring; the level from which a
+        ring around it to FAINT_DOT_RING times that (read only where the ring holds no print: faint_spot_at);
+        the level from which a
         faint dot is read on this photo, or None: too little plain paper to measure its noise, or paper so
         noisy the level reaches DOT_MARKED).  Kept per size for the page."""
         hit = self._faint_spots.get(size)
@@ -606,10 +628,8 @@ class Page:
         spot = cv2.blur(self.relative, (size, size))
         ring = (cv2.blur(self.relative, (big, big)) * (big * big) - spot * (size * size)) / (big * big - size * size)
         contrast = spot - ring
-        plain = self.printed.plain_spots(big, self.k)
-        contrast[~plain] = 0.0
         level = None
-        paper = contrast[plain][::7]
+        paper = contrast.ravel()[self.printed.plain_samples(big, self.k)]
         if len(paper) >= FAINT_SAMPLES:
             one, two = np.percentile(paper, (15.87, 2.28))
             sigma = float(one - two)
@@ -618,6 +638,12 @@ class Page:
                 level = None
         self._faint_spots[size] = (contrast, level)
         return contrast, level
+
+    def faint_spot_at(self, size: int, pixels: np.ndarray) -> tuple[np.ndarray, float | None]:
+        """faint_spots(size) at these pixels (flat indices), 0 where print is within the ring."""
+        contrast, level = self.faint_spots(size)
+        plain = self.printed.plain_spots(FAINT_DOT_RING * size, self.k).ravel()[pixels]
+        return np.where(plain, contrast.ravel()[pixels], np.float32(0.0)), level
 
     def ink_over_print(self) -> np.ndarray:
         """What the photo takes away from the expected print, as a share of it, signed (no erosion, no floor),
@@ -652,8 +678,7 @@ class Page:
             return hit
         cols, rows = max(1, cols), max(1, rows)
         mean = cv2.blur(self.ink_over_print(), (cols, rows))
-        plain = self.printed.plain_spots(max(cols, rows) | 1, self.k)
-        paper = mean[plain][::7]
+        paper = mean.ravel()[self.printed.plain_samples(max(cols, rows) | 1, self.k)]
         level = float("inf")
         if len(paper) >= FAINT_SAMPLES:
             one, two = np.percentile(paper, (15.87, 2.28))
