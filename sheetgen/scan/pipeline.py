@@ -75,6 +75,14 @@ class ScanResult:
                 if self.scanner is not None else frozenset()
         return self._moot
 
+    def reread(self, readings: dict[str, RegionReading]) -> None:
+        """The readings changed (a person's correction): the view, the rules' verdict and the moot
+        regions worked out again for them (a record, if any, is the caller's to compare again)."""
+        self.readings = readings
+        self.view = self.scanner.interpret(self.sheet, readings)
+        self.violations = self.scanner.check(self.sheet, self.view)
+        self._moot = None
+
     @property
     def verdict(self) -> str:
         return "consistent" if self.consistent else UNCONFIRMED if self.unconfirmed else "not consistent"

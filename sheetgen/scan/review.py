@@ -124,9 +124,7 @@ class ReviewSession:
 
     def recheck(self) -> None:
         result = self.result
-        result.view = self.scanner.interpret(result.sheet, result.readings)
-        result.violations = self.scanner.check(result.sheet, result.view)
-        result._moot = None                     # the regions the view rests on, for the corrected readings
+        result.reread(result.readings)
         if self.record is not None:
             from .pipeline import compare_with_record
             compare_with_record(result, self.scanner, self.record, self.label)
