@@ -320,6 +320,11 @@ class GameScanner(ABC):
         By default nothing changes."""
         return readings
 
+    def place(self, region: Region) -> str:
+        """Where a player finds the region on the paper, in a few words ('the path between rooms C4 and
+        D4'): what a person is asked to check is named so, beside its id.  By default its role and id."""
+        return f"{region.role} {region.id}"
+
     @abstractmethod
     def interpret(self, sheet: ScannedSheet, readings: Mapping[str, RegionReading]) -> SheetView:
         """What the readings (by region id) mean."""

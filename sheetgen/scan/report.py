@@ -236,10 +236,16 @@ def text(result) -> str:
     if result.consistent:
         lines.append("  consistent")
     elif result.unconfirmed:
-        n = len(result.unsure())
+        unsure = result.unsure()
+        n = len(unsure)
+        # each where a player finds it on the paper (the game's words) and what it was read as, then the
+        # verdict, last as always
+        place = result.scanner.place if result.scanner is not None else (lambda region: region.role)
+        lines.append("  to check:")
+        lines += [f"    {r.region.id}: {place(r.region)}, read {r.value} (sure {r.confidence:.0%})" for r in unsure[:8]]
         lines.append(f"  consistent as read, if the {n} uncertain region{'s read' if n != 1 else ' reads'} right: check "
                      f"{'them' if n != 1 else 'it'} on the sheet or with --review ("
-                     + ", ".join(r.region.id for r in result.unsure()[:8]) + (" ..." if n > 8 else "") + ")")
+                     + ", ".join(r.region.id for r in unsure[:8]) + (" ..." if n > 8 else "") + ")")
     else:
         lines.append("  NOT consistent")
     return "\n".join(lines)

@@ -142,7 +142,8 @@ class ReviewSession:
         out = []
         for rid in self.order:
             r, first = self.result.readings[rid], self.original[rid]
-            out.append({"id": r.region.id, "role": r.region.role, "kind": r.region.kind, "reading": r.value,
+            out.append({"id": r.region.id, "role": r.region.role, "place": self.scanner.place(r.region),
+                        "kind": r.region.kind, "reading": r.value,
                         "next": next_value(r.region.kind, r.value), "confidence": round(first.confidence, 2),
                         "uncertain": first.uncertain, "corrected": r.value != first.value,
                         "confirmed": r.region.id in self.result.confirmed,

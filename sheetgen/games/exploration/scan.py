@@ -228,6 +228,17 @@ class ExplorationScanner(GameScanner):
                 out.append(_region(pid, BOX, BoxShape(x=x, y=y, w=w, h=h), "time box"))
         return out
 
+    def place(self, region: Region) -> str:
+        key = key_of(region)
+        if key.prefix == "time":
+            return f"time box {key.number}"
+        x, y = key.cells[0]
+        side = {"E": "east", "S": "south"}.get(key.side, key.side)
+        return {"edge": f"the wall on square {x},{y}'s {side} side",
+                "door": f"a door on square {x},{y}'s {side} side",
+                "fill": f"the door on square {x},{y}'s {side} side, filled in (explored)",
+                "note": f"a room's number in square {x},{y}"}.get(key.prefix, f"{region.role} {region.id}")
+
     def interpret(self, sheet, readings) -> ExplorationView:
         g = self.grid(sheet)
         view = ExplorationView()

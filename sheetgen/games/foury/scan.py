@@ -95,6 +95,52 @@ _ROOM_SETS = {"visited": "visited", "crossed room": "rooms", "foe written in": "
               "flooded room": "floods"}
 
 
+_SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+# a room's regions: what the player penciled there
+_IN_ROOM = {"cell": "the visited mark in room {}", "room": "the cross over room {}",
+            "printed": "the cross over room {}", "arm": "the cross over room {}", "inner": "the cross over room {}",
+            "monster": "the foe's letter in room {}", "beside": "the foe's letter in room {}",
+            "letter": "the foe's letter in room {}", "struck": "the stroke through room {}'s item",
+            "flood": "the flood's waves in room {}"}
+
+
+def _place(key: RegionKey) -> str:
+    """Where a player finds the region of KEY on the map or its tracks (GameScanner.place)."""
+    page = f" (sheet {key.page.strip('p-')})" if key.page else ""
+    if key.clear_of is not None:
+        return f"{_place(replace(key, clear_of=None))}, beside {_place(key.clear_of)}"
+    prefix, cells, side = key.prefix, key.cells, _SIDE_WORDS.get(key.side, key.side)
+    if prefix in _IN_ROOM:
+        return _IN_ROOM[prefix].format(cells[0]) + page
+    if prefix == "wall":
+        return f"the wall on room {cells[0]}'s {side} side" + page
+    if prefix == "entry":
+        return f"the arrow on room {cells[0]}'s {side} side, blacked out" + page
+    if prefix in ("path", "centre"):
+        if len(cells) == 2:
+            return f"the path between rooms {cells[0]} and {cells[1]}" + page
+        return f"the path in from the arrow on room {cells[0]}'s {side} side" + page
+    if prefix == "jump":
+        return f"the jump's line between rooms {cells[0]} and {cells[1]}" + page
+    if prefix == "stairs":
+        return f"the stairs' line from room {cells[0]} to room {cells[1]}" + page
+    n = key.number
+    if prefix.startswith("track-"):
+        return f"box {n} of the {prefix[len('track-'):].replace('-', ' ')} track" + page
+    if prefix.startswith("req-"):
+        zone = prefix.split("-")[1]
+        if n is not None:
+            return f"requirement box {n} of zone {zone}" + page
+        return f"zone {zone}'s {prefix.split('-')[2]} tick" + page
+    if prefix.startswith("collect-"):
+        return f"box {n} of the {prefix[len('collect-'):].replace('-', ' ')} collection" + page
+    if prefix.endswith("-round"):
+        return f"the {prefix[:-len('-round')]}'s round marker {n}" + page
+    if prefix == "insert-coin-box":
+        return "the insert-coin box" + page
+    return "the " + prefix.replace("-", " ") + (f" {n}" if n is not None else "") + page
+
+
 def _region(rid: str, kind: str, shape, role: str) -> Region:
     """A region with its id parsed once (region.key)."""
     return Region(rid, kind, shape, role, key=region_key(rid))
@@ -733,6 +779,9 @@ class FouryScanner(GameScanner):
                                                                      line.region.shape.band / 2 + CLEAR_REACH)):
                 return False
         return True
+
+    def place(self, region: Region) -> str:
+        return _place(key_of(region))
 
     def interpret(self, sheet, readings) -> FouryView:
         view = FouryView()
