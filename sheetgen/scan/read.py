@@ -618,9 +618,8 @@ class Page:
     def faint_spots(self, size: int) -> tuple[np.ndarray, float | None]:
         """(every spot's contrast: its mean signed darkness over size x size pixels less the paper's in the
         ring around it to FAINT_DOT_RING times that (read only where the ring holds no print: faint_spot_at);
-        the level from which a
-        faint dot is read on this photo, or None: too little plain paper to measure its noise, or paper so
-        noisy the level reaches DOT_MARKED).  Kept per size for the page."""
+        the level from which a faint dot is read on this photo, or None: too little plain paper to measure
+        its noise, or paper so noisy the level reaches DOT_MARKED).  Kept per size for the page."""
         hit = self._faint_spots.get(size)
         if hit is not None:
             return hit
