@@ -75,11 +75,11 @@ def make_review_app(session, *, host: str = DEFAULT_HOST, token: str | None = No
             more=max(0, len(uncertain) - LISTED), width=w, height=h)
 
     def region_id(n: str) -> str | None:
+        # the page numbers regions in the session's review order, which a flip never changes: no need to
+        # build every region's entry (session.regions) to name one
         if not n.isdigit():
             return None
-        with lock:
-            regions = session.regions()
-        return regions[int(n)]["id"] if int(n) < len(regions) else None
+        return session.order[int(n)] if int(n) < len(session.order) else None
 
     async def index(request):
         html = await run_in_threadpool(page_html)
