@@ -16,7 +16,7 @@ from . import image as I
 from .contract import BOX, CROSSED, EMPTY, FILL, FILLED, MARKED, RegionReading, ScannedSheet
 from .identify import identify, remember
 from . import prepared
-from .read import Page, Plan, read_regions
+from .read import GREY, Page, Plan, read_regions
 from .sheet import Kept, definition_key, forget_template, rebuild, template
 
 
@@ -399,7 +399,7 @@ def template_grey(tmpl: np.ndarray) -> np.ndarray:
         return hit[1]
     if len(_greys) >= 16:
         _greys.clear()
-    grey = tmpl @ np.float32([0.299, 0.587, 0.114])
+    grey = tmpl @ GREY
     _greys[id(tmpl)] = (tmpl, grey)
     return grey
 

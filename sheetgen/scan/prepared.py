@@ -37,7 +37,7 @@ from . import read
 from .sheet import keep_template
 
 KIND = "scan-sheet"
-FORMAT = 1                      # bump when what an entry holds changes shape
+FORMAT = 2                      # bump when what an entry holds changes shape
 BUDGET = 256 * 2 ** 20          # bytes of entries kept (a sheet's entry: 1-4 MB)
 STALE_LOCK_S = 3600             # a lock file with no entry this old is left over: removed
 
@@ -139,9 +139,11 @@ def _made(scanner, sheet) -> Ready:
     from .sheet import template
     tmpl = template(sheet)
     shape, page_mm = tmpl.shape[:2], _page_mm(sheet)
-    read.printed(tmpl, page_k(shape, page_mm))
+    k = page_k(shape, page_mm)
+    printed = read.printed(tmpl, k)
     regions = scanner.regions(sheet)
     plan = read.Plan([r for r in regions if r.role not in scanner.deferred], shape, page_mm)
+    printed.warm(plan, k)       # kept with the entry: a run loading it need not work it out again
     return Ready(tmpl, regions, plan, _worked_out(sheet))
 
 
@@ -211,18 +213,11 @@ class _CompactPickler(pickle.Pickler):
         return NotImplemented
 
 
-def _printed_state(pr: read.Printed) -> dict:
-    """What Printed worked out from the template, but the template itself and what it works out
-    only when asked (those are made again on use, as for a Printed made afresh)."""
-    return {k: v for k, v in vars(pr).items() if k not in ("rgb", "_seen_as_printed", "_plain_spots",
-                                                          "_plain_samples", "_align_grid")}
-
-
 def _store(path: Path, key: str, made: Ready, sheet) -> None:
     k = page_k(made.template.shape, _page_mm(sheet))
     entry = {"format": FORMAT, "key": key, "identity": sheet.identity.encode(), "k": k,
              "template": np.clip(made.template * 255.0 + 0.5, 0, 255).astype(np.uint8),
-             "printed": _printed_state(read.printed(made.template, k)),
+             "printed": read.printed(made.template, k).kept(),
              "regions": made.regions, "plan": made.plan}
     for worked_out in (made.worked_out, {}):     # what the scanner keeps is only worth keeping
         buf = io.BytesIO()
@@ -248,9 +243,7 @@ def _loaded(path: Path, key: str, sheet) -> Ready | None:
         k = entry["k"]
         if k != page_k(tmpl.shape, _page_mm(sheet)):
             return None
-        pr = read.Printed.__new__(read.Printed)
-        vars(pr).update(entry["printed"], rgb=tmpl, _seen_as_printed=None, _plain_spots={},
-                        _plain_samples={}, _align_grid=None)
+        pr = read.Printed.from_kept(tmpl, entry["printed"])
         regions, plan, worked_out = entry["regions"], entry["plan"], entry["worked_out"]
         if not isinstance(worked_out, dict):
             return None

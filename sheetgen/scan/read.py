@@ -143,6 +143,14 @@ def field_basis(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     return np.stack([np.ones_like(u), u, v, u * u, u * v, v * v, u ** 3, u * u * v, u * v * v, v ** 3], axis=-1)
 
 
+GREY = np.float32([0.299, 0.587, 0.114])     # a template's grey: its RGB's luma
+
+
+def _half(grey: np.ndarray) -> np.ndarray:
+    """A grey at half resolution (what the alignment matches)."""
+    return cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+
+
 class Printed:
     """What a template alone decides, worked out once per template (many photos of one sheet):
     its grey, the plain print the tone is fitted on, its colours (the expected page is a colour
@@ -150,7 +158,7 @@ class Printed:
     measured on."""
 
     def __init__(self, rgb: np.ndarray, k: float):
-        grey = rgb @ np.float32([0.299, 0.587, 0.114])
+        grey = rgb @ GREY
         self.rgb, self.grey = rgb, grey
         # plain print (a millimetre of one colour): at edges the photo's blur, not its tone, speaks
         size = max(3, int(round(k)) | 1)
@@ -178,7 +186,7 @@ class Printed:
         # a threaded BLAS on a busy machine costs more than the arithmetic)
         self.XT = np.ascontiguousarray(np.column_stack([self.colours[labels[self.sel]], np.ones(len(self.sel))]).T)
         # alignment: the template at half resolution and its tiles worth matching
-        self.half = cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        self.half = _half(grey)
         rows, cols = self.half.shape
         tile, reach = int(TILE * k / 2), int(SEARCH * k / 2)
         self.tiles = []
@@ -231,6 +239,48 @@ class Printed:
         if hit is None:
             hit = self._plain_samples[big] = np.flatnonzero(self.plain_spots(big, k))[::7]
         return hit
+
+    # what is kept of a Printed with a sheet made ready (sheetgen.scan.prepared): what is slow to work
+    # out; the grey, the half-size grey and its tiles are made again from the template in a few ms
+    _REMADE = ("rgb", "grey", "half", "_align_grid")
+
+    def kept(self) -> dict:
+        """This Printed's state to keep (from_kept makes it again from it and the template, to the last
+        element): the tiles by their place only, the plain spots a bit a pixel."""
+        state = {k: v for k, v in vars(self).items() if k not in self._REMADE}
+        state["tiles"] = [(r0, c0) for r0, c0, _ in self.tiles]
+        state["_plain_spots"] = {big: np.packbits(spots) for big, spots in self._plain_spots.items()}
+        if self._seen_as_printed is not None:       # 0 or 1 a pixel
+            state["_seen_as_printed"] = np.packbits(self._seen_as_printed > 0.5)
+        return state
+
+    @classmethod
+    def from_kept(cls, rgb: np.ndarray, state: dict) -> "Printed":
+        """The Printed of the template RGB whose kept() STATE is."""
+        pr = cls.__new__(cls)
+        vars(pr).update(state)
+        pr.rgb, pr.grey = rgb, rgb @ GREY
+        pr.half = _half(pr.grey)
+        t = pr.tile
+        pr.tiles = [(r0, c0, np.ascontiguousarray(pr.half[r0:r0 + t, c0:c0 + t])) for r0, c0 in state["tiles"]]
+        pr._plain_spots = {big: np.unpackbits(bits, count=pr.grey.size).view(bool).reshape(pr.grey.shape)
+                           for big, bits in state["_plain_spots"].items()}
+        pr._plain_samples = dict(state["_plain_samples"])
+        seen = state.get("_seen_as_printed")
+        pr._seen_as_printed = None if seen is None else \
+            np.unpackbits(seen, count=pr.grey.size).reshape(pr.grey.shape).astype(np.float32)
+        pr._align_grid = None
+        return pr
+
+    def warm(self, plan: "Plan", k: float) -> None:
+        """Work out now what reading PLAN's regions asks of this template per window size (the plain
+        paper a dot's or a fill's noise is measured on), so a sheet made ready (sheetgen.scan.prepared)
+        keeps it and a run that loads the sheet does not work it out again."""
+        for size, *_ in plan.dot_groups:
+            self.plain_samples(FAINT_DOT_RING * size, k)
+        for cols, rows in plan.fill_windows.tolist():
+            self.plain_samples(max(1, cols, rows) | 1, k)
+        self.seen_as_printed(k)
 
     def seen_as_printed(self, k: float) -> np.ndarray:
         """Where the print itself (not as a camera softens it) leaves paper a pencil shows on: its
