@@ -9,9 +9,10 @@ by size and time), the definition's data (what the regions are made from), the s
 whole package, the font files, and the versions of Python, numpy, OpenCV, Pillow and reportlab.
 Anything else changed means another name: a miss, and the sheet made ready as before.
 
-What is stored is exactly what was made (the template as the bytes it was rendered to, the index
-arrays in the smallest integer type that holds them and widened back on load), so a sheet read
-from the cache reads every region as one made afresh (tests/test_scan_prepared.py).  A missing,
+What is stored is exactly what was made (the template as the colour labels its bytes have, the
+index arrays in the smallest integer type that holds them and widened back on load, the plain
+paper a bit a pixel), so a sheet read from the cache reads every region as one made afresh
+(tests/test_scan_prepared.py).  A missing,
 truncated, corrupt or foreign entry is made again; a folder that cannot be written only means
 the next run makes it again.  Entries are written atomically (sheetgen.atomic); a process making
 a sheet holds a lock on it, so another process wanting it (a --jobs worker) waits and loads it
@@ -24,7 +25,6 @@ import io
 import os
 import pickle
 import sys
-import zlib
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -37,8 +37,8 @@ from . import read
 from .sheet import keep_template
 
 KIND = "scan-sheet"
-FORMAT = 2                      # bump when what an entry holds changes shape
-BUDGET = 256 * 2 ** 20          # bytes of entries kept (a sheet's entry: 1-4 MB)
+FORMAT = 3                      # bump when what an entry holds changes shape
+BUDGET = 256 * 2 ** 20          # bytes of entries kept (a sheet's entry: 4-8 MB)
 STALE_LOCK_S = 3600             # a lock file with no entry this old is left over: removed
 
 
@@ -215,9 +215,9 @@ class _CompactPickler(pickle.Pickler):
 
 def _store(path: Path, key: str, made: Ready, sheet) -> None:
     k = page_k(made.template.shape, _page_mm(sheet))
+    # the template is not kept: its Printed's colour labels give it back (read.Printed.template_of)
     entry = {"format": FORMAT, "key": key, "identity": sheet.identity.encode(), "k": k,
-             "template": np.clip(made.template * 255.0 + 0.5, 0, 255).astype(np.uint8),
-             "printed": read.printed(made.template, k).kept(),
+             "shape": made.template.shape, "printed": read.printed(made.template, k).kept(),
              "regions": made.regions, "plan": made.plan}
     for worked_out in (made.worked_out, {}):     # what the scanner keeps is only worth keeping
         buf = io.BytesIO()
@@ -225,21 +225,23 @@ def _store(path: Path, key: str, made: Ready, sheet) -> None:
             _CompactPickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(dict(entry, worked_out=worked_out))
         except Exception:       # noqa: BLE001 - something that cannot be pickled: the scanner works it out again
             continue
-        usercache.store_bytes(path, zlib.compress(buf.getvalue(), 1))
+        # not deflated: inflating it took longer than the rest of its loading (16 ms a sheet of 30); the
+        # template left out, it is a few MB
+        usercache.store_bytes(path, buf.getvalue())
         return
 
 
 def _loaded(path: Path, key: str, sheet) -> Ready | None:
     """The entry at PATH made ready for SHEET, or None (missing, unreadable, corrupt or another's)."""
     try:
-        entry = pickle.loads(zlib.decompress(path.read_bytes()))
-        u8 = entry["template"]
+        entry = pickle.loads(path.read_bytes())
         if (not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key
-                or entry.get("identity") != sheet.identity.encode() or not isinstance(u8, np.ndarray)
-                or u8.dtype != np.uint8 or u8.ndim != 3 or u8.shape[2] != 3
+                or entry.get("identity") != sheet.identity.encode()
                 or not isinstance(entry["plan"], read.Plan) or not isinstance(entry["regions"], list)):
             return None
-        tmpl = u8.astype(np.float32) / 255.0    # as sheet.template makes it from the rendered bytes
+        tmpl = read.Printed.template_of(entry["printed"])
+        if tmpl.shape != tuple(entry["shape"]):
+            return None
         k = entry["k"]
         if k != page_k(tmpl.shape, _page_mm(sheet)):
             return None

@@ -254,6 +254,22 @@ class Printed:
             state["_seen_as_printed"] = np.packbits(self._seen_as_printed > 0.5)
         return state
 
+    @staticmethod
+    def template_of(state: dict) -> np.ndarray:
+        """The template (float32 RGB, as sheet.template makes it from the rendered bytes) whose Printed's
+        kept() STATE is: its colour table looked up at each pixel's label, to the last element (each
+        colour is the template's own bytes), so the template need not be kept beside its labels."""
+        labels, common = state["labels"], state["common"]
+        colours = np.rint(state["colours"] * 255.0).astype(np.uint8)        # the template's bytes, exactly
+        table = np.zeros((256, 3), np.uint8)
+        table[:len(common)] = colours[common]
+        as_float = np.arange(256, dtype=np.float32) / 255.0                 # a byte as the template has it
+        rgb = cv2.merge([cv2.LUT(labels, as_float[table[:, c]]) for c in range(3)])
+        rare = state["rare_pixels"]
+        if len(rare):
+            rgb.reshape(-1, 3)[rare] = as_float[colours[state["rare_labels"]]]
+        return rgb
+
     @classmethod
     def from_kept(cls, rgb: np.ndarray, state: dict) -> "Printed":
         """The Printed of the template RGB whose kept() STATE is."""
