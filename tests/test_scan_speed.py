@@ -8,6 +8,7 @@ import pytest
 
 pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[scan]'")
 
+from sheetgen.scan import image as I                     # noqa: E402
 from sheetgen.scan.read import _quantiles_of_spans       # noqa: E402
 
 RECIPES = Path(__file__).resolve().parent / "data" / "scan" / "recipes.yaml"
@@ -40,7 +41,6 @@ def test_modules_the_decoder_refused_are_not_given_to_it_again(monkeypatch):
 
     import cv2
 
-    from sheetgen.scan import image as I
     from sheetgen.testing.corpus import flat_of, load_recipes, pdftoppm_available
     if not pdftoppm_available():
         pytest.fail("pdftoppm (poppler-utils) is needed to rasterise the corpus: apt-get install poppler-utils")
@@ -60,3 +60,20 @@ def test_modules_the_decoder_refused_are_not_given_to_it_again(monkeypatch):
     monkeypatch.setattr(cv2, "QRCodeDetector", lambda: type("D", (), {"detectAndDecode": lambda s, c: ("",)})())
     assert I.read_qr(gray, loc, 0.1) is None
     assert len(given) == len(set(given))
+
+
+def test_a_run_of_many_photos_keeps_freed_arrays_for_the_next(monkeypatch, tmp_path):
+    """glibc takes both thresholds (mallopt says no past its most: a threshold raised past 32 MB would
+    fail here); the command asks for it over several photos, not for one."""
+    import platform
+    expected = platform.system() == "Linux" and platform.libc_ver()[0] == "glibc"
+    assert I.keep_freed_memory() is expected
+    asked = []
+    monkeypatch.setattr(I, "keep_freed_memory", lambda: asked.append(1) or True)
+    from click.testing import CliRunner
+
+    from sheetgen.cli import main
+    for photos in (["a.jpg"], ["a.jpg", "b.jpg"]):
+        CliRunner().invoke(main, ["scan", *[str(tmp_path / p) for p in photos], "-o", str(tmp_path / "out"),
+                                  "--jobs", "1"])
+    assert asked == [1]

@@ -93,6 +93,9 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
         import os
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     jobs = 1 if review or not many else min(jobs, len(photos))
+    if many:
+        from ..scan.image import keep_freed_memory
+        keep_freed_memory()
     shown_json = 0
     worst, errors = 0, []
 

@@ -37,6 +37,32 @@ def _problem(message: str, photo: str, expected: str | None = None) -> InputErro
     return InputError(Problem(message, photo, expected=expected))
 
 
+# a photo's arrays are 1 to 20 MB each, made and let go dozens of times a photo: glibc's malloc gives
+# arrays past its mmap threshold pages of their own, handed back when freed and faulted in again for the
+# next (a fresh --jobs worker most of all: its threshold has not grown yet), and trims the heap's free
+# top; past these, a run's freed arrays stay in its heap for the next photo's (as much again, not more)
+MMAP_THRESHOLD = 32 * 2 ** 20       # glibc's most
+TRIM_THRESHOLD = 256 * 2 ** 20
+
+
+def keep_freed_memory() -> bool:
+    """Have this process (and the workers it forks) keep freed arrays for the next photo rather than
+    give the pages back and fault them in again: glibc's mallopt; False where there is none."""
+    import ctypes
+    import ctypes.util
+    import sys
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False                # not glibc (musl has no mallopt)
+    mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    return bool(mallopt(m_mmap_threshold, MMAP_THRESHOLD)) and bool(mallopt(m_trim_threshold, TRIM_THRESHOLD))
+
+
 def load_photo(path: str | Path) -> np.ndarray:
     """The photo as BGR pixels; InputError for a file that is not an image."""
     path = Path(path)
