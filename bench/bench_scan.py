@@ -25,9 +25,10 @@ any rotation, 60-95 % of the frame, lens, light, shadow, blur up to 1.5 px, nois
   different sheets, no --sheet, beside a plain baseline process (OpenCV loading and greying
   each photo), and the same folder through the command in process, its sheets ready (--speed:
   only this);
-- memory (--memory N, measured alone): the peak resident memory of one `sheetgen scan`
-  process over N and over 2N 2 MP photos of 8 sheets (JSON out, the outputs written): flat
-  when nothing a photo leaves behind grows with their number;
+- memory (--memory N [--jobs J], measured alone): the peak resident memory of the largest
+  process of one `sheetgen scan` run (the command or one of its workers) over N and over 2N
+  2 MP photos of 8 sheets (JSON out, the outputs written): flat when nothing a photo leaves
+  behind grows with their number;
 - identity (--identity, measured alone): the sheet known without --sheet, by its QR code
   decoded or by its modules matched to the codes of the sheets it could be.
 
@@ -440,11 +441,13 @@ def whole_process_sheets(recipes, n: int = 20, sheets: int = 8, jobs: tuple[str,
               f"{60.0 * len(paths) / inside_cpu:.0f} a CPU minute (YAML, overlay and JSON included)", flush=True)
 
 
-def peak_memory(recipes, counts: list[int], distinct: int = 16) -> list[tuple[int, float, float]]:
-    """(photos, peak resident MB, seconds) of one `sheetgen scan` process over each count of
-    2 MP photos: DISTINCT photos of 8 different sheets (folder_of_sheets; no --sheet: each known by
-    its code), each given again under other names (the scanner keeps nothing by a photo's content,
-    so each is read afresh; a run keeps its sheets up to pipeline.SHEETS_BUDGET)."""
+def peak_memory(recipes, counts: list[int], distinct: int = 16,
+                jobs: tuple[str, ...] = ()) -> list[tuple[int, float, float]]:
+    """(photos, peak resident MB, seconds) of one `sheetgen scan` run over each count of 2 MP photos:
+    DISTINCT photos of 8 different sheets (folder_of_sheets; no --sheet: each known by its code),
+    each given again under other names (the scanner keeps nothing by a photo's content, so each is
+    read afresh; a run keeps its sheets up to pipeline.SHEETS_BUDGET).  The peak is the largest
+    process's: the command's or one of its workers' (JOBS: `--jobs N` given; none: its default)."""
     import os
     import subprocess
     import tempfile
@@ -471,15 +474,20 @@ def peak_memory(recipes, counts: list[int], distinct: int = 16) -> list[tuple[in
                 os.link(sources[i % len(sources)], path)
                 paths.append(str(path))
             cmd = [sys.executable, "-m", "sheetgen", "scan", *paths, "-o", str(Path(tmp) / f"out-{count}"),
-                   "--format", "json"]
+                   "--format", "json", *jobs]
+            # run by a fresh python that waits for it: its children's peak is the largest of the command
+            # and its --jobs workers (each waited for by the command), this run's alone
+            wrapper = ("import resource, subprocess, sys\n"
+                       "code = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+                       "print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
             t = time.perf_counter()
-            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
-            _, status, usage = os.wait4(proc.pid, 0)        # this child's own peak, not every child's
-            proc.returncode = os.waitstatus_to_exitcode(status)
+            said = subprocess.run([sys.executable, "-c", wrapper, *cmd], capture_output=True, text=True, cwd=ROOT,
+                                  env=env, check=True).stdout.split()
             seconds = time.perf_counter() - t
-            if proc.returncode not in (0, 1, 2):
-                raise SystemExit(f"bench_scan: `sheetgen scan` over {count} photos ended with exit {proc.returncode}")
-            out.append((count, usage.ru_maxrss / 1024, seconds))      # ru_maxrss: KB on Linux
+            code, peak_kb = int(said[0]), int(said[1])      # ru_maxrss: KB on Linux
+            if code not in (0, 1, 2):
+                raise SystemExit(f"bench_scan: `sheetgen scan` over {count} photos ended with exit {code}")
+            out.append((count, peak_kb / 1024, seconds))
     return out
 
 
@@ -1035,9 +1043,11 @@ def main(argv: list[str]) -> int:
         read.FILL_INK = False
     if "--memory" in argv:
         n = _arg(argv, "--memory", 250)
-        figures = peak_memory(load_recipes(RECIPES), [n, 2 * n])
+        jobs = ("--jobs", str(_arg(argv, "--jobs", 1))) if "--jobs" in argv else ()
+        figures = peak_memory(load_recipes(RECIPES), [n, 2 * n], jobs=jobs)
         for count, mb, seconds in figures:
-            print(f"memory: `sheetgen scan` over {count} photos (2 MP): peak {mb:.0f} MB ({seconds:.0f} s)", flush=True)
+            print(f"memory: `sheetgen scan{' ' + ' '.join(jobs) if jobs else ''}` over {count} photos (2 MP): peak "
+                  f"{mb:.0f} MB, the largest of the command and its workers ({seconds:.0f} s)", flush=True)
         (n1, mb1, _), (n2, mb2, _) = figures
         print(f"memory: {(mb2 - mb1) / (n2 - n1) * 1024:.0f} KB more a photo from {n1} to {n2} photos "
               f"(flat: about 0)", flush=True)

@@ -14,17 +14,24 @@ pytest.importorskip("cv2", reason="the scan extra: pip install 'sheetgen[scan]'"
 
 from sheetgen.scan.contract import DOT, EMPTY, LINE, MARKED, Region, RegionReading   # noqa: E402
 from sheetgen.scan.geometry import DotShape, LineShape                    # noqa: E402
-from sheetgen.scan.pipeline import moot_regions, scan_photo               # noqa: E402
+from sheetgen.scan.pipeline import ScanResult, moot_regions, scan_photo   # noqa: E402
+from sheetgen.scan.report import text                                   # noqa: E402
 from sheetgen.testing.corpus import load_recipes, pdftoppm_available, photo_of   # noqa: E402
 
 
 class _Either:
     """A game whose view has one fact, 'entered', shown by a dot or by a path (either will do), and a
-    wall of its own."""
+    wall of its own, which its one rule allows only by a room entered."""
 
     def interpret(self, sheet, readings):
         return SimpleNamespace(entered=readings["dot"].marked or readings["path"].marked,
                                wall=readings["wall"].marked)
+
+    def check(self, sheet, view):
+        return [SimpleNamespace(message="a wall by a room never entered")] if view.wall and not view.entered else []
+
+    def place(self, region):
+        return f"the {region.role} by the room"
 
 
 def _reading(rid: str, kind: str, value: str, confidence: float) -> RegionReading:
@@ -57,6 +64,58 @@ def test_an_uncertain_region_the_view_rests_on_is_not_moot():
 
 def test_two_that_stand_for_each_other_are_not_moot_together():
     assert _moot(_readings(dot=0.2, path=0.2)) == frozenset()
+
+
+def _result(readings) -> ScanResult:
+    game = _Either()
+    view = game.interpret(None, readings)
+    sheet = SimpleNamespace(identity=SimpleNamespace(describe=lambda: "a test sheet"))
+    return ScanResult("p.jpg", sheet, "QR code", None, None, readings, SimpleNamespace(as_dict=dict),
+                      game.check(None, view), scanner=game)
+
+
+def test_each_region_to_check_says_what_the_rules_find_if_it_reads_otherwise():
+    # the wall read empty, unsure: were it marked, the rule would break only with the room not entered
+    readings = _readings(wall=0.2)
+    assert _result(readings).otherwise(readings["wall"]) == [(MARKED, [])]
+    for rid in ("dot", "path"):
+        readings[rid] = replace(readings[rid], value=EMPTY)
+    wall = _result(readings).otherwise(readings["wall"])
+    assert [(value, [v.message for v in found]) for value, found in wall] == [
+        (MARKED, ["a wall by a room never entered"])]
+    # a broken rule the paper shows as read is not said again as what the other reading would break
+    readings["wall"] = replace(readings["wall"], value=MARKED)
+    readings["path"] = replace(readings["path"], confidence=0.2)
+    broken = _result(readings)
+    assert broken.violations and broken.otherwise(readings["path"]) == [(MARKED, [])]
+
+
+def test_the_text_says_it_beside_each_region_to_check(monkeypatch):
+    import sheetgen.scan.pipeline as pipeline
+    monkeypatch.setattr(pipeline, "moot_regions", lambda *args: frozenset())
+    readings = _readings(wall=0.2)
+    for rid in ("dot", "path"):
+        readings[rid] = replace(readings[rid], value=EMPTY)
+    result = _result(readings)
+    result.sheet.identity.encode = lambda: "SG1/TEST"
+    assert result.unconfirmed
+    lines = text(result).splitlines()
+    assert lines[-2] == "    wall: the wall by the room, read empty (sure 20%); if marked: rule: a wall by a room never entered"
+    readings["dot"] = replace(readings["dot"], value=MARKED)
+    assert text(_result(readings)).splitlines()[-2].endswith("read empty (sure 20%); if marked: the rules still hold")
+
+
+
+def test_other_readings_that_come_to_the_same_are_said_together():
+    from types import SimpleNamespace as NS
+
+    from sheetgen.scan.report import _if_otherwise
+    broken = NS(message="box 2 is marked but box 1 is not")
+    assert _if_otherwise([("crossed", []), ("filled", [])]) == "; if crossed or filled: the rules still hold"
+    assert _if_otherwise([("crossed", [broken]), ("filled", [broken, broken])]) == (
+        "; if crossed: rule: box 2 is marked but box 1 is not"
+        "; if filled: rule: box 2 is marked but box 1 is not (and 1 more)")
+    assert _if_otherwise([]) == ""
 
 
 def test_sure_and_unreadable_regions_are_never_asked():

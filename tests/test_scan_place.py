@@ -82,12 +82,15 @@ def _result(*readings: RegionReading) -> pipeline.ScanResult:
 
 
 def test_the_regions_to_check_are_listed_with_their_places_before_the_verdict(monkeypatch):
-    # no region here is moot (moot_regions would ask this test's sheet for the game's view)
+    # no region here is moot (moot_regions would ask this test's sheet for the game's view), and read
+    # otherwise the rules hold (tests/test_scan_moot.py asks a game)
     monkeypatch.setattr(pipeline, "moot_regions", lambda *args: frozenset())
+    monkeypatch.setattr(pipeline.ScanResult, "otherwise", lambda self, reading: [("empty", [])])
     dot = Region("cell-C4", DOT, (10.0, 10.0, 1.5), "visited")
     path = Region("path-C4-D4", LINE, (10.0, 10.0, 20.0, 10.0, 1.8), "path")
     lines = text(_result(RegionReading(dot, MARKED, 1.0, 0.6), RegionReading(path, MARKED, 0.2, 0.55))).splitlines()
     assert lines[-3:] == ["  to check:",
-                          "    path-C4-D4: the path between rooms C4 and D4, read marked (sure 20%)",
+                          "    path-C4-D4: the path between rooms C4 and D4, read marked (sure 20%); "
+                          "if empty: the rules still hold",
                           "  consistent as read, if the 1 uncertain region reads right: check it on the sheet or "
                           "with --review (path-C4-D4)"]

@@ -91,6 +91,22 @@ class ScanResult:
     def exit_code(self) -> int:
         return 0 if self.consistent else EXIT_UNCONFIRMED if self.unconfirmed else 1
 
+    def otherwise(self, reading: RegionReading) -> list[tuple[str, list]]:
+        """For READING (an unsure region), each other value it could have had and what the rules find on the
+        paper read so, every other region as read, that they do not find on it as read: ([]: the rules hold
+        either way).  What a person checking the region decides; the play record is not asked."""
+        from dataclasses import replace
+        if self.scanner is None:
+            return []
+        before = {v.message for v in self.violations}
+        trial = dict(self.readings)
+        out = []
+        for value in _other_values(reading.region.kind, reading.value):
+            trial[reading.region.id] = replace(reading, value=value)
+            found = self.scanner.check(self.sheet, self.scanner.interpret(self.sheet, trial))
+            out.append((value, [v for v in found if v.message not in before]))
+        return out
+
     def uncertain(self) -> list[RegionReading]:
         return sorted((r for r in self.readings.values() if r.uncertain), key=lambda r: (r.confidence, r.region.id))
 

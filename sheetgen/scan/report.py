@@ -199,6 +199,16 @@ def _region_lines(regions: list[dict]) -> list[str] | None:
     return out
 
 
+def _if_otherwise(otherwise: list[tuple[str, list]]) -> str:
+    """What the rules say of a region to check read otherwise (ScanResult.otherwise: each other value and
+    the violations it would add), the values that come to the same said together."""
+    said: dict[str, list[str]] = {}
+    for value, found in otherwise:
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        said.setdefault(f"rule: {found[0].message}{more}" if found else "the rules still hold", []).append(value)
+    return "".join(f"; if {' or '.join(values)}: {outcome}" for outcome, values in said.items())
+
+
 def text(result) -> str:
     """The scan for a person: what sheet, what it shows, what is wrong."""
     sheet = result.sheet
@@ -242,7 +252,8 @@ def text(result) -> str:
         # verdict, last as always
         place = result.scanner.place if result.scanner is not None else (lambda region: region.role)
         lines.append("  to check:")
-        lines += [f"    {r.region.id}: {place(r.region)}, read {r.value} (sure {r.confidence:.0%})" for r in unsure[:8]]
+        lines += [f"    {r.region.id}: {place(r.region)}, read {r.value} (sure {r.confidence:.0%})"
+                  + _if_otherwise(result.otherwise(r)) for r in unsure[:8]]
         lines.append(f"  consistent as read, if the {n} uncertain region{'s read' if n != 1 else ' reads'} right: check "
                      f"{'them' if n != 1 else 'it'} on the sheet or with --review ("
                      + ", ".join(r.region.id for r in unsure[:8]) + (" ..." if n > 8 else "") + ")")
