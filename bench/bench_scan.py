@@ -265,11 +265,12 @@ def whole_process(recipes, n: int) -> tuple[float, int]:
 
 
 def identity_rate(recipes, label: str) -> None:
-    """--identity: is the sheet known without --sheet?  Per photo: its QR code decoded (what the
-    scanner did alone before the match), and else its modules matched to the codes of the sheets
-    it could be (sheetgen.scan.identify), cold (nothing of the run remembered: each photo as if
-    alone) and with no game option given; then with the options the sheet was printed with (--hero)
-    for the photos still unknown.  Custom sheets need --sheet FILE whatever the code says (the
+    """--identity: is the sheet known without --sheet?  Per photo, as the scanner goes: its QR code
+    decoded in the decoder's first tries (pipeline.QR_FIRST_TRIES), else its modules matched to the
+    codes of the sheets it could be (sheetgen.scan.identify), cold (nothing of the run remembered:
+    each photo as if alone) and with no game option given, else decoded in the decoder's other
+    tries; then matched with the options the sheet was printed with (--hero) for the photos still
+    unknown.  Custom sheets need --sheet FILE whatever the code says (the
     scanner cannot compose them without it): counted apart, matched with their file."""
     import cv2
 
@@ -277,6 +278,7 @@ def identity_rate(recipes, label: str) -> None:
     from sheetgen.errors import SheetgenError
     from sheetgen.scan import identify as ID
     from sheetgen.scan import image as I
+    from sheetgen.scan.pipeline import QR_FIRST_TRIES
     from sheetgen.testing.corpus import photo_of
     rows: dict = collections.defaultdict(collections.Counter)
     unknown = []
@@ -302,8 +304,17 @@ def identity_rate(recipes, label: str) -> None:
             row["no markers"] += 1
             continue
         soft = I.measure_quality(gray, loc).softness
-        text = I.read_qr(gray, loc, soft)
         ref = played.ref if truth.custom else None
+        # as the scanner does (pipeline.scan_photo): the decoder's first tries, then the match, then the
+        # decoder's other tries when nothing matched
+        failed: set = set()
+        text = I.read_qr(gray, loc, soft, failed, most=QR_FIRST_TRIES)
+        ident = None
+        if not text:
+            ID.forget_seen()                                    # cold: the photo as if alone
+            ident, how = ID.identify(gray, loc, soft, ref)
+            if ident is None:
+                text = I.read_qr(gray, loc, soft, failed)
         if text:
             try:
                 right = SheetIdentity.decode(text) == truth
@@ -311,8 +322,6 @@ def identity_rate(recipes, label: str) -> None:
                 right = False
             row["decoded" if right else "decoded wrong"] += 1
             continue
-        ID.forget_seen()                                        # cold: the photo as if alone
-        ident, how = ID.identify(gray, loc, soft, ref)
         if ident is None:
             ident, how = ID.identify(gray, loc, soft, ref, played.options)
             key = "matched with the options" if ident == truth else "wrong" if ident else "unknown"

@@ -1049,7 +1049,7 @@ def grid_darkness(src: np.ndarray, found, box: tuple, origin: tuple, k: float, n
 
 
 def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1, reach: float | None = None,
-                 failed: set | None = None) -> str | None:
+                 failed: set | None = None, most: int | None = None) -> str | None:
     """The QR code read module by module where the sheet drew it, for codes too small or soft
     for a detector to find (a module is 1.3 to 2 pixels in a 2 MP photo).
 
@@ -1064,7 +1064,8 @@ def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1, reach: f
     no code's finders are where the sheet put them, '' when they are but it cannot be read.
     reach: how far (mm) from where the homography puts them the finders are looked for; None:
     qr_reach's first.  failed: the modules (as bytes) already given to the decoder in vain, skipped
-    (the decoder would say the same), and those that fail here added."""
+    (the decoder would say the same), and those that fail here added.  most: '' once that many have
+    failed (the rest left for a later call with the same failed)."""
     w, h = loc.size
     qx, qy, qs, _ = SM.qr_box(w, h)
     k = 10.0
@@ -1096,6 +1097,8 @@ def read_qr_grid(gray: np.ndarray, loc: Location, blur_mm: float = 0.1, reach: f
                 if text:
                     return text
                 failed.add(bits.tobytes())
+                if most is not None and len(failed) >= most:
+                    return ""
     return "" if candidates else None
 
 
@@ -1111,15 +1114,22 @@ def qr_reach(loc: Location) -> tuple[float, ...]:
     return (QR_REACH, QR_REACH_FAR) if loc.markers is not None and not loc.markers.missing else (QR_REACH_FAR,)
 
 
-def read_qr(gray: np.ndarray, loc: Location, blur_mm: float = 0.1) -> str | None:
+def read_qr(gray: np.ndarray, loc: Location, blur_mm: float = 0.1, failed: set | None = None,
+            most: int | None = None) -> str | None:
     """The QR code's text, or None: read module by module where the sheet drew it
     (read_qr_grid), its finders looked for near and then farther (qr_reach); when that reads
-    nothing, its square warped at 16 px a mm is given to OpenCV's detector, which searches for it."""
-    failed: set = set()         # a spread, ridge or reach that changes no module: not decoded again
+    nothing, its square warped at 16 px a mm is given to OpenCV's detector, which searches for it.
+    failed: the modules given to the decoder in vain (read_qr_grid), kept by the caller for a later
+    call; most: '' once that many have failed (a code that does not decode at once seldom does: the
+    caller matches the modules to the sheets it could be first, then calls again for the rest)."""
+    if failed is None:
+        failed = set()          # a spread, ridge or reach that changes no module: not decoded again
     for reach in qr_reach(loc):
-        text = read_qr_grid(gray, loc, blur_mm, reach, failed)
-        if text:
+        text = read_qr_grid(gray, loc, blur_mm, reach, failed, most)
+        if text or (most is not None and len(failed) >= most):
             return text
+    if most is not None:
+        return ""
     crop, _ = qr_crop(gray, loc, 16.0, SM.QUIET + 1.5)
     side = crop.shape[0]
     canvas = np.full((side + 40, side + 40), 255, np.uint8)

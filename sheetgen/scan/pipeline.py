@@ -321,6 +321,12 @@ def _by_outline(gray, photo: str, sheet_ref: str, options=()) -> tuple[I.Locatio
     return best, sheet
 
 
+# the QR code's decoder is given this many tries (a spread of the blur and a ridge each) before the code's
+# modules are matched to the sheets it could be: a code that decodes mostly does at its first or second
+# try, one that does not takes 20 to 40 (about 50 ms), where the match takes about 10
+QR_FIRST_TRIES = 3
+
+
 def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | None = None,
                keep_images: bool = False, img: np.ndarray | None = None, options: tuple = ()) -> ScanResult:
     """Read one photo (or an image already decoded: img) and check it; sheet_ref and options
@@ -351,24 +357,29 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
         loc = I.locate(img, gray, photo, markers)
         quality = I.measure_quality(gray, loc)
         I.check_quality(quality, photo)
-        text = I.read_qr(gray, loc, quality.softness)
+        failed: set = set()
+        text = I.read_qr(gray, loc, quality.softness, failed, most=QR_FIRST_TRIES)
         identity = None
         identity_from = "QR code"
+        if not text:
+            # the code did not decode at once: its modules matched against the codes of the sheets it could
+            # be (a few ms), and only when none is known the decoder given the rest of its tries
+            identity, how = identify(gray, loc, quality.softness, sheet_ref, options)
+            identity_from = MATCHED
+            if identity is None:
+                text = I.read_qr(gray, loc, quality.softness, failed)
+                identity_from = "QR code"
         if text:
             try:
                 identity = SheetIdentity.decode(text)
             except ValueError as exc:
                 raise InputError(Problem(f"the QR code says {text!r}: {exc}", photo)) from None
             remember(identity)
-        else:
-            # the code did not decode: its modules matched against the codes of the sheets it could be
-            identity, how = identify(gray, loc, quality.softness, sheet_ref, options)
-            identity_from = MATCHED
-            if identity is None and sheet_ref is None:
-                raise InputError(Problem("the corner markers are there but the sheet's QR code cannot be read "
-                                         f"(too small in the photo, blurred or covered?; matched against the "
-                                         f"sheets it could be: {how})", photo,
-                                         expected="--sheet NAME or --sheet FILE: the sheet the photo shows"))
+        elif identity is None and sheet_ref is None:
+            raise InputError(Problem("the corner markers are there but the sheet's QR code cannot be read "
+                                     f"(too small in the photo, blurred or covered?; matched against the "
+                                     f"sheets it could be: {how})", photo,
+                                     expected="--sheet NAME or --sheet FILE: the sheet the photo shows"))
         if identity is None:
             identity_from = "--sheet"
         finding -= time.perf_counter()
