@@ -121,7 +121,8 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
             said(done[0], done[2].result(), done[1])   # a failed write raises here, as it would have in line
     try:
         if jobs > 1:
-            for photo, name, done in _in_workers(jobs, photos, names, sheet_ref, options, log, record_label, out):
+            for photo, name, done in _in_workers(jobs, photos, names, sheet_ref, options, log, record_label, out,
+                                                 fmt):
                 if "problems" in done:
                     errors.append((photo, done))
                     worst = worse(worst, done["exit_code"])
@@ -184,9 +185,9 @@ def _problems(exc) -> dict:
     return {"problems": [p.format() for p in exc.problems], "exit_code": exc.exit_code}
 
 
-def _scan_one(photo, name, sheet_ref, options, log, record_label, out) -> dict:
+def _scan_one(photo, name, sheet_ref, options, log, record_label, out, fmt) -> dict:
     """One photo read, checked and its outputs written, in a worker process: what the parent prints
-    for it (its text and JSON data, the files written, the exit code) or its problems."""
+    for it (its text for FMT text, its JSON data, the files written, the exit code) or its problems."""
     from ..errors import SheetgenError
     from ..scan.report import text
     try:
@@ -195,10 +196,12 @@ def _scan_one(photo, name, sheet_ref, options, log, record_label, out) -> dict:
         return _problems(exc)
     data = _as_data(result)             # once, for the YAML and the JSON
     written = _write_outputs(result, out, name, data=data)
-    return {"text": text(result), "data": data, "written": written, "exit_code": result.exit_code}
+    # the text only where it is printed: a region to check says what the rules find read otherwise
+    return {"text": text(result) if fmt == "text" else None, "data": data, "written": written,
+            "exit_code": result.exit_code}
 
 
-def _in_workers(jobs, photos, names, sheet_ref, options, log, record_label, out):
+def _in_workers(jobs, photos, names, sheet_ref, options, log, record_label, out, fmt):
     """(photo, name, what _scan_one said) for each photo, read by JOBS worker processes and yielded
     in the photos' order; at most twice JOBS photos are in hand at once (memory stays flat).  Each
     worker keeps the sheets it made ready (pipeline._sheets) for its next photos."""
@@ -216,7 +219,7 @@ def _in_workers(jobs, photos, names, sheet_ref, options, log, record_label, out)
             while i < len(queue) and len(pending) < 2 * jobs:
                 photo, name = queue[i]
                 pending.append((photo, name, pool.submit(_scan_one, photo, name, sheet_ref, options, log,
-                                                         record_label, out)))
+                                                         record_label, out, fmt)))
                 i += 1
             photo, name, future = pending.popleft()
             yield photo, name, future.result()
