@@ -116,6 +116,9 @@ def test_other_readings_that_come_to_the_same_are_said_together():
         "; if crossed: rule: box 2 is marked but box 1 is not"
         "; if filled: rule: box 2 is marked but box 1 is not (and 1 more)")
     assert _if_otherwise([]) == ""
+    # where the paper as read breaks a rule already (the review page of a sheet not consistent)
+    from sheetgen.scan.report import if_otherwise
+    assert if_otherwise([("marked", [])], holds=False) == ["if marked: no other rule breaks"]
 
 
 def test_sure_and_unreadable_regions_are_never_asked():

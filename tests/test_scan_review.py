@@ -120,6 +120,27 @@ def test_the_page_offers_to_confirm_a_doubted_reading(photo, tmp_path):
     assert yaml.safe_load((tmp_path / "tampered.sheetscan.yaml").read_text(encoding="utf-8"))["confirmed"] == [rid]
 
 
+def test_the_page_says_what_the_rules_find_were_a_doubted_region_read_otherwise(photo, tmp_path):
+    from starlette.testclient import TestClient
+
+    from sheetgen.web.review import make_review_app
+    s = session_of(photo, tmp_path, record=None)
+    rid = _doubted(s)
+    s.result.reread(dict(s.result.readings))            # the verdict worked out again with the doubt
+    waits = {r.region.id for r in s.result.unsure()}
+    assert rid in waits
+    said = s.otherwise(rid)
+    other = next_value("dot", s.result.readings[rid].value)
+    assert said.startswith(f"if {other}: ")
+    # the tampered wall breaks a rule as read: a reading that breaks none anew does not say they hold
+    assert s.result.violations and "the rules still hold" not in said
+    sure = next(r for r, reading in s.result.readings.items() if r not in waits and not reading.uncertain)
+    assert s.otherwise(sure) == ""                      # only what the verdict waits on
+    page = TestClient(make_review_app(s, form_key="k"), base_url="http://127.0.0.1").get("/").text
+    from markupsafe import escape
+    assert f'<span class="otherwise">{escape(said)}</span>' in page
+
+
 def test_the_page_lists_the_uncertain_first_in_an_order_a_tap_does_not_change(photo, tmp_path):
     s = session_of(photo, tmp_path, record=None)
     before = [r["id"] for r in s.regions()]

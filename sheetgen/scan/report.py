@@ -199,14 +199,21 @@ def _region_lines(regions: list[dict]) -> list[str] | None:
     return out
 
 
-def _if_otherwise(otherwise: list[tuple[str, list]]) -> str:
+def if_otherwise(otherwise: list[tuple[str, list]], holds: bool = True) -> list[str]:
     """What the rules say of a region to check read otherwise (ScanResult.otherwise: each other value and
-    the violations it would add), the values that come to the same said together."""
+    the violations it would add), the values that come to the same said together: "if marked: the rules
+    still hold", "if empty: rule: ...".  HOLDS: the rules hold on the paper as read (else a reading that
+    breaks none of them anew is "no other rule breaks")."""
+    same = "the rules still hold" if holds else "no other rule breaks"
     said: dict[str, list[str]] = {}
     for value, found in otherwise:
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-        said.setdefault(f"rule: {found[0].message}{more}" if found else "the rules still hold", []).append(value)
-    return "".join(f"; if {' or '.join(values)}: {outcome}" for outcome, values in said.items())
+        said.setdefault(f"rule: {found[0].message}{more}" if found else same, []).append(value)
+    return [f"if {' or '.join(values)}: {outcome}" for outcome, values in said.items()]
+
+
+def _if_otherwise(otherwise: list[tuple[str, list]]) -> str:
+    return "".join(f"; {phrase}" for phrase in if_otherwise(otherwise))
 
 
 def text(result) -> str:

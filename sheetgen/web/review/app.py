@@ -30,6 +30,7 @@ from ..server import DEFAULT_HOST, make_app
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 4 * 1024             # a flip's form is a few dozen bytes
 LISTED = 60                     # uncertain regions listed with a close-up (the rest: outlined on the sheet)
+OTHERWISE_MOST = 12             # of them, those the verdict waits on say what the rules find read otherwise
 # the page loads only its own files; no inline script or style
 POLICY = ("default-src 'self'; img-src 'self'; script-src 'self'; style-src 'self'; "
           "form-action 'self'; base-uri 'none'; object-src 'none'")
@@ -67,6 +68,9 @@ def make_review_app(session, *, host: str = DEFAULT_HOST, token: str | None = No
         for n, r in enumerate(regions):
             r["n"] = n
         uncertain = [r for r in regions if r["uncertain"] or r["corrected"] or r["confirmed"]]
+        with lock:
+            for r in [r for r in uncertain[:LISTED] if not r["corrected"] and not r["confirmed"]][:OTHERWISE_MOST]:
+                r["otherwise"] = session.otherwise(r["id"])
         # drawn biggest first, so a tap lands on the smallest region under the finger (a wall over
         # the room it bounds, a box over the panel it sits in)
         drawn = sorted(regions, key=_drawn_size, reverse=True)
