@@ -78,9 +78,11 @@ def test_a_sheet_from_the_cache_is_the_sheet_made_afresh(code, no_making):
     assert _same({n: v for n, v in loaded_printed.items() if n not in lazy},
                  {n: v for n, v in made_printed.items() if n not in lazy}) == []
     # the plain paper every window size of the plan measures its noise on is kept, not worked out again
-    sizes = {read.FAINT_DOT_RING * size for size, *_ in made.plan.dot_groups}
-    sizes |= {max(1, cols, rows) | 1 for cols, rows in made.plan.fill_windows.tolist()}
-    assert sizes and sizes <= loaded_printed["_plain_spots"].keys() == loaded_printed["_plain_samples"].keys()
+    rings = {read.FAINT_DOT_RING * size for size, *_ in made.plan.dot_groups}
+    windows = {max(1, cols, rows) | 1 for cols, rows in made.plan.fill_windows.tolist()}
+    assert rings | windows                      # the map has dots and fills, the exploration sheet fills
+    assert rings <= loaded_printed["_plain_spots"].keys()                      # the dots' masks ...
+    assert rings | windows <= loaded_printed["_plain_samples"].keys()          # ... every size's samples
     for name in ("_plain_spots", "_plain_samples"):
         assert _same(loaded_printed[name], {n: made_printed[name][n] for n in loaded_printed[name]}) == []
     assert _same(loaded_printed["_seen_as_printed"], made_printed["_seen_as_printed"]) == []

@@ -1116,11 +1116,12 @@ def qr_reach(loc: Location) -> tuple[float, ...]:
 
 def read_qr(gray: np.ndarray, loc: Location, blur_mm: float = 0.1, failed: set | None = None,
             most: int | None = None) -> str | None:
-    """The QR code's text, or None: read module by module where the sheet drew it
-    (read_qr_grid), its finders looked for near and then farther (qr_reach); when that reads
-    nothing, its square warped at 16 px a mm is given to OpenCV's detector, which searches for it.
-    failed: the modules given to the decoder in vain (read_qr_grid), kept by the caller for a later
-    call; most: '' once that many have failed (a code that does not decode at once seldom does: the
+    """The QR code's text; else None or '' (nothing read): read module by module where the sheet
+    drew it (read_qr_grid), its finders looked for near and then farther (qr_reach); when that
+    reads nothing, its square warped at 16 px a mm is given to OpenCV's detector, which searches
+    for it.  failed: the modules given to the decoder in vain (read_qr_grid), kept by the caller
+    for a later call; most: '' once that many have failed, or when the grid reads nothing (the
+    detector left for that later call: a code that does not decode at once seldom does, so the
     caller matches the modules to the sheets it could be first, then calls again for the rest)."""
     if failed is None:
         failed = set()          # a spread, ridge or reach that changes no module: not decoded again

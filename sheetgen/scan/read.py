@@ -292,10 +292,14 @@ class Printed:
         """Work out now what reading PLAN's regions asks of this template per window size (the plain
         paper a dot's or a fill's noise is measured on), so a sheet made ready (sheetgen.scan.prepared)
         keeps it and a run that loads the sheet does not work it out again."""
-        for size, *_ in plan.dot_groups:
-            self.plain_samples(FAINT_DOT_RING * size, k)
+        rings = {FAINT_DOT_RING * size for size, *_ in plan.dot_groups}
+        for big in rings:
+            self.plain_samples(big, k)
         for cols, rows in plan.fill_windows.tolist():
-            self.plain_samples(max(1, cols, rows) | 1, k)
+            big = max(1, cols, rows) | 1
+            self.plain_samples(big, k)
+            if big not in rings:
+                self._plain_spots.pop(big, None)    # a fill's level wants its samples alone: not kept
         self.seen_as_printed(k)
 
     def seen_as_printed(self, k: float) -> np.ndarray:
