@@ -38,7 +38,7 @@ from .sheet import keep_template
 
 KIND = "scan-sheet"
 FORMAT = 3                      # bump when what an entry holds changes shape
-BUDGET = 256 * 2 ** 20          # bytes of entries kept (a sheet's entry: 4-8 MB)
+BUDGET = 256 * 2 ** 20          # bytes of entries kept (a sheet's entry: 6-11 MB)
 STALE_LOCK_S = 3600             # a lock file with no entry this old is left over: removed
 
 
