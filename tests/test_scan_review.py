@@ -129,13 +129,13 @@ def test_the_page_says_what_the_rules_find_were_a_doubted_region_read_otherwise(
     s.result.reread(dict(s.result.readings))            # the verdict worked out again with the doubt
     waits = {r.region.id for r in s.result.unsure()}
     assert rid in waits
-    said = s.otherwise(rid)
+    said = s.otherwise([rid])[rid]
     other = next_value("dot", s.result.readings[rid].value)
     assert said.startswith(f"if {other}: ")
     # the tampered wall breaks a rule as read: a reading that breaks none anew does not say they hold
     assert s.result.violations and "the rules still hold" not in said
     sure = next(r for r, reading in s.result.readings.items() if r not in waits and not reading.uncertain)
-    assert s.otherwise(sure) == ""                      # only what the verdict waits on
+    assert s.otherwise([sure]) == {}                    # only what the verdict waits on
     page = TestClient(make_review_app(s, form_key="k"), base_url="http://127.0.0.1").get("/").text
     from markupsafe import escape
     assert f'<span class="otherwise">{escape(said)}</span>' in page

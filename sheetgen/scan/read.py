@@ -279,12 +279,12 @@ class Printed:
         pr.half = _half(pr.grey)
         t = pr.tile
         pr.tiles = [(r0, c0, np.ascontiguousarray(pr.half[r0:r0 + t, c0:c0 + t])) for r0, c0 in state["tiles"]]
-        pr._plain_spots = {big: np.unpackbits(bits, count=pr.grey.size).view(bool).reshape(pr.grey.shape)
-                           for big, bits in state["_plain_spots"].items()}
+        def unpacked(bits: np.ndarray) -> np.ndarray:      # kept() packs a 0/1 a pixel
+            return np.unpackbits(bits, count=pr.grey.size).view(bool).reshape(pr.grey.shape)
+        pr._plain_spots = {big: unpacked(bits) for big, bits in state["_plain_spots"].items()}
         pr._plain_samples = dict(state["_plain_samples"])
         seen = state.get("_seen_as_printed")
-        pr._seen_as_printed = None if seen is None else \
-            np.unpackbits(seen, count=pr.grey.size).reshape(pr.grey.shape).astype(np.float32)
+        pr._seen_as_printed = None if seen is None else unpacked(seen).astype(np.float32)
         pr._align_grid = None
         return pr
 

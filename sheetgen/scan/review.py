@@ -136,14 +136,15 @@ class ReviewSession:
         write_text(self.yaml_path, sheetscan_yaml(self.result))
 
     # -- what the page shows ---------------------------------------------------------------
-    def otherwise(self, rid: str) -> str:
-        """For a region the verdict waits on (unsure, not moot): what the rules find were it read otherwise
-        ("if marked: the rules still hold"; report.if_otherwise); "" for any other region."""
+    def otherwise(self, rids, most: int | None = None) -> dict[str, str]:
+        """Of RIDS, the regions the verdict waits on (unsure, not moot; the first MOST of them), each with what
+        the rules find were it read otherwise ("if marked: the rules still hold"; report.if_otherwise)."""
         from .report import if_otherwise
-        reading = self.result.readings[rid]
-        if rid not in {r.region.id for r in self.result.unsure()}:
-            return ""
-        return "; ".join(if_otherwise(self.result.otherwise(reading), holds=not self.result.violations))
+        waits = {r.region.id for r in self.result.unsure()}
+        holds = not self.result.violations
+        asked = [rid for rid in rids if rid in waits][:most]
+        return {rid: "; ".join(if_otherwise(self.result.otherwise(self.result.readings[rid]), holds=holds))
+                for rid in asked}
 
     def regions(self) -> list[dict]:
         """Every readable region for the page, in review order: id, role, kind, reading, what a

@@ -69,9 +69,10 @@ def make_review_app(session, *, host: str = DEFAULT_HOST, token: str | None = No
             uncertain = [r for r in regions if r["uncertain"] or r["corrected"] or r["confirmed"]]
             # the listed ones the verdict waits on (not moot, not under print) say what the rules find read
             # otherwise, worked out on the readings the page shows
-            waits = {r.region.id for r in session.result.unsure()}
-            for r in [r for r in uncertain[:LISTED] if r["id"] in waits][:OTHERWISE_MOST]:
-                r["otherwise"] = session.otherwise(r["id"])
+            said = session.otherwise([r["id"] for r in uncertain[:LISTED]], most=OTHERWISE_MOST)
+            for r in uncertain[:LISTED]:
+                if r["id"] in said:
+                    r["otherwise"] = said[r["id"]]
         w, h = summary["page_mm"]
         # drawn biggest first, so a tap lands on the smallest region under the finger (a wall over
         # the room it bounds, a box over the panel it sits in)
