@@ -111,6 +111,14 @@ FAINT_DOTS = True           # with FAINT_LINES
 FAINT_DOT_Z = 5.0
 FAINT_DOT_LEAST = 0.14      # of the paper's white
 FAINT_DOT_RING = 3          # the ring's outer side, in spots
+# a dot read empty is no surer than a mark as dark as this photo's own would have been read there: a light
+# pencil (a hard lead's grey) over a printed icon about as dark as itself adds nothing, so its dot reads empty
+# whatever was drawn (Page.dot_reach, _doubt_dots; issue 27: light graphite's dots over icons read empty with
+# confidence 1).  The pencil's tone: the darkest core of the dots this photo reads marked (not unsure) on plain
+# paper (DOT_REACH_LEAST of them at least, else unknown: no doubt), the darkest because blur lightens a mark's
+# core; the mark is taken to cover what it is drawn over (the least it can add there: a dye darkens print more).
+DOT_REACH = True
+DOT_REACH_LEAST = 3
 # a wall's ink over the print (a line with its own threshold: a wall's, a grid edge's): a wall
 # is drawn on a printed edge, and the darkness above the darkest print within TOLERANCE (the other lines' measure)
 # loses what a thin stroke adds over that printed line and the paper either side of it (a ballpoint's 0.3 mm
@@ -361,6 +369,7 @@ class Page:
         self.visible = (darkest >= VISIBLE).astype(np.float32)
         dark = np.subtract(darkest, refl)
         np.divide(dark, np.maximum(darkest, 0.3, out=darkest), out=dark)
+        self._darkest = darkest                     # the darkest expected within TOLERANCE, at least 0.3 (dot_reach)
         dark *= self.visible
         self.relative = dark                        # signed: noise either way
         self._noise: tuple | None = None            # (plan, its lines' noise level: line_noise)
@@ -713,6 +722,44 @@ class Page:
         contrast, level = self.faint_spots(size)
         plain = self.printed.plain_spots(FAINT_DOT_RING * size, self.k).ravel()[pixels]
         return np.where(plain, contrast.ravel()[pixels], np.float32(0.0)), level
+
+    def dot_reach(self, plan: "Plan", sure: np.ndarray, asked: np.ndarray) -> np.ndarray | None:
+        """Per dot (plan.dot_index's order): the measure a mark as dark as this photo's own, covering the dot's
+        disc, would read (as Page.measure reads a dot: the best spot near its centre; its darkness over the
+        expected print, the mark covering what it is drawn over), for the dots ASKED (per region of the plan;
+        inf for the others), or None: too few of this photo's dots read marked and sure (SURE: per region) on
+        plain paper to know its pencil's tone (DOT_REACH_LEAST)."""
+        refl = self.reflectance.ravel()
+        tones, dots = [], []
+        for size, idx, pix, starts in plan.dot_groups:
+            plain = self.printed.plain_spots(FAINT_DOT_RING * size, self.k).ravel()
+            for i, near in zip(idx.tolist(), np.split(pix, starts[1:])):
+                if asked[i]:
+                    dots.append((i, size, near))
+                if sure[i] and plain[near].all():
+                    # the pencil's tone: the darkest the photo shows within the dot (a stroke's core)
+                    tones.append(float(refl[near].min()))
+        if len(tones) < DOT_REACH_LEAST:
+            return None
+        tone = np.float32(min(tones))
+        # where a pencil shows (visible), the darkest expected print within TOLERANCE is at least VISIBLE: its
+        # floor at 0.3 (Page's darkness divides by it) leaves it as it is there
+        darkest, expected, visible = self._darkest.ravel(), self.expected.ravel(), self.visible.ravel()
+        reach = {}
+        for i, size, near in dots:
+            rows, cols = np.divmod(near, self.cols)
+            half = size // 2
+            r0, c0 = max(0, int(rows.min()) - half), max(0, int(cols.min()) - half)
+            r1, c1 = min(self.rows, int(rows.max()) + half + 1), min(self.cols, int(cols.max()) + half + 1)
+            vis = self.visible[r0:r1, c0:c1]
+            # the mark: the dot's own disc, nothing beside it
+            drawn = np.zeros_like(vis)
+            drawn[rows - r0, cols - c0] = visible[near] * np.clip(
+                (darkest[near] - np.minimum(expected[near], tone)) / darkest[near] - NOISE_FLOOR, 0.0, 1.0)
+            spot = cv2.blur(drawn, (size, size), borderType=cv2.BORDER_CONSTANT)[rows - r0, cols - c0]
+            shown = cv2.blur(vis, (size, size))[rows - r0, cols - c0]
+            reach[i] = float((spot / np.maximum(shown, 0.3)).max())
+        return np.array([reach.get(i, np.inf) for i in plan.dot_index.tolist()])
 
     def ink_over_print(self) -> np.ndarray:
         """What the photo takes away from the expected print, as a share of it, signed (no erosion, no floor),
@@ -1235,6 +1282,22 @@ def _doubt_walls(conf: np.ndarray, code: np.ndarray, unread: np.ndarray, page: P
     conf[i] = np.where(empty, np.minimum(conf[i], doubt), conf[i])
 
 
+def _doubt_dots(conf: np.ndarray, code: np.ndarray, unread: np.ndarray, page: Page, plan: Plan) -> None:
+    """A dot read empty is no surer than a mark as dark as this photo's own would have been read marked there
+    (Page.dot_reach): its confidence (conf, in place) at most that reach's distance above DOT_MARKED in margins
+    (half the threshold, as the reading's own).  A light pencil's dot over a printed icon about as dark as the
+    pencil is said to be unsure, not read empty with confidence."""
+    i = plan.dot_index
+    if not len(i):
+        return
+    empty = (code == 0) & ~unread & (conf > 0)
+    reach = page.dot_reach(plan, (code != 0) & ~unread & (conf >= UNCERTAIN), empty)
+    if reach is None:
+        return
+    doubt = np.round(np.clip((reach - DOT_MARKED) / (0.5 * DOT_MARKED), 0.0, 1.0), 3)
+    conf[i] = np.where(empty[i], np.minimum(conf[i], doubt), conf[i])
+
+
 # a line read with its twin (a door box's two sides) read empty, though one side alone is penciled along its
 # share and both together along at least this part of it, is unsure (_doubt_twins)
 TWIN_BOTH_DOUBT = 0.25
@@ -1308,6 +1371,8 @@ def _decided(regions: list[Region], score: np.ndarray, seen: np.ndarray, plan: P
         _doubt_walls(conf, code, unread, page, plan)
     if plan is not None and page is not None:
         _doubt_twins(conf, code, unread, score, page, plan)
+        if DOT_REACH:
+            _doubt_dots(conf, code, unread, page, plan)
     conf[unread] = 0.0
     if recording is not None:
         recording.append(([r.id for r in regions], group, code != 0, distance, seen, unread))
