@@ -49,10 +49,14 @@ def _photo(template: np.ndarray, dots: list, tone: float, seed: int = 3) -> np.n
     return np.clip(page + rng.normal(0, 1.5, page.shape), 0, 255).astype(np.float32)
 
 
-def _read(monkeypatch, dots: list, tone: float, on: bool = True) -> dict:
+def _read(monkeypatch, dots: list, tone: float, on: bool = True, over: list = (), over_tone: float = DARK) -> dict:
+    """The rooms read, DOTS drawn in TONE (and OVER in OVER_TONE, after them)."""
     monkeypatch.setattr(read, "DOT_REACH", on)
     template = _template()
-    page = Page(_photo(template, dots, tone), template, PAGE_MM, align=False)
+    photo = _photo(template, dots, tone)
+    if over:
+        photo = np.minimum(photo, _photo(template, list(over), over_tone))
+    page = Page(photo, template, PAGE_MM, align=False)
     regions = [Region(f"cell-{x:g}-{y:g}", DOT, DotShape(x, y, R), "visited") for x, y in PLAIN + ICONS]
     readings = read_regions(page, Plan(regions, template.shape[:2], PAGE_MM))
     return {(x, y): readings[f"cell-{x:g}-{y:g}"] for x, y in PLAIN + ICONS}
@@ -93,3 +97,36 @@ def test_without_enough_of_the_photos_own_marks_the_pencil_is_unknown_and_nothin
     after = _read(monkeypatch, drawn, LIGHT)
     assert {xy: (r.value, r.confidence) for xy, r in after.items()} == \
         {xy: (r.value, r.confidence) for xy, r in before.items()}
+
+
+def test_a_bare_room_on_paper_stays_sure_under_a_pencil_read_by_its_faint_contrast(monkeypatch):
+    # a pencil so light its dots on paper read by the faint rule's contrast more than by their darkness: what they
+    # read there is what a mark there reads, so a bare room on paper is as sure as the least of them (its darkness
+    # alone would have put it at 0.15, unsure)
+    drawn = PLAIN[:4]
+    after = _read(monkeypatch, drawn, 0.75)
+    assert all(after[xy].marked and _sure(after[xy]) for xy in drawn)
+    bare = after[PLAIN[4]]
+    assert not bare.marked and _sure(bare)
+    assert bare.confidence >= min(after[xy].confidence for xy in drawn)
+
+
+def test_the_doubt_only_lowers_a_confidence(monkeypatch):
+    for tone in (LIGHT, DARK, 0.4):
+        before = _read(monkeypatch, PLAIN[:4] + ICONS[:1], tone, on=False)
+        after = _read(monkeypatch, PLAIN[:4] + ICONS[:1], tone)
+        for xy, r in after.items():
+            assert r.value == before[xy].value and r.score == before[xy].score
+            assert r.confidence <= before[xy].confidence
+
+
+def test_a_dark_mark_over_an_icon_does_not_make_the_pencil_darker(monkeypatch):
+    # the tone comes from marks on plain paper: a dark dot over an icon (another pen, a slip) leaves the light
+    # pencil's doubt where it was
+    drawn = PLAIN[:4] + ICONS[:2]
+    alone = _read(monkeypatch, drawn, LIGHT)
+    with_dark = _read(monkeypatch, drawn, LIGHT, over=ICONS[4:], over_tone=0.05)
+    assert with_dark[ICONS[4]].marked
+    for xy in ICONS[:2]:
+        assert not with_dark[xy].marked and not _sure(with_dark[xy])
+        assert with_dark[xy].confidence == alone[xy].confidence

@@ -723,30 +723,34 @@ class Page:
         plain = self.printed.plain_spots(FAINT_DOT_RING * size, self.k).ravel()[pixels]
         return np.where(plain, contrast.ravel()[pixels], np.float32(0.0)), level
 
-    def dot_reach(self, plan: "Plan", sure: np.ndarray, asked: np.ndarray) -> np.ndarray | None:
+    def dot_reach(self, plan: "Plan", score: np.ndarray, sure: np.ndarray, asked: np.ndarray) -> np.ndarray | None:
         """Per dot (plan.dot_index's order): the measure a mark as dark as this photo's own, covering the dot's
         disc, would read (as Page.measure reads a dot: the best spot near its centre; its darkness over the
-        expected print, the mark covering what it is drawn over), for the dots ASKED (per region of the plan;
-        inf for the others), or None: too few of this photo's dots read marked and sure (SURE: per region) on
-        plain paper to know its pencil's tone (DOT_REACH_LEAST)."""
+        expected print, the mark covering what it is drawn over; on plain paper at least the least SCORE of the
+        photo's own marks there: what they read, the faint rule's contrast included), for the dots ASKED (per
+        region of the plan; inf for the others), or None: too few of this photo's dots read marked and sure
+        (SURE: per region) on plain paper to know its pencil's tone (DOT_REACH_LEAST)."""
         refl = self.reflectance.ravel()
-        tones, dots = [], []
+        tones, read_so, dots = [], [], []
         for size, idx, pix, starts in plan.dot_groups:
             plain = self.printed.plain_spots(FAINT_DOT_RING * size, self.k).ravel()
             for i, near in zip(idx.tolist(), np.split(pix, starts[1:])):
+                on_paper = bool(plain[near].all())
                 if asked[i]:
-                    dots.append((i, size, near))
-                if sure[i] and plain[near].all():
+                    dots.append((i, size, near, on_paper))
+                if sure[i] and on_paper:
                     # the pencil's tone: the darkest the photo shows within the dot (a stroke's core)
                     tones.append(float(refl[near].min()))
+                    read_so.append(float(score[i]))
         if len(tones) < DOT_REACH_LEAST:
             return None
         tone = np.float32(min(tones))
+        least_on_paper = min(read_so)
         # where a pencil shows (visible), the darkest expected print within TOLERANCE is at least VISIBLE: its
         # floor at 0.3 (Page's darkness divides by it) leaves it as it is there
         darkest, expected, visible = self._darkest.ravel(), self.expected.ravel(), self.visible.ravel()
         reach = {}
-        for i, size, near in dots:
+        for i, size, near, on_paper in dots:
             rows, cols = np.divmod(near, self.cols)
             half = size // 2
             r0, c0 = max(0, int(rows.min()) - half), max(0, int(cols.min()) - half)
@@ -756,9 +760,11 @@ class Page:
             drawn = np.zeros_like(vis)
             drawn[rows - r0, cols - c0] = visible[near] * np.clip(
                 (darkest[near] - np.minimum(expected[near], tone)) / darkest[near] - NOISE_FLOOR, 0.0, 1.0)
-            spot = cv2.blur(drawn, (size, size), borderType=cv2.BORDER_CONSTANT)[rows - r0, cols - c0]
+            spot = cv2.blur(drawn, (size, size))[rows - r0, cols - c0]
             shown = cv2.blur(vis, (size, size))[rows - r0, cols - c0]
             reach[i] = float((spot / np.maximum(shown, 0.3)).max())
+            if on_paper:                # the faint rule reads a light mark there better than its darkness
+                reach[i] = max(reach[i], least_on_paper)
         return np.array([reach.get(i, np.inf) for i in plan.dot_index.tolist()])
 
     def ink_over_print(self) -> np.ndarray:
@@ -1282,7 +1288,8 @@ def _doubt_walls(conf: np.ndarray, code: np.ndarray, unread: np.ndarray, page: P
     conf[i] = np.where(empty, np.minimum(conf[i], doubt), conf[i])
 
 
-def _doubt_dots(conf: np.ndarray, code: np.ndarray, unread: np.ndarray, page: Page, plan: Plan) -> None:
+def _doubt_dots(conf: np.ndarray, code: np.ndarray, unread: np.ndarray, score: np.ndarray, page: Page,
+                plan: Plan) -> None:
     """A dot read empty is no surer than a mark as dark as this photo's own would have been read marked there
     (Page.dot_reach): its confidence (conf, in place) at most that reach's distance above DOT_MARKED in margins
     (half the threshold, as the reading's own).  A light pencil's dot over a printed icon about as dark as the
@@ -1291,7 +1298,7 @@ def _doubt_dots(conf: np.ndarray, code: np.ndarray, unread: np.ndarray, page: Pa
     if not len(i):
         return
     empty = (code == 0) & ~unread & (conf > 0)
-    reach = page.dot_reach(plan, (code != 0) & ~unread & (conf >= UNCERTAIN), empty)
+    reach = page.dot_reach(plan, score, (code != 0) & ~unread & (conf >= UNCERTAIN), empty)
     if reach is None:
         return
     doubt = np.round(np.clip((reach - DOT_MARKED) / (0.5 * DOT_MARKED), 0.0, 1.0), 3)
@@ -1372,7 +1379,7 @@ def _decided(regions: list[Region], score: np.ndarray, seen: np.ndarray, plan: P
     if plan is not None and page is not None:
         _doubt_twins(conf, code, unread, score, page, plan)
         if DOT_REACH:
-            _doubt_dots(conf, code, unread, page, plan)
+            _doubt_dots(conf, code, unread, score, page, plan)
     conf[unread] = 0.0
     if recording is not None:
         recording.append(([r.id for r in regions], group, code != 0, distance, seen, unread))
