@@ -751,6 +751,8 @@ class Page:
         darkest, expected, visible = self._darkest.ravel(), self.expected.ravel(), self.visible.ravel()
         reach = {}
         for i, size, near, on_paper in dots:
+            if on_paper and least_on_paper >= 1.5 * DOT_MARKED:
+                continue                # the photo's own marks there read fully sure: no doubt to work out
             rows, cols = np.divmod(near, self.cols)
             half = size // 2
             r0, c0 = max(0, int(rows.min()) - half), max(0, int(cols.min()) - half)
