@@ -12,7 +12,7 @@ LineShape, DotShape, AreaShape, FillShape below; a game makes them by name, the 
     BOX   (x, y, w, h[, strokes]): a box crossed, filled (blacked out) or left empty; strokes: mm inside its
           outline, the window a cross's two strokes are read in (along its diagonals, against the box's
           own paper and print), None: its mean darkness decides
-    LINE  (x1, y1, x2, y2, band[, black[, gap[, share[, twin[, as_printed[, centre[, ridge]]]]]]]): a stroke along the segment (a wall, a path, a
+    LINE  (x1, y1, x2, y2, band[, black[, gap[, share[, twin[, as_printed[, centre[, ridge[, valley]]]]]]]]): a stroke along the segment (a wall, a path, a
           strike-through); black: the mm of black across the band that make a point of it penciled
           (None: an ordinary pencil line's);
           gap: the share of its middle not read (where another mark crosses it); share: the
@@ -26,7 +26,10 @@ LineShape, DotShape, AreaShape, FillShape below; a game makes them by name, the 
           the band (a thin faint stroke against the paper's unevenness, a shadow's edge, blur); ridge: true,
           a point is penciled only where its darkness across peaks inside the band, off its edges, and stands
           above them (ink reaching in from beside the band, a wide wash over it, is another mark's:
-          sheetgen.scan.read: RIDGE_*)
+          sheetgen.scan.read: RIDGE_*); valley: true, a point counts where paper shows between two
+          strokes across the band: a sample inside it lighter than the darkest on either side of it
+          (the inside of a box drawn with wide strokes, not filled in; sheetgen.scan.read: valley_inside),
+          its darkness aside
     DOT   (cx, cy, r): a dot or small circle (a visited room)
     AREA  (x, y, w, h[, mean[, around[, gap]]]): anything written there (a letter, a scribble); mean: the mean
           darkness from which it reads marked (None: the default); around: mm, the width of the strips of
@@ -82,6 +85,7 @@ class LineShape:
     as_printed: bool = False            # seen where the print itself leaves paper
     centre: float | None = None         # read by its centre band against its sides, from this contrast
     ridge: bool = False                 # a point counts only where its darkness peaks inside the band
+    valley: bool = False                # a point counts where paper shows between two strokes across the band
 
     @property
     def ends(self) -> tuple[float, float, float, float]:
@@ -151,8 +155,8 @@ def shape_of(kind: str, geometry: Shape | tuple[Any, ...]) -> Shape:
             raise ValueError(f"a {kind} region with the shape of another kind: {geometry}")
         return geometry
     shape = cast(Shape, cls(*geometry))
-    if isinstance(shape, LineShape):            # as_printed, ridge: 1, True, None in the tuple
-        return replace(shape, as_printed=bool(shape.as_printed), ridge=bool(shape.ridge))
+    if isinstance(shape, LineShape):            # as_printed, ridge, valley: 1, True, None in the tuple
+        return replace(shape, as_printed=bool(shape.as_printed), ridge=bool(shape.ridge), valley=bool(shape.valley))
     if isinstance(shape, FillShape):            # a twin's offset given as None: none
         return replace(shape, dx=shape.dx or 0.0, dy=shape.dy or 0.0)
     return shape

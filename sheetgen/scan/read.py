@@ -16,7 +16,8 @@ pencil is what the photo has darker than the paper should be there:
    mean inside the printed outline (and, where its geometry asks, the pencil along its diagonals:
    a cross's two strokes, `Page.strokes`), a LINE the share of its length where the darkness
    across its band is a pencil line's (where its geometry asks, with a ridge inside the band:
-   `ridge_inside`), a DOT the darkest dot-sized spot near its centre,
+   `ridge_inside`; or, a LINE's `valley`, where paper shows between two strokes across it:
+   `valley_inside`), a DOT the darkest dot-sized spot near its centre,
    an AREA its mean (or its signed mean less the paper's beside it).  Integrals of darkness
    keep their size under blur.  A region's geometry may carry its own decision (a LINE's
    share, an AREA's mean ...).
@@ -77,6 +78,12 @@ CENTRE_PRINTED = 0.1        # the print's own centre band this much darker than 
 # more than RIDGE_ABOVE (the samples' noise floor) above the lightest sample between it and each edge
 RIDGE_READ = True           # False: a line's points counted by their darkness across alone, as before
 RIDGE_ABOVE = LINE_NOISE_FLOOR
+# a line read by a valley across it (a LINE's `valley`: the inside of a box drawn with wide strokes): a point counts
+# where a sample inside the band is lighter than the darkest on either side of it by RIDGE_ABOVE and by VALLEY_DEPTH
+# of that darkness.  The share: a box filled in with a scribble dips a little between its strokes (its grain, a
+# JPEG's); on the tune half of the family corpus and on our own corpus no filled box's inside dipped by 0.15
+# anywhere along it (by 0.1 along a quarter of one: bench/bench_scan.py's photo-0295, read open with the floor alone)
+VALLEY_DEPTH = 0.15
 # a faint line (a hard pencil pressed lightly): a thin line's point is penciled, besides by LINE_PER_MM, where
 # the signed darkness integrated across its band's middle above the paper at its edges (no per-sample floor:
 # the sum averages the noise out, and a faint, blurred stroke keeps all of its ink; the paper beside it, not
@@ -577,6 +584,10 @@ class Page:
             if RIDGE_READ and len(plan.ridge_of):
                 # lines read by their ridge: ink from beside the band, or a wash across it, is no stroke
                 hit[plan.ridge_of] &= ridge_inside(plan.lines.across(samples)[:, plan.ridge_of])
+            if len(plan.valley_of):
+                # lines read by a valley across them (the inside of a box drawn with wide strokes): paper
+                # between two strokes, however dark their flanks make the band
+                hit[plan.valley_of] = valley_inside(plan.lines.across(samples)[:, plan.valley_of]) & shown[plan.valley_of]
             if len(plan.twin_of):
                 # a line read with its twin: a point is penciled where both are (seen where it is: the
                 # twin runs a few mm beside it)
@@ -894,6 +905,19 @@ def ridge_inside(across: np.ndarray) -> np.ndarray:
     return (across[1:-1] - beside > RIDGE_ABOVE).any(axis=0)
 
 
+def valley_inside(across: np.ndarray) -> np.ndarray:
+    """Per point (a column of ACROSS, as for ridge_inside), whether paper shows between two strokes across
+    it: an inner sample lighter than the darkest sample between it and each edge by more than RIDGE_ABOVE
+    and by VALLEY_DEPTH of that darkness (the inside of a box drawn with wide strokes; not one stroke, however
+    wide, whose darkness falls off from its middle, nor a box filled in, as dark between its sides as on
+    them but for its scribble's grain)."""
+    toward_first = np.maximum.accumulate(across, axis=0)                # the darkest from the first edge on
+    toward_last = np.maximum.accumulate(across[::-1], axis=0)[::-1]     # ... from the last edge back
+    beside = np.minimum(toward_first[:-2], toward_last[2:])            # for each inner sample, either side
+    dip = beside - across[1:-1]
+    return ((dip > RIDGE_ABOVE) & (dip >= VALLEY_DEPTH * beside)).any(axis=0)
+
+
 REMAP_COLUMNS = 32000       # cv2.remap takes maps narrower than 32767: more points are laid in blocks
 
 
@@ -952,6 +976,7 @@ class Plan:
         twin_xs, twin_ys, twin_of = [], [], []      # lines read with their twin: its points, the main points'
         as_printed_of = []                          # the points of lines seen as printed (LINE's as_printed)
         ridge_of = []                               # the points of lines read by their ridge (LINE's ridge)
+        valley_of = []                              # ... and of those read by a valley across them (LINE's valley)
         fill_index, fill_main, fill_twin = [], [], []   # FILLs, for their ink (FILL_INK): their pixels, their twin's
         fill_windows = []                           # ... and their size in pixels (cols, rows: FILL_INK's level)
         fill_plain = []                             # ... and whether they are at the plain FILL_MARKED (FILL_INK)
@@ -1029,6 +1054,8 @@ class Plan:
                     as_printed_of.append(np.arange(n_points, n_points + n))
                 if g.ridge:
                     ridge_of.append(np.arange(n_points, n_points + n))
+                if g.valley:
+                    valley_of.append(np.arange(n_points, n_points + n))
                 n_points += n
                 spans.append(n)
                 bands.append(np.full(n, band, np.float32))
@@ -1096,6 +1123,7 @@ class Plan:
         self.twin_of = np.concatenate(twin_of) if twin_of else np.zeros(0, np.int64)
         self.as_printed_of = np.concatenate(as_printed_of) if as_printed_of else np.zeros(0, np.int64)
         self.ridge_of = np.concatenate(ridge_of) if ridge_of else np.zeros(0, np.int64)
+        self.valley_of = np.concatenate(valley_of) if valley_of else np.zeros(0, np.int64)
         self.own_of = np.concatenate(own_of) if own_of else np.zeros(0, np.int64)
         self.own_index = np.array(own_index, dtype=np.int64)
         self.own_spans = np.array([len(a) for a in own_of], dtype=np.int64)
