@@ -146,6 +146,7 @@ def heavy():
     return next(r for r in load_recipes(FAMILIES) if r.id == "graphite-heavy-01")
 
 
+@pytest.mark.photo
 def test_the_open_door_the_bench_read_filled_reads_open(heavy):
     """graphite-heavy-01's flat render (its photo blurs that box's inside shut: read as before)."""
     from sheetgen.scan.pipeline import scan_photo
