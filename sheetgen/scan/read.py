@@ -899,10 +899,7 @@ def ridge_inside(across: np.ndarray) -> np.ndarray:
     its darkness has a ridge inside the band: an inner sample more than RIDGE_ABOVE darker than the lightest
     sample between it and each edge (a stroke along the line, whatever lies beside it; not ink reaching in
     from beside the band, darkest at an edge, nor a wash as dark at the edges as in the middle)."""
-    toward_first = np.minimum.accumulate(across, axis=0)                # the lightest from the first edge on
-    toward_last = np.minimum.accumulate(across[::-1], axis=0)[::-1]     # ... from the last edge back
-    beside = np.maximum(toward_first[:-2], toward_last[2:])            # for each inner sample, either side
-    return (across[1:-1] - beside > RIDGE_ABOVE).any(axis=0)
+    return (_rise(across) > RIDGE_ABOVE).any(axis=0)
 
 
 def valley_inside(across: np.ndarray) -> np.ndarray:
@@ -911,11 +908,17 @@ def valley_inside(across: np.ndarray) -> np.ndarray:
     and by VALLEY_DEPTH of that darkness (the inside of a box drawn with wide strokes; not one stroke, however
     wide, whose darkness falls off from its middle, nor a box filled in, as dark between its sides as on
     them but for its scribble's grain)."""
-    toward_first = np.maximum.accumulate(across, axis=0)                # the darkest from the first edge on
-    toward_last = np.maximum.accumulate(across[::-1], axis=0)[::-1]     # ... from the last edge back
-    beside = np.minimum(toward_first[:-2], toward_last[2:])            # for each inner sample, either side
-    dip = beside - across[1:-1]
+    dip = _rise(-across)                    # below the darkest on either side: the ridge of the lightness
+    beside = across[1:-1] + dip             # that darkness
     return ((dip > RIDGE_ABOVE) & (dip >= VALLEY_DEPTH * beside)).any(axis=0)
+
+
+def _rise(across: np.ndarray) -> np.ndarray:
+    """For each inner sample of ACROSS (rows across, points along), how far it stands above the lightest
+    sample between it and each edge: the lesser of its rises toward either edge."""
+    toward_first = np.minimum.accumulate(across, axis=0)                # the lightest from the first edge on
+    toward_last = np.minimum.accumulate(across[::-1], axis=0)[::-1]     # ... from the last edge back
+    return across[1:-1] - np.maximum(toward_first[:-2], toward_last[2:])
 
 
 REMAP_COLUMNS = 32000       # cv2.remap takes maps narrower than 32767: more points are laid in blocks
