@@ -1,3 +1,5 @@
+import time
+
 import click
 
 from ._common import clean_errors, require_extra
@@ -47,8 +49,9 @@ def scan(photos, sheet_ref, log, journal_path, outdir, fmt, review, port, host, 
     both or neither; photos of the same name from several folders (IMG_0001.jpg)
     get their folder's name in front (holiday-IMG_0001.*), said on stderr.
     Photos are read --jobs at a time, each in a worker process (the usable cores
-    by default), and reported in their order: a folder of hundreds takes no more
-    memory than a photo per worker.
+    by default; a photo goes to a worker that has its sheet ready), and reported
+    in their order: a folder of hundreds takes no more memory than a few photos
+    per worker.
     With --review (one photo) a local page shows the overlay, the uncertain
     regions first: tap a region to flip its reading; the check runs again on
     the corrected reading, which is saved in the sheetscan file with the
@@ -185,13 +188,39 @@ def _problems(exc) -> dict:
     return {"problems": [p.format() for p in exc.problems], "exit_code": exc.exit_code}
 
 
-def _scan_one(photo, name, sheet_ref, options, log, record_label, out, fmt) -> dict:
-    """One photo read, checked and its outputs written, in a worker process: what the parent prints
-    for it (its text for FMT text, its JSON data, the files written, the exit code) or its problems."""
+def _find_one(sheet_ref, options, task):
+    """In a worker: the sheet a photo shows (batch.Job.find), or its problems."""
     from ..errors import SheetgenError
-    from ..scan.report import text
+    from ..scan.pipeline import find_sheet, photo_images
+    photo, _ = task
     try:
-        result = _read_checked(photo, sheet_ref, options, log, record_label)
+        start = time.perf_counter()
+        img, gray = photo_images(photo)
+        decoding = time.perf_counter() - start
+        found = find_sheet(photo, gray, sheet_ref, options, img=img)
+    except SheetgenError as exc:
+        return _problems(exc)
+    found.decoding = decoding
+    return found.wanted(sheet_ref, options), found, (img, gray)
+
+
+def _finish_one(sheet_ref, options, log, record_label, out, fmt, task, found, kept) -> dict:
+    """In a worker: one photo whose sheet is found read, checked and its outputs written: what the
+    parent prints for it (its text for FMT text, its JSON data, the files written, the exit code)
+    or its problems.  KEPT: the photo decoded, None where another worker found it."""
+    from ..errors import SheetgenError
+    from ..scan.pipeline import compare_with_record, photo_images, read_found, scanner_for
+    from ..scan.report import text
+    photo, name = task
+    try:
+        if kept is None:        # found by another worker: decoded again here
+            start = time.perf_counter()
+            kept = photo_images(photo)
+            found.decoding += time.perf_counter() - start
+        img, gray = kept
+        result = read_found(found, img, gray, sheet_ref, options, keep_images=True)
+        if log:
+            compare_with_record(result, scanner_for(result.sheet), log, record_label)
     except SheetgenError as exc:
         return _problems(exc)
     data = _as_data(result)             # once, for the YAML and the JSON
@@ -202,27 +231,18 @@ def _scan_one(photo, name, sheet_ref, options, log, record_label, out, fmt) -> d
 
 
 def _in_workers(jobs, photos, names, sheet_ref, options, log, record_label, out, fmt):
-    """(photo, name, what _scan_one said) for each photo, read by JOBS worker processes and yielded
-    in the photos' order; at most twice JOBS photos are in hand at once (memory stays flat).  Each
-    worker keeps the sheets it made ready (pipeline._sheets) for its next photos."""
-    import multiprocessing
-    from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
-    # fork where there is one: a worker starts with the modules already imported
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    queue = list(zip(photos, names))
-    pending: deque = deque()
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        i = 0
-        while i < len(queue) or pending:
-            while i < len(queue) and len(pending) < 2 * jobs:
-                photo, name = queue[i]
-                pending.append((photo, name, pool.submit(_scan_one, photo, name, sheet_ref, options, log,
-                                                         record_label, out, fmt)))
-                i += 1
-            photo, name, future = pending.popleft()
-            yield photo, name, future.result()
+    """(photo, name, what _finish_one said) for each photo, read by JOBS worker processes, each photo
+    by a worker that has its sheet ready where one has (scan.batch), yielded in the photos' order."""
+    from functools import partial
+
+    from ..scan.batch import Job, read_in_workers
+    from ..scan.identify import remember
+    from ..scan.pipeline import has_sheet
+    job = Job(find=partial(_find_one, sheet_ref, options),
+              finish=partial(_finish_one, sheet_ref, options, log, record_label, out, fmt),
+              has=has_sheet, learn=remember)
+    for (photo, name), done in read_in_workers(jobs, list(zip(photos, names)), job):
+        yield photo, name, done
 
 
 def _as_data(result):

@@ -209,15 +209,26 @@ def forget_sheets() -> None:
     _asked.clear()
 
 
-def _rebuilt(identity, sheet_ref, layout, options):
-    """rebuild() once per sheet for the run, with its scanner and regions (many photos of one
-    sheet; a photo whose QR code reads and one named by --sheet share them)."""
-    asked = (identity.encode() if identity else None, sheet_ref, layout, tuple(options))
+def _asked_key(identity, sheet_ref, layout, options) -> tuple:
+    """What a photo asks for (its code's identity, --sheet and its file's time, layout, options)."""
+    asked: tuple = (identity.encode() if identity else None, sheet_ref, layout, tuple(options))
     if sheet_ref is not None:
         try:
             asked += (Path(sheet_ref).stat().st_mtime_ns,)
         except OSError:
             pass
+    return asked
+
+
+def has_sheet(asked: tuple) -> bool:
+    """Whether this process has the sheet ASKED (Found.wanted) ready."""
+    return _sheets.get(_asked.get(asked)) is not None
+
+
+def _rebuilt(identity, sheet_ref, layout, options):
+    """rebuild() once per sheet for the run, with its scanner and regions (many photos of one
+    sheet; a photo whose QR code reads and one named by --sheet share them)."""
+    asked = _asked_key(identity, sheet_ref, layout, options)
     hit = _sheets.get(_asked.get(asked))
     if hit is None:
         sheet = rebuild(identity, sheet_ref, layout, options)
@@ -334,57 +345,105 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
     record: a play log path to compare the paper with.  InputError (exit 2) for a photo that
     cannot be read."""
     start = time.perf_counter()
-    photo = str(photo)
+    img, gray = photo_images(photo, img)
+    found = find_sheet(photo, gray, sheet_ref, options, img=img)
+    found.decoding = time.perf_counter() - start - found.seconds
+    return read_found(found, img, gray, sheet_ref, options, record=record, keep_images=keep_images)
+
+
+def photo_images(photo: str | Path, img: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(the photo decoded, its grey); IMG: the photo already decoded."""
     if img is None:
-        img = I.load_photo(photo)
-    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
-    finding = time.perf_counter()
+        img = I.load_photo(str(photo))
+    return img, cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
+
+
+@dataclass
+class Found:
+    """A photo's page and sheet as the photo alone tells them, before the sheet is made ready
+    (find_sheet): a `scan --jobs` run hands it to the worker that has that sheet ready already."""
+    photo: str
+    location: Any                               # image.Location
+    quality: Any                                # image.Quality, or None: no markers to measure it on
+    identity: SheetIdentity | None              # None: the sheet named by --sheet
+    identity_from: str
+    seconds: float                              # spent finding it (the sheet's rebuild left out)
+    outline_sheet: ScannedSheet | None = None   # no markers: the --sheet the page was found by
+    decoding: float = 0.0                       # seconds decoding the photo took (scan_photo's)
+
+    def wanted(self, sheet_ref: str | None, options: tuple) -> tuple | None:
+        """What read_found asks _rebuilt for: photos wanting the same read by one sheet made ready
+        (None: a page found by its outline, whose sheet is made for it alone)."""
+        if self.outline_sheet is not None:
+            return None
+        return _asked_key(self.identity, sheet_ref, self.location.layout, options)
+
+
+def find_sheet(photo: str | Path, gray: np.ndarray, sheet_ref: str | None = None, options: tuple = (),
+               img: np.ndarray | None = None) -> Found:
+    """The page in the photo (its corner markers, else its outline with --sheet), how sharp and
+    light it is, and which sheet it is (its QR code, else its modules matched, else --sheet).
+    InputError (exit 2) where the photo cannot tell them.  IMG: the photo in colour (the markers
+    are placed on it to the sub-pixel; the grey does where it is not given)."""
+    start = time.perf_counter()
+    photo = str(photo)
     markers = I.find_markers(gray)
     if markers.layout is None or (len(markers.corners) < 2 and sheet_ref is not None):
         if sheet_ref is None:
             raise _no_markers(gray, photo, markers)
         loc, sheet = _by_outline(gray, photo, sheet_ref, options)
-        quality: I.Quality | None = None    # no markers to measure it on: the page against its template, below
+        # no markers to measure the quality on: the page against its template (read_found)
+        return Found(photo, loc, None, None, "--sheet", time.perf_counter() - start, outline_sheet=sheet)
+    if len(markers.corners) < 2:
+        I.check_one_marker(gray, markers, photo)        # the others lost to blur: say so, measured on it
+        raise InputError(Problem(f"only the {', '.join(markers.corners)} corner marker found: the rest of the "
+                                 "sheet is out of view or covered", photo,
+                                 expected="a photo with all four corner markers in view"))
+    loc = I.locate(img if img is not None else gray, gray, photo, markers)
+    quality = I.measure_quality(gray, loc)
+    I.check_quality(quality, photo)
+    failed: set = set()
+    text = I.read_qr(gray, loc, quality.softness, failed, most=QR_FIRST_TRIES)
+    identity = None
+    identity_from = "QR code"
+    if not text:
+        # the code did not decode at once: its modules matched against the codes of the sheets it could
+        # be (a few ms), and only when none is known the decoder given the rest of its tries
+        identity, how = identify(gray, loc, quality.softness, sheet_ref, options)
+        identity_from = MATCHED
+        if identity is None:
+            text = I.read_qr(gray, loc, quality.softness, failed)
+            identity_from = "QR code"
+    if text:
+        try:
+            identity = SheetIdentity.decode(text)
+        except ValueError as exc:
+            raise InputError(Problem(f"the QR code says {text!r}: {exc}", photo)) from None
+        remember(identity)
+    elif identity is None and sheet_ref is None:
+        raise InputError(Problem("the corner markers are there but the sheet's QR code cannot be read "
+                                 f"(too small in the photo, blurred or covered?; matched against the "
+                                 f"sheets it could be: {how})", photo,
+                                 expected="--sheet NAME or --sheet FILE: the sheet the photo shows"))
+    if identity is None:
         identity_from = "--sheet"
+    return Found(photo, loc, quality, identity, identity_from, time.perf_counter() - start)
+
+
+def read_found(found: Found, img: np.ndarray, gray: np.ndarray, sheet_ref: str | None = None,
+               options: tuple = (), record: str | None = None, keep_images: bool = False) -> ScanResult:
+    """The photo whose page and sheet FOUND are read and checked (scan_photo's second half)."""
+    start = time.perf_counter()
+    photo, loc, quality, identity_from = found.photo, found.location, found.quality, found.identity_from
+    if found.outline_sheet is not None:
+        sheet = found.outline_sheet
         scanner = scanner_for(sheet)
         plan = SheetPlan(scanner, sheet)
+        rebuilt = 0.0
     else:
-        if len(markers.corners) < 2:
-            I.check_one_marker(gray, markers, photo)        # the others lost to blur: say so, measured on it
-            raise InputError(Problem(f"only the {', '.join(markers.corners)} corner marker found: the rest of the "
-                                     "sheet is out of view or covered", photo,
-                                     expected="a photo with all four corner markers in view"))
-        loc = I.locate(img, gray, photo, markers)
-        quality = I.measure_quality(gray, loc)
-        I.check_quality(quality, photo)
-        failed: set = set()
-        text = I.read_qr(gray, loc, quality.softness, failed, most=QR_FIRST_TRIES)
-        identity = None
-        identity_from = "QR code"
-        if not text:
-            # the code did not decode at once: its modules matched against the codes of the sheets it could
-            # be (a few ms), and only when none is known the decoder given the rest of its tries
-            identity, how = identify(gray, loc, quality.softness, sheet_ref, options)
-            identity_from = MATCHED
-            if identity is None:
-                text = I.read_qr(gray, loc, quality.softness, failed)
-                identity_from = "QR code"
-        if text:
-            try:
-                identity = SheetIdentity.decode(text)
-            except ValueError as exc:
-                raise InputError(Problem(f"the QR code says {text!r}: {exc}", photo)) from None
-            remember(identity)
-        elif identity is None and sheet_ref is None:
-            raise InputError(Problem("the corner markers are there but the sheet's QR code cannot be read "
-                                     f"(too small in the photo, blurred or covered?; matched against the "
-                                     f"sheets it could be: {how})", photo,
-                                     expected="--sheet NAME or --sheet FILE: the sheet the photo shows"))
-        if identity is None:
-            identity_from = "--sheet"
-        finding -= time.perf_counter()
-        sheet, scanner, plan = _rebuilt(identity, sheet_ref, loc.layout, options)
-        finding += time.perf_counter()
+        rebuilt = time.perf_counter()
+        sheet, scanner, plan = _rebuilt(found.identity, sheet_ref, loc.layout, options)
+        rebuilt = time.perf_counter() - rebuilt
     tmpl = template(sheet)
     rect = I.rectify(gray, loc, tmpl.shape[:2])
     # without markers (lost to a shake, or none printed): the whole print against the template, where
@@ -400,7 +459,7 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
     if blur:
         quality.shake_mm = round(float(np.sqrt(max(0.0, max(blur) ** 2 - min(blur) ** 2))), 3)
     I.check_quality(quality, photo)
-    finding = time.perf_counter() - finding
+    finding = found.seconds + time.perf_counter() - start - rebuilt
     page = Page(rect, tmpl, (sheet.page.width, sheet.page.height), blur_mm=quality.softness,
                 light_closing=scanner.light_closing)
     readings = scanner.refine(sheet, plan.read(page))
@@ -410,7 +469,7 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
                         scanner=scanner)
     if record is not None:
         compare_with_record(result, scanner, record)
-    result.seconds = time.perf_counter() - start
+    result.seconds = found.decoding + found.seconds + time.perf_counter() - start
     if keep_images:
         result.page, result.gray, result.colour = page, gray, img
     return result
