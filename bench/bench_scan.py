@@ -71,8 +71,9 @@ Usage: python bench/bench_scan.py [--photos N] [--flats N] [--process N] [--matc
   --identity: is the sheet known without --sheet (its QR code decoded, or its modules matched), over
               the corpus's photos (--families: the family corpus's), by megapixels
   --speed: only the whole process over 20 photos of 8 sheets, beside the plain baseline, with the user cache
-           cold (an empty folder: each sheet made ready) and warm (the same run again), and in process
-           (--jobs N: the command's --jobs; none: its default)
+           cold (an empty folder: each sheet made ready) and warm (the same run again: the median of
+           WARM_RUNS runs, each beside a run of the baseline, alternated), and in process (--jobs N: the
+           command's --jobs; none: its default)
        python bench/bench_scan.py --taps N [--families]
   --taps N: what --review asks of a person over N photos spread over the corpus (--families: the
             family corpus): the taps that make each inexact sheet exact, and how many of them fall
@@ -373,6 +374,9 @@ def folder_of_sheets(recipes, n: int = 20, sheets: int = 8) -> list:
     return sorted(out, key=lambda r: r.id)
 
 
+WARM_RUNS = 5       # --speed: warm runs of the command, each beside a run of the plain baseline
+
+
 def whole_process_sheets(recipes, n: int = 20, sheets: int = 8, jobs: tuple[str, ...] = ()) -> None:
     """`sheetgen scan` as a user runs it over a folder of N 2 MP photos of SHEETS different sheets
     (no --sheet: each known by its QR code, YAML and overlay written, JSON out), beside a plain
@@ -407,26 +411,36 @@ def whole_process_sheets(recipes, n: int = 20, sheets: int = 8, jobs: tuple[str,
             _, status, usage = os.wait4(proc.pid, 0)
             timed.out = out
             return time.perf_counter() - t, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
-        base_wall, base_cpu, _ = timed([sys.executable, "-c", plain, *paths])
         # the sheets made ready are kept in the user cache (sheetgen.scan.prepared): a first run over an
         # empty cache folder (cold: each sheet made ready, by whichever worker reads its first photo),
-        # then the same run again (warm: every sheet loaded from the cache)
+        # then the same run again WARM_RUNS times (warm: every sheet loaded from the cache), each beside a
+        # run of the plain baseline, alternated: the medians (one run says little on a shared machine)
         env["SHEETGEN_CACHE_DIR"] = str(Path(tmp) / "cache")
         import json
-        for cache in ("cold", "warm"):
+        import statistics
+        for cache, runs in (("cold", 1), ("warm", WARM_RUNS)):
             cmd = [sys.executable, "-m", "sheetgen", "scan", *paths, "-o", str(Path(tmp) / f"out-{cache}"),
                    "--format", "json", *jobs]
-            seconds, cpu, code = timed(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            measured = []
+            for _ in range(runs):
+                base_wall, base_cpu, _ = timed([sys.executable, "-c", plain, *paths])
+                seconds, cpu, code = timed(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                measured.append((seconds, cpu, base_wall, base_cpu))
+            seconds, cpu, base_wall, base_cpu = (statistics.median(m[k] for m in measured) for k in range(4))
             items = json.loads(timed.out or b"[]")
             known = sum("error" not in item for item in items)
             matched = sum(item.get("sheet", {}).get("known_by") == "QR code (matched)" for item in items)
+            how = f"median of {runs} runs, each beside the baseline's" if runs > 1 else "one run"
             print(f"whole process, {cache} cache: `sheetgen scan{' ' + ' '.join(jobs) if jobs else ''}` over "
                   f"{len(paths)} photos of {len({r.log for r in chosen})} logs on "
-                  f"{sheets} sheets (2 MP, no --sheet): {seconds:.1f} s, {60.0 * len(paths) / seconds:.0f} sheets a minute; "
-                  f"CPU {cpu:.1f} s, {60.0 * len(paths) / cpu:.0f} a CPU minute (exit {code}; {known} read, {matched} of "
-                  f"them by the code's modules matched); plain baseline process (OpenCV load and grey): {base_wall:.2f} s, "
-                  f"{60.0 * len(paths) / base_wall:.0f} a minute, CPU {base_cpu:.2f} s; scan / baseline "
-                  f"{seconds / base_wall:.1f}x (CPU {cpu / base_cpu:.1f}x); target >= 600 a minute", flush=True)
+                  f"{sheets} sheets (2 MP, no --sheet; {how}): {seconds:.2f} s, {60.0 * len(paths) / seconds:.0f} "
+                  f"sheets a minute; CPU {cpu:.1f} s, {60.0 * len(paths) / cpu:.0f} a CPU minute (exit {code}; {known} "
+                  f"read, {matched} of them by the code's modules matched); plain baseline process (OpenCV load and "
+                  f"grey): {base_wall:.2f} s, {60.0 * len(paths) / base_wall:.0f} a minute, CPU {base_cpu:.2f} s; scan / "
+                  f"baseline {seconds / base_wall:.1f}x (CPU {cpu / base_cpu:.1f}x); target >= 600 a minute", flush=True)
+            if runs > 1:
+                print(f"    the {runs} warm runs: {', '.join(f'{m[0]:.2f}' for m in measured)} s (baseline "
+                      f"{', '.join(f'{m[2]:.2f}' for m in measured)} s)", flush=True)
         print(f"    load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (1, 5, 15 min; the machine's other "
               f"work), {os.cpu_count()} cores", flush=True)
         # in process: the command's loop, the sheets made ready by a first pass (as a long run has them)
