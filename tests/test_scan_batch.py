@@ -19,7 +19,10 @@ def _find(task):
     index, sheet, _ = task
     if sheet is None:
         return {"index": index, "problems": ["no sheet found"]}
-    return sheet, SimpleNamespace(identity=f"id-{sheet}", identity_from="QR code"), f"decoded {index}"
+    if sheet == "wait B":           # found a little later: its sheet B is made ready by then
+        time.sleep(0.15)
+        sheet = "B"
+    return sheet.rstrip("!"), SimpleNamespace(identity=f"id-{sheet}", identity_from="QR code"), f"decoded {index}"
 
 
 def _finish(task, found, kept):
@@ -29,8 +32,10 @@ def _finish(task, found, kept):
     if sheet == "killed":
         os._exit(9)
     made = sheet not in _ready
-    _ready.add(sheet)
+    _ready.add(sheet.rstrip("!"))
     time.sleep(delay)
+    if sheet.endswith("!"):          # dies once its sheet is ready (after DELAY)
+        os._exit(9)
     return {"index": index, "pid": os.getpid(), "made": made, "decoded here": kept is not None,
             "learned": sorted(_learned)}
 
@@ -67,14 +72,36 @@ def test_an_identity_one_worker_read_reaches_the_other():
     assert "id-A" in out[2][1]["learned"]
 
 
-def test_a_bug_in_a_worker_is_raised_in_the_run():
-    with pytest.raises(ValueError, match="a bug in reading"):
-        _run([("A", 0.0), ("bug", 0.0), ("A", 0.0)])
+def _until_raised(tasks, jobs=2):
+    """The indices reported before the run raised, and what it raised."""
+    shown = []
+    with pytest.raises(BaseException) as raised:
+        for task, _ in read_in_workers(jobs, [(i, *t) for i, t in enumerate(tasks)], JOB):
+            shown.append(task[0])
+    return shown, raised.value
 
 
-def test_a_worker_that_dies_stops_the_run_with_a_clear_error():
-    with pytest.raises(RuntimeError, match="stopped unexpectedly"):
-        _run([("killed", 0.0), ("A", 0.0)])
+def test_a_bug_in_a_worker_is_raised_at_its_photos_turn_with_the_workers_traceback():
+    # the photo before it takes longer: it is reported first, as one process reading in turn would
+    shown, exc = _until_raised([("A", 0.4), ("bug", 0.0), ("A", 0.0)])
+    assert shown == [0]
+    assert isinstance(exc, ValueError) and "a bug in reading" in str(exc)
+    assert "_finish" in str(exc.__cause__)          # where in the worker it was raised
+
+
+def test_a_worker_that_dies_fails_its_photo_with_a_clear_error():
+    shown, exc = _until_raised([("A", 0.4), ("killed", 0.0), ("A", 0.0)])
+    assert shown == [0]
+    assert isinstance(exc, RuntimeError) and "stopped unexpectedly (exit code 9)" in str(exc)
+
+
+def test_a_photo_handed_to_a_worker_that_died_fails_at_its_turn():
+    # three workers: the third makes B ready, then dies reading its photo; the second's photo of B
+    # is handed to it (its sheet) after it died, or while it dies: that photo fails, not the run's
+    # sending to a closed pipe
+    shown, exc = _until_raised([("A", 0.2), ("wait B", 0.0), ("B!", 0.3)], jobs=3)
+    assert 0 in shown
+    assert isinstance(exc, RuntimeError) and "stopped unexpectedly" in str(exc)
 
 
 def test_one_worker_reads_every_photo_in_turn():

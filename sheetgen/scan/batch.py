@@ -46,7 +46,7 @@ class Job:
 def _worker(conn, job: Job) -> None:
     """A worker's loop: ("photo" | "found", index, task, found, identities read elsewhere) in,
     ("whose", index, wanted, found), ("done", index, report, identity read) or ("failed", index,
-    exception) out.  None ends it."""
+    exception, its traceback) out.  None ends it."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's: it ends the workers
     waiting: deque = deque()            # photos handed out while this worker waited for an answer
@@ -79,10 +79,12 @@ def _worker(conn, job: Job) -> None:
             read_by_code = getattr(found, "identity_from", None) == "QR code"
             conn.send(("done", index, report, found.identity if read_by_code else None))
         except BaseException as exc:    # noqa: BLE001 - said to the parent, which raises it (exit 3)
+            import traceback
+            text = "".join(traceback.format_exception(exc))
             try:
-                conn.send(("failed", index, exc))
+                conn.send(("failed", index, exc, text))
             except Exception:           # noqa: BLE001 - not picklable: said as text
-                conn.send(("failed", index, RuntimeError(f"{type(exc).__name__}: {exc}")))
+                conn.send(("failed", index, RuntimeError(f"{type(exc).__name__}: {exc}"), text))
             if not isinstance(exc, Exception):
                 return
 
@@ -97,11 +99,16 @@ class _Worker:
 
 
 def read_in_workers(jobs: int, tasks: Sequence, job: Job) -> Iterator[tuple[Any, dict]]:
-    """(task, its report) for each of TASKS, read by JOBS worker processes, in the tasks' order."""
+    """(task, its report) for each of TASKS, read by JOBS worker processes, in the tasks' order.  An
+    exception raised in a worker (a bug: not a photo's problems, which are its report) is raised here
+    when its photo's turn comes, after the reports before it, with the worker's traceback as its
+    cause; a worker that dies fails the photos it held so."""
+    import time
     methods = multiprocessing.get_all_start_methods()
     # fork where there is one: a worker starts with the modules already imported
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     workers: list[_Worker] = []
+    finished = False
     try:
         for _ in range(jobs):
             parent_end, child_end = context.Pipe()
@@ -109,63 +116,121 @@ def read_in_workers(jobs: int, tasks: Sequence, job: Job) -> Iterator[tuple[Any,
             process.start()
             child_end.close()
             workers.append(_Worker(process, parent_end))
-        yield from _run(workers, tasks)
+        yield from _run(list(workers), tasks)
+        finished = True
     finally:
+        # every photo reported: the workers are idle and end at once; otherwise (an error, Ctrl-C, the
+        # caller stopping early) what they are reading is no longer wanted: ended where they are (a
+        # photo's outputs are written whole or not at all: sheetgen.atomic)
+        deadline = time.monotonic() + 5.0
         for w in workers:
-            try:
-                w.conn.send(None)
-            except OSError:
-                pass
+            if finished:
+                try:
+                    w.conn.send(None)
+                except OSError:
+                    pass
+            else:
+                w.process.terminate()
         for w in workers:
-            w.process.join(timeout=5)
+            w.process.join(timeout=max(0.0, deadline - time.monotonic()))
             if w.process.is_alive():
                 w.process.terminate()
                 w.process.join()
             w.conn.close()
 
 
+class _Failed:
+    """What a photo's turn raises: an exception in the worker that read it, or the worker's death."""
+
+    def __init__(self, exc: BaseException):
+        self.exc = exc
+
+
+class _RemoteTraceback(Exception):
+    """The worker's traceback, as the cause of the exception raised for it (as concurrent.futures does)."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+
 def _run(workers: list[_Worker], tasks: Sequence) -> Iterator[tuple[Any, dict]]:
     from multiprocessing.connection import wait
-    by_conn = {w.conn: w for w in workers}
     identities: list = []
-    done: dict[int, dict] = {}
+    done: dict[int, Any] = {}
     given = shown = 0
 
+    def lost(w: _Worker) -> None:
+        """W died: the photos it held fail at their turn; the others go on without it."""
+        w.process.join(timeout=0.1)
+        failed = _Failed(RuntimeError(f"a scan worker process stopped unexpectedly (exit code "
+                                      f"{w.process.exitcode})"))
+        for index in w.held:
+            done[index] = failed
+        w.held.clear()
+        if w in workers:
+            workers.remove(w)
+
+    def send(w: _Worker, message) -> bool:
+        try:
+            w.conn.send(message)
+            return True
+        except OSError:                 # the worker is gone (its end of the pipe closed)
+            lost(w)
+            return False
+
     def give(w: _Worker, kind: str, index: int, found=None) -> None:
-        w.conn.send((kind, index, tasks[index], found, identities[w.told:]))
-        w.told = len(identities)
         w.held.add(index)
+        if send(w, (kind, index, tasks[index], found, identities[w.told:])):
+            w.told = len(identities)
 
     while shown < len(tasks):
         for w in sorted(workers, key=lambda w: len(w.held)):
-            if not w.held and given < len(tasks) and given - shown < WINDOW * len(workers):
+            if not w.held and given < len(tasks) and given - shown < WINDOW * max(1, len(workers)):
                 give(w, "photo", given)
                 given += 1
-        for conn in wait(list(by_conn)):
-            w = by_conn[conn]
-            try:
-                message = conn.recv()
-            except EOFError:
-                code = w.process.exitcode
-                raise RuntimeError(f"a scan worker process stopped unexpectedly (exit code {code})") from None
-            kind, index = message[0], message[1]
-            if kind == "whose":
-                wanted, found = message[2], message[3]
-                others = [v for v in workers if v is not w and wanted in v.sheets and len(v.held) < HOLD]
-                if others:
-                    conn.send("passed")
+        if not workers:                 # every worker died: the photos not yet given fail too
+            while given < len(tasks):
+                done[given] = _Failed(RuntimeError("no scan worker process left to read the photo"))
+                given += 1
+        else:
+            by_conn = {w.conn: w for w in workers}
+            for conn in wait(list(by_conn)):
+                w = by_conn[conn]
+                if w not in workers:
+                    continue            # lost while this round's messages were read
+                try:
+                    message = conn.recv()
+                except (EOFError, OSError):
+                    lost(w)
+                    continue
+                kind, index = message[0], message[1]
+                if kind == "whose":
+                    wanted, found = message[2], message[3]
+                    others = [v for v in workers if v is not w and wanted in v.sheets and len(v.held) < HOLD]
+                    if others:
+                        if send(w, "passed"):
+                            w.held.discard(index)
+                            give(min(others, key=lambda v: len(v.held)), "found", index, found)
+                    else:
+                        w.sheets.add(wanted)
+                        send(w, "make")
+                elif kind == "done":
                     w.held.discard(index)
-                    give(min(others, key=lambda v: len(v.held)), "found", index, found)
-                else:
-                    w.sheets.add(wanted)
-                    conn.send("make")
-            elif kind == "done":
-                w.held.discard(index)
-                done[index] = message[2]
-                if message[3] is not None and message[3] not in identities:
-                    identities.append(message[3])
-            else:
-                raise message[2]
+                    done[index] = message[2]
+                    if message[3] is not None and message[3] not in identities:
+                        identities.append(message[3])
+                else:                   # "failed": raised at the photo's turn
+                    w.held.discard(index)
+                    exc = message[2]
+                    exc.__cause__ = _RemoteTraceback(message[3])
+                    done[index] = _Failed(exc)
         while shown in done:
-            yield tasks[shown], done.pop(shown)
+            report = done.pop(shown)
+            if isinstance(report, _Failed):
+                raise report.exc
+            yield tasks[shown], report
             shown += 1
