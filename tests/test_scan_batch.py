@@ -22,7 +22,7 @@ def _find(task):
     if sheet == "wait B":           # found a little later: its sheet B is made ready by then
         time.sleep(0.15)
         sheet = "B"
-    return sheet.rstrip("!"), SimpleNamespace(identity=f"id-{sheet}", identity_from="QR code"), f"decoded {index}"
+    return sheet.rstrip("!"), SimpleNamespace(identity=f"id-{sheet}"), f"decoded {index}"
 
 
 def _finish(task, found, kept):
@@ -40,7 +40,8 @@ def _finish(task, found, kept):
             "learned": sorted(_learned)}
 
 
-JOB = Job(find=_find, finish=_finish, has=lambda sheet: sheet in _ready, learn=_learned.add)
+JOB = Job(find=_find, finish=_finish, has=lambda sheet: sheet in _ready, shares=lambda found: found.identity,
+          learn=_learned.add)
 
 
 def _run(tasks, jobs=2):

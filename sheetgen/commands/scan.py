@@ -237,10 +237,10 @@ def _in_workers(jobs, photos, names, sheet_ref, options, log, record_label, out,
 
     from ..scan.batch import Job, read_in_workers
     from ..scan.identify import remember
-    from ..scan.pipeline import has_sheet
+    from ..scan.pipeline import Found, has_sheet
     job = Job(find=partial(_find_one, sheet_ref, options),
               finish=partial(_finish_one, sheet_ref, options, log, record_label, out, fmt),
-              has=has_sheet, learn=remember)
+              has=has_sheet, shares=Found.read_by_code, learn=remember)
     for (photo, name), done in read_in_workers(jobs, list(zip(photos, names)), job):
         yield photo, name, done
 

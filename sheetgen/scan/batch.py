@@ -15,7 +15,7 @@ identities read from QR codes so far go to every worker with its next photo, so 
 does not decode is matched against the sheets the whole run has read (identify.remember), as one
 process reading the folder in turn would.
 
-What runs in a worker is given as a Job: three functions of the photos' task (picklable where the
+What runs in a worker is given as a Job: five functions (picklable where the
 system has no fork: module-level functions, or functools.partial of them)."""
 from __future__ import annotations
 
@@ -35,17 +35,19 @@ class Job:
     find(task): a finished task's report (a dict: the photo could not be found, say) or (the sheet it
     wants, what was found, what stays in this worker for finish: the decoded photo);
     finish(task, found, kept): the report, KEPT None where the photo came from another worker;
-    has(wanted): whether this worker has the sheet ready; learn(identity): an identity another worker
-    read (identify.remember)."""
+    has(wanted): whether this worker has the sheet ready; shares(found): what of a photo found every
+    worker should know (the identity its QR code gave), or None; learn(shared): what another worker's
+    photo shared (identify.remember)."""
     find: Callable[[Any], Any]
     finish: Callable[[Any, Any, Any], dict]
     has: Callable[[Hashable], bool]
+    shares: Callable[[Any], Any]
     learn: Callable[[Any], None]
 
 
 def _worker(conn, job: Job) -> None:
-    """A worker's loop: ("photo" | "found", index, task, found, identities read elsewhere) in,
-    ("whose", index, wanted, found), ("done", index, report, identity read) or ("failed", index,
+    """A worker's loop: ("photo" | "found", index, task, found, what other photos shared) in,
+    ("whose", index, wanted, found), ("done", index, report, what it shares) or ("failed", index,
     exception, its traceback) out.  None ends it."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's: it ends the workers
@@ -54,9 +56,9 @@ def _worker(conn, job: Job) -> None:
         message = waiting.popleft() if waiting else conn.recv()
         if message is None:
             return
-        kind, index, task, found, identities = message
-        for identity in identities:
-            job.learn(identity)
+        kind, index, task, found, shared = message
+        for what in shared:
+            job.learn(what)
         try:
             kept = None
             if kind == "photo":
@@ -76,8 +78,7 @@ def _worker(conn, job: Job) -> None:
                     if answer == "passed":
                         continue
             report = job.finish(task, found, kept)
-            read_by_code = getattr(found, "identity_from", None) == "QR code"
-            conn.send(("done", index, report, found.identity if read_by_code else None))
+            conn.send(("done", index, report, job.shares(found)))
         except BaseException as exc:    # noqa: BLE001 - said to the parent, which raises it (exit 3)
             import traceback
             text = "".join(traceback.format_exception(exc))
@@ -95,7 +96,7 @@ class _Worker:
     conn: Any
     held: set = field(default_factory=set)       # indices of the photos it has been given, not done
     sheets: set = field(default_factory=set)     # what it has made ready (Job.find's wanted)
-    told: int = 0                                # identities sent to it so far
+    told: int = 0                                # of shared, sent to it so far
 
 
 def read_in_workers(jobs: int, tasks: Sequence, job: Job) -> Iterator[tuple[Any, dict]]:
@@ -159,7 +160,7 @@ class _RemoteTraceback(Exception):
 
 def _run(workers: list[_Worker], tasks: Sequence) -> Iterator[tuple[Any, dict]]:
     from multiprocessing.connection import wait
-    identities: list = []
+    shared: list = []                    # what photos shared (Job.shares), in the order it came
     done: dict[int, Any] = {}
     given = shown = 0
 
@@ -184,8 +185,8 @@ def _run(workers: list[_Worker], tasks: Sequence) -> Iterator[tuple[Any, dict]]:
 
     def give(w: _Worker, kind: str, index: int, found=None) -> None:
         w.held.add(index)
-        if send(w, (kind, index, tasks[index], found, identities[w.told:])):
-            w.told = len(identities)
+        if send(w, (kind, index, tasks[index], found, shared[w.told:])):
+            w.told = len(shared)
 
     while shown < len(tasks):
         for w in sorted(workers, key=lambda w: len(w.held)):
@@ -221,8 +222,8 @@ def _run(workers: list[_Worker], tasks: Sequence) -> Iterator[tuple[Any, dict]]:
                 elif kind == "done":
                     w.held.discard(index)
                     done[index] = message[2]
-                    if message[3] is not None and message[3] not in identities:
-                        identities.append(message[3])
+                    if message[3] is not None and message[3] not in shared:
+                        shared.append(message[3])
                 else:                   # "failed": raised at the photo's turn
                     w.held.discard(index)
                     exc = message[2]

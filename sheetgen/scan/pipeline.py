@@ -371,6 +371,11 @@ class Found:
     outline_sheet: ScannedSheet | None = None   # no markers: the --sheet the page was found by
     decoding: float = 0.0                       # seconds decoding the photo took (scan_photo's)
 
+    def read_by_code(self) -> SheetIdentity | None:
+        """The identity the photo's QR code gave (what identify.remember keeps for the run's other
+        photos), or None: matched, or named by --sheet."""
+        return self.identity if self.identity_from == "QR code" else None
+
     def wanted(self, sheet_ref: str | None, options: tuple) -> tuple | None:
         """What read_found asks _rebuilt for: photos wanting the same read by one sheet made ready
         (None: a page found by its outline, whose sheet is made for it alone)."""
