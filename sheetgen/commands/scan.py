@@ -191,16 +191,12 @@ def _problems(exc) -> dict:
 def _find_one(sheet_ref, options, task):
     """In a worker: the sheet a photo shows (batch.Job.find), or its problems."""
     from ..errors import SheetgenError
-    from ..scan.pipeline import find_sheet, photo_images
+    from ..scan.pipeline import find_in_photo
     photo, _ = task
     try:
-        start = time.perf_counter()
-        img, gray = photo_images(photo)
-        decoding = time.perf_counter() - start
-        found = find_sheet(photo, gray, sheet_ref, options, img=img)
+        found, img, gray = find_in_photo(photo, sheet_ref, options)
     except SheetgenError as exc:
         return _problems(exc)
-    found.decoding = decoding
     return found.wanted(sheet_ref, options), found, (img, gray)
 
 

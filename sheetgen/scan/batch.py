@@ -3,13 +3,13 @@
 Making a sheet ready costs about as much as reading a photo of it (its regions and template
 loaded from the user cache, its page composed), so a folder of photos of several sheets read by
 workers that take photos in turn makes most sheets ready in every worker.  Here a worker first
-finds which sheet a photo shows (its markers and QR code: a tenth of the photo's time); where it
-does not have that sheet and another worker has, with no more than one photo waiting, the photo
+finds which sheet a photo shows (its markers and QR code: about a fifth of the photo's time); where
+it does not have that sheet and another worker has, holding fewer than HOLD photos, the photo
 goes to that worker (what was found goes with it; the photo is decoded there again).  Otherwise
 the worker makes the sheet ready itself, and the next photos of that sheet may come to it.
 
-The parent hands out the photos one at a time a worker (a worker given a photo by another may
-hold two), keeps the finished ones until the photos before them are done, and yields them in the
+The parent hands out the photos one at a time a worker (a worker given photos by others may hold
+up to HOLD), keeps the finished ones until the photos before them are done, and yields them in the
 photos' order: at most WINDOW photos a worker are in hand at once, so memory stays flat.  The
 identities read from QR codes so far go to every worker with its next photo, so a photo whose code
 does not decode is matched against the sheets the whole run has read (identify.remember), as one

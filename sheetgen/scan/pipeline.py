@@ -344,11 +344,20 @@ def scan_photo(photo: str | Path, sheet_ref: str | None = None, record: str | No
     (game options such as ('hero', 'kael')): the sheet when its QR code cannot be read;
     record: a play log path to compare the paper with.  InputError (exit 2) for a photo that
     cannot be read."""
+    found, img, gray = find_in_photo(photo, sheet_ref, options, img)
+    return read_found(found, img, gray, sheet_ref, options, record=record, keep_images=keep_images)
+
+
+def find_in_photo(photo: str | Path, sheet_ref: str | None = None, options: tuple = (),
+                  img: np.ndarray | None = None) -> tuple["Found", np.ndarray, np.ndarray]:
+    """(what find_sheet finds in the photo, the photo decoded, its grey), its decoding's time in the
+    Found; IMG: the photo already decoded."""
     start = time.perf_counter()
     img, gray = photo_images(photo, img)
+    decoding = time.perf_counter() - start
     found = find_sheet(photo, gray, sheet_ref, options, img=img)
-    found.decoding = time.perf_counter() - start - found.seconds
-    return read_found(found, img, gray, sheet_ref, options, record=record, keep_images=keep_images)
+    found.decoding = decoding
+    return found, img, gray
 
 
 def photo_images(photo: str | Path, img: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
